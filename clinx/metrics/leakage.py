@@ -1,0 +1,548 @@
+"""OCR leakage: how much of the manifest an OCR attacker reads back (ClinX paper §4.1).
+
+The threat model of the paper (§3): the attacker has the released image and
+an OCR engine, not the manifest; anything from the manifest that the attacker's
+OCR output contains counts as recovered. All figures here are computed per OCR
+engine (the attacker) and per manifest field, then aggregated over a dataset.
+
+Definitions
+-----------
+**Normalisation** ``ν`` (:func:`normalize`): Unicode NFKC, case-folded, the
+DICOM person-name separator ``^`` and every character that is not a letter or
+digit replaced by a space, runs of spaces collapsed. So ``DOE^JOHN``,
+``Doe, John`` and ``doe  john`` all become ``doe john``; ``03/14/1961`` becomes
+``03 14 1961``. When :mod:`clinx.localize.normalize` provides the same
+canonical form, the matcher and this metric agree by construction.
+
+**Tokens** (:func:`tokens`): maximal runs of letters/digits of ``ν(s)``.
+Manifest tokens shorter than :data:`MIN_TOKEN_LEN` (2) characters are not
+counted — a lone initial or digit is also read from laterality markers and
+scale bars and would measure the image, not the leak.
+
+**PHI token recall** of a field: a manifest field has a canonical value and
+possibly several renderings (e.g. two date formats); each is a *variant*. A
+token ``t`` of a variant is *recovered* when ``t`` equals an OCR token, or —
+because OCR engines merge adjacent words (``DOEJOHN``) — when
+``len(t) >= 4`` and ``t`` is a substring of an OCR token. The field's recall
+is that of its best variant (the attacker needs only one rendering), counted
+as ``(recovered tokens, tokens)`` of that variant. Dataset figures:
+*micro* = Σ recovered / Σ tokens over all images and fields; *macro* = mean
+over images of the per-image micro recall.
+
+**Character overlap** of a field: the length of the longest common
+*contiguous* substring between the variant's compact form (``ν`` without
+spaces) and any single OCR detection's compact form, divided by the
+variant's compact length; best variant per field. This is the
+longest-common-substring measure used for verbatim-extraction audits
+(Gusfield 1997, §7.4; the "longest verbatim run" of Carlini et al. 2021,
+*Extracting Training Data from Large Language Models*): it says how long a run
+of the identifier the attacker read verbatim, and is 0 only when not even a
+single character of it was read. Unlike token recall it credits partial
+reads (``DOE^JOH`` → 6/7). Random text has a small floor (one or two shared
+characters), which is why both figures are reported.
+
+**Mask quality** against the true mask: pixel IoU (micro over the dataset =
+Σ|P∩T| / Σ|P∪T|; macro = mean per image with a non-empty union) and *PHI-box
+recall* — the fraction of drawn PHI value boxes whose pixels are covered by
+the predicted mask to at least ``cover`` (50 %).
+
+**Non-PHI survival**: among the non-PHI texts (``L``/``R`` markers,
+``PORTABLE``…) that the engine reads on the input image, the fraction it still
+reads on the released one (text-level micro), and the fraction of images on
+which *every* such text is still read (image-level, the issue's target).
+A non-PHI text is *read* when all its tokens are OCR tokens, or its compact
+form (≥ 4 characters) is a substring of a detection's compact form.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+from pathlib import Path
+from typing import Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from clinx.records import Detection, Manifest, Sample, image_digest
+
+log = logging.getLogger(__name__)
+
+MIN_TOKEN_LEN = 2
+MERGED_TOKEN_LEN = 4
+
+_NON_ALNUM = re.compile(r"[^0-9a-z]+")
+_NON_ALNUM_UNICODE = re.compile(r"[\W_]+", re.UNICODE)
+
+
+def normalize(text: str) -> str:
+    """``ν``: NFKC, casefold, ``^`` and non-alphanumerics to spaces, spaces collapsed."""
+    s = unicodedata.normalize("NFKC", str(text)).casefold().replace("^", " ")
+    return " ".join(_NON_ALNUM_UNICODE.sub(" ", s).split())
+
+
+def tokens(text: str) -> list[str]:
+    """Alphanumeric tokens of ``ν(text)`` (all lengths)."""
+    return normalize(text).split()
+
+
+def compact(text: str) -> str:
+    """``ν(text)`` without spaces: the form character overlap compares."""
+    return normalize(text).replace(" ", "")
+
+
+# --------------------------------------------------------------------------- OCR side
+
+
+@dataclass(frozen=True)
+class OCRView:
+    """What the attacker read on one image, pre-normalised for the metrics."""
+
+    tokens: frozenset[str]
+    compact_texts: tuple[str, ...]
+
+    @classmethod
+    def from_detections(cls, detections: Iterable[Detection]) -> "OCRView":
+        toks: set[str] = set()
+        texts: list[str] = []
+        for d in detections:
+            toks.update(tokens(d.text))
+            c = compact(d.text)
+            if c:
+                texts.append(c)
+        return cls(frozenset(toks), tuple(texts))
+
+    def has_token(self, t: str) -> bool:
+        """Exact token, or (long tokens) inside a merged OCR token."""
+        if t in self.tokens:
+            return True
+        if len(t) >= MERGED_TOKEN_LEN:
+            return any(t in o for o in self.tokens if len(o) > len(t))
+        return False
+
+    def longest_common_run(self, s: str) -> int:
+        """Longest contiguous run of ``s`` found inside one detection (0 if none)."""
+        best = 0
+        for txt in self.compact_texts:
+            m = SequenceMatcher(None, s, txt, autojunk=False).find_longest_match(0, len(s), 0, len(txt))
+            best = max(best, m.size)
+            if best == len(s):
+                break
+        return best
+
+
+# --------------------------------------------------------------------------- per image
+
+
+@dataclass
+class FieldLeak:
+    """Counts for one manifest field on one image (no values kept)."""
+
+    tokens_total: int = 0
+    tokens_recovered: int = 0
+    chars_total: int = 0
+    chars_recovered: int = 0
+
+    def add(self, other: "FieldLeak") -> None:
+        self.tokens_total += other.tokens_total
+        self.tokens_recovered += other.tokens_recovered
+        self.chars_total += other.chars_total
+        self.chars_recovered += other.chars_recovered
+
+    @property
+    def token_recall(self) -> float:
+        return self.tokens_recovered / self.tokens_total if self.tokens_total else 0.0
+
+    @property
+    def char_overlap(self) -> float:
+        return self.chars_recovered / self.chars_total if self.chars_total else 0.0
+
+
+def _target_tokens(value: str) -> list[str]:
+    # Deduplicate but keep order: a name like "Ann Ann" has one secret token.
+    return list(dict.fromkeys(t for t in tokens(value) if len(t) >= MIN_TOKEN_LEN))
+
+
+def field_leak(values: Sequence[str], view: OCRView) -> FieldLeak | None:
+    """Token recall and character overlap of one field, best variant each; None if no variant has tokens."""
+    best_tok: tuple[float, int, int] | None = None
+    best_chr: tuple[float, int, int] | None = None
+    for v in values:
+        toks = _target_tokens(v)
+        if toks:
+            rec = sum(view.has_token(t) for t in toks)
+            cand = (rec / len(toks), rec, len(toks))
+            # Ties go to the longer variant so totals stay comparable across images.
+            if best_tok is None or cand[0] > best_tok[0] or (cand[0] == best_tok[0] and cand[2] > best_tok[2]):
+                best_tok = cand
+        c = compact(v)
+        if c:
+            run = view.longest_common_run(c)
+            cand = (run / len(c), run, len(c))
+            if best_chr is None or cand[0] > best_chr[0] or (cand[0] == best_chr[0] and cand[2] > best_chr[2]):
+                best_chr = cand
+    if best_tok is None:
+        return None
+    assert best_chr is not None
+    return FieldLeak(best_tok[2], best_tok[1], best_chr[2], best_chr[1])
+
+
+def image_leakage(
+    detections: Iterable[Detection], manifest: Manifest, fields: Iterable[str] | None = None
+) -> dict[str, FieldLeak]:
+    """Per-field leak counts of one released image read by one engine.
+
+    ``fields`` restricts the fields counted (e.g. those drawn on the image);
+    by default every manifest field with at least one token counts.
+    """
+    view = detections if isinstance(detections, OCRView) else OCRView.from_detections(detections)
+    names = list(manifest.fields) if fields is None else [f for f in fields if f in manifest.fields]
+    out: dict[str, FieldLeak] = {}
+    for name in names:
+        leak = field_leak(manifest.values_for(name), view)
+        if leak is not None:
+            out[name] = leak
+    return out
+
+
+def aggregate_leakage(per_image: Sequence[Mapping[str, FieldLeak]]) -> dict:
+    """Micro and macro token recall / character overlap, overall and per field.
+
+    Returns ``{"token_recall", "token_recall_macro", "char_overlap",
+    "char_overlap_macro", "n_images", "tokens_total", "per_field": {field:
+    {"token_recall", "token_recall_macro", "char_overlap", "char_overlap_macro", "n_images", "tokens_total"}}}``.
+    """
+    total = FieldLeak()
+    per_field: dict[str, FieldLeak] = {}
+    per_field_rates: dict[str, list[tuple[float, float]]] = {}
+    img_rates: list[tuple[float, float]] = []
+    for img in per_image:
+        img_total = FieldLeak()
+        for name, leak in img.items():
+            img_total.add(leak)
+            per_field.setdefault(name, FieldLeak()).add(leak)
+            per_field_rates.setdefault(name, []).append((leak.token_recall, leak.char_overlap))
+        if img_total.tokens_total:
+            img_rates.append((img_total.token_recall, img_total.char_overlap))
+        total.add(img_total)
+
+    def _mean(xs: list[float]) -> float:
+        return float(np.mean(xs)) if xs else 0.0
+
+    return {
+        "token_recall": total.token_recall,
+        "token_recall_macro": _mean([r[0] for r in img_rates]),
+        "char_overlap": total.char_overlap,
+        "char_overlap_macro": _mean([r[1] for r in img_rates]),
+        "n_images": len(img_rates),
+        "tokens_total": total.tokens_total,
+        "per_field": {
+            name: {
+                "token_recall": leak.token_recall,
+                "token_recall_macro": _mean([r[0] for r in per_field_rates[name]]),
+                "char_overlap": leak.char_overlap,
+                "char_overlap_macro": _mean([r[1] for r in per_field_rates[name]]),
+                "n_images": len(per_field_rates[name]),
+                "tokens_total": leak.tokens_total,
+            }
+            for name, leak in sorted(per_field.items())
+        },
+    }
+
+
+# --------------------------------------------------------------------------- masks
+
+
+@dataclass
+class MaskQuality:
+    """Pixel and box agreement of one predicted mask with the true mask."""
+
+    intersection: int
+    union: int
+    boxes_total: int
+    boxes_covered: int
+
+    @property
+    def iou(self) -> float:
+        # Both empty: the localizer correctly found nothing.
+        return self.intersection / self.union if self.union else 1.0
+
+    @property
+    def box_recall(self) -> float:
+        return self.boxes_covered / self.boxes_total if self.boxes_total else 1.0
+
+
+def boxes_from_mask(true_mask: np.ndarray, gap: int = 6) -> list[tuple[int, int, int, int]]:
+    """PHI value boxes recovered from a pixel mask when the drawn boxes are not recorded.
+
+    Glyph pixels of one value are joined by closing horizontal gaps up to
+    ``gap`` pixels (inter-letter spacing), then each connected component's
+    bounding box is one value box. Used only as a fallback: the benchmark's
+    recorded boxes are preferred (see :func:`phi_boxes`).
+    """
+    from scipy import ndimage
+
+    m = np.asarray(true_mask, dtype=bool)
+    if not m.any():
+        return []
+    joined = ndimage.binary_closing(m, structure=np.ones((1, 2 * gap + 1), bool)) | m
+    labels, n = ndimage.label(joined)
+    boxes = []
+    for sl in ndimage.find_objects(labels):
+        if sl is None:
+            continue
+        ys, xs = sl
+        boxes.append((xs.start, ys.start, xs.stop, ys.stop))
+    return boxes
+
+
+def phi_boxes(sample: Sample) -> list[tuple[int, int, int, int]]:
+    """The drawn PHI value boxes of a benchmark sample.
+
+    Reads ``provenance["phi_boxes"]`` (a list of ``[x0, y0, x1, y1]`` or of
+    ``{"box": [...], ...}``) when the benchmark recorded them, else derives
+    them from the true mask with :func:`boxes_from_mask`.
+    """
+    recorded = (sample.provenance or {}).get("phi_boxes")
+    if recorded:
+        out = []
+        for b in recorded:
+            box = b.get("box") if isinstance(b, Mapping) else b
+            x0, y0, x1, y1 = (int(round(float(v))) for v in box)
+            out.append((x0, y0, x1, y1))
+        return out
+    if sample.mask is None:
+        return []
+    return boxes_from_mask(sample.mask)
+
+
+def mask_quality(
+    pred: np.ndarray, true: np.ndarray, boxes: Sequence[tuple[int, int, int, int]] | None = None, cover: float = 0.5
+) -> MaskQuality:
+    """Compare a predicted PHI mask with the true mask (and the true value boxes)."""
+    p = np.asarray(pred, dtype=bool)
+    t = np.asarray(true, dtype=bool)
+    if p.shape != t.shape:
+        raise ValueError(f"predicted mask {p.shape} and true mask {t.shape} differ in shape")
+    inter = int(np.count_nonzero(p & t))
+    union = int(np.count_nonzero(p | t))
+    if boxes is None:
+        boxes = boxes_from_mask(t)
+    covered = 0
+    h, w = t.shape
+    for x0, y0, x1, y1 in boxes:
+        x0, y0 = max(0, int(x0)), max(0, int(y0))
+        x1, y1 = min(w, int(x1)), min(h, int(y1))
+        if x1 <= x0 or y1 <= y0:
+            continue
+        # Coverage of the value's own glyph pixels when known, else of its box:
+        # a tight box around text is mostly background that need not be masked.
+        region_t = t[y0:y1, x0:x1]
+        region_p = p[y0:y1, x0:x1]
+        denom = np.count_nonzero(region_t) or region_t.size
+        num = np.count_nonzero(region_p & region_t) if np.count_nonzero(region_t) else np.count_nonzero(region_p)
+        covered += int(num / denom >= cover)
+    return MaskQuality(inter, union, len(boxes), covered)
+
+
+def aggregate_masks(qualities: Sequence[MaskQuality]) -> dict:
+    """``{"iou", "iou_macro", "box_recall", "n_images"}`` over a dataset."""
+    inter = sum(q.intersection for q in qualities)
+    union = sum(q.union for q in qualities)
+    bt = sum(q.boxes_total for q in qualities)
+    bc = sum(q.boxes_covered for q in qualities)
+    nonempty = [q.iou for q in qualities if q.union]
+    return {
+        "iou": inter / union if union else 1.0,
+        "iou_macro": float(np.mean(nonempty)) if nonempty else 1.0,
+        "box_recall": bc / bt if bt else 1.0,
+        "boxes_total": bt,
+        "n_images": len(qualities),
+    }
+
+
+# --------------------------------------------------------------------------- non-PHI text
+
+
+def text_is_read(text: str, view: OCRView) -> bool:
+    """Whether a (non-PHI) text is read in ``view`` (see module docstring)."""
+    toks = tokens(text)
+    if not toks:
+        return False
+    if all(t in view.tokens for t in toks):
+        return True
+    c = compact(text)
+    return len(c) >= MERGED_TOKEN_LEN and any(c in t for t in view.compact_texts)
+
+
+@dataclass
+class Survival:
+    """Non-PHI texts of one image: how many the engine read before and still reads after."""
+
+    read_before: int
+    read_after: int
+
+    @property
+    def all_survived(self) -> bool:
+        return self.read_after == self.read_before
+
+
+def nonphi_survival(texts: Iterable[str], before: OCRView, after: OCRView) -> Survival:
+    """Count non-PHI texts read on the input and, of those, still read on the output."""
+    before_read = [t for t in dict.fromkeys(texts) if text_is_read(t, before)]
+    return Survival(len(before_read), sum(text_is_read(t, after) for t in before_read))
+
+
+def aggregate_survival(items: Sequence[Survival]) -> dict:
+    """``{"image_rate", "text_rate", "n_images"}`` over images with at least one non-PHI text read before."""
+    rel = [s for s in items if s.read_before]
+    rb = sum(s.read_before for s in rel)
+    ra = sum(s.read_after for s in rel)
+    return {
+        "image_rate": float(np.mean([s.all_survived for s in rel])) if rel else float("nan"),
+        "text_rate": ra / rb if rb else float("nan"),
+        "n_images": len(rel),
+    }
+
+
+# --------------------------------------------------------------------------- datasets
+
+
+class ReadCache:
+    """OCR reads keyed by (engine name, image content hash).
+
+    The ``raw`` condition's outputs equal its inputs, and the input reads are
+    needed for non-PHI survival of every condition, so caching saves most of
+    the attack's OCR calls.
+    """
+
+    def __init__(self) -> None:
+        self._reads: dict[tuple[str, str], OCRView] = {}
+        self._dets: dict[tuple[str, str], list[Detection]] = {}
+        self.calls = 0
+
+    def detections(self, engine, image: np.ndarray, name: str | None = None) -> list[Detection]:
+        key = (name or engine.name, image_digest(image))
+        if key not in self._dets:
+            self.calls += 1
+            self._dets[key] = list(engine.read(image))
+        return self._dets[key]
+
+    def view(self, engine, image: np.ndarray, name: str | None = None) -> OCRView:
+        key = (name or engine.name, image_digest(image))
+        if key not in self._reads:
+            self._reads[key] = OCRView.from_detections(self.detections(engine, image, name))
+        return self._reads[key]
+
+
+def image_fields(sample: Sample) -> list[str] | None:
+    """Fields drawn on the image, when the benchmark recorded them (``provenance["image_fields"]``)."""
+    rec = (sample.provenance or {}).get("image_fields")
+    return list(rec) if rec else None
+
+
+def _as_image(obj) -> np.ndarray:
+    if isinstance(obj, np.ndarray):
+        return obj
+    from clinx.data.images import load_image
+
+    return load_image(Path(obj))
+
+
+def evaluate_leakage(
+    outputs: Mapping[str, np.ndarray | str | Path],
+    samples: Sequence[Sample],
+    engines: Mapping[str, object],
+    *,
+    cache: ReadCache | None = None,
+    progress: Callable[[Iterable], Iterable] | None = None,
+) -> dict:
+    """Attack released images with each OCR engine and measure what is left.
+
+    ``outputs`` maps a sample id to its released image (array or file path);
+    samples without an output (quarantined, never released) are counted in
+    ``n_missing`` and leak nothing. ``samples`` carry the input image, manifest
+    and non-PHI texts; ``engines`` maps an engine name to an ``OCREngine``.
+
+    Returns ``{engine: {**aggregate_leakage(...), "nonphi": aggregate_survival(...),
+    "n_released": int, "n_missing": int}}``. Reuse ``cache`` across conditions
+    so input reads and identical outputs are OCR'd once.
+    """
+    cache = cache or ReadCache()
+    wrap = progress or (lambda it: it)
+    results: dict[str, dict] = {}
+    for ename, engine in engines.items():
+        per_image: list[dict[str, FieldLeak]] = []
+        survival: list[Survival] = []
+        missing = 0
+        for s in wrap(samples):
+            out = outputs.get(s.id)
+            if out is None:
+                missing += 1
+                continue
+            img = _as_image(out)
+            view = cache.view(engine, img, ename)
+            per_image.append(image_leakage(view, s.manifest, image_fields(s)))
+            if s.nonphi_texts and s.image is not None:
+                survival.append(nonphi_survival(s.nonphi_texts, cache.view(engine, s.image, ename), view))
+        res = aggregate_leakage(per_image)
+        res["nonphi"] = aggregate_survival(survival)
+        res["n_released"] = len(per_image)
+        res["n_missing"] = missing
+        results[ename] = res
+    return results
+
+
+def leakage_rows(results: Mapping[str, Mapping[str, dict]]) -> list[dict]:
+    """Flatten ``{condition: evaluate_leakage(...)}`` into table rows (one per condition × engine × field, plus ``ALL``)."""
+    rows = []
+    for cond, per_engine in results.items():
+        for ename, res in per_engine.items():
+            rows.append(
+                {
+                    "condition": cond,
+                    "engine": ename,
+                    "field": "ALL",
+                    "token_recall": res["token_recall"],
+                    "token_recall_macro": res["token_recall_macro"],
+                    "char_overlap": res["char_overlap"],
+                    "char_overlap_macro": res["char_overlap_macro"],
+                    "nonphi_image_rate": res["nonphi"]["image_rate"],
+                    "n_images": res["n_images"],
+                    "n_missing": res["n_missing"],
+                }
+            )
+            for fname, f in res["per_field"].items():
+                rows.append(
+                    {
+                        "condition": cond,
+                        "engine": ename,
+                        "field": fname,
+                        "token_recall": f["token_recall"],
+                        "token_recall_macro": f["token_recall_macro"],
+                        "char_overlap": f["char_overlap"],
+                        "char_overlap_macro": f["char_overlap_macro"],
+                        "nonphi_image_rate": float("nan"),
+                        "n_images": f["n_images"],
+                        "n_missing": 0,
+                    }
+                )
+    return rows
+
+
+def markdown_table(rows: Sequence[Mapping], columns: Sequence[str] | None = None) -> str:
+    """A Markdown table of ``rows`` (floats to 4 decimals)."""
+    if not rows:
+        return "(no rows)"
+    cols = list(columns or rows[0].keys())
+
+    def fmt(v) -> str:
+        if isinstance(v, float):
+            return "—" if v != v else f"{v:.4f}"
+        return str(v)
+
+    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
+    lines += ["| " + " | ".join(fmt(r.get(c, "")) for c in cols) + " |" for r in rows]
+    return "\n".join(lines)

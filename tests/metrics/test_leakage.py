@@ -1,0 +1,173 @@
+"""Leakage metrics on hand-made detections (no OCR engine needed)."""
+
+import numpy as np
+import pytest
+
+from clinx.metrics.leakage import (
+    OCRView,
+    ReadCache,
+    aggregate_leakage,
+    aggregate_masks,
+    aggregate_survival,
+    boxes_from_mask,
+    compact,
+    evaluate_leakage,
+    field_leak,
+    image_leakage,
+    leakage_rows,
+    markdown_table,
+    mask_quality,
+    nonphi_survival,
+    normalize,
+    text_is_read,
+    tokens,
+)
+from clinx.records import Detection, Manifest, Sample
+
+
+def det(text):
+    return Detection(text=text, box=(0, 0, 10, 10))
+
+
+MANIFEST = Manifest(
+    fields={"patient_name": "DOE^JOHN", "birth_date": "1961-03-14", "mrn": "MRN1234567"},
+    renderings={"birth_date": ("03/14/1961", "14-Mar-1961")},
+)
+
+
+def test_normalize_and_tokens():
+    assert normalize("DOE^JOHN") == "doe john"
+    assert normalize("  Doe,  John ") == "doe john"
+    assert tokens("03/14/1961") == ["03", "14", "1961"]
+    assert compact("A-99 88") == "a9988"
+
+
+def test_token_recall_exact_and_partial():
+    view = OCRView.from_detections([det("Name: DOE^JOHN"), det("DOB 03/14/19")])
+    leaks = image_leakage(view, MANIFEST)
+    assert leaks["patient_name"].tokens_recovered == 2 and leaks["patient_name"].tokens_total == 2
+    # best date variant is 03/14/1961: "03" and "14" read, "1961" not
+    assert leaks["birth_date"].tokens_total == 3 and leaks["birth_date"].tokens_recovered == 2
+    assert leaks["mrn"].tokens_recovered == 0
+
+
+def test_merged_ocr_words_count_for_long_tokens_only():
+    view = OCRView.from_detections([det("DOEJOHNSON")])
+    leak = field_leak(["John Doe"], view)
+    # "john" (4 chars) is inside the merged token; "doe" (3 chars) is not credited by substring
+    assert leak.tokens_recovered == 1 and leak.tokens_total == 2
+
+
+def test_single_char_tokens_not_counted():
+    view = OCRView.from_detections([det("L"), det("R")])
+    leak = field_leak(["L R Smith"], view)
+    assert leak.tokens_total == 1 and leak.tokens_recovered == 0
+
+
+def test_char_overlap_is_longest_common_run_over_value_length():
+    view = OCRView.from_detections([det("MRN1234"), det("567")])
+    leak = field_leak(["MRN1234567"], view)
+    assert leak.chars_total == 10 and leak.chars_recovered == 7
+    assert leak.char_overlap == pytest.approx(0.7)
+
+
+def test_nothing_read_gives_zero():
+    leaks = image_leakage(OCRView.from_detections([]), MANIFEST)
+    agg = aggregate_leakage([leaks])
+    assert agg["token_recall"] == 0 and agg["char_overlap"] == 0
+    assert agg["tokens_total"] == 2 + 3 + 1
+
+
+def test_aggregate_micro_vs_macro():
+    a = {"f": _leak(1, 1)}  # image 1: 1/1
+    b = {"f": _leak(0, 3)}  # image 2: 0/3
+    agg = aggregate_leakage([a, b])
+    assert agg["token_recall"] == pytest.approx(1 / 4)
+    assert agg["token_recall_macro"] == pytest.approx(0.5)
+    assert agg["per_field"]["f"]["n_images"] == 2
+
+
+def _leak(rec, tot):
+    from clinx.metrics.leakage import FieldLeak
+
+    return FieldLeak(tot, rec, tot, rec)
+
+
+def test_fields_restriction():
+    leaks = image_leakage(OCRView.from_detections([]), MANIFEST, fields=["mrn", "not_there"])
+    assert set(leaks) == {"mrn"}
+
+
+def test_mask_quality_iou_and_box_recall():
+    true = np.zeros((20, 40), bool)
+    true[2:6, 2:10] = True  # box A
+    true[12:16, 20:30] = True  # box B
+    pred = np.zeros_like(true)
+    pred[2:6, 2:10] = True  # covers A fully, misses B
+    q = mask_quality(pred, true, boxes=[(2, 2, 10, 6), (20, 12, 30, 16)])
+    assert q.iou == pytest.approx(32 / 72)
+    assert q.boxes_total == 2 and q.boxes_covered == 1
+    agg = aggregate_masks([q, mask_quality(true, true)])
+    assert agg["iou"] == pytest.approx((32 + 72) / (72 + 72))
+    assert agg["box_recall"] == pytest.approx(3 / 4)
+    assert mask_quality(np.zeros_like(true), np.zeros_like(true)).iou == 1.0
+    with pytest.raises(ValueError):
+        mask_quality(pred, true[:5])
+
+
+def test_boxes_from_mask_joins_letters_of_a_word():
+    m = np.zeros((30, 60), bool)
+    for x in (2, 8, 14):  # three "letters" with 2-px gaps
+        m[5:12, x : x + 4] = True
+    m[20:26, 40:50] = True  # a second value far away
+    boxes = boxes_from_mask(m)
+    assert len(boxes) == 2
+    assert (2, 5, 18, 12) in boxes
+
+
+def test_nonphi_survival():
+    before = OCRView.from_detections([det("L"), det("PORTABLE"), det("SEMI-UPRIGHT")])
+    after = OCRView.from_detections([det("L"), det("SEMIUPRIGHT")])
+    s = nonphi_survival(["L", "PORTABLE", "SEMI-UPRIGHT", "R"], before, after)
+    assert s.read_before == 3 and s.read_after == 2 and not s.all_survived
+    agg = aggregate_survival([s, nonphi_survival(["L"], before, before), nonphi_survival(["R"], before, after)])
+    assert agg["n_images"] == 2 and agg["image_rate"] == pytest.approx(0.5)
+    assert agg["text_rate"] == pytest.approx(3 / 4)
+    assert text_is_read("R", before) is False
+
+
+class FakeEngine:
+    """Reads text strings we planted in a dict keyed by the image's first pixel value."""
+
+    def __init__(self, name, table):
+        self.name = name
+        self.table = table
+        self.calls = 0
+
+    def read(self, image):
+        self.calls += 1
+        return [det(t) for t in self.table.get(int(image[0, 0, 0]), [])]
+
+
+def test_evaluate_leakage_end_to_end_with_cache():
+    def img(v):
+        return np.full((16, 16, 3), v, np.uint8)
+
+    samples = [
+        Sample(id="a", image=img(1), manifest=Manifest(fields={"patient_name": "Ann Lee"}), nonphi_texts=("PORTABLE",)),
+        Sample(id="b", image=img(2), manifest=Manifest(fields={"mrn": "A998877"}), nonphi_texts=("L",)),
+        Sample(id="c", image=img(3), manifest=Manifest(fields={"mrn": "B1"})),
+    ]
+    engine = FakeEngine("fake", {1: ["Ann Lee", "PORTABLE"], 2: ["A998877", "L"], 3: ["B1"], 11: ["PORTABLE"], 12: []})
+    cache = ReadCache()
+    raw = evaluate_leakage({s.id: s.image for s in samples}, samples, {"fake": engine}, cache=cache)["fake"]
+    assert raw["token_recall"] == 1.0 and raw["n_released"] == 3
+    san = evaluate_leakage({"a": img(11), "b": img(12)}, samples, {"fake": engine}, cache=cache)["fake"]
+    assert san["token_recall"] == 0.0 and san["n_missing"] == 1
+    assert san["nonphi"]["image_rate"] == pytest.approx(0.5)  # PORTABLE kept on a, L lost on b
+    # input reads were cached from the raw pass: 3 inputs + 2 new outputs
+    assert engine.calls == 5
+    rows = leakage_rows({"raw": {"fake": raw}, "ocr": {"fake": san}})
+    assert {r["condition"] for r in rows} == {"raw", "ocr"}
+    md = markdown_table(rows)
+    assert md.startswith("| condition") and "Ann" not in md and "A998877" not in md
