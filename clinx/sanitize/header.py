@@ -1,0 +1,107 @@
+"""DICOM header de-identification for sanitized DICOM outputs.
+
+:func:`clinx.data.dicom.write_dicom_like` keeps the source header as it is,
+so a DICOM whose pixels were cleaned would still carry the patient's name in
+``PatientName``. Before writing, the runner passes the header through
+:func:`deidentify_header`: the identifying attributes of the DICOM PS3.15
+Annex E *Basic Application Level Confidentiality Profile* that clinx's
+manifests cover (names, IDs, dates, institution, physicians, accession) are
+emptied or removed, private tags are dropped, and any other text element that
+still contains a manifest value is emptied. The runner then re-reads the
+written file and quarantines it if a manifest value survives anywhere
+(:func:`clinx.sanitize.runner.dicom_header_leaks`), so this function is the
+best effort and the check is the guarantee.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from clinx.records import Manifest
+
+#: Type-2 attributes (must be present, may be empty) of the basic profile: emptied.
+EMPTY_KEYWORDS = (
+    "PatientName",
+    "PatientID",
+    "PatientBirthDate",
+    "PatientSex",
+    "StudyDate",
+    "StudyTime",
+    "ReferringPhysicianName",
+    "AccessionNumber",
+    "StudyID",
+)
+#: Type-3 identifying attributes: removed.
+REMOVE_KEYWORDS = (
+    "OtherPatientIDs",
+    "OtherPatientIDsSequence",
+    "OtherPatientNames",
+    "PatientBirthName",
+    "PatientMotherBirthName",
+    "PatientAddress",
+    "PatientTelephoneNumbers",
+    "PatientAge",
+    "PatientBirthTime",
+    "MedicalRecordLocator",
+    "InstitutionName",
+    "InstitutionAddress",
+    "InstitutionalDepartmentName",
+    "ReferringPhysicianAddress",
+    "ReferringPhysicianTelephoneNumbers",
+    "PerformingPhysicianName",
+    "NameOfPhysiciansReadingStudy",
+    "OperatorsName",
+    "PhysiciansOfRecord",
+    "RequestingPhysician",
+    "SeriesDate",
+    "AcquisitionDate",
+    "ContentDate",
+    "AcquisitionDateTime",
+    "SeriesTime",
+    "AcquisitionTime",
+    "ContentTime",
+    "StationName",
+    "DeviceSerialNumber",
+    "StudyDescription",
+    "SeriesDescription",
+    "AdditionalPatientHistory",
+    "PatientComments",
+    "ImageComments",
+    "RequestAttributesSequence",
+)
+_TEXT_VRS = {"PN", "LO", "SH", "LT", "ST", "UT", "DA", "DT", "TM", "AE", "CS", "UC"}
+
+
+def deidentify_header(dataset, manifest: Manifest | None = None):
+    """A de-identified deep copy of a pydicom ``Dataset`` (pixels untouched).
+
+    Sets ``PatientIdentityRemoved = YES`` and records the method in
+    ``DeidentificationMethod``.
+    """
+    from clinx.metrics.leakage import compact
+
+    ds = copy.deepcopy(dataset)
+    ds.remove_private_tags()
+    for kw in REMOVE_KEYWORDS:
+        if kw in ds:
+            delattr(ds, kw)
+    for kw in EMPTY_KEYWORDS:
+        if kw in ds:
+            setattr(ds, kw, "")
+    values = [compact(v) for _, v in (manifest.items() if manifest else [])]
+    values = [v for v in values if len(v) >= 3]
+
+    def visit(d) -> None:
+        for elem in list(d):
+            if elem.VR == "SQ":
+                for sub in elem.value or []:
+                    visit(sub)
+            elif elem.VR in _TEXT_VRS and values and elem.tag.group != 0x0002:
+                text = compact(str(elem.value))
+                if text and any(v in text for v in values):
+                    elem.value = ""
+
+    visit(ds)
+    ds.PatientIdentityRemoved = "YES"
+    ds.DeidentificationMethod = "clinx: PS3.15 basic profile subset + manifest scrub"
+    return ds
