@@ -1,0 +1,239 @@
+"""L2: context-aware masking of residual identifier-like tokens near anchors.
+
+Presidio's context enhancer, adapted: every token gets a *base score* from its
+shape alone (a Title-case word that is not a clinical or function word, a
+known first/last name, an alphanumeric code with digits, a long digit run…);
+the score is *boosted* when an anchor word ("Patient", "Name", "DOB", "MRN",
+"ID", "Hospital", "seen at", "Dr.", "admitted to", "born"…) or an earlier
+placeholder (``[NAME]``) lies within a window of tokens; a token scoring at or
+above ``threshold`` is masked. The anchor also decides the category
+(``born 1961`` -> ``[DATE]``, ``seen at Riverside`` -> ``[HOSPITAL]``).
+
+What L2 adds over L1: lower-case names after cues ("patient john smith"),
+bare surnames and codes next to anchors ("MRN 4471", "ID: QX77"), and the
+second half of a name whose first half L1 already replaced ("[NAME] Jr").
+Clinical tokens (lexicon words, "T2", "C5-C6", "5 cm") have base score 0, so
+no anchor can push them over the threshold.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from clinx.records import Manifest
+from clinx.text.base import Candidate, TextResult, apply_candidates, check_text
+from clinx.text.clinical import CLINICAL_CODE_RE
+from clinx.text.rules import NON_NAMES, RuleLevel, name_gazetteer
+
+#: Single-word anchors -> the category a boosted token most likely has.
+ANCHORS: dict[str, str] = {
+    # people
+    "patient": "NAME", "pt": "NAME", "name": "NAME", "named": "NAME", "mr": "NAME", "mrs": "NAME",
+    "ms": "NAME", "miss": "NAME", "dr": "NAME", "doctor": "NAME", "physician": "NAME", "radiologist": "NAME",
+    "surgeon": "NAME", "attending": "NAME", "nurse": "NAME", "mother": "NAME", "father": "NAME",
+    "wife": "NAME", "husband": "NAME", "son": "NAME", "daughter": "NAME", "guardian": "NAME",
+    "signed": "NAME", "dictated": "NAME", "referred": "NAME", "called": "NAME", "mrs.": "NAME",
+    "mr.": "NAME", "dr.": "NAME", "ms.": "NAME", "prof": "NAME", "prof.": "NAME",
+    # dates
+    "dob": "DATE", "d.o.b": "DATE", "d.o.b.": "DATE", "born": "DATE", "birth": "DATE", "birthday": "DATE",
+    "date": "DATE", "dated": "DATE", "admitted": "DATE", "discharged": "DATE", "deceased": "DATE",
+    # record numbers and ids
+    "mrn": "MRN", "record": "MRN", "chart": "MRN", "accession": "ACCESSION", "acc": "ACCESSION",
+    "id": "ID", "identifier": "ID", "ssn": "SSN", "account": "ID", "acct": "ID", "case": "ID",
+    "number": "ID", "#": "ID", "policy": "ID", "insurance": "ID",
+    # institutions and places
+    "hospital": "HOSPITAL", "clinic": "HOSPITAL", "center": "HOSPITAL", "centre": "HOSPITAL",
+    "facility": "HOSPITAL", "institution": "HOSPITAL", "infirmary": "HOSPITAL", "ward": "HOSPITAL",
+    "address": "LOCATION", "lives": "LOCATION", "resides": "LOCATION", "city": "LOCATION", "town": "LOCATION",
+    "zip": "ZIP",
+    # contact
+    "phone": "PHONE", "tel": "PHONE", "telephone": "PHONE", "fax": "PHONE", "cell": "PHONE", "email": "EMAIL",
+    "age": "AGE", "aged": "AGE",
+}
+
+#: Two-word anchors (checked on consecutive lower-cased tokens).
+ANCHOR_PAIRS: dict[tuple[str, str], str] = {
+    ("seen", "at"): "HOSPITAL", ("admitted", "to"): "HOSPITAL", ("transferred", "from"): "HOSPITAL",
+    ("transferred", "to"): "HOSPITAL", ("treated", "at"): "HOSPITAL", ("referred", "from"): "HOSPITAL",
+    ("imaged", "at"): "HOSPITAL", ("performed", "at"): "HOSPITAL", ("seen", "by"): "NAME",
+    ("referred", "by"): "NAME", ("read", "by"): "NAME", ("born", "on"): "DATE", ("born", "in"): "DATE",
+    ("date", "of"): "DATE", ("lives", "in"): "LOCATION", ("resident", "of"): "LOCATION",
+}
+
+_NUMERIC_CATS = frozenset({"DATE", "MRN", "ACCESSION", "ID", "SSN", "PHONE", "ZIP", "AGE"})
+_ALPHA_CATS = frozenset({"NAME", "HOSPITAL", "LOCATION"})
+
+# Tokens: placeholders, or runs of word characters with inner ./-#' (bounded length).
+_TOKEN_RE = re.compile(r"\[[A-Z]{2,10}\]|[#]|[^\W_](?:[\w'’./#-]{0,48}[^\W_])?")
+_PLACEHOLDER_TOKEN_RE = re.compile(r"\[[A-Z]{2,10}\]")
+_HAS_DIGIT_RE = re.compile(r"\d")
+_DATEISH_RE = re.compile(r"\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{1,4})?")
+_SEP_ONLY_RE = re.compile(r"[\s,:;=()-]{0,4}")
+
+
+@dataclass(frozen=True)
+class _Tok:
+    start: int
+    end: int
+    text: str
+    low: str
+
+
+def _shape_score(tok: _Tok, text: str, first: frozenset, last: frozenset) -> tuple[float, str]:
+    """Base score and shape class (``alpha``/``numeric``) of a token, from its shape alone."""
+    t, low = tok.text, tok.low
+    if low in NON_NAMES or low.rstrip(".") in NON_NAMES:
+        return 0.0, "alpha"
+    if _HAS_DIGIT_RE.search(t):
+        if CLINICAL_CODE_RE.fullmatch(t):
+            return 0.0, "numeric"
+        digits = sum(ch.isdigit() for ch in t)
+        if t.isdigit():
+            return (0.45 if digits >= 4 else 0.15), "numeric"
+        if _DATEISH_RE.fullmatch(t):
+            return 0.5, "numeric"
+        if digits >= 2 and any(ch.isalpha() for ch in t):
+            return (0.5 if digits >= 3 else 0.35), "numeric"
+        return 0.1, "numeric"
+    if not t[0].isalpha():
+        return 0.0, "alpha"
+    gaz = low in first or low in last
+    if t[0].isupper():
+        if t.isupper() and len(t) > 1:
+            return (0.5 if gaz else 0.3), "alpha"
+        i = tok.start - 1
+        while i >= 0 and text[i] in " \t":
+            i -= 1
+        initial = i < 0 or text[i] in ".?!\n"
+        if gaz:
+            return 0.5, "alpha"
+        return (0.2 if initial else 0.35), "alpha"
+    # lower-case: only names the gazetteer knows are worth a look; other
+    # lower-case words are ordinary language and never candidates
+    return (0.4 if gaz else 0.0), "alpha"
+
+
+class ContextEnhancer:
+    """Score tokens by shape + nearby anchors; return L2 candidates.
+
+    ``window`` is how many tokens before a candidate an anchor may stand,
+    ``after`` how many after (``"Smith, patient"``); ``boost`` is added once
+    when an anchor is in range, ``placeholder_boost`` when an earlier
+    placeholder is adjacent; ``threshold`` is the masking cut-off.
+    """
+
+    def __init__(
+        self,
+        *,
+        window: int = 4,
+        after: int = 1,
+        boost: float = 0.35,
+        placeholder_boost: float = 0.3,
+        threshold: float = 0.6,
+    ):
+        self.window = int(window)
+        self.after = int(after)
+        self.boost = float(boost)
+        self.placeholder_boost = float(placeholder_boost)
+        self.threshold = float(threshold)
+
+    def find(self, text: str, covered: list[tuple[int, int]] | None = None) -> list[Candidate]:
+        """Candidates in ``text``; ``covered`` spans (already found by L1) are anchors, not candidates."""
+        check_text(text)
+        first, last = name_gazetteer()
+        toks = [_Tok(m.start(), m.end(), m.group(), m.group().lower()) for m in _TOKEN_RE.finditer(text)]
+        if not toks:
+            return []
+        covered = sorted(covered or [])
+        n = len(toks)
+        # anchor category per token index (None when not an anchor)
+        anchor: list[str | None] = [None] * n
+        is_ph = [False] * n
+        ci = 0
+        for i, tk in enumerate(toks):
+            if tk.text.startswith("[") and _PLACEHOLDER_TOKEN_RE.fullmatch(tk.text):
+                is_ph[i] = True
+                anchor[i] = tk.text[1:-1]
+                continue
+            while ci < len(covered) and covered[ci][1] <= tk.start:
+                ci += 1
+            if ci < len(covered) and covered[ci][0] < tk.end:
+                is_ph[i] = True  # inside an L1 span: acts like a placeholder
+                continue
+            a = ANCHORS.get(tk.low) or ANCHORS.get(tk.low.rstrip(".:"))
+            if a:
+                anchor[i] = a
+            if i + 1 < n:
+                pair = ANCHOR_PAIRS.get((tk.low, toks[i + 1].low))
+                if pair:
+                    anchor[i + 1] = anchor[i + 1] or pair
+                    anchor[i] = anchor[i] or pair
+        if not any(a is not None for a in anchor):
+            return []
+
+        out: list[Candidate] = []
+        masked_prev = -10
+        for i, tk in enumerate(toks):
+            if is_ph[i] or tk.low in ANCHORS or tk.low.rstrip(".:") in ANCHORS:
+                continue  # anchors and removed spans are context, not candidates
+            base, shape = _shape_score(tk, text, first, last)
+            if base <= 0.0:
+                continue
+            cat = None
+            boost = 0.0
+            lo, hi = max(0, i - self.window), min(n, i + self.after + 1)
+            for j in range(i - 1, lo - 1, -1):
+                if anchor[j] is not None:
+                    cat, boost = anchor[j], self.boost
+                    break
+            else:
+                for j in range(i + 1, hi):
+                    if anchor[j] is not None and not is_ph[j]:
+                        cat, boost = anchor[j], self.boost
+                        break
+            # adjacent to a removed span, or continuing a token L2 just masked
+            # ("[NAME] Okafor", "name: ana maria"): one boost, never stacked,
+            # as Presidio adds a single context boost per entity
+            if boost < self.placeholder_boost and base >= 0.3:
+                adj = (i > 0 and is_ph[i - 1] and _SEP_ONLY_RE.fullmatch(text, toks[i - 1].end, tk.start)) or (
+                    i + 1 < n and is_ph[i + 1] and _SEP_ONLY_RE.fullmatch(text, tk.end, toks[i + 1].start)
+                )
+                if adj or masked_prev == i - 1:
+                    boost = self.placeholder_boost
+            score = base + boost
+            if score < self.threshold:
+                continue
+            if cat is None or (shape == "alpha") != (cat in _ALPHA_CATS):
+                cat = "NAME" if shape == "alpha" else "ID"
+            out.append(Candidate(tk.start, tk.end, cat, f"context:{cat.lower()}", round(score, 3)))
+            masked_prev = i
+        return out
+
+
+class ContextLevel:
+    """L2 as a :class:`~clinx.text.base.TextLevel`.
+
+    Applied on L1's output (placeholders there act as anchors). When used
+    stand-alone on raw text it runs L1's recognisers first so their spans
+    count as anchors — see :func:`clinx.text.pipeline.rescan`.
+    """
+
+    name = "L2"
+
+    def __init__(self, *, salt: bytes | str | None = None, keep_values: bool = False, **params):
+        self.enhancer = ContextEnhancer(**params)
+        self.salt = salt
+        self.keep_values = keep_values
+
+    def find(self, text: str, covered: list[tuple[int, int]] | None = None) -> list[Candidate]:
+        return self.enhancer.find(text, covered)
+
+    def apply(self, text: str, manifest: Manifest | None = None) -> TextResult:
+        # The manifest is used at L1; L2 deliberately works from context alone so
+        # its added value is measurable on text that arrives without one.
+        check_text(text)
+        return apply_candidates(text, self.find(text), self.name, salt=self.salt, keep_values=self.keep_values)
+
+
+__all__ = ["ANCHORS", "ANCHOR_PAIRS", "ContextEnhancer", "ContextLevel", "RuleLevel"]

@@ -1,0 +1,461 @@
+"""L1: pattern recognisers for surface identifiers.
+
+Every recogniser is a precompiled regular expression with **bounded**
+quantifiers only (``{1,30}``, never ``+`` inside a repeated group), anchored on
+a word boundary or a look-behind, so each match attempt costs a constant and a
+scan is linear in the input length — no catastrophic backtracking on hostile
+input (see ``tests/text/test_adversarial.py``).
+
+Names are found four ways: after a title (``Dr. X``), after a cue
+(``patient X``, ``Name: X``), in written forms (``LAST^FIRST``, ``Doe, John``,
+``John Doe's``) and as runs of Title-case tokens that hit a first/last-name
+gazetteer (Faker's census-derived lists, shipped in the ``faker`` package) or
+stand mid-sentence where only proper nouns are capitalised. Clinical words
+(:mod:`clinx.text.clinical`) and common function words are never names, so
+"Is the left lung clear?" passes untouched.
+
+Manifest values (when a manifest is given and ``use_manifest`` is on) are masked
+at L1 too: the manifest is the strongest evidence there is, and the same
+manifest governs the image branch. Benchmarks report recall with and without it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, Iterable
+
+from clinx.records import Manifest
+from clinx.text.base import PLACEHOLDER_RE, Candidate, TextResult, apply_candidates, check_text
+from clinx.text.clinical import CLINICAL_CODE_RE, CLINICAL_WORDS, EPONYM_HEADS, EPONYMS
+
+# --------------------------------------------------------------------------- vocabularies
+
+#: Capitalised words that start sentences or questions and are never names.
+FUNCTION_WORDS = frozenset(
+    """
+a an the this that these those there here it its is are was were be been being am do does did done has have had
+can could should would will shall may might must what which where when who whom whose why how whether if then
+than and or but nor not no yes of in on at by for from with without within into onto over under between among
+to as per via about after before during since until while upon near also any all some each every both either
+neither one two three four five six seven eight nine ten first second third last next new old other same such
+please name list describe identify show locate specify give state indicate determine count compare find see
+patient patients pt name names age sex male female man woman boy girl child infant adult history indication
+comparison findings finding impression technique report exam examination study studies procedure clinical
+diagnosis question answer image images picture photo figure scan view views hospital clinic medical center
+centre health doctor dr mr mrs ms miss prof professor nurse physician radiologist surgeon department
+unit ward room emergency icu er ed today yesterday tomorrow morning evening night date dob mrn id record
+number phone fax email address zip city state country street avenue road north south east west
+monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
+september october november december jan feb mar apr jun jul aug sep sept oct nov dec
+none normal stable chest xray ray ct mri pet us cxr pa ap lat lateral frontal mass
+""".split()
+)
+
+NON_NAMES = FUNCTION_WORDS | CLINICAL_WORDS | EPONYMS | EPONYM_HEADS
+
+_HOSPITAL_WORDS = r"(?:Hospitals?|Medical\s{1,3}Cent(?:er|re)|Health\s{1,3}(?:Cent(?:er|re)|System|Sciences\s{1,3}Cent(?:er|re))|Healthcare|Clinic|Infirmary|Cancer\s{1,3}Cent(?:er|re)|Imaging\s{1,3}Cent(?:er|re)|Institute|Sanatorium|Hospice|Medical\s{1,3}Group|Medical\s{1,3}College|Nursing\s{1,3}Home)"
+
+
+@lru_cache(maxsize=1)
+def name_gazetteer() -> tuple[frozenset[str], frozenset[str]]:
+    """(first names, last names), lower-cased, from Faker's English person providers.
+
+    Words that are also clinical or function words are dropped so the
+    gazetteer never fires on "Mark the lesion" or "Bell's palsy".
+    """
+    first: set[str] = set()
+    last: set[str] = set()
+    import importlib
+
+    for loc in ("en_US", "en_GB", "en_CA", "en_AU", "en_IE", "en_NZ"):
+        try:
+            prov = importlib.import_module(f"faker.providers.person.{loc}").Provider
+        except Exception:  # a Faker without that locale: the others still work
+            continue
+        for attr in ("first_names", "first_names_female", "first_names_male"):
+            first.update(n.lower() for n in getattr(prov, attr, ()) or ())
+        last.update(n.lower() for n in getattr(prov, "last_names", ()) or ())
+    bad = {w.lower() for w in NON_NAMES}
+    return frozenset(first - bad), frozenset(last - bad)
+
+
+# --------------------------------------------------------------------------- building blocks
+
+#: A name token: Title-case, optional apostrophe prefix (O'Neil), CamelCase
+#: second part (McDonald, DeAngelo) and one hyphenated part (Smith-Jones).
+NT = r"(?:[A-Z]['’])?[A-Z][a-z]{1,20}(?:[A-Z][a-z]{1,20})?(?:-[A-Z][a-z]{1,20})?"
+#: The same in capitals (DICOM and header style: SMITH, O'NEIL).
+NT_UP = r"(?:[A-Z]['’])?[A-Z]{2,20}(?:-[A-Z]{2,20})?"
+_INITIAL = r"(?:[A-Z]\.\s{0,2})"
+#: One to three name tokens, initials allowed between them.
+NAMESEQ = rf"(?:{_INITIAL}?{NT}(?:\s{{1,3}}{_INITIAL}?{NT}){{0,2}}|{NT_UP}(?:\s{{1,3}}{NT_UP}){{0,2}})"
+_SUFFIX = r"(?:,?\s{1,2}(?:Jr|Sr|II|III|IV|MD|M\.D|PhD|DO|RN|NP|PA-C)\b\.?)?"
+
+MONTH = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
+    r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
+)
+_DAY = r"(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?"
+_MON_NUM = r"(?:1[0-2]|0?[1-9])"
+_DAY_NUM = r"(?:3[01]|[12]\d|0?[1-9])"
+_YEAR4 = r"(?:1[89]\d\d|20\d\d)"
+_YEAR = rf"(?:{_YEAR4}|'?\d\d)"
+_TIME = (
+    r"(?:(?:T|\s{1,3}|,\s{0,2})(?:at\s{1,3})?(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,6})?)?"
+    r"(?:\s{0,2}(?i:[ap]\.?m\.?))?(?:Z|[+-]\d\d:?\d\d)?)?"
+)
+
+DATE_RE = rf"""(?x)
+(?<![\w/.-])
+(?:
+    {_YEAR4}[-/.]{_MON_NUM}[-/.]{_DAY_NUM}                          # 1961-03-14, 2023/05/02
+  | {_DAY_NUM}[-/.]{_DAY_NUM}[-/.](?:{_YEAR4}|\d\d)                 # 03/14/1961, 14.03.1961, 3-14-61
+  | {_DAY}(?:\s{{1,3}}of)?[\s.-]{{1,3}}(?i:{MONTH})\.?[\s.,-]{{1,3}}{_YEAR}     # 14-Mar-1961, 14 March 1961
+  | (?i:{MONTH})\.?[\s.-]{{1,3}}{_DAY}(?:,\s{{0,3}}|[\s.-]{{1,3}}){_YEAR}       # March 14, 1961
+  | (?i:{MONTH})\.?,?\s{{1,3}}{_YEAR4}                                          # March 1961
+  | {MONTH}\.?\s{{1,3}}{_DAY}(?!\s{{0,2}}(?:mm|cm|ml|mg|lesions?|nodules?)\b)   # March 14
+  | {_DAY}\s{{1,3}}(?:of\s{{1,3}})?{MONTH}\b                                    # 14 March
+  | (?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?:T?(?:[01]\d|2[0-3])[0-5]\d(?:[0-5]\d)?)?  # 20230502
+  | {_MON_NUM}/{_YEAR4}                                                         # 03/1961
+)
+{_TIME}
+(?![\w]|[-/.]\d)
+"""
+
+# ---- cue-introduced identifiers: (cue regex, category); the value follows the cue
+_ID_VALUE = r"(?P<v>[A-Za-z0-9](?:[A-Za-z0-9/.-]{0,28}[A-Za-z0-9])?)"
+_CUE_SEP = r"(?:\s{0,3}(?:[:#=]|is|was|number|no\.?|num\.?)){0,2}\s{0,3}#?\s{0,2}"
+ID_CUES: list[tuple[str, str]] = [
+    (
+        r"MRN|MR\s?#|MR\s?(?:No|Num)\.?|med(?:ical)?\s{1,3}rec(?:ord)?s?(?:\s{1,3}(?:no\.?|num(?:ber)?|#))?|"
+        r"(?:patient|pt)\s{0,3}(?:id|#|no\.?|number)|record\s{0,3}(?:no\.?|num(?:ber)?|#)|chart\s{0,3}(?:no\.?|num(?:ber)?|#)|"
+        r"unit\s{1,3}(?:no\.?|number)|PID",
+        "MRN",
+    ),
+    (r"accession(?:\s{0,3}(?:no\.?|num(?:ber)?|#))?|acc(?:ession)?\.?\s{0,3}(?:no\.?|num(?:ber)?|#)|ACC\s?:", "ACCESSION"),
+    (r"ssn|social\s{1,3}security(?:\s{1,3}(?:no\.?|num(?:ber)?|#))?", "SSN"),
+    (r"phone|tel(?:ephone)?|fax|cell|mobile|pager|contact\s{1,3}(?:no\.?|number)", "PHONE"),
+    (
+        r"(?:hospital|facility|study|exam|order|visit|encounter|case|specimen|requisition|member|insurance|"
+        r"policy|account|acct|license|licence|device|serial|health\s{1,3}plan|beneficiary|subscriber|"
+        r"employee|badge|passport|vehicle)\s{0,3}(?:id|no\.?|num(?:ber)?|#)|id(?:entifier)?(?:\s{0,3}(?:no\.?|num(?:ber)?|#))?",
+        "ID",
+    ),
+    (r"zip(?:\s{0,3}code)?|postal\s{1,3}code|post\s?code", "ZIP"),
+]
+
+_STATES = (
+    "AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR "
+    "PA RI SC SD TN TX UT VT VA WA WV WI WY DC PR"
+).split()
+
+# Plain patterns: (name, regex, category, score). Score breaks ties between
+# overlapping spans of equal length (a compact date beats a generic ID).
+PATTERNS: list[tuple[str, str, str, float]] = [
+    ("email", r"(?<![\w.+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,6}(?![\w-])", "EMAIL", 1.0),
+    ("url", r"(?<![\w/])(?:(?:https?|ftp)://|www\.)[^\s<>\"'\]\[)(]{1,2000}", "URL", 0.99),
+    (
+        "domain",
+        r"(?<![\w@./-])[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,3}\.(?:com|org|net|edu|gov|info|biz|io|health|us|uk|ca)(?:/[^\s<>\"']{0,500})?(?![\w-])",
+        "URL",
+        0.9,
+    ),
+    ("ssn", r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])", "SSN", 1.0),
+    (
+        "phone",
+        r"(?<![\w+])(?:(?:\+|00)?\d{1,3}[\s.-]{1,2})?(?:\(\d{3}\)\s{0,2}|\d{3}[\s.-])\d{3}[\s.-]\d{4}"
+        r"(?:\s{0,2}(?:x|ext\.?|extension)\s{0,2}\d{1,6})?(?!\w)",
+        "PHONE",
+        0.97,
+    ),
+    ("date", DATE_RE, "DATE", 0.98),
+    (
+        "age_over_89",
+        r"(?<![\w.])(?:9\d|1[01]\d)(?=\s{0,2}-?\s{0,2}(?:years?|yrs?|y/?o|y\.o\.|yo[mf]?|[MF])(?:[\s-]{1,2}old)?\b)",
+        "AGE",
+        0.96,
+    ),
+    ("age_cue", r"(?i:\baged?\b\s{0,2}:?\s{0,2})(?P<v>9\d|1[01]\d)(?![\w.])", "AGE", 0.96),
+    ("zip_state", r"\b(?:" + "|".join(_STATES) + r")\.?,?\s{1,3}(?P<v>\d{5}(?:-\d{4})?)(?![\w-])", "ZIP", 0.95),
+    ("zip4", r"(?<![\w-])\d{5}-\d{4}(?![\w-])", "ZIP", 0.95),
+    (
+        "street",
+        r"(?<![\w-])\d{1,6}\s{1,3}(?:[A-Z][a-z]{1,20}\s{1,3}){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|"
+        r"Lane|Ln|Drive|Court|Ct|Way|Place|Pl|Terrace|Circle|Parkway|Pkwy|Highway|Hwy|Square|Sq)\b\.?"
+        r"(?:,?\s{1,3}(?:Apt|Suite|Unit)\.?\s{0,2}\d{1,6})?",
+        "LOCATION",
+        0.95,
+    ),
+    # generic identifiers: letters+digits or long digit runs (clinical numbers are short)
+    ("id_prefixed", r"(?<![\w-])[A-Za-z]{1,5}[-#]?\d{5,12}[A-Za-z]{0,3}(?![\w-])", "ID", 0.9),
+    ("id_digits", r"(?<![\w.,-])\d{6,15}(?![\w-]|[.,]\d)", "ID", 0.9),
+    ("id_hyphenated", r"(?<![\w.-])\d{2,6}(?:-\d{2,8}){1,3}(?![\w-])", "ID", 0.85),
+    # names in written forms
+    ("name_title", rf"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Drs|Prof|Doctor|Professor)\.?\s{{1,3}}(?P<v>{NAMESEQ}{_SUFFIX})", "NAME", 0.95),
+    ("name_dicom", r"(?<![\w^])[A-Za-z][A-Za-z'-]{0,30}\^[A-Za-z][A-Za-z'-]{0,30}(?:\^[A-Za-z.'-]{0,30}){0,3}", "NAME", 0.97),
+    ("name_comma", rf"(?<![\w,])(?P<v>{NT},\s{{0,2}}{NT}(?:\s{{1,2}}[A-Z]\.?(?![\w]))?)", "NAME", 0.9),
+    ("name_possessive", rf"(?<![\w'])(?P<v>(?:{NT}\s{{1,3}}){{0,2}}{NT})['’]s?(?![\w])", "NAME", 0.9),
+    (
+        "name_cue",
+        r"(?i:\b(?:patient(?:'s)?(?:\s{1,3}full)?\s{1,3}name|name|named|called|patient|pt|mother|father|wife|"
+        r"husband|son|daughter|guardian|next\s{1,3}of\s{1,3}kin|referred\s{1,3}by|referring\s{1,3}physician|"
+        r"attending|physician|radiologist|surgeon|signed\s{1,3}by|dictated\s{1,3}by|read\s{1,3}by|seen\s{1,3}by|"
+        r"consultant|contact))"
+        rf"(?:\s{{0,3}}(?:[:=,-]|is|was)){{0,2}}\s{{0,3}}(?P<v>{NAMESEQ}{_SUFFIX})",
+        "NAME",
+        0.9,
+    ),
+    # institutions: capitalised words before a hospital word, or "Hospital of X"
+    (
+        "hospital",
+        r"(?<![\w])(?:(?:St|Mt|Ft)\.?\s{1,3})?(?:[A-Z][A-Za-z'’&.-]{0,30}\s{1,3}(?:(?:of|the|and|&|de|la)\s{1,3}){0,2}){1,5}"
+        + _HOSPITAL_WORDS
+        + r"\b(?:\s{1,3}(?:of|for|at)\s{1,3}(?:the\s{1,3})?[A-Z][A-Za-z'.-]{0,30}(?:\s{1,3}[A-Z][A-Za-z'.-]{0,30}){0,3})?",
+        "HOSPITAL",
+        0.95,
+    ),
+    (
+        "hospital_of",
+        r"(?<![\w])(?:Hospital|Clinic|Infirmary|Medical\s{1,3}Cent(?:er|re)|University)\s{1,3}(?:of|for)\s{1,3}(?:the\s{1,3})?"
+        r"[A-Z][A-Za-z'.-]{0,30}(?:\s{1,3}[A-Z][A-Za-z'.-]{0,30}){0,3}",
+        "HOSPITAL",
+        0.95,
+    ),
+]
+
+
+def _compile_cues() -> list[tuple[str, re.Pattern, str, float]]:
+    out = []
+    for cue, cat in ID_CUES:
+        rx = re.compile(rf"(?<![\w])(?i:{cue})(?![A-Za-z]){_CUE_SEP}{_ID_VALUE}(?![\w])")
+        out.append((f"cue_{cat.lower()}", rx, cat, 0.99))
+    return out
+
+
+_COMPILED: list[tuple[str, re.Pattern, str, float]] = [(n, re.compile(p), c, s) for n, p, c, s in PATTERNS] + _compile_cues()
+
+_TITLE_TOKEN_RE = re.compile(rf"(?<![\w'’-]){NT}(?![\w'’-])")
+_WS_ONLY_RE = re.compile(r"[ \t]{1,3}")
+_NEXT_WORD_RE = re.compile(r"\s{0,3}([A-Za-z]{1,30})")
+_TOKEN_SPLIT_RE = re.compile(r"[\s,]+")
+_SENTENCE_START_CHARS = frozenset(".?!:;\n\"'([{")
+_HOSPITAL_WORD_SET = frozenset("hospital hospitals clinic infirmary institute sanatorium hospice healthcare center centre".split())
+
+
+def _is_non_name(word: str) -> bool:
+    w = word.lower().rstrip(".")
+    return w in NON_NAMES or w in _HOSPITAL_WORD_SET
+
+
+def _trim_name(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Drop leading/trailing tokens that are function or clinical words; None if nothing is left."""
+    span = text[start:end]
+    toks = [(m.start(), m.end()) for m in re.finditer(r"\S{1,60}", span)]
+    while toks and _is_non_name(span[toks[0][0] : toks[0][1]].strip(",'’")):
+        toks.pop(0)
+    while toks and _is_non_name(span[toks[-1][0] : toks[-1][1]].strip(",'’")):
+        toks.pop()
+    if not toks:
+        return None
+    return start + toks[0][0], start + toks[-1][1]
+
+
+def _sentence_initial(text: str, start: int) -> bool:
+    i = start - 1
+    while i >= 0 and text[i] in " \t":
+        i -= 1
+    return i < 0 or text[i] in _SENTENCE_START_CHARS or PLACEHOLDER_RE.match(text, max(0, i - 10), i + 1) is not None
+
+
+def _validate(name: str, m: re.Match, text: str) -> tuple[int, int] | None:
+    """Post-checks that a regex cannot express cheaply; returns the span to mask or None."""
+    start, end = m.span("v") if "v" in m.re.groupindex else m.span()
+    if name in ("name_cue", "name_title", "name_comma", "name_possessive"):
+        if name == "name_possessive":
+            trimmed = _trim_name(text, start, end)
+            if trimmed is None:
+                return None
+            start, end = trimmed
+            tokens = text[start:end].split()
+            # "Crohn's disease", "Smith's fracture": a lone eponym possessive is a diagnosis
+            nxt = _NEXT_WORD_RE.match(text, m.end())
+            if len(tokens) == 1 and (tokens[0].lower() in EPONYMS or (nxt and nxt.group(1).lower() in EPONYM_HEADS)):
+                return None
+            return start, end
+        if name == "name_comma":
+            a, b = (t.strip() for t in text[start:end].split(",", 1))
+            if _is_non_name(a) or _is_non_name(b.split()[0]):
+                return None
+            return start, end
+        trimmed = _trim_name(text, start, end)
+        if trimmed is None:
+            return None
+        start, end = trimmed
+        if name == "name_cue":
+            first_tok = text[start:end].split()[0]
+            # capitals after a cue are only trusted when the gazetteer knows them
+            if first_tok.isupper() and len(first_tok) > 1:
+                first, last = name_gazetteer()
+                if not any(t.lower().strip(".,") in first or t.lower().strip(".,") in last for t in text[start:end].split()):
+                    return None
+        return start, end
+    if name in ("hospital",):
+        # drop sentence-initial function words swallowed by the capitalised run ("Was St. Mary Hospital")
+        span = text[start:end]
+        toks = span.split()
+        skip = 0
+        while skip < len(toks) - 1 and toks[skip].lower() in FUNCTION_WORDS and toks[skip].lower() not in ("st", "st.", "mt", "mt."):
+            skip += 1
+        if skip:
+            off = span.index(toks[skip])
+            start += off
+        return start, end
+    if name.startswith("cue_"):
+        value = text[start:end]
+        if not any(ch.isdigit() for ch in value):
+            return None  # "ID: pending" or "fax machine" — an identifier value carries digits
+        if CLINICAL_CODE_RE.fullmatch(value):
+            return None
+        return start, end
+    if name in ("id_prefixed", "id_hyphenated", "id_digits"):
+        if CLINICAL_CODE_RE.fullmatch(text[start:end]):
+            return None
+        return start, end
+    return start, end
+
+
+def _name_runs(text: str) -> list[Candidate]:
+    """Runs of Title-case tokens that look like person names (gazetteer or mid-sentence shape)."""
+    first, last = name_gazetteer()
+    out: list[Candidate] = []
+    run: list[tuple[int, int]] = []
+
+    def flush() -> None:
+        if not run:
+            return
+        toks = [(s, e, text[s:e]) for s, e in run]
+        # strip non-name tokens at both ends (sentence-initial "Is", trailing "Hospital")
+        while toks and _is_non_name(toks[0][2]):
+            toks.pop(0)
+        while toks and _is_non_name(toks[-1][2]):
+            toks.pop()
+        if not toks:
+            return
+        words = [t[2] for t in toks]
+        lows = [w.lower() for w in words]
+        gaz = sum(1 for w in lows if w in first or w in last or w.split("-")[0] in last)
+        if any(_is_non_name(w) for w in words):
+            # a clinical or function word inside the run: keep only gazetteer hits
+            for s, e, w in toks:
+                if w.lower() in first or w.lower() in last:
+                    if not _sentence_initial(text, s):
+                        out.append(Candidate(s, e, "NAME", "rule:name_gazetteer", 0.85))
+            return
+        s0, e0 = toks[0][0], toks[-1][1]
+        nxt = _NEXT_WORD_RE.match(text, e0)
+        if len(toks) == 1 and (lows[0] in EPONYMS or (nxt and nxt.group(1).lower() in EPONYM_HEADS)):
+            return
+        initial = _sentence_initial(text, s0)
+        if len(toks) >= 2 and (gaz >= 1 or not initial):
+            out.append(Candidate(s0, e0, "NAME", "rule:name_run", 0.88))
+        elif len(toks) == 1 and gaz and not initial:
+            out.append(Candidate(s0, e0, "NAME", "rule:name_gazetteer", 0.85))
+
+    prev_end = -10
+    for m in _TITLE_TOKEN_RE.finditer(text):
+        s, e = m.span()
+        if run and s - prev_end <= 3 and _WS_ONLY_RE.fullmatch(text, prev_end, s):
+            run.append((s, e))
+        else:
+            flush()
+            run = [(s, e)]
+        prev_end = e
+    flush()
+    return out
+
+
+@dataclass
+class RuleRecognizer:
+    """Find L1 identifier spans in a text; stateless and thread-safe after construction.
+
+    ``enabled`` restricts the recognisers by name (see :data:`PATTERNS`; cue
+    recognisers are ``cue_<category>``; ``name_runs`` is the gazetteer/shape
+    pass); ``None`` enables all.
+    """
+
+    enabled: frozenset[str] | None = None
+
+    def _on(self, name: str) -> bool:
+        return self.enabled is None or name in self.enabled
+
+    def find(self, text: str) -> list[Candidate]:
+        """All candidate spans in ``text`` (overlaps not yet resolved)."""
+        check_text(text)
+        cands: list[Candidate] = []
+        for name, rx, cat, score in _COMPILED:
+            if not self._on(name):
+                continue
+            for m in rx.finditer(text):
+                span = _validate(name, m, text)
+                if span is None:
+                    continue
+                s, e = span
+                if name in ("url", "domain"):
+                    # sentence punctuation after a URL is not part of it
+                    while e > s and text[e - 1] in ".,;:!?":
+                        e -= 1
+                cands.append(Candidate(s, e, cat, f"rule:{name}", score))
+        if self._on("name_runs"):
+            cands.extend(_name_runs(text))
+        # placeholders from an earlier pass are not identifiers
+        if "[" in text:
+            ph = [m.span() for m in PLACEHOLDER_RE.finditer(text)]
+            if ph:
+                cands = [c for c in cands if not any(c.start < pe and ps < c.end and ps <= c.start and c.end <= pe for ps, pe in ph)]
+        return cands
+
+
+def manifest_candidates(text: str, manifest: Manifest | None, *, fuzzy: bool = True) -> list[Candidate]:
+    """Spans of ``text`` that match a manifest value (exact, normalised, token or fuzzy)."""
+    if not manifest:
+        return []
+    from clinx.text.manifest_scan import scan_manifest
+
+    return [Candidate(h.start, h.end, h.category, f"manifest:{h.kind}", 1.0) for h in scan_manifest(text, manifest, fuzzy=fuzzy)]
+
+
+class RuleLevel:
+    """L1 as a :class:`~clinx.text.base.TextLevel`: rules (+ manifest values) -> typed placeholders."""
+
+    name = "L1"
+
+    def __init__(
+        self,
+        *,
+        use_manifest: bool = True,
+        fuzzy: bool = True,
+        enabled: Iterable[str] | None = None,
+        salt: bytes | str | None = None,
+        keep_values: bool = False,
+    ):
+        self.use_manifest = use_manifest
+        self.fuzzy = fuzzy
+        self.recognizer = RuleRecognizer(frozenset(enabled) if enabled is not None else None)
+        self.salt = salt
+        self.keep_values = keep_values
+
+    def find(self, text: str, manifest: Manifest | None = None) -> list[Candidate]:
+        cands = self.recognizer.find(text)
+        if self.use_manifest and manifest:
+            cands.extend(manifest_candidates(text, manifest, fuzzy=self.fuzzy))
+        return cands
+
+    def apply(self, text: str, manifest: Manifest | None = None) -> TextResult:
+        check_text(text)
+        return apply_candidates(text, self.find(text, manifest), self.name, salt=self.salt, keep_values=self.keep_values)
+
+
+#: Callable form used by the registry and by ``rescan``.
+make_l1: Callable[..., RuleLevel] = RuleLevel
