@@ -1,0 +1,104 @@
+"""The one interface every MedVQA model implements.
+
+A model takes a batch of RGB ``uint8`` images and questions and returns one
+short answer string per item. ``model_id`` names the model *and* everything
+that changes its answers (weights, prompt, decoding), so the grid runner can
+cache predictions per (model_id, item, condition, level) and never reuse an
+answer produced by a different model or setting.
+"""
+
+from __future__ import annotations
+
+import abc
+import re
+from typing import Sequence
+
+import numpy as np
+
+from clinx.records import text_digest
+
+#: The instruction appended to every generative model's question (ClinX §4.1).
+SHORT_ANSWER_PROMPT = "Answer with a single word or phrase."
+
+
+class VQAModel(abc.ABC):
+    """Abstract MedVQA model: ``answer(images, questions) -> answers``."""
+
+    #: Short human-readable name used in reports ("baseline", "medgemma-1.5-4b", ...).
+    name: str = "vqa"
+
+    @property
+    def model_id(self) -> str:
+        """A stable identifier of the weights and settings; used as the prediction-cache key.
+
+        Subclasses extend :meth:`id_parts`; the id is ``name`` plus a digest of those parts.
+        """
+        return f"{self.name}-{text_digest(*[str(p) for p in self.id_parts()])[:12]}"
+
+    def id_parts(self) -> Sequence[object]:
+        """Everything that changes this model's answers (weights digest, prompt, decoding)."""
+        return (type(self).__name__, self.name)
+
+    @abc.abstractmethod
+    def answer(self, images: list[np.ndarray], questions: list[str]) -> list[str]:
+        """Answer each ``(image, question)`` pair; returns one string per pair, same order.
+
+        Images are ``uint8`` ``(H, W, 3)`` RGB. Implementations batch internally
+        as they see fit and must return exactly ``len(questions)`` strings.
+        """
+
+    def close(self) -> None:
+        """Release resources (GPU memory, HTTP connections). Safe to call twice."""
+
+    def __enter__(self) -> "VQAModel":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def check_batch(images: Sequence[np.ndarray], questions: Sequence[str]) -> None:
+    """Raise ``ValueError`` when a batch is malformed (length mismatch, non-RGB-uint8 image)."""
+    if len(images) != len(questions):
+        raise ValueError(f"got {len(images)} images for {len(questions)} questions")
+    for i, im in enumerate(images):
+        a = np.asarray(im)
+        if a.dtype != np.uint8 or a.ndim != 3 or a.shape[2] != 3:
+            raise ValueError(f"image {i} must be uint8 (H, W, 3), got {a.dtype} {a.shape}")
+
+
+_THINK = re.compile(r"<think>.*?</think>", flags=re.S | re.I)
+_OPEN_THINK = re.compile(r"<think>.*\Z", flags=re.S | re.I)
+_ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|\Z)", flags=re.S | re.I)
+_PREFIX = re.compile(
+    r"^\s*(?:(?:assistant|model|gpt)\s*:\s*)?(?:(?:the\s+)?(?:final\s+)?answer(?:\s+is)?\s*[:\-]?\s*)?",
+    flags=re.I,
+)
+_SPECIAL = re.compile(r"</?s>|<\|[^|>]*\|>|<end_of_turn>|<start_of_turn>|\[/?INST\]")
+
+
+def parse_answer(text: str | None) -> str:
+    """Reduce a generative model's reply to its short answer.
+
+    Drops ``<think>…</think>`` blocks (and an unterminated ``<think>`` tail,
+    which means the model ran out of tokens while reasoning: no answer),
+    keeps the inside of ``<answer>…</answer>`` when present, strips leftover
+    special tokens, an ``Answer:`` / ``The answer is`` prefix, surrounding
+    quotes or ``**`` and trailing periods, and keeps the first non-empty line.
+    """
+    if not text:
+        return ""
+    s = str(text)
+    tagged = _ANSWER_TAG.findall(_THINK.sub(" ", s))
+    if tagged:
+        s = tagged[-1]
+    else:
+        s = _OPEN_THINK.sub("", _THINK.sub(" ", s))
+    s = _SPECIAL.sub(" ", s)
+    lines = [ln.strip() for ln in s.splitlines() if ln.strip()]
+    if not lines:
+        return ""
+    s = _PREFIX.sub("", lines[0], count=1).strip()
+    s = s.strip("*_`\"' ").strip()
+    s = s.rstrip(".").strip()
+    return s
