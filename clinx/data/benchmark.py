@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -116,6 +117,72 @@ def build_benchmark(split: str = "test", n: int = 300, seed: int = 0, size: int 
                     spec: BaseSpec = BaseSpec()) -> list[Sample]:
     """``n`` samples of one split (see :func:`build_sample`)."""
     return [build_sample(split, i, seed, size, spec) for i in range(int(n))]
+
+
+def read_builtin(root=None, split: str | None = "test", limit: int | None = 300, *, seed: int = 0, size: int = 512,
+                 phantom_share: float = 0.3, strict: bool = False, fmt: str = "builtin") -> list[Sample]:
+    """The built-in benchmark behind the same call shape as the dataset readers.
+
+    ``configs/data/builtin.yaml`` instantiates this (partially), so callers
+    can treat every data config alike: ``instantiate(cfg.data)(split=..., limit=...)``.
+    ``root`` and ``fmt`` are accepted and ignored: the built-in data needs no
+    folder, and ``fmt`` only names the format in the config.
+    """
+    spec = BaseSpec(phantom_share=phantom_share, strict=strict)
+    return build_benchmark(split or "test", 300 if limit is None else int(limit), seed, size, spec)
+
+
+def _safe_id(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._") or "item"
+
+
+def injected_id(source_id: str, split: str, seed: int, index: int) -> str:
+    """Benchmark id of a PHI-injected dataset sample (file-name safe, keeps the source id readable)."""
+    return f"{split}-s{int(seed)}-{int(index):05d}-{_safe_id(source_id)}"[:120]
+
+
+def inject_sample(sample: Sample, split: str, index: int, seed: int = 0, size: int = 512) -> Sample:
+    """PHI-inject one dataset sample (VQA-RAD, SLAKE, …) the way :func:`build_sample` does built-in bases.
+
+    The image is letterboxed to ``size``² (no crop: the question may be about
+    anything in it); the question and answer are kept; a fresh synthetic
+    manifest is drawn from ``(split, seed, index)``. A manifest the sample
+    already carries is ignored: benchmark PHI must be synthetic and known.
+    """
+    if sample.image is None:
+        raise InputError(sample.id, "sample has no image", "inject")
+    from clinx.data.builtin import augment_to_square
+
+    rng = split_rng(split, seed, index, "base")
+    clean, _ = augment_to_square(np.ascontiguousarray(sample.image), rng, size, strength=0.0)
+    manifest = make_manifest(split_rng(split, seed, index, "manifest"))
+    inj = inject_image(clean, manifest, split_rng(split, seed, index, "overlay"))
+    iq = inject_question_detailed(sample.question, manifest, split_rng(split, seed, index, "question-phi"))
+    provenance = {
+        **{k: v for k, v in (sample.provenance or {}).items() if isinstance(v, (str, int, float, bool, type(None), list, dict))},
+        "base_source": str((sample.provenance or {}).get("dataset") or sample.id.split("/")[0]),
+        "source_id": sample.id,
+        "split": split,
+        "seed": int(seed),
+        "index": int(index),
+        "size": int(size),
+        "facts": dict((sample.provenance or {}).get("facts") or {}),
+        "question_template": iq.template,
+        "question_position": iq.position,
+        "question_fields": list(iq.fields),
+        "image_fields": inj.fields,
+        "phi_boxes": [{"field": d.field, "box": list(d.box), "word_boxes": [list(b) for b in d.word_boxes]} for d in inj.drawn],
+        "nonphi_boxes": [{"text": t.text, "kind": t.kind, "box": list(t.box)} for t in inj.nonphi_texts],
+        "backing_boxes": [list(b) for b in inj.backings],
+        "overlay_style": inj.style,
+    }
+    return Sample(
+        id=injected_id(sample.id, split, seed, index),
+        image=inj.image, question=iq.text, answer=sample.answer, answer_type=sample.answer_type,
+        manifest=manifest, mask=inj.mask, provenance=provenance, clean_image=clean,
+        clean_question=sample.question, nonphi_mask=inj.nonphi_mask,
+        nonphi_texts=tuple(t.text for t in inj.nonphi_texts),
+    )
 
 
 def iter_training_triples(split: str = "train", size: int = 224, seed: int = 0, *, epoch: int = 0,
@@ -317,6 +384,7 @@ def summarize(records: Iterable[dict | Sample]) -> dict:
 
 
 __all__ = [
-    "SPLITS", "BaseSpec", "build_sample", "build_benchmark", "iter_training_triples", "save_sample",
+    "SPLITS", "BaseSpec", "build_sample", "build_benchmark", "read_builtin", "inject_sample", "injected_id",
+    "iter_training_triples", "save_sample",
     "save_benchmark", "load_benchmark", "write_index", "is_saved", "sample_id", "summarize",
 ]

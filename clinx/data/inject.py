@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from clinx.data.fakephi import as_rng
+from clinx.data.fakephi import as_rng, make_manifest  # noqa: F401  (re-exported: the contract names inject.make_manifest)
 from clinx.data.render import available_fonts, font_metrics, render_text, text_width
 from clinx.records import Manifest
 
