@@ -1,0 +1,167 @@
+"""Image-side PHI localisation: OCR → manifest matching → PHI-only mask (ClinX §3.2, App. B.2).
+
+Two modes:
+
+* ``mode="manifest"`` (default) — mask only text that matches the item's
+  manifest. Without known identifiers we cannot tell PHI from clinical text,
+  so an **empty manifest fails closed**: :meth:`PhiLocalizer.locate` raises
+  :class:`~clinx.errors.ItemError` (``stage="manifest"``) and the batch
+  runner quarantines the item instead of releasing it unmasked.
+* ``mode="all_text"`` — an explicit opt-in fallback for data without
+  manifests: mask *every* detected word except an allow-list of known
+  non-PHI tokens (laterality markers, positioning and view words, units).
+  Safer for privacy, harsher on utility; it never looks at the manifest.
+
+Engine failures inside :meth:`~PhiLocalizer.locate` are raised as
+``ItemError(stage="ocr")`` naming the item (via :meth:`OCREngine.read_item`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from clinx.errors import ConfigError, ItemError
+from clinx.records import Detection, Manifest
+
+from .mask import build_mask
+from .match import DEFAULT_MIN_CONFIDENCE, DEFAULT_THRESHOLD, Match, match_detections
+from .normalize import normalize
+
+#: Burned-in words that are not PHI and that ``mode="all_text"`` keeps.
+DEFAULT_ALLOW = (
+    "L", "R", "LT", "RT", "LEFT", "RIGHT", "PA", "AP", "LAT", "LATERAL", "AXIAL", "CORONAL", "SAGITTAL",
+    "PORTABLE", "SUPINE", "ERECT", "UPRIGHT", "SEMI-UPRIGHT", "SEMI", "PRONE", "DECUBITUS", "OBLIQUE",
+    "INSP", "EXP", "CM", "MM", "KV", "MA", "MAS", "WL", "WW", "W", "C", "T1", "T2", "FLAIR", "DWI",
+    "ADC", "CT", "MR", "MRI", "US", "CR", "DX", "XR", "PET", "HEAD", "CHEST", "ABDOMEN", "PELVIS",
+)  # fmt: skip
+
+
+@dataclass
+class Localization:
+    """What :meth:`PhiLocalizer.locate` found in one image.
+
+    ``mask`` is the PHI mask (``bool (H, W)``), ``matches`` the masked word
+    regions with their manifest field, ``detections`` everything OCR read
+    (kept so callers can count surviving non-PHI text without re-running OCR).
+    """
+
+    mask: np.ndarray
+    matches: list[Match] = field(default_factory=list)
+    detections: list[Detection] = field(default_factory=list)
+
+    @property
+    def fields(self) -> list[str]:
+        """Manifest fields that were found (sorted, log-safe)."""
+        return sorted({m.field for m in self.matches})
+
+
+class PhiLocalizer:
+    """OCR an image, match the words against a manifest, rasterise a PHI-only mask.
+
+    Parameters
+    ----------
+    engine:
+        An :class:`~clinx.ocr.base.OCREngine`, or an engine name for
+        :func:`clinx.ocr.get_engine` (built once and cached).
+    threshold:
+        Similarity threshold (0-100) for :func:`~clinx.localize.match.match_detections`.
+    dilation:
+        Mask margin in pixels around every matched word.
+    relative_dilation:
+        Extra margin as a fraction of text height (the larger margin wins).
+    min_confidence:
+        OCR confidence below which a detection is ignored.
+    mode:
+        ``"manifest"`` (default, fails closed on an empty manifest) or
+        ``"all_text"`` (mask all text except ``allow``).
+    allow:
+        Non-PHI tokens kept in ``"all_text"`` mode (compared normalised).
+    match_params:
+        Further keyword arguments for ``match_detections``.
+    """
+
+    def __init__(
+        self,
+        engine="rapidocr",
+        threshold: float = DEFAULT_THRESHOLD,
+        dilation: float = 3,
+        *,
+        relative_dilation: float = 0.15,
+        min_confidence: float = DEFAULT_MIN_CONFIDENCE,
+        mode: str = "manifest",
+        allow: Sequence[str] = DEFAULT_ALLOW,
+        engine_params: dict | None = None,
+        match_params: dict | None = None,
+    ):
+        if mode not in ("manifest", "all_text"):
+            raise ConfigError(f"PhiLocalizer mode must be 'manifest' or 'all_text', got {mode!r}")
+        if not 0 <= float(threshold) <= 100:
+            raise ConfigError(f"threshold is a 0-100 similarity, got {threshold}")
+        if isinstance(engine, str):
+            from clinx.ocr import get_engine
+
+            engine = get_engine(engine, **dict(engine_params or {}))
+        self.engine = engine
+        self.threshold = float(threshold)
+        self.dilation = float(dilation)
+        self.relative_dilation = float(relative_dilation)
+        self.min_confidence = float(min_confidence)
+        self.mode = mode
+        self.allow = frozenset(normalize(a) for a in allow)
+        self.match_params = dict(match_params or {})
+
+    def locate(self, image: np.ndarray, manifest: Manifest | None, *, item: str = "<image>") -> Localization:
+        """Find the PHI in ``image``.
+
+        ``item`` is a safe identifier used in errors. Raises
+        :class:`~clinx.errors.ItemError` with ``stage="manifest"`` when the
+        manifest is empty in ``"manifest"`` mode, and with ``stage="ocr"``
+        when the engine fails.
+        """
+        manifest = manifest if manifest is not None else Manifest()
+        if self.mode == "manifest" and not manifest:
+            raise ItemError(
+                item,
+                "manifest has no non-empty fields: without known identifiers PHI cannot be told from other text "
+                "(give a manifest, or use mode=all_text to mask all text)",
+                stage="manifest",
+            )
+        dets = self.engine.read_item(image, item)
+        matches = self.match(dets, manifest)
+        mask = build_mask(np.shape(image), matches, self.dilation, relative_dilation=self.relative_dilation)
+        return Localization(mask=mask, matches=matches, detections=dets)
+
+    def locate_batch(self, images: Iterable[np.ndarray], manifests: Iterable[Manifest], items: Iterable[str] | None = None) -> list[Localization]:
+        """:meth:`locate` over paired images and manifests."""
+        images = list(images)
+        items = list(items) if items is not None else [f"<image {i}>" for i in range(len(images))]
+        return [self.locate(im, m, item=it) for im, m, it in zip(images, manifests, items)]
+
+    def match(self, detections: Sequence[Detection], manifest: Manifest) -> list[Match]:
+        """The masked regions for already-read detections (no OCR)."""
+        if self.mode == "all_text":
+            return self._all_text(detections)
+        return match_detections(detections, manifest, self.threshold, min_confidence=self.min_confidence, **self.match_params)
+
+    def _all_text(self, detections: Sequence[Detection]) -> list[Match]:
+        from clinx.ocr.base import span_box, token_spans
+
+        out: list[Match] = []
+        for i, d in enumerate(detections):
+            if d.confidence < self.min_confidence:
+                continue
+            spans = token_spans(d.text)
+            if len(spans) <= 1:
+                if normalize(d.text) not in self.allow:
+                    out.append(Match(i, "all_text", 100.0, "all_text", tuple(d.box), d.polygon))
+                continue
+            for s, e in spans:  # keep allowed words of a line, mask the rest
+                if normalize(d.text[s:e]) not in self.allow:
+                    out.append(Match(i, "all_text", 100.0, "all_text", span_box(d.box, len(d.text), s, e, pad_chars=0.5)))
+        return out
+
+    def __repr__(self) -> str:
+        return f"PhiLocalizer(engine={self.engine!r}, threshold={self.threshold}, dilation={self.dilation}, mode={self.mode!r})"

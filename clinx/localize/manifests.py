@@ -1,0 +1,241 @@
+"""Manifests of known identifiers from JSON files or DICOM headers.
+
+A manifest says *what* is PHI in an item; the matcher then finds *where*.
+Errors name the file and the field names involved, never a value.
+
+JSON shapes accepted by :func:`manifest_from_json`:
+
+* flat: ``{"patient_name": "DOE^JOHN", "mrn": "00482913"}``
+* structured: ``{"fields": {...}, "renderings": {"birth_date": ["03/14/1961"]}}``
+* a list value is read as one value drawn in several ways
+  (``{"other_id": ["A1", "A1-X"]}``: the first is the value, all are renderings).
+
+Per-item files for :func:`manifests_from_json` map image names to such
+objects (``{"img1.png": {...}, ...}`` or ``{"items": {...}}``), or are a list
+of objects that carry the image name under ``image``/``image_name``/``file``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Mapping
+
+from clinx.errors import InputError
+from clinx.records import Manifest
+
+from .normalize import date_renderings, name_parts, name_variants
+
+_IMAGE_KEYS = ("image", "image_name", "img_name", "file", "filename", "path")
+_MAX_JSON_BYTES = 64 * 1024 * 1024
+
+
+# -------------------------------------------------------------------- JSON
+def _read_json(path: Path) -> Any:
+    label = path.name
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise InputError(label, f"cannot read manifest file ({type(exc).__name__})", stage="manifest") from None
+    if size == 0:
+        raise InputError(label, "manifest file is empty (0 bytes)", stage="manifest")
+    if size > _MAX_JSON_BYTES:
+        raise InputError(label, f"manifest file is too large ({size} bytes)", stage="manifest")
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(label, f"manifest is not UTF-8 text (bad byte at offset {exc.start})", stage="manifest") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        # exc.msg is the parser's description only; the document is not quoted.
+        raise InputError(label, f"malformed JSON manifest: {exc.msg} at line {exc.lineno} column {exc.colno}", stage="manifest") from None
+
+
+def _scalar(v: Any) -> bool:
+    return isinstance(v, (str, int, float)) and not isinstance(v, bool)
+
+
+def _parse_manifest_obj(obj: Any, label: str) -> Manifest:
+    if not isinstance(obj, Mapping):
+        raise InputError(label, f"manifest must be a JSON object, got {type(obj).__name__}", stage="manifest")
+    if "fields" in obj:
+        fields_obj = obj["fields"]
+        if not isinstance(fields_obj, Mapping):
+            raise InputError(label, f"manifest 'fields' must be an object, got {type(fields_obj).__name__}", stage="manifest")
+        rend_obj = obj.get("renderings") or {}
+        if not isinstance(rend_obj, Mapping):
+            raise InputError(label, "manifest 'renderings' must be an object of lists", stage="manifest")
+    else:
+        fields_obj, rend_obj = obj, {}
+    fields: dict[str, str] = {}
+    renderings: dict[str, list[str]] = {}
+    bad: list[str] = []
+    for k, v in fields_obj.items():
+        if v is None:
+            continue
+        if _scalar(v):
+            fields[str(k)] = str(v)
+        elif isinstance(v, list) and all(_scalar(x) or x is None for x in v):
+            vals = [str(x) for x in v if x is not None and str(x).strip()]
+            if vals:
+                fields[str(k)] = vals[0]
+                renderings.setdefault(str(k), []).extend(vals)
+        else:
+            bad.append(str(k))
+    for k, v in rend_obj.items():
+        if isinstance(v, list) and all(_scalar(x) or x is None for x in v):
+            renderings.setdefault(str(k), []).extend(str(x) for x in v if x is not None)
+        elif _scalar(v):
+            renderings.setdefault(str(k), []).append(str(v))
+        else:
+            bad.append(f"renderings.{k}")
+    if bad:
+        raise InputError(label, f"manifest fields with unsupported values (need text, a number or a list of them): {', '.join(sorted(bad))}", stage="manifest")
+    # A rendering without a canonical value still identifies PHI: promote the first.
+    for k, vals in renderings.items():
+        if k not in fields and any(s.strip() for s in vals):
+            fields[k] = next(s for s in vals if s.strip())
+    m = Manifest(fields=fields, renderings={k: tuple(v) for k, v in renderings.items()})
+    if not m:
+        names = sorted(set(map(str, fields_obj.keys())) | set(map(str, rend_obj.keys())))
+        listed = ", ".join(names) if names else "none"
+        raise InputError(label, f"manifest has no non-empty fields (fields present: {listed}); cannot tell PHI from other text", stage="manifest")
+    return m
+
+
+def manifest_from_json(path_or_obj: str | os.PathLike | Mapping, *, item: str | None = None) -> Manifest:
+    """A :class:`Manifest` from a JSON file path or an already-parsed object.
+
+    Raises :class:`~clinx.errors.InputError` (``stage="manifest"``) for an
+    unreadable, empty, non-UTF-8 or malformed file, a non-object document,
+    unsupported value types, and a manifest whose fields are all empty or
+    missing — naming the file (or ``item``) and field names, never values.
+    """
+    if isinstance(path_or_obj, Mapping):
+        return _parse_manifest_obj(path_or_obj, item or "<manifest>")
+    path = Path(path_or_obj)
+    return _parse_manifest_obj(_read_json(path), item or path.name)
+
+
+def manifests_from_json(path_or_obj: str | os.PathLike | Mapping | list, *, item: str | None = None) -> dict[str, Manifest]:
+    """Per-image manifests from one JSON file: ``{image name: Manifest}``.
+
+    Every entry is validated like :func:`manifest_from_json`; the first bad
+    entry raises :class:`~clinx.errors.InputError` naming the file and the
+    image key (image names are file names, not PHI).
+    """
+    if isinstance(path_or_obj, (Mapping, list)):
+        obj, label = path_or_obj, item or "<manifests>"
+    else:
+        path = Path(path_or_obj)
+        obj, label = _read_json(path), item or path.name
+    entries: list[tuple[str, Any]] = []
+    if isinstance(obj, Mapping):
+        inner = obj.get("items", obj) if isinstance(obj.get("items"), (Mapping, list)) else obj
+        if isinstance(inner, list):
+            obj = inner
+        else:
+            entries = [(str(k), v) for k, v in inner.items()]
+    if isinstance(obj, list):
+        for i, e in enumerate(obj):
+            if not isinstance(e, Mapping):
+                raise InputError(label, f"entry {i} is not a JSON object", stage="manifest")
+            key = next((str(e[k]) for k in _IMAGE_KEYS if k in e and _scalar(e[k])), None)
+            if key is None:
+                raise InputError(label, f"entry {i} names no image (expected one of: {', '.join(_IMAGE_KEYS)})", stage="manifest")
+            body = {k: v for k, v in e.items() if k not in _IMAGE_KEYS}
+            if "manifest" in body and isinstance(body["manifest"], Mapping):
+                body = body["manifest"]
+            entries.append((key, body))
+    elif not isinstance(obj, Mapping):
+        raise InputError(label, f"per-item manifests must be a JSON object or list, got {type(obj).__name__}", stage="manifest")
+    if not entries:
+        raise InputError(label, "per-item manifest file lists no images", stage="manifest")
+    return {k: _parse_manifest_obj(v, f"{label}:{k}") for k, v in entries}
+
+
+# ------------------------------------------------------------------- DICOM
+#: DICOM keyword -> manifest field for single-valued text / ID attributes.
+_DICOM_TEXT = {
+    "PatientID": "mrn",
+    "InstitutionName": "hospital_name",
+    "AccessionNumber": "accession",
+}
+#: DICOM date keyword -> manifest field; rendered in all common forms.
+_DICOM_DATES = {
+    "PatientBirthDate": "birth_date",
+    "StudyDate": "study_date",
+    "SeriesDate": "series_date",
+    "AcquisitionDate": "acquisition_date",
+    "ContentDate": "content_date",
+}
+
+
+def _pn_fields(prefix: str, pn: Any, fields: dict, renderings: dict) -> None:
+    """A DICOM person name as a full-name field plus one field per component."""
+    text = str(pn or "").split("=")[0].strip()  # alphabetic group only; ideographic groups follow '='
+    if not text.strip("^ "):
+        return
+    fields[prefix] = text
+    renderings[prefix] = list(name_variants(text))
+    parts = name_parts(text)
+    names = ("family_name", "given_name", "middle_name")
+    for label, part in zip(names, parts):
+        if part.strip():
+            fields[f"{prefix}_{label}"] = part.strip()
+
+
+def _str_values(v: Any) -> list[str]:
+    if v is None:
+        return []
+    if isinstance(v, (list, tuple)) or type(v).__name__ == "MultiValue":
+        return [str(x).strip() for x in v if str(x).strip()]
+    s = str(v).strip()
+    return [s] if s else []
+
+
+def manifest_from_dicom(dataset) -> Manifest:
+    """Identifiers from a DICOM header (a ``pydicom.Dataset``).
+
+    Fields: ``patient_name`` (as stored, with renderings in both name orders)
+    and ``patient_name_family_name`` / ``_given_name`` / ``_middle_name``;
+    ``physician_name`` likewise from ReferringPhysicianName; ``mrn``
+    (PatientID), ``birth_date``, ``study_date``, ``series_date``,
+    ``acquisition_date``, ``content_date`` (each ``YYYYMMDD`` value also
+    rendered as ISO, US, EU, ``14-Mar-1961``, ``Mar 14, 1961``…),
+    ``hospital_name`` (InstitutionName), ``accession`` (AccessionNumber),
+    and ``other_id``, ``other_id_2``… from OtherPatientIDs and
+    OtherPatientIDsSequence. Empty attributes are skipped; the result may be
+    empty — :class:`~clinx.localize.localizer.PhiLocalizer` then fails closed.
+    """
+    fields: dict[str, str] = {}
+    renderings: dict[str, list[str]] = {}
+    get = dataset.get
+    _pn_fields("patient_name", get("PatientName"), fields, renderings)
+    _pn_fields("physician_name", get("ReferringPhysicianName"), fields, renderings)
+    for kw, name in _DICOM_TEXT.items():
+        vals = _str_values(get(kw))
+        if vals:
+            fields[name] = vals[0]
+    for kw, name in _DICOM_DATES.items():
+        vals = _str_values(get(kw))
+        if vals:
+            fields[name] = vals[0]
+            rend = list(date_renderings(vals[0]))
+            if rend:
+                renderings[name] = rend
+    others: list[str] = []
+    others.extend(_str_values(get("OtherPatientIDs")))
+    seq = get("OtherPatientIDsSequence")
+    for entry in seq or ():
+        others.extend(_str_values(entry.get("PatientID")))
+    seen: list[str] = []
+    for v in others:
+        if v not in seen and v != fields.get("mrn"):
+            seen.append(v)
+    for i, v in enumerate(seen):
+        fields["other_id" if i == 0 else f"other_id_{i + 1}"] = v
+    return Manifest(fields=fields, renderings={k: tuple(v) for k, v in renderings.items()})

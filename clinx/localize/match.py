@@ -1,0 +1,434 @@
+"""Match OCR detections against a manifest and keep only the words that are PHI.
+
+The paper's rule (ClinX §3.2, App. B.2): a detection is PHI when its
+normalised string is similar enough to a normalised manifest identifier and
+its OCR confidence passes a threshold. Doing that per *detection* is too
+coarse — ``Name: JOHN DOE    L`` read as one line would mask the label and
+the laterality marker with the name — and too fine when one value is split
+over several boxes (``JOHN`` | ``DOE``, ``03/14/`` | ``1961``). So matching
+works on **text lines of word units**:
+
+1. Every detection above ``min_confidence`` becomes word units: an engine
+   word box as is, a multi-word line cut into estimated word boxes by
+   character offsets (:func:`clinx.ocr.base.span_box`).
+2. Units are grouped into text lines (same row, small horizontal gaps) in
+   reading order, and each line becomes one normalised string with a map
+   from every character back to its unit and character offset.
+3. For each manifest value and each of its renderings (dates in all common
+   forms, names in both orders), three scorers run and every hit above the
+   threshold is kept:
+
+   * ``ratio`` — the value aligned inside the line string with
+     ``rapidfuzz.fuzz.partial_ratio_alignment`` (the best window scored by
+     whole-string ``ratio``): finds the value whether it fills one word,
+     spans several consecutive words, or sits glued to a label
+     (``MRN00482913``), and returns *which characters* matched;
+   * ``partial`` — a line that is only a *piece* of a longer value (a
+     wrapped hospital name) matches when it is long enough and starts and
+     ends on the value's token boundaries;
+   * ``token_set`` — name parts in any order: each unit is compared with each
+     token of the value; a run of matching units is scored with
+     ``token_set_ratio``. Units that match no token (``Name:``) stay out.
+
+   Comparisons are done on OCR-confusion skeletons (:mod:`.normalize`) so
+   ``J0HN D0E`` matches ``JOHN DOE`` and ``0O482913`` matches ``00482913``.
+4. Only matched characters are masked: a unit covered almost whole is masked
+   whole (its engine box or polygon); a partly covered unit gets a
+   sub-box cut by character offsets, widened by half a character.
+
+Short tokens (≤ 2 normalised characters) never match by partial or token
+scores — only by exact equality with a whole, equally short value — so the
+``L``/``R`` markers on an image survive a name containing an ``l``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from rapidfuzz import fuzz
+
+from clinx.ocr.base import span_box, token_spans
+from clinx.records import Detection, Manifest
+
+from .normalize import (
+    date_renderings,
+    is_numeric_like,
+    is_person_name_field,
+    name_variants,
+    normalize_with_map,
+    skeleton_for,
+    tokens,
+)
+
+#: Default similarity threshold (0-100, rapidfuzz scale).
+DEFAULT_THRESHOLD = 82.0
+#: Default minimum OCR confidence for a detection to be considered.
+DEFAULT_MIN_CONFIDENCE = 0.3
+#: Tokens this short match only by exact equality.
+SHORT_TOKEN = 2
+
+
+@dataclass(frozen=True)
+class Match:
+    """One masked region: which detection, which manifest field, how, and where.
+
+    ``box`` is the region to mask in image pixels (the whole word, or the
+    matched characters of it). ``polygon`` is set when the whole engine word
+    matched and the engine gave a polygon. Holds no text, so it is log-safe.
+    """
+
+    detection_index: int
+    field: str
+    score: float
+    method: str
+    box: tuple[float, float, float, float]
+    polygon: tuple[tuple[float, float], ...] | None = None
+
+
+@dataclass
+class _Unit:
+    det_index: int
+    text: str  # the unit's characters as OCR'd
+    box: tuple[float, float, float, float]
+    polygon: tuple | None
+    estimated: bool  # box cut from a line by character offsets
+    norm: str = ""
+    norm_idx: tuple[int, ...] = ()
+
+
+@dataclass
+class _Line:
+    units: list[_Unit]
+    s: str  # normalised line string
+    owner: list[tuple[int, int]]  # per char of s: (unit position in line, char index in unit.norm)
+
+
+@dataclass(frozen=True)
+class _Target:
+    field: str
+    norm: str
+    skel: object  # skeleton function
+    value_tokens: tuple[str, ...]
+    value_token_bounds: frozenset[int]  # positions in norm where a value token starts or ends
+    person: bool
+
+
+# ------------------------------------------------------------------ units
+def _units(dets: Sequence[Detection], min_confidence: float) -> list[_Unit]:
+    units: list[_Unit] = []
+    for i, d in enumerate(dets):
+        if d.confidence < min_confidence or not d.text or not d.text.strip():
+            continue
+        spans = token_spans(d.text)
+        if len(spans) <= 1:
+            units.append(_Unit(i, d.text.strip(), tuple(d.box), d.polygon, d.level not in ("word", "line")))
+            continue
+        n = len(d.text)
+        for s, e in spans:
+            units.append(_Unit(i, d.text[s:e], span_box(d.box, n, s, e), None, True))
+    for u in units:
+        n, idx = normalize_with_map(u.text)
+        u.norm, u.norm_idx = n, tuple(idx)
+    return [u for u in units if u.norm]
+
+
+def _lines(units: list[_Unit], gap_factor: float) -> list[_Line]:
+    """Chain units into text lines, left to right.
+
+    A unit continues the line of the nearest unit to its left that overlaps
+    it vertically (intersection over union of the y-extents ≥ 0.5) and ends
+    less than ``gap_factor`` text heights before it. Vertical IoU rather than
+    a row band keeps two stacked, tightly spaced annotation lines apart; the
+    gap limit keeps text in the left and right corners of one row apart, so
+    no match is built across columns.
+    """
+    order = sorted(range(len(units)), key=lambda k: (units[k].box[0], units[k].box[1]))
+    nxt: dict[int, int] = {}
+    prv: dict[int, int] = {}
+    for k in order:
+        u = units[k]
+        h = max(1.0, u.box[3] - u.box[1])
+        best, best_gap = None, None
+        for j in order:
+            if j == k or j in nxt:
+                continue
+            v = units[j]
+            if v.box[0] >= u.box[0]:
+                continue
+            gap = u.box[0] - v.box[2]
+            vh = max(1.0, v.box[3] - v.box[1])
+            if gap > gap_factor * max(h, vh) or gap < -0.5 * min(h, vh):
+                continue
+            inter = min(u.box[3], v.box[3]) - max(u.box[1], v.box[1])
+            union = max(u.box[3], v.box[3]) - min(u.box[1], v.box[1])
+            if union <= 0 or inter / union < 0.5:
+                continue
+            if best_gap is None or gap < best_gap:
+                best, best_gap = j, gap
+        if best is not None:
+            nxt[best] = k
+            prv[k] = best
+    lines: list[_Line] = []
+    for k in order:
+        if k in prv:
+            continue
+        chain = [units[k]]
+        while k in nxt:
+            k = nxt[k]
+            chain.append(units[k])
+        lines.append(_make_line(chain))
+    return lines
+
+
+def _make_line(units: list[_Unit]) -> _Line:
+    s: list[str] = []
+    owner: list[tuple[int, int]] = []
+    for p, u in enumerate(units):
+        for ci, ch in enumerate(u.norm):
+            s.append(ch)
+            owner.append((p, ci))
+    return _Line(units, "".join(s), owner)
+
+
+# ---------------------------------------------------------------- targets
+def _targets(manifest: Manifest) -> list[_Target]:
+    """Every normalised string a manifest field may appear as, deduplicated per field."""
+    out: list[_Target] = []
+    seen: set[tuple[str, str]] = set()
+    for field in manifest.fields:
+        person = is_person_name_field(field)
+        values: list[str] = []
+        for v in manifest.values_for(field):
+            values.append(v)
+            values.extend(date_renderings(v))
+            if person:
+                values.extend(name_variants(v))
+        for v in values:
+            norm = normalize_with_map(v)[0]
+            if not norm or (field, norm) in seen:
+                continue
+            seen.add((field, norm))
+            toks = tuple(tokens(v))
+            bounds: set[int] = {0, len(norm)}
+            pos = 0
+            for t in toks:
+                j = norm.find(t, pos)
+                if j >= 0:
+                    bounds.update((j, j + len(t)))
+                    pos = j + len(t)
+            out.append(_Target(field, norm, skeleton_for(v), toks, frozenset(bounds), person))
+    return out
+
+
+def _threshold_for(n: int, threshold: float, numeric: bool = False) -> float:
+    """The similarity a string of ``n`` normalised characters needs.
+
+    Short strings must match exactly: one wrong character in four is 75 %,
+    but a different word. Numbers tolerate at most one misread digit, and
+    only from 8 digits up: ``031461`` (a short-year date) is not ``031419``.
+    """
+    if n <= 4 or (numeric and n < 8):
+        return 100.0
+    if numeric:
+        return max(threshold, 100.0 * (1.0 - 1.01 / n))
+    return threshold
+
+
+# --------------------------------------------------------------- matching
+def match_detections(
+    detections: Sequence[Detection],
+    manifest: Manifest,
+    threshold: float = DEFAULT_THRESHOLD,
+    *,
+    min_confidence: float = DEFAULT_MIN_CONFIDENCE,
+    min_fragment_len: int = 5,
+    whole_unit_fraction: float = 0.7,
+    gap_factor: float = 2.5,
+    max_hits_per_line: int = 4,
+) -> list[Match]:
+    """Find the words of ``detections`` that show values of ``manifest``.
+
+    Parameters
+    ----------
+    detections:
+        OCR output of one image (any mix of word and line levels).
+    manifest:
+        Known identifiers of the image.
+    threshold:
+        Minimum similarity (0-100, rapidfuzz scale) between a normalised
+        window of OCR text and a normalised manifest value. Values of ≤ 4
+        characters must match exactly.
+    min_confidence:
+        Detections with lower OCR confidence are ignored.
+    min_fragment_len:
+        Shortest line (normalised characters) that may match as a *piece* of a
+        longer value.
+    whole_unit_fraction:
+        A word whose characters are matched at least this much is masked
+        whole rather than cut.
+    gap_factor:
+        Words farther apart than this many text heights are on different lines.
+    max_hits_per_line:
+        How many occurrences of one value are searched per line.
+
+    Returns
+    -------
+    One :class:`Match` per masked word or word part, deduplicated (best score
+    kept), in detection order.
+    """
+    if not manifest:
+        return []
+    units = _units(detections, min_confidence)
+    if not units:
+        return []
+    lines = _lines(units, gap_factor)
+    best: dict[tuple, Match] = {}
+
+    def add(m: Match) -> None:
+        key = (m.detection_index, tuple(round(v, 1) for v in m.box))
+        old = best.get(key)
+        if old is None or m.score > old.score:
+            best[key] = m
+
+    by_field: dict[str, list[_Target]] = {}
+    for t in _targets(manifest):
+        by_field.setdefault(t.field, []).append(t)
+    for field, targets in by_field.items():
+        for line in lines:
+            for m in _match_ratio(line, targets, threshold, whole_unit_fraction, max_hits_per_line):
+                add(m)
+            for t in targets:
+                for m in _match_fragment(line, t, threshold, min_fragment_len):
+                    add(m)
+                for m in _match_tokens(line, t, threshold):
+                    add(m)
+    return sorted(best.values(), key=lambda m: (m.detection_index, m.box[0]))
+
+
+def _cover(line: _Line, start: int, end: int, field: str, score: float, method: str, whole_unit_fraction: float) -> list[Match]:
+    """Masks for characters ``[start, end)`` of ``line.s``: whole words or cut word parts."""
+    per_unit: dict[int, list[int]] = {}
+    for k in range(start, end):
+        p, ci = line.owner[k]
+        per_unit.setdefault(p, []).append(ci)
+    out = []
+    for p, cis in per_unit.items():
+        u = line.units[p]
+        n = len(u.norm)
+        if len(cis) >= whole_unit_fraction * n or n - len(cis) <= 1:
+            out.append(Match(u.det_index, field, score, method, u.box, u.polygon))
+            continue
+        # Cut the matched characters out of the word box. Map normalised
+        # indices back to the unit's raw characters so punctuation
+        # (``MRN:00482913``) is counted in the proportion.
+        a = u.norm_idx[min(cis)]
+        b = u.norm_idx[max(cis)] + 1
+        out.append(Match(u.det_index, field, score, method, span_box(u.box, len(u.text), a, b, pad_chars=0.5), None))
+    return out
+
+
+def _match_ratio(line: _Line, targets: list[_Target], threshold: float, whole_unit_fraction: float, max_hits: int) -> list[Match]:
+    """Values of one field (all renderings) aligned inside the line, best hit first.
+
+    All renderings of a field compete for the same characters: the best
+    (highest score, then longest) hit is taken, its characters are blanked,
+    and the search repeats for further occurrences. Without that, a short
+    rendering (``03/14/61``) would match again, fuzzily, inside the characters
+    a long one (``03/14/1961``) already explained, and spill onto the label.
+    """
+    out: list[Match] = []
+    blank = set()
+    for t in targets:
+        if len(t.norm) <= SHORT_TOKEN:
+            # Short values: only a whole unit that equals the value.
+            for u in line.units:
+                if t.skel(u.norm) == t.skel(t.norm):
+                    out.append(Match(u.det_index, t.field, 100.0, "exact", u.box, u.polygon))
+    for _ in range(max_hits):
+        best = None
+        for t in targets:
+            n = len(t.norm)
+            if n <= SHORT_TOKEN or n > len(line.s):
+                continue
+            need = _threshold_for(n, threshold, is_numeric_like(t.norm))
+            s = "".join("\x00" if k in blank else c for k, c in enumerate(t.skel(line.s)))
+            al = fuzz.partial_ratio_alignment(t.skel(t.norm), s, score_cutoff=need)
+            if al is None or al.score < need or al.dest_end <= al.dest_start:
+                continue
+            a, b = al.dest_start, al.dest_end
+            if any(k in blank for k in range(a, b)):
+                continue
+            if n <= 5 and not (_at_unit_start(line, a) and _at_unit_end(line, b)):
+                continue  # a short value inside a longer word ("ann" in "annual") is not that value
+            key = (al.score, b - a)
+            if best is None or key > best[0]:
+                best = (key, t, a, b)
+        if best is None:
+            break
+        (score, _), t, a, b = best
+        out.extend(_cover(line, a, b, t.field, float(score), "ratio", whole_unit_fraction))
+        blank.update(range(a, b))
+    return out
+
+
+def _at_unit_start(line: _Line, k: int) -> bool:
+    return k == 0 or line.owner[k][0] != line.owner[k - 1][0]
+
+
+def _at_unit_end(line: _Line, k: int) -> bool:
+    return k >= len(line.owner) or line.owner[k][0] != line.owner[k - 1][0]
+
+
+def _match_fragment(line: _Line, t: _Target, threshold: float, min_len: int) -> list[Match]:
+    """A line that is a piece of a longer value, cut on the value's token boundaries."""
+    n = len(line.s)
+    if n >= len(t.norm) or n < min_len:
+        return []
+    al = fuzz.partial_ratio_alignment(t.skel(line.s), t.skel(t.norm), score_cutoff=threshold)
+    if al is None or al.score < threshold:
+        return []
+    # Both ends must sit on token boundaries of the value (±1 character), or
+    # "CHEST" would match inside "CHESTER GENERAL".
+    near = lambda x: any(abs(x - b) <= 1 for b in t.value_token_bounds)  # noqa: E731
+    if not (near(al.dest_start) and near(al.dest_end)):
+        return []
+    return [Match(u.det_index, t.field, float(al.score), "partial", u.box, u.polygon) for u in line.units]
+
+
+def _match_tokens(line: _Line, t: _Target, threshold: float) -> list[Match]:
+    """Name parts in any order: runs of units that each equal (fuzzily) a token of the value."""
+    toks = [tok for tok in t.value_tokens if len(tok) > SHORT_TOKEN]
+    if len(t.value_tokens) < 2 or not toks or is_numeric_like(t.norm):
+        return []
+    sk_toks = [t.skel(tok) for tok in toks]
+    hits: list[tuple[int, float]] = []
+    for p, u in enumerate(line.units):
+        if len(u.norm) <= SHORT_TOKEN:
+            continue
+        su = t.skel(u.norm)
+        score = max(fuzz.ratio(su, tok) for tok in sk_toks)
+        if score >= _threshold_for(len(u.norm), threshold):
+            hits.append((p, score))
+    if not hits:
+        return []
+    # Consecutive hits form runs; a run is scored against the whole value.
+    runs: list[list[tuple[int, float]]] = [[hits[0]]]
+    for h in hits[1:]:
+        if h[0] == runs[-1][-1][0] + 1:
+            runs[-1].append(h)
+        else:
+            runs.append([h])
+    out: list[Match] = []
+    for run in runs:
+        text = " ".join(t.skel(line.units[p].norm) for p, _ in run)
+        ts = fuzz.token_set_ratio(text, " ".join(sk_toks))
+        covered = sum(len(line.units[p].norm) for p, _ in run)
+        # A single name part is PHI on its own; for other fields (a hospital
+        # name) one common word such as "Hospital" is not enough.
+        if not (t.person or len(run) >= 2 or covered * 2 >= len(t.norm)):
+            continue
+        for p, sc in run:
+            u = line.units[p]
+            out.append(Match(u.det_index, t.field, float(min(sc, ts) if len(run) > 1 else sc), "token_set", u.box, u.polygon))
+    return out

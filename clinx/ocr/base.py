@@ -1,0 +1,171 @@
+"""The one OCR interface every engine implements, plus helpers they share.
+
+An engine turns an RGB ``uint8`` image into a list of
+:class:`~clinx.records.Detection`. Each detection carries a ``level``:
+
+* ``"word"``  — the engine itself gave a box for this word (RapidOCR with
+  ``return_word_box=True``);
+* ``"line"``  — a box for a whole text line as the engine found it;
+* ``"word_est"`` — a word box *estimated* by cutting a line box in proportion
+  to character offsets (:func:`split_line`). It is an approximation: good
+  enough to keep a label such as ``Name:`` out of a PHI mask on monospaced or
+  near-monospaced overlays, off by up to a character or so on proportional
+  fonts. Consumers that need exact geometry must treat it like ``"line"``.
+
+Error policy: ``read`` may raise whatever the underlying library raises. The
+*caller* that knows the item id turns that into a per-item
+:class:`~clinx.errors.ItemError` with ``stage="ocr"`` — use
+:meth:`OCREngine.read_item`, which :class:`clinx.localize.localizer.PhiLocalizer`
+and the leakage attack go through. Exception texts are cut short and never
+contain recognised text.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from typing import Sequence
+
+import numpy as np
+
+from clinx.errors import ItemError
+from clinx.records import Detection, as_rgb
+
+#: Images with a side shorter than this cannot hold legible text; engines return ``[]``.
+MIN_SIDE = 8
+
+_TOKEN = re.compile(r"\S+")
+
+
+class OCREngine(ABC):
+    """Abstract OCR engine: ``read(image) -> list[Detection]``.
+
+    Implementations load their models once in ``__init__`` (they are slow to
+    load) and are reused for every image.
+    """
+
+    #: Registry name of the engine, also written into ``Detection.engine``.
+    name: str = ""
+
+    @abstractmethod
+    def _read(self, image: np.ndarray) -> list[Detection]:
+        """Engine-specific reading of a validated ``(H, W, 3)`` RGB ``uint8`` image."""
+
+    def read(self, image: np.ndarray) -> list[Detection]:
+        """Detect and recognise text in one RGB ``uint8`` image.
+
+        Grayscale and RGBA inputs are accepted (converted with
+        :func:`clinx.records.as_rgb`). Empty images and images with a side
+        shorter than :data:`MIN_SIDE` pixels return ``[]`` without calling the
+        engine. Detections come in reading order (top to bottom, left to right).
+        """
+        a = np.asarray(image)
+        if a.size == 0 or a.ndim < 2 or min(a.shape[0], a.shape[1]) < MIN_SIDE:
+            return []
+        a = as_rgb(a)
+        dets = self._read(np.ascontiguousarray(a))
+        return sort_reading_order(dets)
+
+    def read_batch(self, images: Sequence[np.ndarray]) -> list[list[Detection]]:
+        """Read several images; the default runs :meth:`read` one by one."""
+        return [self.read(im) for im in images]
+
+    def read_item(self, image: np.ndarray, item: str) -> list[Detection]:
+        """:meth:`read`, with any engine failure raised as ``ItemError(item, ..., stage="ocr")``.
+
+        This is where engine exceptions become per-item errors: batch code
+        catches :class:`~clinx.errors.ItemError`, quarantines the item and goes on.
+        """
+        try:
+            return self.read(image)
+        except ItemError:
+            raise
+        except Exception as exc:  # any library failure is one item's failure
+            msg = str(exc).splitlines()[0][:120] if str(exc) else ""
+            raise ItemError(item, f"{self.name or type(self).__name__} OCR failed: {type(exc).__name__} {msg}".strip(), stage="ocr") from exc
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r})"
+
+
+def box_from_points(points) -> tuple[float, float, float, float]:
+    """Axis-aligned ``(x0, y0, x1, y1)`` around a sequence of ``(x, y)`` points."""
+    p = np.asarray(points, dtype=float).reshape(-1, 2)
+    return (float(p[:, 0].min()), float(p[:, 1].min()), float(p[:, 0].max()), float(p[:, 1].max()))
+
+
+def polygon_from_points(points) -> tuple[tuple[float, float], ...]:
+    """Points as a tuple of float pairs (hashable, JSON-friendly)."""
+    p = np.asarray(points, dtype=float).reshape(-1, 2)
+    return tuple((float(x), float(y)) for x, y in p)
+
+
+def sort_reading_order(dets: Sequence[Detection]) -> list[Detection]:
+    """Sort detections top-to-bottom, then left-to-right within a text row.
+
+    Two detections are on one row when their vertical centres differ by less
+    than half the smaller height; sorting by a raw ``y0`` would interleave the
+    words of a slightly slanted line.
+    """
+    items = sorted(dets, key=lambda d: (d.box[1] + d.box[3]) / 2)
+    rows: list[list[Detection]] = []
+    for d in items:
+        cy = (d.box[1] + d.box[3]) / 2
+        if rows:
+            last = rows[-1]
+            ref = last[-1]
+            rcy = (ref.box[1] + ref.box[3]) / 2
+            if abs(cy - rcy) < 0.5 * max(1.0, min(d.height, ref.height)):
+                last.append(d)
+                continue
+        rows.append([d])
+    out: list[Detection] = []
+    for row in rows:
+        out.extend(sorted(row, key=lambda d: d.box[0]))
+    return out
+
+
+def token_spans(text: str) -> list[tuple[int, int]]:
+    """Character spans ``[start, end)`` of the whitespace-separated tokens of ``text``."""
+    return [(m.start(), m.end()) for m in _TOKEN.finditer(text)]
+
+
+def span_box(box, n_chars: int, start: int, end: int, pad_chars: float = 0.0) -> tuple[float, float, float, float]:
+    """Cut the part of ``box`` holding characters ``[start, end)`` of an ``n_chars`` string.
+
+    Assumes characters share the box width equally (an approximation: exact for
+    monospaced fonts). ``pad_chars`` widens the cut by that many average
+    character widths on each side, clipped to ``box``, to absorb the error.
+    """
+    x0, y0, x1, y1 = box
+    n = max(1, n_chars)
+    cw = (x1 - x0) / n
+    a = x0 + cw * (start - pad_chars)
+    b = x0 + cw * (end + pad_chars)
+    return (max(x0, a), y0, min(x1, b), y1)
+
+
+def split_line(det: Detection) -> list[Detection]:
+    """Split a multi-word line detection into ``level="word_est"`` word detections.
+
+    Boxes are cut in proportion to character offsets (see :func:`span_box`);
+    a single-token detection is returned unchanged. Confidence and engine are
+    inherited; polygons are dropped because the cut is axis-aligned.
+    """
+    spans = token_spans(det.text)
+    if len(spans) <= 1:
+        return [det]
+    n = len(det.text)
+    out = []
+    for s, e in spans:
+        out.append(
+            Detection(
+                text=det.text[s:e],
+                box=span_box(det.box, n, s, e),
+                confidence=det.confidence,
+                polygon=None,
+                engine=det.engine,
+                level="word_est",
+            )
+        )
+    return out

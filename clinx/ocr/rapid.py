@@ -1,0 +1,230 @@
+"""RapidOCR 3.x (PaddleOCR models on onnxruntime), the default engine.
+
+Models: the ONNX files that ship inside the ``rapidocr`` wheel
+(``PP-OCRv6_det_small``, ``PP-OCRv6_rec_small``, ``ch_ppocr_mobile_v2.0_cls``).
+We always pass explicit ``model_path``\\ s so RapidOCR never resolves a model
+URL; a missing file is a :class:`~clinx.errors.ConfigError`, never a download.
+
+Speed on a 2-core CPU is dominated by recognition (~30 ms CPU per text line)
+and by detection input size. The defaults below (``limit_type="max"``,
+``limit_side_len=512`` — a 512² image is not upscaled to 736 as RapidOCR does
+by default —, no angle classifier since burned-in overlays are upright, two
+onnxruntime threads) were chosen with ``scripts/bench_ocr_speed.py``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+import numpy as np
+
+from clinx.errors import ConfigError
+from clinx.records import Detection
+
+from .base import OCREngine, box_from_points, polygon_from_points
+
+log = logging.getLogger(__name__)
+
+_DEFAULT_MODELS = {
+    "det": "PP-OCRv6_det_small.onnx",
+    "rec": "PP-OCRv6_rec_small.onnx",
+    "cls": "ch_ppocr_mobile_v2.0_cls_mobile.onnx",
+}
+
+
+def shipped_model_dir() -> Path:
+    """Folder of the ONNX models inside the installed ``rapidocr`` package."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("rapidocr")
+    if spec is None or not spec.submodule_search_locations:
+        raise ConfigError("rapidocr is not installed (pip install 'rapidocr>=3,<4' onnxruntime)")
+    return Path(list(spec.submodule_search_locations)[0]) / "models"
+
+
+def _model_path(kind: str, given: str | os.PathLike | None) -> str:
+    path = Path(given) if given else shipped_model_dir() / _DEFAULT_MODELS[kind]
+    if not path.is_file():
+        raise ConfigError(f"RapidOCR {kind} model not found at {path}; clinx never downloads models — install rapidocr 3.x or pass {kind}_model_path")
+    return str(path)
+
+
+class RapidOCREngine(OCREngine):
+    """RapidOCR with word-level boxes.
+
+    Parameters
+    ----------
+    text_score:
+        Drop recognised lines whose recognition score is below this (RapidOCR ``Global.text_score``).
+    box_thresh:
+        Detector box score threshold (``Det.box_thresh``); lower finds fainter text.
+    det_thresh:
+        Detector pixel threshold of the probability map (``Det.thresh``).
+    unclip_ratio:
+        How far detected text regions are grown (``Det.unclip_ratio``); larger
+        boxes cover glyph edges better but merge neighbouring words sooner.
+    limit_side_len, limit_type:
+        Detector input size rule: with ``"max"`` the longer side is shrunk to
+        ``limit_side_len`` (never enlarged); with ``"min"`` the shorter side is
+        enlarged to it (RapidOCR's default, 736, slow on CPU).
+    use_cls:
+        Run the 0/180° angle classifier; off by default (overlays are upright).
+    word_boxes:
+        Ask for word boxes (``return_word_box=True``); lines whose words could
+        not be boxed fall back to one ``level="line"`` detection.
+    threads:
+        onnxruntime intra-op threads per session.
+    det_model_path, rec_model_path, cls_model_path:
+        Local ONNX files to use instead of the shipped ones.
+    """
+
+    name = "rapidocr"
+
+    def __init__(
+        self,
+        *,
+        text_score: float = 0.5,
+        box_thresh: float = 0.5,
+        det_thresh: float = 0.3,
+        unclip_ratio: float = 1.6,
+        limit_side_len: int = 512,
+        limit_type: str = "max",
+        use_cls: bool = False,
+        word_boxes: bool = True,
+        threads: int = 2,
+        det_model_path: str | None = None,
+        rec_model_path: str | None = None,
+        cls_model_path: str | None = None,
+        warmup: bool = True,
+    ):
+        if limit_type not in ("max", "min"):
+            raise ConfigError(f"limit_type must be 'max' or 'min', got {limit_type!r}")
+        from rapidocr import RapidOCR  # heavy import, only when an engine is built
+
+        threads = max(1, int(threads))
+        params = {
+            "Global.log_level": "error",
+            "Global.text_score": float(text_score),
+            "Global.use_cls": bool(use_cls),
+            "Global.return_word_box": bool(word_boxes),
+            "Det.model_path": _model_path("det", det_model_path),
+            "Rec.model_path": _model_path("rec", rec_model_path),
+            "Cls.model_path": _model_path("cls", cls_model_path),
+            "Det.limit_side_len": int(limit_side_len),
+            "Det.limit_type": limit_type,
+            "Det.thresh": float(det_thresh),
+            "Det.box_thresh": float(box_thresh),
+            "Det.unclip_ratio": float(unclip_ratio),
+            "EngineConfig.onnxruntime.intra_op_num_threads": threads,
+            "EngineConfig.onnxruntime.inter_op_num_threads": 1,
+        }
+        self.params = {
+            "text_score": text_score,
+            "box_thresh": box_thresh,
+            "det_thresh": det_thresh,
+            "unclip_ratio": unclip_ratio,
+            "limit_side_len": limit_side_len,
+            "limit_type": limit_type,
+            "use_cls": use_cls,
+            "word_boxes": word_boxes,
+            "threads": threads,
+        }
+        self.word_boxes = bool(word_boxes)
+        self._ocr = RapidOCR(params=params)
+        # RapidOCR's logger is chatty at INFO and sets its own level; keep it quiet.
+        logging.getLogger("RapidOCR").setLevel(logging.ERROR)
+        if warmup:
+            self._load_models()
+
+    def _load_models(self) -> None:
+        """Load the ONNX sessions now rather than on the first image.
+
+        RapidOCR loads each model lazily on first use; loading here makes
+        construction the slow step (once) and surfaces a broken model file at
+        start-up instead of as the first item's error.
+        """
+        for loader in ("_load_det_model", "_load_rec_model", "_load_cls_model"):
+            if loader == "_load_cls_model" and not self.params["use_cls"]:
+                continue
+            fn = getattr(self._ocr, loader, None)
+            if fn is not None:
+                fn()
+
+    def _read(self, image: np.ndarray) -> list[Detection]:
+        # RapidOCR treats arrays as OpenCV BGR; clinx images are RGB.
+        bgr = np.ascontiguousarray(image[:, :, ::-1])
+        res = self._ocr(bgr, return_word_box=self.word_boxes, use_cls=self.params["use_cls"])
+        txts = getattr(res, "txts", None)
+        boxes = getattr(res, "boxes", None)
+        if not txts or boxes is None or len(boxes) == 0:
+            return []
+        scores = getattr(res, "scores", None) or (1.0,) * len(txts)
+        words = getattr(res, "word_results", None) or ()
+        groups = _assign_word_groups(boxes, txts, words) if self.word_boxes else [None] * len(txts)
+        out: list[Detection] = []
+        for line_box, text, score, group in zip(boxes, txts, scores, groups):
+            text = str(text).strip()
+            if not text:
+                continue
+            if group:
+                for wtext, wscore, wbox in group:
+                    wtext = str(wtext).strip()
+                    if not wtext:
+                        continue
+                    out.append(
+                        Detection(
+                            text=wtext,
+                            box=box_from_points(wbox),
+                            confidence=float(wscore),
+                            polygon=polygon_from_points(wbox),
+                            engine=self.name,
+                            level="word",
+                        )
+                    )
+            else:
+                out.append(
+                    Detection(
+                        text=text,
+                        box=box_from_points(line_box),
+                        confidence=float(score),
+                        polygon=polygon_from_points(line_box),
+                        engine=self.name,
+                        level="line",
+                    )
+                )
+        return out
+
+
+def _assign_word_groups(boxes, txts, words) -> list:
+    """Pair each recognised line with its word tuples.
+
+    RapidOCR returns ``word_results`` as one tuple of ``(text, score, box)``
+    per line, but drops empty groups when filtering by score, so the two
+    sequences can get out of step. When the lengths agree we zip them;
+    otherwise each group goes to the line whose box contains its first word's
+    centre, and lines without a group fall back to line level.
+    """
+    words = [tuple(w) for w in words]
+    if len(words) == len(txts):
+        return [w if _group_ok(w) else None for w in words]
+    groups: list = [None] * len(txts)
+    line_boxes = [box_from_points(b) for b in boxes]
+    for grp in words:
+        if not _group_ok(grp):
+            continue
+        x0, y0, x1, y1 = box_from_points(grp[0][2])
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        for i, (a, b, c, d) in enumerate(line_boxes):
+            if groups[i] is None and a - 2 <= cx <= c + 2 and b - 2 <= cy <= d + 2:
+                groups[i] = grp
+                break
+    return groups
+
+
+def _group_ok(group) -> bool:
+    try:
+        return bool(group) and all(len(w) == 3 and w[2] is not None for w in group)
+    except TypeError:
+        return False
