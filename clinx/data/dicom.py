@@ -132,9 +132,10 @@ def _parse(path: Path, item: str) -> Dataset:
         raise InputError(item, "not enough memory to read the DICOM header") from None
     except (OSError, EOFError, ValueError, TypeError, KeyError, IndexError, AttributeError, struct.error, NotImplementedError) as exc:
         raise InputError(item, f"corrupt or truncated DICOM header ({type(exc).__name__})") from None
-    if not has_preamble and not any(k in ds for k in ("SOPClassUID", "Rows", "Modality", *_PIXEL_KEYWORDS)):
-        # force=True "parses" arbitrary bytes into a few junk elements.
-        raise InputError(item, "not a DICOM file")
+    if not any(k in ds for k in ("SOPClassUID", "Rows", "Modality", *_PIXEL_KEYWORDS)):
+        # Arbitrary bytes (after a forged preamble, or read with force=True)
+        # "parse" into a few junk elements; real objects always carry some of these.
+        raise InputError(item, "corrupt DICOM (no recognisable data elements)" if has_preamble else "not a DICOM file")
     _ensure_transfer_syntax(ds)
     return ds
 
