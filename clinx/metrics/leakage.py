@@ -42,9 +42,12 @@ reads (``DOE^JOH`` → 6/7). Random text has a small floor (one or two shared
 characters), which is why both figures are reported.
 
 **Mask quality** against the true mask: pixel IoU (micro over the dataset =
-Σ|P∩T| / Σ|P∪T|; macro = mean per image with a non-empty union) and *PHI-box
-recall* — the fraction of drawn PHI value boxes whose pixels are covered by
-the predicted mask to at least ``cover`` (50 %).
+Σ|P∩T| / Σ|P∪T|; macro = mean per image with a non-empty union); the same
+IoU against the filled drawn value boxes (``box_iou``: the benchmark's true
+mask marks glyph pixels, which a box-shaped mask can never match, so the
+glyph IoU is low even for a perfect localizer); and *PHI-box recall* — the
+fraction of drawn PHI value boxes whose glyph pixels are covered by the
+predicted mask to at least ``cover`` (50 %).
 
 **Non-PHI survival**: among the non-PHI texts (``L``/``R`` markers,
 ``PORTABLE``…) that the engine reads on the input image, the fraction it still
@@ -73,7 +76,6 @@ log = logging.getLogger(__name__)
 MIN_TOKEN_LEN = 2
 MERGED_TOKEN_LEN = 4
 
-_NON_ALNUM = re.compile(r"[^0-9a-z]+")
 _NON_ALNUM_UNICODE = re.compile(r"[\W_]+", re.UNICODE)
 
 
@@ -83,14 +85,28 @@ def normalize(text: str) -> str:
     return " ".join(_NON_ALNUM_UNICODE.sub(" ", s).split())
 
 
-def tokens(text: str) -> list[str]:
-    """Alphanumeric tokens of ``ν(text)`` (all lengths)."""
+def _local_tokens(text: str) -> list[str]:
     return normalize(text).split()
 
 
-def compact(text: str) -> str:
-    """``ν(text)`` without spaces: the form character overlap compares."""
+def _local_compact(text: str) -> str:
     return normalize(text).replace(" ", "")
+
+
+try:  # one canonical form for the matcher and the metric, when the localizer is installed
+    from clinx.localize.normalize import normalize as _compact_impl, tokens as _tokens_impl
+except ImportError:  # pragma: no cover - the localizer ships with clinx; fallback keeps metrics standalone
+    _compact_impl, _tokens_impl = _local_compact, _local_tokens
+
+
+def tokens(text: str) -> list[str]:
+    """Alphanumeric tokens of ``ν(text)`` (all lengths); :func:`clinx.localize.normalize.tokens`."""
+    return _tokens_impl(text)
+
+
+def compact(text: str) -> str:
+    """``ν(text)`` without spaces — :func:`clinx.localize.normalize.normalize` — the form character overlap compares."""
+    return _compact_impl(text)
 
 
 # --------------------------------------------------------------------------- OCR side
@@ -263,11 +279,18 @@ class MaskQuality:
     union: int
     boxes_total: int
     boxes_covered: int
+    box_intersection: int = 0
+    box_union: int = 0
 
     @property
     def iou(self) -> float:
         # Both empty: the localizer correctly found nothing.
         return self.intersection / self.union if self.union else 1.0
+
+    @property
+    def box_iou(self) -> float:
+        """IoU against the filled PHI value boxes (a box-shaped mask cannot match glyph pixels exactly)."""
+        return self.box_intersection / self.box_union if self.box_union else 1.0
 
     @property
     def box_recall(self) -> float:
@@ -332,11 +355,13 @@ def mask_quality(
         boxes = boxes_from_mask(t)
     covered = 0
     h, w = t.shape
+    filled = np.zeros_like(t)
     for x0, y0, x1, y1 in boxes:
         x0, y0 = max(0, int(x0)), max(0, int(y0))
         x1, y1 = min(w, int(x1)), min(h, int(y1))
         if x1 <= x0 or y1 <= y0:
             continue
+        filled[y0:y1, x0:x1] = True
         # Coverage of the value's own glyph pixels when known, else of its box:
         # a tight box around text is mostly background that need not be masked.
         region_t = t[y0:y1, x0:x1]
@@ -344,11 +369,17 @@ def mask_quality(
         denom = np.count_nonzero(region_t) or region_t.size
         num = np.count_nonzero(region_p & region_t) if np.count_nonzero(region_t) else np.count_nonzero(region_p)
         covered += int(num / denom >= cover)
-    return MaskQuality(inter, union, len(boxes), covered)
+    return MaskQuality(
+        inter, union, len(boxes), covered, int(np.count_nonzero(p & filled)), int(np.count_nonzero(p | filled))
+    )
 
 
 def aggregate_masks(qualities: Sequence[MaskQuality]) -> dict:
-    """``{"iou", "iou_macro", "box_recall", "n_images"}`` over a dataset."""
+    """``{"iou", "iou_macro", "box_iou", "box_recall", "boxes_total", "n_images"}`` over a dataset.
+
+    ``iou`` compares with the pixel-exact (glyph) true mask; ``box_iou`` with
+    the filled value boxes — the fairer reference for box-shaped OCR masks.
+    """
     inter = sum(q.intersection for q in qualities)
     union = sum(q.union for q in qualities)
     bt = sum(q.boxes_total for q in qualities)
@@ -357,6 +388,7 @@ def aggregate_masks(qualities: Sequence[MaskQuality]) -> dict:
     return {
         "iou": inter / union if union else 1.0,
         "iou_macro": float(np.mean(nonempty)) if nonempty else 1.0,
+        "box_iou": sum(q.box_intersection for q in qualities) / bu if (bu := sum(q.box_union for q in qualities)) else 1.0,
         "box_recall": bc / bt if bt else 1.0,
         "boxes_total": bt,
         "n_images": len(qualities),
@@ -366,15 +398,38 @@ def aggregate_masks(qualities: Sequence[MaskQuality]) -> dict:
 # --------------------------------------------------------------------------- non-PHI text
 
 
+#: Fuzzy tolerance for reading a non-PHI text (normalised Indel similarity, rapidfuzz ``ratio``/100).
+NONPHI_FUZZY = 0.85
+NONPHI_FUZZY_MIN_LEN = 5
+
+
 def text_is_read(text: str, view: OCRView) -> bool:
-    """Whether a (non-PHI) text is read in ``view`` (see module docstring)."""
+    """Whether a (non-PHI) text is read in ``view`` (see module docstring).
+
+    Read when all its tokens are OCR tokens; or its compact form (≥ 4
+    characters) is inside a detection's compact form; or — OCR noise such as
+    ``Facilitv:`` for ``Facility:`` — a compact form of ≥ 5 characters has a
+    detection (or a same-length window of one) within normalised Indel
+    similarity :data:`NONPHI_FUZZY`. Short texts (``L``, ``AP``) must be exact.
+    """
     toks = tokens(text)
     if not toks:
         return False
     if all(t in view.tokens for t in toks):
         return True
     c = compact(text)
-    return len(c) >= MERGED_TOKEN_LEN and any(c in t for t in view.compact_texts)
+    if len(c) >= MERGED_TOKEN_LEN and any(c in t for t in view.compact_texts):
+        return True
+    if len(c) >= NONPHI_FUZZY_MIN_LEN:
+        from rapidfuzz import fuzz
+
+        cutoff = 100 * NONPHI_FUZZY
+        for t in view.compact_texts:
+            if fuzz.ratio(c, t) >= cutoff:
+                return True
+            if len(t) > len(c) and fuzz.partial_ratio(c, t) >= cutoff:
+                return True
+    return False
 
 
 @dataclass
@@ -437,10 +492,44 @@ class ReadCache:
         return self._reads[key]
 
 
+class CachedEngine:
+    """An OCR engine whose reads go through a :class:`ReadCache` (same ``read``/``read_item`` interface).
+
+    Lets a :class:`clinx.localize.PhiLocalizer` build masks from reads the
+    attack already made (or will make) on the same input images.
+    """
+
+    def __init__(self, engine, cache: ReadCache, name: str | None = None):
+        self.engine = engine
+        self.cache = cache
+        self.name = name or engine.name
+
+    def read(self, image: np.ndarray) -> list[Detection]:
+        return self.cache.detections(self.engine, image, self.name)
+
+    def read_item(self, image: np.ndarray, item: str) -> list[Detection]:
+        key = (self.name, image_digest(image))
+        if key in self.cache._dets:
+            return self.cache._dets[key]
+        dets = list(self.engine.read_item(image, item)) if hasattr(self.engine, "read_item") else list(self.engine.read(image))
+        self.cache.calls += 1
+        self.cache._dets[key] = dets
+        return dets
+
+
 def image_fields(sample: Sample) -> list[str] | None:
     """Fields drawn on the image, when the benchmark recorded them (``provenance["image_fields"]``)."""
     rec = (sample.provenance or {}).get("image_fields")
     return list(rec) if rec else None
+
+
+def nonphi_kinds(sample: Sample) -> dict[str, list[str]]:
+    """Non-PHI texts grouped by kind (``label``, ``marker``, ``position``, ``scale``) when the benchmark recorded kinds."""
+    out: dict[str, list[str]] = {}
+    for b in (sample.provenance or {}).get("nonphi_boxes") or ():
+        if isinstance(b, Mapping) and b.get("text") and b.get("kind"):
+            out.setdefault(str(b["kind"]), []).append(str(b["text"]))
+    return out
 
 
 def _as_image(obj) -> np.ndarray:
@@ -467,7 +556,7 @@ def evaluate_leakage(
     and non-PHI texts; ``engines`` maps an engine name to an ``OCREngine``.
 
     Returns ``{engine: {**aggregate_leakage(...), "nonphi": aggregate_survival(...),
-    "n_released": int, "n_missing": int}}``. Reuse ``cache`` across conditions
+    "nonphi_by_kind": {kind: aggregate_survival(...)}, "n_released": int, "n_missing": int}}``. Reuse ``cache`` across conditions
     so input reads and identical outputs are OCR'd once.
     """
     cache = cache or ReadCache()
@@ -476,6 +565,7 @@ def evaluate_leakage(
     for ename, engine in engines.items():
         per_image: list[dict[str, FieldLeak]] = []
         survival: list[Survival] = []
+        by_kind: dict[str, list[Survival]] = {}
         missing = 0
         for s in wrap(samples):
             out = outputs.get(s.id)
@@ -486,9 +576,13 @@ def evaluate_leakage(
             view = cache.view(engine, img, ename)
             per_image.append(image_leakage(view, s.manifest, image_fields(s)))
             if s.nonphi_texts and s.image is not None:
-                survival.append(nonphi_survival(s.nonphi_texts, cache.view(engine, s.image, ename), view))
+                before = cache.view(engine, s.image, ename)
+                survival.append(nonphi_survival(s.nonphi_texts, before, view))
+                for kind, texts in nonphi_kinds(s).items():
+                    by_kind.setdefault(kind, []).append(nonphi_survival(texts, before, view))
         res = aggregate_leakage(per_image)
         res["nonphi"] = aggregate_survival(survival)
+        res["nonphi_by_kind"] = {k: aggregate_survival(v) for k, v in sorted(by_kind.items())}
         res["n_released"] = len(per_image)
         res["n_missing"] = missing
         results[ename] = res

@@ -73,6 +73,7 @@ class RunSummary:
     frames: int = 0
     masked_pixels: int = 0
     wall_s: float = 0.0
+    cpu_s: float = 0.0
     outputs: dict[str, Path] = field(default_factory=dict)
     quarantine: list[dict] = field(default_factory=list)
 
@@ -93,6 +94,7 @@ class RunSummary:
             "frames": self.frames,
             "masked_pixels": self.masked_pixels,
             "wall_s": round(self.wall_s, 3),
+            "cpu_s": round(self.cpu_s, 3),
             "images_per_s": round(self.images_per_s, 3),
         }
 
@@ -285,7 +287,7 @@ class ManifestSource:
         if self.kind == "dicom":
             if dataset is None:
                 raise ItemError(rel, "manifest=dicom but the input is not a DICOM file; give a JSON manifest", stage="manifest")
-            from clinx.localize import manifest_from_dicom
+            from clinx.localize.manifests import manifest_from_dicom
 
             return manifest_from_dicom(dataset)
         if self.kind == "file" and self._shared is not None:
@@ -491,7 +493,7 @@ class Sanitizer:
         (self.output_dir / QUARANTINE_FILE).write_text("")  # this run's quarantine only
         summary = RunSummary(condition=self.cond_fp)
         done = self._done()
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         bar = _progress_bar(len(items) if total is None else total, self.progress, desc=f"sanitize[{self.cond_fp}]")
         try:
             for chunk in iter_chunks(items, self.batch_size):
@@ -511,6 +513,9 @@ class Sanitizer:
         finally:
             bar.close()
             summary.wall_s = time.perf_counter() - t0
+            # CPU seconds of this process (all threads): on a shared machine the
+            # wall clock also counts time other processes held the cores.
+            summary.cpu_s = time.process_time() - c0
             (self.output_dir / SUMMARY_FILE).write_text(json.dumps(summary.to_dict(), indent=2))
         return summary
 
@@ -534,7 +539,7 @@ class Sanitizer:
             masks = []
             for frame in loaded.frames:
                 if self.needs_mask:
-                    loc = self.localizer.locate(frame, manifest)
+                    loc = self.localizer.locate(frame, manifest, item=item.id)
                     mask = np.asarray(loc.mask, dtype=bool)
                     if mask.shape != frame.shape[:2]:
                         raise ItemError(item.id, "localizer returned a mask of the wrong shape", stage="localize")
@@ -593,7 +598,7 @@ class Sanitizer:
                 stage = "verify"
                 fields: Counter = Counter()
                 for o in p.outputs:
-                    for match in self.verifier.locate(o, manifest).matches:
+                    for match in self.verifier.locate(o, manifest, item=item.id).matches:
                         fields[str(getattr(match, "field", "unknown"))] += 1
                 if fields:
                     names = ", ".join(sorted(fields))

@@ -171,3 +171,33 @@ def test_evaluate_leakage_end_to_end_with_cache():
     assert {r["condition"] for r in rows} == {"raw", "ocr"}
     md = markdown_table(rows)
     assert md.startswith("| condition") and "Ann" not in md and "A998877" not in md
+
+
+def test_box_iou_against_filled_boxes():
+    true = np.zeros((20, 40), bool)
+    true[3:5, 2:10] = True  # glyph pixels inside the box (2, 2, 10, 6)
+    pred = np.zeros_like(true)
+    pred[2:6, 2:10] = True
+    q = mask_quality(pred, true, boxes=[(2, 2, 10, 6)])
+    assert q.box_iou == 1.0 and q.iou == pytest.approx(16 / 32)
+    assert aggregate_masks([q])["box_iou"] == 1.0
+
+
+def test_nonphi_fuzzy_tolerates_one_ocr_error_on_long_words_only():
+    view = OCRView.from_detections([det("Facilitv:"), det("PORTABLF"), det("A")])
+    assert text_is_read("Facility:", view)
+    assert text_is_read("PORTABLE", view)
+    assert not text_is_read("AP", view)  # short texts must be exact
+    assert not text_is_read("SUPINE", OCRView.from_detections([det("SPINAL")]))
+
+
+def test_nonphi_by_kind_from_provenance():
+    img = np.zeros((8, 8, 3), np.uint8)
+    s = Sample(
+        id="k", image=img, manifest=Manifest(fields={"mrn": "XY12"}), nonphi_texts=("L", "Name:"),
+        provenance={"nonphi_boxes": [{"text": "L", "kind": "marker", "box": [0, 0, 1, 1]}, {"text": "Name:", "kind": "label", "box": [0, 0, 1, 1]}]},
+    )
+    eng = FakeEngine("fake", {0: ["L", "Name:"]})
+    res = evaluate_leakage({"k": img}, [s], {"fake": eng})["fake"]
+    assert set(res["nonphi_by_kind"]) == {"marker", "label"}
+    assert res["nonphi_by_kind"]["marker"]["image_rate"] == 1.0
