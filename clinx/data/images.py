@@ -39,6 +39,7 @@ from clinx.errors import InputError, ItemError
 __all__ = [
     "DEFAULT_MAX_PIXELS",
     "DEFAULT_MIN_SIDE",
+    "READ_FORMATS",
     "load_image",
     "load_image_bytes",
     "load_any",
@@ -55,6 +56,11 @@ DEFAULT_MIN_SIDE = 8
 
 #: Suffixes treated as DICOM even when the 128-byte preamble is missing.
 DICOM_SUFFIXES = (".dcm", ".dicom")
+
+#: Pillow formats ``load_image`` opens. Not "everything Pillow knows": some
+#: plugins hand the file to external programs (EPS runs Ghostscript) or parse
+#: rarely exercised legacy formats; medical/VQA data comes in these.
+READ_FORMATS = ("PNG", "JPEG", "TIFF", "BMP", "GIF", "WEBP", "PPM", "JPEG2000")
 
 # Pillow format names for the suffixes we write.
 _SAVE_FORMATS = {
@@ -151,20 +157,25 @@ def _decode(open_source, item: str, max_pixels: int, min_side: int) -> np.ndarra
         # *error* (beyond 2x its global limit) is still raised and mapped.
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
         try:
-            with open_source() as fp, Image.open(fp) as im:
+            with open_source() as fp, Image.open(fp, formats=READ_FORMATS) as im:
                 width, height = im.size
                 _check_size(width, height, item, max_pixels, min_side)
                 im.verify()  # structure and checksums (catches PNG missing its end)
-            with open_source() as fp, Image.open(fp) as im:
+            with open_source() as fp, Image.open(fp, formats=READ_FORMATS) as im:
                 im.load()  # force the full decode: truncated data fails here
-                im = ImageOps.exif_transpose(im)
+                try:
+                    im = ImageOps.exif_transpose(im)
+                except Exception as exc:  # noqa: BLE001 - any EXIF parser failure
+                    # Pixels are fine but we cannot tell which way is up; a
+                    # wrongly rotated image would misplace masks, so refuse.
+                    raise InputError(item, f"unreadable EXIF orientation metadata ({type(exc).__name__})") from None
                 return to_uint8_rgb(im)
         except InputError:
             raise
         except Image.DecompressionBombError:
             raise InputError(item, "image is too large; refused as a possible decompression bomb") from None
         except UnidentifiedImageError:
-            raise InputError(item, "not a recognised image format (corrupt or not an image)") from None
+            raise InputError(item, "not a recognised image format (corrupt, not an image, or a format clinx does not read)") from None
         except MemoryError:
             raise InputError(item, "not enough memory to decode the image") from None
         except (OSError, SyntaxError, ValueError, TypeError, EOFError, IndexError, KeyError, struct.error) as exc:
@@ -185,6 +196,7 @@ def load_image(
 
     EXIF orientation is applied. Modes are converted as described in
     :func:`to_uint8_rgb`. Multi-page files (TIFF, GIF) give their first page.
+    Only the formats in :data:`READ_FORMATS` are opened.
 
     Raises :class:`~clinx.errors.InputError` (``item`` = ``item`` or the file
     name) when the file is missing or empty, is not an image, is corrupt or

@@ -184,6 +184,13 @@ def test_corrupt_png_checksum_is_refused(tmp_path):
         load_image(tmp_path / "c.png")
 
 
+def test_formats_outside_the_allow_list_are_not_opened(tmp_path):
+    # EPS would be handed to Ghostscript by Pillow; clinx never opens it.
+    (tmp_path / "x.eps").write_bytes(b"%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 10 10\nshowpage\n")
+    with pytest.raises(InputError, match="not a recognised image format"):
+        load_image(tmp_path / "x.eps")
+
+
 def test_tiny_image_is_refused(tmp_path):
     Image.new("RGB", (1, 1)).save(tmp_path / "one.png")
     with pytest.raises(InputError, match=r"too small \(1x1"):

@@ -17,6 +17,7 @@ from clinx.data.readers import (
     SampleStream,
     normalize_answer_type,
     read_dataset,
+    read_folder,
     read_jsonl,
     read_parquet,
     read_pathvqa,
@@ -413,10 +414,10 @@ def test_load_images_false_lists_without_decoding(jsonl_dir):
 
 
 def test_registry_and_dispatch(vqa_rad):
-    assert READERS.names() == ["jsonl", "parquet", "pathvqa", "slake", "vqa_rad"]
+    assert READERS.names() == ["folder", "jsonl", "parquet", "pathvqa", "slake", "vqa_rad"]
     stream = read_dataset("vqa_rad", vqa_rad, split="test")
     assert isinstance(stream, SampleStream) and [s.id for s in stream] == ["vqa_rad/2"]
-    with pytest.raises(KeyError, match="known: jsonl, parquet"):
+    with pytest.raises(KeyError, match="known: folder, jsonl, parquet"):
         read_dataset("coco", vqa_rad)
     with pytest.raises(ValueError, match="on_error"):
         read_vqa_rad(vqa_rad, on_error="ignore")
@@ -429,3 +430,60 @@ def test_registry_and_dispatch(vqa_rad):
 )
 def test_normalize_answer_type(raw, answer, expected):
     assert normalize_answer_type(raw, answer) == expected
+
+
+# --------------------------------------------------------------------------- DICOM in datasets, folders
+
+
+def _dicom(name: str) -> str:
+    from pydicom.data import get_testdata_file
+
+    path = get_testdata_file(name, download=False)
+    assert path is not None, f"pydicom test file {name} is not installed"
+    return path
+
+
+def test_jsonl_image_may_be_a_single_frame_dicom(tmp_path):
+    import shutil
+
+    root = tmp_path / "d"
+    (root / "imgs").mkdir(parents=True)
+    shutil.copy(_dicom("CT_small.dcm"), root / "imgs" / "ct.dcm")
+    shutil.copy(_dicom("emri_small.dcm"), root / "imgs" / "series")  # no suffix: found by magic
+    lines = [
+        {"id": "ct", "image": "imgs/ct.dcm", "question": "Which modality?", "answer": "CT"},
+        {"id": "mr", "image": "imgs/series", "question": "Which modality?", "answer": "MR"},
+    ]
+    (root / "q.jsonl").write_text("\n".join(json.dumps(x) for x in lines))
+    stream = read_jsonl(root)
+    (ct,) = list(stream)
+    assert ct.id == "jsonl/ct" and ct.image.shape == (128, 128, 3)
+    (err,) = stream.errors
+    assert err.item == "jsonl/mr" and "multi-frame DICOM (10 frames)" in err.problem
+
+
+def test_folder_reader_images_and_dicom_frames(tmp_path):
+    import shutil
+
+    root = tmp_path / "inbox"
+    _save(root / "a.png", _img(12))
+    _save(root / "sub" / "b.jpg", _img(13), "JPEG")
+    shutil.copy(_dicom("emri_small.dcm"), root / "sub" / "series")
+    shutil.copy(_dicom("rtplan.dcm"), root / "plan.dcm")
+    (root / "notes.txt").write_text("not an image")
+    (root / ".a.png.123.tmp").write_bytes(b"half-written")
+    stream = read_folder(root)
+    samples = list(stream)
+    ids = [s.id for s in samples]
+    assert ids[:2] == ["folder/a.png", "folder/sub/b.jpg"]
+    assert ids[2:] == [f"folder/sub/series#{i}" for i in range(10)]
+    np.testing.assert_array_equal(samples[0].image, _img(12))
+    assert samples[2].provenance["kind"] == "dicom" and samples[2].provenance["n_frames"] == 10
+    assert all(s.question == "" for s in samples)
+    (err,) = stream.errors
+    assert err.item == "folder/plan.dcm" and err.problem == "DICOM has no pixel data"
+    assert stream.skipped["not_image"] == 1
+    listed = list(read_folder(root, load_images=False))
+    assert [s.id for s in listed] == ["folder/a.png", "folder/plan.dcm", "folder/sub/b.jpg", "folder/sub/series"]
+    with pytest.raises(InputError, match="image folder not found"):
+        read_folder(root, split="train")

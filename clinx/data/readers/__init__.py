@@ -11,7 +11,8 @@ Every reader is ``read_<fmt>(root, split=None, limit=None, *, on_error="collect"
 load_images=True, max_pixels=..., min_side=...) -> SampleStream``; see
 :mod:`clinx.data.readers.base` for how errors are collected or raised.
 
-Formats: ``vqa_rad``, ``slake``, ``pathvqa``, ``parquet``, ``jsonl``.
+Formats: ``vqa_rad``, ``slake``, ``pathvqa``, ``parquet``, ``jsonl`` (datasets with
+questions) and ``folder`` (every image / DICOM frame under a folder, no questions).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from clinx.data.readers.base import (
     normalize_answer_type,
     safe_join,
 )
+from clinx.data.readers.folder import read_folder
 from clinx.data.readers.jsonl import read_jsonl
 from clinx.data.readers.parquet import read_parquet
 from clinx.data.readers.pathvqa import SafeUnpickler, read_pathvqa, safe_load_pickle
@@ -38,6 +40,7 @@ __all__ = [
     "answer_text",
     "normalize_answer_type",
     "read_dataset",
+    "read_folder",
     "read_jsonl",
     "read_parquet",
     "read_pathvqa",

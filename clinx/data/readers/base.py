@@ -18,7 +18,8 @@ the first problem is raised. Records left out on purpose (e.g. non-English
 SLAKE questions) are counted in ``stream.skipped``, not reported as errors.
 
 Images are decoded while iterating (``load_images=True``), so a sample that
-comes out of the stream is known to be readable; ``load_images=False`` gives
+comes out of the stream is known to be readable (an image path that is a
+single-frame DICOM file is rendered through :mod:`clinx.data.dicom`); ``load_images=False`` gives
 samples with ``image=None`` and the path in ``provenance["image_path"]``
 for cheap listing.
 """
@@ -32,7 +33,7 @@ from typing import Any, Callable, Iterator, Literal
 
 import numpy as np
 
-from clinx.data.images import DEFAULT_MAX_PIXELS, DEFAULT_MIN_SIDE, load_image, load_image_bytes
+from clinx.data.images import DEFAULT_MAX_PIXELS, DEFAULT_MIN_SIDE, is_dicom, load_image, load_image_bytes
 from clinx.errors import InputError, ItemError
 from clinx.records import Manifest, Sample
 from clinx.registry import Registry
@@ -209,7 +210,7 @@ class SampleStream(Iterator[Sample]):
             cached = self._images.get(key)
             if cached is None:
                 try:
-                    cached = load_image(path, max_pixels=opts.max_pixels, min_side=opts.min_side, item=label or path.name)
+                    cached = self._decode_file(path, label or path.name)
                 except InputError as exc:
                     cached = exc
                 if opts.image_cache > 0:
@@ -224,6 +225,20 @@ class SampleStream(Iterator[Sample]):
         except InputError as exc:
             self.error(InputError(sample_id, f"image {exc.item}: {exc.problem}", stage="read"))
             return None
+
+    def _decode_file(self, path: Path, label: str) -> np.ndarray:
+        """A raster image, or a single-frame DICOM rendered for display."""
+        opts = self.options
+        if is_dicom(path):
+            from clinx.data.dicom import read_dicom  # pydicom only when a dataset has DICOM
+
+            dcm = read_dicom(path, frame=None, max_pixels=opts.max_pixels, min_side=opts.min_side, item=label)
+            if len(dcm.frames) != 1:
+                # One question is about one image; silently picking a frame
+                # of a series would pair the question with the wrong picture.
+                raise InputError(label, f"multi-frame DICOM ({len(dcm.frames)} frames) where one image is expected")
+            return dcm.frames[0]
+        return load_image(path, max_pixels=opts.max_pixels, min_side=opts.min_side, item=label)
 
     def make(
         self,
