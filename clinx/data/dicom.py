@@ -65,6 +65,8 @@ __all__ = ["DicomImage", "read_dicom", "write_dicom_like", "DEFAULT_MAX_TOTAL_PI
 DEFAULT_MAX_TOTAL_PIXELS = 600_000_000
 
 _PIXEL_KEYWORDS = ("PixelData", "FloatPixelData", "DoubleFloatPixelData")
+_PIXEL_TAGS = {0x7FE00010, 0x7FE00008, 0x7FE00009}
+_DEFER_BYTES = 1 << 20
 
 # Attributes a per-frame display transform needs (copied into a small view
 # dataset so pydicom's helpers never mutate the caller's dataset).
@@ -121,11 +123,20 @@ def _parse(path: Path, item: str) -> Dataset:
             warnings.simplefilter("ignore")
             # force=True only without the preamble: old exports lack it, and
             # the content check below rejects what is not DICOM at all.
-            ds = pydicom.dcmread(path, force=not has_preamble)
-            # Touch every top-level element now so that a corrupt header fails
-            # here (pydicom parses values lazily) with a read error, not later.
-            for _ in ds.iterall():
-                pass
+            # defer_size: large values (the pixel data) stay on disk until
+            # decoded, so the size guards below run before a huge file is
+            # pulled into memory.
+            ds = pydicom.dcmread(path, force=not has_preamble, defer_size=_DEFER_BYTES)
+            # Parse every header element now (pydicom converts values lazily)
+            # so that a corrupt header fails here, as a read error.
+            for tag in list(ds.keys()):
+                if tag in _PIXEL_TAGS:
+                    continue
+                elem = ds[tag]
+                if elem.VR == "SQ":
+                    for seq_item in elem.value:
+                        for _ in seq_item.iterall():
+                            pass
     except InvalidDicomError:
         raise InputError(item, "not a DICOM file") from None
     except MemoryError:

@@ -298,6 +298,20 @@ def test_size_guards_are_checked_before_decoding(tmp_path, monkeypatch):
         read_dicom(dicom_file("emri_small.dcm"), max_total_pixels=64 * 64 * 5)
 
 
+def test_oversized_file_is_refused_without_reading_its_pixels(tmp_path):
+    import tracemalloc
+
+    path = make_dicom(tmp_path / "big.dcm", np.zeros((2000, 2000), np.uint16), bits_stored=12)  # 8 MB
+    tracemalloc.start()
+    try:
+        with pytest.raises(InputError, match="too large"):
+            read_dicom(path, max_pixels=1_000_000)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2_000_000  # the 8 MB pixel value stayed on disk
+
+
 def test_missing_file(tmp_path):
     with pytest.raises(InputError, match="file not found"):
         read_dicom(tmp_path / "absent.dcm")
