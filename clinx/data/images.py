@@ -169,7 +169,10 @@ def _decode(open_source, item: str, max_pixels: int, min_side: int) -> np.ndarra
                     # Pixels are fine but we cannot tell which way is up; a
                     # wrongly rotated image would misplace masks, so refuse.
                     raise InputError(item, f"unreadable EXIF orientation metadata ({type(exc).__name__})") from None
-                return to_uint8_rgb(im)
+                try:
+                    return to_uint8_rgb(im)
+                except ValueError:
+                    raise InputError(item, f"unsupported image mode {im.mode!r}") from None
         except InputError:
             raise
         except Image.DecompressionBombError:
