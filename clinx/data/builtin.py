@@ -77,9 +77,10 @@ _CINE = "color3d_jpeg_baseline.dcm"
 #: The real sources. Weights make the modality mix roughly even.
 REAL_SOURCES: tuple[RealSource, ...] = (
     RealSource("chest_xray", "RG1_UNCR.dcm", "x-ray", "chest", "pa", window="percentile", weight=1.5),
-    # The leg film carries a burned-in laterality "R" at lower right; the crop leaves it out.
+    # The leg film carries a burned-in laterality "R" at (0.65-0.70 W, 0.77-0.84 H);
+    # the crop stops above it (and trims the blank collimator margins).
     RealSource("leg_xray", "RG3_UNCR.dcm", "x-ray", "leg", "ap", window="percentile",
-               crop=(0.0, 1.0, 0.0, 0.70), weight=1.5),
+               crop=(0.0, 0.76, 0.18, 0.80), weight=1.5),
     RealSource("shoulder_mr", "MR2_UNCR.dcm", "mri", "shoulder", "coronal", window="percentile",
                crop=(0.08, 0.95, 0.0, 1.0)),
     RealSource("abdomen_mr", "MR-SIEMENS-DICOM-WithOverlays.dcm", "mri", "abdomen", "axial",
@@ -244,7 +245,7 @@ def make_base(split: str, index: int, seed: int = 0, size: int = 512, spec: Base
     real = spec.real_sources()
     if not real or rng.random() < spec.phantom_share:
         ph = make_phantom(rng, size)
-        return BaseItem(ph.image, ph.facts, "phantom", split, {"lesions": [(round(l.cx, 1), round(l.cy, 1), round(l.radius, 1), l.side) for l in ph.lesions]})
+        return BaseItem(ph.image, ph.facts, "phantom", split, {"lesions": [{"x": round(l.cx, 1), "y": round(l.cy, 1), "r": round(l.radius, 1), "side": l.side} for l in ph.lesions]})
     weights = np.array([s.weight for s in real], float)
     src = real[int(rng.choice(len(real), p=weights / weights.sum()))]
     frame = 0

@@ -219,8 +219,9 @@ def _fit(block: _Block, size: int, margin: int) -> tuple[float, int] | None:
 
     The floor (2.4 % of the image side, 12 px at 512²) keeps PHI readable
     by OCR — unreadably tiny text would make the leakage attack look
-    weaker than it is. Fields that still do not fit are not drawn (and so
-    not reported in ``drawn``). ``None`` when nothing fits.
+    weaker than it is. Then labels go, then fields that still do not fit
+    (those are not drawn, so not reported in ``drawn``). ``None`` when
+    nothing fits — on images under ~150 px some samples carry no PHI.
     """
     band = block.slot in ("top", "bottom")
     max_w = size - 2 * margin if band else 0.48 * size - margin
@@ -236,8 +237,12 @@ def _fit(block: _Block, size: int, margin: int) -> tuple[float, int] | None:
         if h > max_h:
             block.lines.pop()
             continue
-        # Too wide at the floor: drop the last field (value and its label) of the widest line.
+        # Too wide at the floor: first drop the labels of the widest line (the
+        # PHI matters more than its caption), then its last field.
         widest = block.lines[int(np.argmax(block.widths))]
+        if any(p.field is None for p in widest):
+            widest[:] = [p for p in widest if p.field is not None]
+            continue
         last_value = max(i for i, p in enumerate(widest) if p.field is not None)
         start = last_value - 1 if last_value > 0 and widest[last_value - 1].field is None else last_value
         del widest[start:last_value + 1]
@@ -438,8 +443,12 @@ def inject_image(image: np.ndarray, manifest: Manifest, rng) -> Injected:
         if any(_overlaps(rect, o) for o in occupied):
             continue
         # A dark backing box sometimes — and always when the text would not stand out.
-        bg = image[rect[1]:rect[3], rect[0]:rect[2]]
-        low_contrast = abs(_luminance(block.colour) - float(bg.mean())) < 90
+        bg = image[rect[1]:rect[3], rect[0]:rect[2]].astype(np.float32)
+        bg_lum = bg @ np.array([0.299, 0.587, 0.114], np.float32)
+        # Force a backing box if more than ~8 % of the block would sit on
+        # background too close to the text colour: scanners and viewers do the
+        # same so annotations stay legible over bright anatomy.
+        low_contrast = float((np.abs(bg_lum - _luminance(block.colour)) < 80).mean()) > 0.08
         backing = low_contrast or rng.random() < 0.2
         if backing:
             canvas.box_fill(rect, (int(rng.integers(0, 35)),) * 3, float(rng.uniform(0.75, 1.0)))
