@@ -173,6 +173,14 @@ def _syntax_name(uid: str) -> str:
     return f"{uid} ({name})" if name and name != uid else str(uid)
 
 
+def _is_compressed(uid: str) -> bool:
+    """Whether ``uid`` is a compressed transfer syntax; unknown/private UIDs count as compressed."""
+    try:
+        return bool(UID(uid).is_compressed)
+    except Exception:  # noqa: BLE001 - pydicom raises for UIDs it does not know
+        return True
+
+
 def _frame_view(ds: Dataset, index: int) -> Dataset:
     """A small dataset with the display-transform attributes that apply to frame ``index``.
 
@@ -385,8 +393,7 @@ def read_dicom(
     except (NotImplementedError, RuntimeError) as exc:
         # pydicom raises these when no plugin can handle the syntax or every
         # plugin failed; for compressed data that is "cannot decode".
-        compressed = syntax and UID(syntax).is_compressed
-        if compressed or isinstance(exc, NotImplementedError):
+        if _is_compressed(syntax) or isinstance(exc, NotImplementedError):
             raise InputError(label, f"cannot decode pixel data with transfer syntax {_syntax_name(syntax)}") from None
         raise InputError(label, f"corrupt pixel data ({type(exc).__name__})") from None
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, OSError, EOFError, struct.error) as exc:

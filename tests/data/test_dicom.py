@@ -263,6 +263,15 @@ def test_undecodable_transfer_syntax_is_named():
     assert "cannot decode pixel data with transfer syntax 1.2.840.10008.1.2.4.51" in ei.value.problem
 
 
+def test_unknown_private_transfer_syntax_is_named(tmp_path):
+    data = open(dicom_file("MR_small.dcm"), "rb").read()
+    explicit_le = b"1.2.840.10008.1.2.1\x00"
+    assert data.count(explicit_le) == 1
+    (tmp_path / "priv.dcm").write_bytes(data.replace(explicit_le, b"1.2.840.99999.1.2.1\x00"))
+    with pytest.raises(InputError, match=r"cannot decode pixel data with transfer syntax 1\.2\.840\.99999\.1\.2\.1"):
+        read_dicom(tmp_path / "priv.dcm")
+
+
 def test_truncated_pixel_data_does_not_leak_header_values(tmp_path):
     px = np.arange(64 * 64, dtype=np.uint16).reshape(64, 64)
     path = make_dicom(tmp_path / "t.dcm", px, bits_stored=12)

@@ -188,8 +188,9 @@ class SampleStream(Iterator[Sample]):
     # -- used by readers ---------------------------------------------------
     def error(self, err: ItemError) -> None:
         """Record a per-item/per-file problem, or raise it when ``on_error="raise"``."""
-        if err.stage == "" and isinstance(err, ItemError):
-            err.stage = "read"
+        if not err.stage:
+            # Rebuild rather than set .stage: the message text is fixed at init.
+            err = type(err)(err.item, err.problem, stage="read")
         if self.options.on_error == "raise":
             raise err
         self.errors.append(err)
