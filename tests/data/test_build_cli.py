@@ -55,7 +55,7 @@ def test_build_from_a_jsonl_dataset(tmp_path):
         rows.append({"id": f"q{i}", "image": f"imgs/{i}.png", "question": "Is this normal?", "answer": "yes"})
     (data / "test.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
     out = tmp_path / "bench"
-    r = _build("data=jsonl", f"data.root={data}", "n=5", "size=96", f"out_dir={out}",
+    r = _build("data=jsonl", f"data.root={data}", "n=5", "size=160", f"out_dir={out}",
                f"paths.runs_dir={tmp_path / 'runs'}", "progress=false", cwd=tmp_path)
     assert r.returncode == 0, r.stderr[-2000:]
     recs = [json.loads(l) for l in (out / "samples.jsonl").read_text().splitlines()]
