@@ -160,7 +160,7 @@ class PhiLocalizer:
                 continue
             for s, e in spans:  # keep allowed words of a line, mask the rest
                 if normalize(d.text[s:e]) not in self.allow:
-                    out.append(Match(i, "all_text", 100.0, "all_text", span_box(d.box, len(d.text), s, e, pad_chars=0.5)))
+                    out.append(Match(i, "all_text", 100.0, "all_text", span_box(d.box, d.text, s, e, pad_chars=0.5)))
         return out
 
     def __repr__(self) -> str:

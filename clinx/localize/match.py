@@ -124,9 +124,8 @@ def _units(dets: Sequence[Detection], min_confidence: float) -> list[_Unit]:
         if len(spans) <= 1:
             units.append(_Unit(i, d.text.strip(), tuple(d.box), d.polygon, d.level not in ("word", "line")))
             continue
-        n = len(d.text)
         for s, e in spans:
-            units.append(_Unit(i, d.text[s:e], span_box(d.box, n, s, e), None, True))
+            units.append(_Unit(i, d.text[s:e], span_box(d.box, d.text, s, e), None, True))
     for u in units:
         n, idx = normalize_with_map(u.text)
         u.norm, u.norm_idx = n, tuple(idx)
@@ -243,7 +242,7 @@ def match_detections(
     *,
     min_confidence: float = DEFAULT_MIN_CONFIDENCE,
     min_fragment_len: int = 5,
-    whole_unit_fraction: float = 0.7,
+    whole_unit_fraction: float = 0.9,
     gap_factor: float = 2.5,
     max_hits_per_line: int = 4,
 ) -> list[Match]:
@@ -317,15 +316,28 @@ def _cover(line: _Line, start: int, end: int, field: str, score: float, method: 
         u = line.units[p]
         n = len(u.norm)
         if len(cis) >= whole_unit_fraction * n or n - len(cis) <= 1:
-            out.append(Match(u.det_index, field, score, method, u.box, u.polygon))
+            out.append(Match(u.det_index, field, score, method, _unit_box(u), u.polygon))
             continue
         # Cut the matched characters out of the word box. Map normalised
         # indices back to the unit's raw characters so punctuation
         # (``MRN:00482913``) is counted in the proportion.
         a = u.norm_idx[min(cis)]
         b = u.norm_idx[max(cis)] + 1
-        out.append(Match(u.det_index, field, score, method, span_box(u.box, len(u.text), a, b, pad_chars=0.5), None))
+        out.append(Match(u.det_index, field, score, method, span_box(u.box, u.text, a, b, pad_chars=0.5), None))
     return out
+
+
+def _unit_box(u: _Unit) -> tuple[float, float, float, float]:
+    """The box to mask for a whole unit; estimated word boxes get half a character of slack.
+
+    A box cut from a line by character offsets can miss the edge of a wide
+    glyph (``W``, ``M``) on a proportional font; the slack keeps it covered.
+    """
+    if not u.estimated:
+        return tuple(u.box)
+    x0, y0, x1, y1 = u.box
+    pad = 0.5 * (x1 - x0) / max(1, len(u.text))
+    return (x0 - pad, y0, x1 + pad, y1)
 
 
 def _match_ratio(line: _Line, targets: list[_Target], threshold: float, whole_unit_fraction: float, max_hits: int) -> list[Match]:
@@ -344,7 +356,7 @@ def _match_ratio(line: _Line, targets: list[_Target], threshold: float, whole_un
             # Short values: only a whole unit that equals the value.
             for u in line.units:
                 if t.skel(u.norm) == t.skel(t.norm):
-                    out.append(Match(u.det_index, t.field, 100.0, "exact", u.box, u.polygon))
+                    out.append(Match(u.det_index, t.field, 100.0, "exact", _unit_box(u), u.polygon))
     for _ in range(max_hits):
         best = None
         for t in targets:
@@ -356,12 +368,12 @@ def _match_ratio(line: _Line, targets: list[_Target], threshold: float, whole_un
             al = fuzz.partial_ratio_alignment(t.skel(t.norm), s, score_cutoff=need)
             if al is None or al.score < need or al.dest_end <= al.dest_start:
                 continue
-            a, b = al.dest_start, al.dest_end
+            score, a, b = _refine(t.skel(t.norm), s, line, al.score, al.dest_start, al.dest_end)
             if any(k in blank for k in range(a, b)):
                 continue
             if n <= 5 and not (_at_unit_start(line, a) and _at_unit_end(line, b)):
                 continue  # a short value inside a longer word ("ann" in "annual") is not that value
-            key = (al.score, b - a)
+            key = (score, b - a)
             if best is None or key > best[0]:
                 best = (key, t, a, b)
         if best is None:
@@ -370,6 +382,26 @@ def _match_ratio(line: _Line, targets: list[_Target], threshold: float, whole_un
         out.extend(_cover(line, a, b, t.field, float(score), "ratio", whole_unit_fraction))
         blank.update(range(a, b))
     return out
+
+
+def _refine(v: str, s: str, line: _Line, score: float, a: int, b: int) -> tuple[float, int, int]:
+    """Nudge an alignment window by one character at either end if that scores as well or better.
+
+    rapidfuzz returns the first best window; with one misread character the
+    window can slide onto a neighbouring label (``n0048291`` instead of
+    ``00482918`` in ``mrn00482918``). Among equal scores, windows that start
+    and end on word boundaries win.
+    """
+    best = (score, _at_unit_start(line, a) + _at_unit_end(line, b), a, b)
+    for da in (-1, 0, 1):
+        for db in (-1, 0, 1):
+            x, y = a + da, b + db
+            if x < 0 or y > len(s) or y - x < 1 or (da == 0 and db == 0):
+                continue
+            cand = (fuzz.ratio(v, s[x:y]), _at_unit_start(line, x) + _at_unit_end(line, y), x, y)
+            if cand[:2] > best[:2]:
+                best = cand
+    return float(best[0]), best[2], best[3]
 
 
 def _at_unit_start(line: _Line, k: int) -> bool:
@@ -381,19 +413,46 @@ def _at_unit_end(line: _Line, k: int) -> bool:
 
 
 def _match_fragment(line: _Line, t: _Target, threshold: float, min_len: int) -> list[Match]:
-    """A line that is a piece of a longer value, cut on the value's token boundaries."""
-    n = len(line.s)
-    if n >= len(t.norm) or n < min_len:
-        return []
-    al = fuzz.partial_ratio_alignment(t.skel(line.s), t.skel(t.norm), score_cutoff=threshold)
-    if al is None or al.score < threshold:
-        return []
-    # Both ends must sit on token boundaries of the value (±1 character), or
-    # "CHEST" would match inside "CHESTER GENERAL".
-    near = lambda x: any(abs(x - b) <= 1 for b in t.value_token_bounds)  # noqa: E731
-    if not (near(al.dest_start) and near(al.dest_end)):
-        return []
-    return [Match(u.det_index, t.field, float(al.score), "partial", u.box, u.polygon) for u in line.units]
+    """Runs of whole words that are a piece of a longer value, cut on its token boundaries.
+
+    This finds a value wrapped over two lines (``St. Mary`` / ``Hospital``).
+    Every run of consecutive units shorter than the value is aligned inside
+    it; a run counts when it scores above the threshold *and* both its ends
+    sit on token boundaries of the value (±1 character), or ``CHEST`` would
+    match inside ``CHESTER GENERAL``. Best runs win; overlapping runs are dropped.
+    """
+    k = len(line.units)
+    cands = []
+    v = t.skel(t.norm)
+    starts = [0]
+    for u in line.units:
+        starts.append(starts[-1] + len(u.norm))
+    for i in range(k):
+        for j in range(i, k):
+            n = starts[j + 1] - starts[i]
+            if n >= len(t.norm):
+                break
+            if n < min_len:
+                continue
+            need = _threshold_for(n, threshold, is_numeric_like(t.norm))
+            al = fuzz.partial_ratio_alignment(t.skel(line.s[starts[i] : starts[j + 1]]), v, score_cutoff=need)
+            if al is None or al.score < need:
+                continue
+            if not (_near_bound(t, al.dest_start) and _near_bound(t, al.dest_end)):
+                continue
+            cands.append((al.score, n, i, j))
+    out: list[Match] = []
+    used: set[int] = set()
+    for score, _, i, j in sorted(cands, reverse=True):
+        if used.intersection(range(i, j + 1)):
+            continue
+        used.update(range(i, j + 1))
+        out.extend(Match(line.units[p].det_index, t.field, float(score), "partial", _unit_box(line.units[p]), line.units[p].polygon) for p in range(i, j + 1))
+    return out
+
+
+def _near_bound(t: _Target, x: int) -> bool:
+    return any(abs(x - b) <= 1 for b in t.value_token_bounds)
 
 
 def _match_tokens(line: _Line, t: _Target, threshold: float) -> list[Match]:
@@ -430,5 +489,5 @@ def _match_tokens(line: _Line, t: _Target, threshold: float) -> list[Match]:
             continue
         for p, sc in run:
             u = line.units[p]
-            out.append(Match(u.det_index, t.field, float(min(sc, ts) if len(run) > 1 else sc), "token_set", u.box, u.polygon))
+            out.append(Match(u.det_index, t.field, float(min(sc, ts) if len(run) > 1 else sc), "token_set", _unit_box(u), u.polygon))
     return out
