@@ -19,12 +19,13 @@ no anchor can push them over the threshold.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from clinx.records import Manifest
 from clinx.text.base import Candidate, TextResult, apply_candidates, check_text
 from clinx.text.clinical import CLINICAL_CODE_RE
-from clinx.text.rules import NON_NAMES, RuleLevel, name_gazetteer
+from clinx.text.rules import NON_NAMES, RuleLevel, _extend_name_left, name_gazetteer
 
 #: Single-word anchors -> the category a boosted token most likely has.
 ANCHORS: dict[str, str] = {
@@ -33,7 +34,7 @@ ANCHORS: dict[str, str] = {
     "ms": "NAME", "miss": "NAME", "dr": "NAME", "doctor": "NAME", "physician": "NAME", "radiologist": "NAME",
     "surgeon": "NAME", "attending": "NAME", "nurse": "NAME", "mother": "NAME", "father": "NAME",
     "wife": "NAME", "husband": "NAME", "son": "NAME", "daughter": "NAME", "guardian": "NAME",
-    "signed": "NAME", "dictated": "NAME", "referred": "NAME", "called": "NAME", "mrs.": "NAME",
+    "re": "NAME", "attn": "NAME", "signed": "NAME", "dictated": "NAME", "referred": "NAME", "called": "NAME", "mrs.": "NAME",
     "mr.": "NAME", "dr.": "NAME", "ms.": "NAME", "prof": "NAME", "prof.": "NAME",
     # dates
     "dob": "DATE", "d.o.b": "DATE", "d.o.b.": "DATE", "born": "DATE", "birth": "DATE", "birthday": "DATE",
@@ -58,7 +59,8 @@ ANCHOR_PAIRS: dict[tuple[str, str], str] = {
     ("transferred", "to"): "HOSPITAL", ("treated", "at"): "HOSPITAL", ("referred", "from"): "HOSPITAL",
     ("imaged", "at"): "HOSPITAL", ("performed", "at"): "HOSPITAL", ("seen", "by"): "NAME",
     ("referred", "by"): "NAME", ("read", "by"): "NAME", ("born", "on"): "DATE", ("born", "in"): "DATE",
-    ("date", "of"): "DATE", ("lives", "in"): "LOCATION", ("resident", "of"): "LOCATION",
+    ("date", "of"): "DATE", ("study", "for"): "NAME", ("results", "for"): "NAME", ("scan", "of"): "NAME",
+    ("study", "of"): "NAME", ("images", "of"): "NAME", ("lives", "in"): "LOCATION", ("resident", "of"): "LOCATION",
 }
 
 _NUMERIC_CATS = frozenset({"DATE", "MRN", "ACCESSION", "ID", "SSN", "PHONE", "ZIP", "AGE"})
@@ -69,7 +71,29 @@ _TOKEN_RE = re.compile(r"\[[A-Z]{2,10}\]|[#]|[^\W_](?:[\w'’./#-]{0,48}[^\W_])?
 _PLACEHOLDER_TOKEN_RE = re.compile(r"\[[A-Z]{2,10}\]")
 _HAS_DIGIT_RE = re.compile(r"\d")
 _DATEISH_RE = re.compile(r"\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{1,4})?")
+# "45-year-old": ages up to 89 are not identifiers (older ones are L1's job)
+_AGE_WORD_RE = re.compile(r"\d{1,3}-?(?:years?|yrs?|months?|weeks?|days?|y/?o)(?:-old)?", re.I)
+_SENT_BREAK_RE = re.compile(r"[.?!;\n]\s|\n")
 _SEP_ONLY_RE = re.compile(r"[\s,:;=()-]{0,4}")
+
+
+_ABBREV = frozenset("dr mr mrs ms st mt ft prof no vs jr sr dept approx e.g i.e".split())
+
+
+def _sentence_breaks(text: str) -> list[int]:
+    """Offsets where a new sentence or line starts; "Dr. Smith" and initials do not break."""
+    out = []
+    for m in _SENT_BREAK_RE.finditer(text):
+        i = m.start()
+        if text[i] == ".":
+            j = i
+            while j > 0 and text[j - 1].isalpha():
+                j -= 1
+            word = text[j:i].lower()
+            if word in _ABBREV or len(word) == 1:
+                continue
+        out.append(m.end())
+    return out
 
 
 @dataclass(frozen=True)
@@ -86,7 +110,7 @@ def _shape_score(tok: _Tok, text: str, first: frozenset, last: frozenset) -> tup
     if low in NON_NAMES or low.rstrip(".") in NON_NAMES:
         return 0.0, "alpha"
     if _HAS_DIGIT_RE.search(t):
-        if CLINICAL_CODE_RE.fullmatch(t):
+        if CLINICAL_CODE_RE.fullmatch(t) or _AGE_WORD_RE.fullmatch(t):
             return 0.0, "numeric"
         digits = sum(ch.isdigit() for ch in t)
         if t.isdigit():
@@ -105,7 +129,7 @@ def _shape_score(tok: _Tok, text: str, first: frozenset, last: frozenset) -> tup
         i = tok.start - 1
         while i >= 0 and text[i] in " \t":
             i -= 1
-        initial = i < 0 or text[i] in ".?!\n"
+        initial = i < 0 or text[i] in ".?!:;\n"
         if gaz:
             return 0.5, "alpha"
         return (0.2 if initial else 0.35), "alpha"
@@ -147,6 +171,9 @@ class ContextEnhancer:
             return []
         covered = sorted(covered or [])
         n = len(toks)
+        # anchors do not reach across sentences or lines ("COMPARISON: [DATE]\nINDICATION: 56-year-old")
+        breaks = _sentence_breaks(text)
+        sid = [bisect_right(breaks, tk.start) for tk in toks] if breaks else [0] * n
         # anchor category per token index (None when not an anchor)
         anchor: list[str | None] = [None] * n
         is_ph = [False] * n
@@ -184,23 +211,22 @@ class ContextEnhancer:
             boost = 0.0
             lo, hi = max(0, i - self.window), min(n, i + self.after + 1)
             for j in range(i - 1, lo - 1, -1):
-                if anchor[j] is not None:
+                if anchor[j] is not None and sid[j] == sid[i]:
                     cat, boost = anchor[j], self.boost
                     break
             else:
                 for j in range(i + 1, hi):
-                    if anchor[j] is not None and not is_ph[j]:
+                    if anchor[j] is not None and not is_ph[j] and sid[j] == sid[i]:
                         cat, boost = anchor[j], self.boost
                         break
             # adjacent to a removed span, or continuing a token L2 just masked
-            # ("[NAME] Okafor", "name: ana maria"): one boost, never stacked,
-            # as Presidio adds a single context boost per entity
-            if boost < self.placeholder_boost and base >= 0.3:
+            # ("[NAME] Okafor", "Re: Pavla [NAME]"): evidence on top of an anchor
+            if base >= 0.2:
                 adj = (i > 0 and is_ph[i - 1] and _SEP_ONLY_RE.fullmatch(text, toks[i - 1].end, tk.start)) or (
                     i + 1 < n and is_ph[i + 1] and _SEP_ONLY_RE.fullmatch(text, tk.end, toks[i + 1].start)
                 )
                 if adj or masked_prev == i - 1:
-                    boost = self.placeholder_boost
+                    boost += self.placeholder_boost
             score = base + boost
             if score < self.threshold:
                 continue
@@ -208,7 +234,33 @@ class ContextEnhancer:
                 cat = "NAME" if shape == "alpha" else "ID"
             out.append(Candidate(tk.start, tk.end, cat, f"context:{cat.lower()}", round(score, 3)))
             masked_prev = i
+        if out:
+            out.extend(self._backfill(text, toks, out, is_ph, first, last))
+            out = [_extend_name_left(text, c) if c.category == "NAME" else c for c in out]
         return out
+
+    def _backfill(self, text, toks, found, is_ph, first, last) -> list[Candidate]:
+        """Tokens right before a span L2 masked, shaped like it ("WIKTOR [KRASA], born"): mask them too.
+
+        One backward sweep: the forward pass already chains tokens *after* a
+        masked one; this catches the given name standing before an anchored surname.
+        """
+        starts = {c.start: c for c in found}
+        extra: list[Candidate] = []
+        for i in range(len(toks) - 2, -1, -1):
+            nxt = toks[i + 1]
+            c = starts.get(nxt.start)
+            if c is None or is_ph[i] or not _SEP_ONLY_RE.fullmatch(text, toks[i].end, nxt.start):
+                continue
+            tk = toks[i]
+            if tk.low in ANCHORS:
+                continue
+            base, shape = _shape_score(tk, text, first, last)
+            if base >= 0.2 and (shape == "alpha") == (c.category in _ALPHA_CATS) and base + self.placeholder_boost + 0.1 >= self.threshold:
+                cand = Candidate(tk.start, tk.end, c.category, c.source, c.score)
+                extra.append(cand)
+                starts[tk.start] = cand
+        return extra
 
 
 class ContextLevel:

@@ -21,7 +21,7 @@ from datetime import date
 from functools import lru_cache
 
 from clinx.records import Manifest
-from clinx.text.base import category_for_field
+from clinx.text.base import PLACEHOLDER_RE, category_for_field
 
 #: Fuzzy matching is quadratic-ish in text length; beyond this many characters
 #: only exact / normalised / token matching runs (still linear).
@@ -230,6 +230,12 @@ def _fuzzy_hits(name, cat, given, folded, idx, n, threshold) -> list[ManifestHit
     return out
 
 
+def value_present(value: str, text: str) -> bool:
+    """True when the whole ``value`` occurs in ``text`` (normalised: case, accents, separators)."""
+    rx = _value_regex(value)
+    return bool(rx and rx.search(fold(text)[0]))
+
+
 def surviving_tokens(value: str, text: str, *, ignore_text: str | None = None, min_len: int = 3) -> list[str]:
     """Tokens of ``value`` (length ≥ ``min_len``) still present as whole words in ``text``.
 
@@ -237,11 +243,14 @@ def surviving_tokens(value: str, text: str, *, ignore_text: str | None = None, m
     tokens survives. Tokens that also occur in ``ignore_text`` (the clean text
     the identifier was inserted into) are not counted — a surname "Hill" does
     not leak through the word "hill" that was there before. If the value has
-    no token of ``min_len`` characters, all its tokens are tested.
+    no token of ``min_len`` characters, all its tokens are tested. Generic
+    institution words ("General", "Hospital", "Medical") identify no one and
+    are not tested; placeholders (``[HOSPITAL]``) are removed before testing.
     """
-    toks = value_tokens(value)
+    toks = [t for t in value_tokens(value) if t not in _GENERIC_TOKENS] or value_tokens(value)
     long = [t for t in toks if len(t) >= min_len] or toks
-    folded = fold(text)[0]
+    # placeholders are what replaced the value: "[HOSPITAL]" is not the token "hospital"
+    folded = fold(PLACEHOLDER_RE.sub(" ", text))[0]
     ignore = set(_ALNUM_RE.findall(fold(ignore_text)[0])) if ignore_text else set()
     return [t for t in dict.fromkeys(long) if t not in ignore and _token_regex(t).search(folded)]
 

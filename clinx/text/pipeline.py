@@ -24,6 +24,7 @@ from clinx.text.base import (
     TextResult,
     check_text,
     digest_value,
+    drop_inside,
     resolve_overlaps,
 )
 from clinx.text.context import ContextEnhancer
@@ -150,8 +151,7 @@ def rescan(
     covered = [(c.start, c.end) for c in cands]
     cands.extend((context or _CONTEXT).find(text, covered))
     if "[" in text:
-        ph = [m.span() for m in PLACEHOLDER_RE.finditer(text)]
-        cands = [c for c in cands if not any(ps <= c.start and c.end <= pe for ps, pe in ph)]
+        cands = drop_inside(cands, [m.span() for m in PLACEHOLDER_RE.finditer(text)])
     return [
         RemovedSpan(c.category, "rescan", c.start, c.end, c.source, digest_value(text[c.start : c.end], salt))
         for c in resolve_overlaps(cands)

@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import Callable, Iterable
 
 from clinx.records import Manifest
-from clinx.text.base import PLACEHOLDER_RE, Candidate, TextResult, apply_candidates, check_text
+from clinx.text.base import PLACEHOLDER_RE, Candidate, TextResult, apply_candidates, check_text, drop_inside
 from clinx.text.clinical import CLINICAL_CODE_RE, CLINICAL_WORDS, EPONYM_HEADS, EPONYMS
 
 # --------------------------------------------------------------------------- vocabularies
@@ -46,16 +46,29 @@ comparison findings finding impression technique report exam examination study s
 diagnosis question answer image images picture photo figure scan view views hospital clinic medical center
 centre health doctor dr mr mrs ms miss prof professor nurse physician radiologist surgeon department
 unit ward room emergency icu er ed today yesterday tomorrow morning evening night date dob mrn id record
-number phone fax email address zip city state country street avenue road north south east west
+number phone fax email address zip city state country street avenue road
 monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
 september october november december jan feb mar apr jun jul aug sep sept oct nov dec
 none normal stable chest xray ray ct mri pet us cxr pa ap lat lateral frontal mass
 """.split()
 )
 
-NON_NAMES = FUNCTION_WORDS | CLINICAL_WORDS | EPONYMS | EPONYM_HEADS
+#: Words never masked as names. Eponyms are *not* here: "Turner" is a surname
+#: unless a head noun follows ("Turner syndrome"), which the name rules check.
+#: Words that begin a sentence or clause and never begin an institution's name.
+START_WORDS = frozenset(
+    """
+a an the this that is are was were does do did can could should would will has have had what which where when who
+how why in on at from to for of with by and or but patient pt seen study studies visit scan image images please
+""".split()
+)
 
-_HOSPITAL_WORDS = r"(?:Hospitals?|Medical\s{1,3}Cent(?:er|re)|Health\s{1,3}(?:Cent(?:er|re)|System|Sciences\s{1,3}Cent(?:er|re))|Healthcare|Clinic|Infirmary|Cancer\s{1,3}Cent(?:er|re)|Imaging\s{1,3}Cent(?:er|re)|Institute|Sanatorium|Hospice|Medical\s{1,3}Group|Medical\s{1,3}College|Nursing\s{1,3}Home)"
+NON_NAMES = FUNCTION_WORDS | CLINICAL_WORDS | EPONYM_HEADS | frozenset({"xxxx", "re", "cc", "attn"})
+
+_HOSPITAL_WORDS_TITLE = r"(?:Hospitals?|Medical\s{1,3}Cent(?:er|re)|Health\s{1,3}(?:Cent(?:er|re)|System|Sciences\s{1,3}Cent(?:er|re))|Healthcare|Clinic|Infirmary|Cancer\s{1,3}Cent(?:er|re)|Imaging\s{1,3}Cent(?:er|re)|Institute|Sanatorium|Hospice|Medical\s{1,3}Group|Medical\s{1,3}College|Nursing\s{1,3}Home)"
+# The same keywords in capitals (headers and overlays write "GENERAL HOSPITAL");
+# spelled out rather than (?i:...) so "the clinic" in running text is not a keyword.
+_HOSPITAL_WORDS = "(?:" + _HOSPITAL_WORDS_TITLE + "|" + re.sub(r"[a-z]", lambda m: m.group(0).upper(), _HOSPITAL_WORDS_TITLE).replace("\\S", "\\s") + ")"
 
 
 @lru_cache(maxsize=1)
@@ -85,9 +98,13 @@ def name_gazetteer() -> tuple[frozenset[str], frozenset[str]]:
 
 #: A name token: Title-case, optional apostrophe prefix (O'Neil), CamelCase
 #: second part (McDonald, DeAngelo) and one hyphenated part (Smith-Jones).
-NT = r"(?:[A-Z]['’])?[A-Z][a-z]{1,20}(?:[A-Z][a-z]{1,20})?(?:-[A-Z][a-z]{1,20})?"
+#: Letters beyond ASCII: Latin-1 and Latin Extended-A (Białasik, Øster, Šimek).
+#: Extended-A mixes cases at alternate code points, so it sits in both classes.
+_UP = "A-ZÀ-ÖØ-Þ\u0100-\u017f"
+_LO = "a-zß-öø-ÿ\u0100-\u017f"
+NT = rf"(?:[{_UP}]['’])?[{_UP}][{_LO}]{{1,20}}(?:[{_UP}][{_LO}]{{1,20}})?(?:-[{_UP}][{_LO}]{{1,20}})?"
 #: The same in capitals (DICOM and header style: SMITH, O'NEIL).
-NT_UP = r"(?:[A-Z]['’])?[A-Z]{2,20}(?:-[A-Z]{2,20})?"
+NT_UP = rf"(?:[{_UP}]['’])?[{_UP}]{{2,20}}(?:-[{_UP}]{{2,20}})?"
 _INITIAL = r"(?:[A-Z]\.\s{0,2})"
 #: One to three name tokens, initials allowed between them.
 NAMESEQ = rf"(?:{_INITIAL}?{NT}(?:\s{{1,3}}{_INITIAL}?{NT}){{0,2}}|{NT_UP}(?:\s{{1,3}}{NT_UP}){{0,2}})"
@@ -134,7 +151,7 @@ ID_CUES: list[tuple[str, str]] = [
         r"unit\s{1,3}(?:no\.?|number)|PID",
         "MRN",
     ),
-    (r"accession(?:\s{0,3}(?:no\.?|num(?:ber)?|#))?|acc(?:ession)?\.?\s{0,3}(?:no\.?|num(?:ber)?|#)|ACC\s?:", "ACCESSION"),
+    (r"accession(?:\s{0,3}(?:no\.?|num(?:ber)?|#))?|acc(?:ession)?\.?(?:\s{0,3}(?:no\.?|num(?:ber)?|#))?", "ACCESSION"),
     (r"ssn|social\s{1,3}security(?:\s{1,3}(?:no\.?|num(?:ber)?|#))?", "SSN"),
     (r"phone|tel(?:ephone)?|fax|cell|mobile|pager|contact\s{1,3}(?:no\.?|number)", "PHONE"),
     (
@@ -190,12 +207,14 @@ PATTERNS: list[tuple[str, str, str, float]] = [
     ),
     # generic identifiers: letters+digits or long digit runs (clinical numbers are short)
     ("id_prefixed", r"(?<![\w-])[A-Za-z]{1,5}[-#]?\d{5,12}[A-Za-z]{0,3}(?![\w-])", "ID", 0.9),
+    ("id_prefixed_parts", r"(?<![\w-])[A-Za-z]{1,5}[-#]?\d{2,8}(?:[-/]\d{2,8}){1,2}(?![\w-])", "ID", 0.9),
     ("id_digits", r"(?<![\w.,-])\d{6,15}(?![\w-]|[.,]\d)", "ID", 0.9),
     ("id_hyphenated", r"(?<![\w.-])\d{2,6}(?:-\d{2,8}){1,3}(?![\w-])", "ID", 0.85),
     # names in written forms
     ("name_title", rf"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Drs|Prof|Doctor|Professor)\.?\s{{1,3}}(?P<v>{NAMESEQ}{_SUFFIX})", "NAME", 0.95),
     ("name_dicom", r"(?<![\w^])[A-Za-z][A-Za-z'-]{0,30}\^[A-Za-z][A-Za-z'-]{0,30}(?:\^[A-Za-z.'-]{0,30}){0,3}", "NAME", 0.97),
     ("name_comma", rf"(?<![\w,])(?P<v>{NT},\s{{0,2}}{NT}(?:\s{{1,2}}[A-Z]\.?(?![\w]))?)", "NAME", 0.9),
+    ("name_possessive_caps", rf"(?<![\w'])(?P<v>{NT_UP}(?:\s{{1,3}}{NT_UP}){{1,2}})['’]s(?![\w])", "NAME", 0.9),
     ("name_possessive", rf"(?<![\w'])(?P<v>(?:{NT}\s{{1,3}}){{0,2}}{NT})['’]s?(?![\w])", "NAME", 0.9),
     (
         "name_cue",
@@ -226,17 +245,73 @@ PATTERNS: list[tuple[str, str, str, float]] = [
 ]
 
 
-def _compile_cues() -> list[tuple[str, re.Pattern, str, float]]:
-    out = []
-    for cue, cat in ID_CUES:
-        rx = re.compile(rf"(?<![\w])(?i:{cue})(?![A-Za-z]){_CUE_SEP}{_ID_VALUE}(?![\w])")
-        out.append((f"cue_{cat.lower()}", rx, cat, 0.99))
-    return out
+def _compile_cues() -> re.Pattern:
+    # One scan for every cue-introduced identifier: the cue that matched is the
+    # named group (cue_mrn, cue_id, ...); the value must hold a digit, checked
+    # by a bounded look-ahead so a wordy "ID: pending" fails inside the regex.
+    alts = "|".join(f"(?P<cue_{cat.lower()}>{cue})" for cue, cat in ID_CUES)
+    return re.compile(
+        rf"(?<![\w])(?i:{alts})(?![A-Za-z]){_CUE_SEP}(?=[A-Za-z0-9/.-]{{0,29}}\d){_ID_VALUE}(?![\w])"
+    )
 
 
-_COMPILED: list[tuple[str, re.Pattern, str, float]] = [(n, re.compile(p), c, s) for n, p, c, s in PATTERNS] + _compile_cues()
+_COMPILED: list[tuple[str, re.Pattern, str, float]] = [(n, re.compile(p), c, s) for n, p, c, s in PATTERNS]
+_CUE_RE = _compile_cues()
+_CUE_CATEGORY = {f"cue_{cat.lower()}": cat for _, cat in ID_CUES}
 
-_TITLE_TOKEN_RE = re.compile(rf"(?<![\w'’-]){NT}(?![\w'’-])")
+# ---- gates: cheap tests that say a pattern cannot match, so it is not run at all.
+# Most text holds no identifier of most kinds; skipping a scan is the main speed-up.
+_DIGIT_RUN_RE = re.compile(r"\d+")
+_TLD_RE = re.compile(r"\.(?:com|org|net|edu|gov|info|biz|io|health|us|uk|ca)\b")
+_HOSP_GATE_RE = re.compile(r"Hospital|HOSPITAL|Clinic|CLINIC|Cent(?:er|re)|CENT(?:ER|RE)|Infirmary|INFIRMARY|Institute|"
+                           r"INSTITUTE|Health|HEALTH|Sanatorium|Hospice|HOSPICE|Medical|MEDICAL|Nursing|NURSING|University")
+_TITLES = ("Mr", "Ms", "Dr", "Prof", "Doctor", "Miss", "Mx")
+
+
+class _Features:
+    """What a text contains, computed once per text for the gates."""
+
+    __slots__ = ("text", "runs", "ndigits", "hyphen")
+
+    def __init__(self, text: str):
+        self.text = text
+        self.runs = [len(r) for r in _DIGIT_RUN_RE.findall(text)]
+        self.ndigits = sum(self.runs)
+        self.hyphen = "-" in text
+
+
+def _g_runs(f: _Features, lo: int, hi: int = 99) -> bool:
+    return any(lo <= r <= hi for r in f.runs)
+
+
+GATES: dict[str, Callable[[_Features], bool]] = {
+    "email": lambda f: "@" in f.text,
+    "url": lambda f: "://" in f.text or "www." in f.text,
+    "domain": lambda f: "." in f.text and _TLD_RE.search(f.text) is not None,
+    "ssn": lambda f: f.hyphen and _g_runs(f, 4, 4),
+    "phone": lambda f: f.ndigits >= 10,
+    "date": lambda f: f.ndigits > 0,
+    "age_over_89": lambda f: _g_runs(f, 2, 3),
+    "age_cue": lambda f: _g_runs(f, 2, 3),
+    "zip_state": lambda f: _g_runs(f, 5, 5),
+    "zip4": lambda f: f.hyphen and _g_runs(f, 5, 5),
+    "street": lambda f: f.ndigits > 0,
+    "id_prefixed": lambda f: _g_runs(f, 5),
+    "id_prefixed_parts": lambda f: f.ndigits >= 4 and (f.hyphen or "/" in f.text),
+    "id_digits": lambda f: _g_runs(f, 6),
+    "id_hyphenated": lambda f: f.hyphen and f.ndigits >= 6,
+    "name_title": lambda f: any(t in f.text for t in _TITLES),
+    "name_dicom": lambda f: "^" in f.text,
+    "name_comma": lambda f: "," in f.text,
+    "name_possessive": lambda f: "'" in f.text or "’" in f.text,
+    "name_possessive_caps": lambda f: "'" in f.text or "’" in f.text,
+    "name_cue": lambda f: True,
+    "hospital": lambda f: _HOSP_GATE_RE.search(f.text) is not None,
+    "hospital_of": lambda f: _HOSP_GATE_RE.search(f.text) is not None,
+}
+
+# a name token may carry a possessive ("VAUGHAN's"); otherwise it must end at a non-word
+_NAME_TOKEN_RE = re.compile(rf"(?<![\w'’-])(?:{NT}|{NT_UP})(?:(?![\w'’-])|(?=['’][sS]?(?!\w)))")
 _WS_ONLY_RE = re.compile(r"[ \t]{1,3}")
 _NEXT_WORD_RE = re.compile(r"\s{0,3}([A-Za-z]{1,30})")
 _TOKEN_SPLIT_RE = re.compile(r"[\s,]+")
@@ -306,7 +381,7 @@ def _validate(name: str, m: re.Match, text: str) -> tuple[int, int] | None:
         span = text[start:end]
         toks = span.split()
         skip = 0
-        while skip < len(toks) - 1 and toks[skip].lower() in FUNCTION_WORDS and toks[skip].lower() not in ("st", "st.", "mt", "mt."):
+        while skip < len(toks) - 1 and toks[skip].lower() in START_WORDS:
             skip += 1
         if skip:
             off = span.index(toks[skip])
@@ -327,53 +402,90 @@ def _validate(name: str, m: re.Match, text: str) -> tuple[int, int] | None:
 
 
 def _name_runs(text: str) -> list[Candidate]:
-    """Runs of Title-case tokens that look like person names (gazetteer or mid-sentence shape)."""
+    """Runs of Title-case or CAPS tokens that look like person names.
+
+    A run (tokens separated by 1–3 spaces, same case style) is split at
+    function/clinical words; each piece is then judged:
+
+    * Title-case, 2+ tokens: a name when a token is in the gazetteer, or when
+      it stands mid-sentence (only proper nouns are capitalised there);
+    * Title-case, 1 token: a name when in the gazetteer and mid-sentence;
+    * CAPS, 2+ tokens: a name only with a gazetteer hit (headers are in caps);
+    * never a lone eponym or a token before an eponym head noun ("Baker cyst").
+    """
     first, last = name_gazetteer()
     out: list[Candidate] = []
-    run: list[tuple[int, int]] = []
 
-    def flush() -> None:
-        if not run:
+    def judge(piece: list[tuple[int, int, str]], caps: bool) -> None:
+        if not piece:
             return
-        toks = [(s, e, text[s:e]) for s, e in run]
-        # strip non-name tokens at both ends (sentence-initial "Is", trailing "Hospital")
-        while toks and _is_non_name(toks[0][2]):
-            toks.pop(0)
-        while toks and _is_non_name(toks[-1][2]):
-            toks.pop()
-        if not toks:
-            return
-        words = [t[2] for t in toks]
-        lows = [w.lower() for w in words]
+        lows = [w.lower() for _, _, w in piece]
         gaz = sum(1 for w in lows if w in first or w in last or w.split("-")[0] in last)
-        if any(_is_non_name(w) for w in words):
-            # a clinical or function word inside the run: keep only gazetteer hits
-            for s, e, w in toks:
-                if w.lower() in first or w.lower() in last:
-                    if not _sentence_initial(text, s):
-                        out.append(Candidate(s, e, "NAME", "rule:name_gazetteer", 0.85))
-            return
-        s0, e0 = toks[0][0], toks[-1][1]
+        s0, e0 = piece[0][0], piece[-1][1]
         nxt = _NEXT_WORD_RE.match(text, e0)
-        if len(toks) == 1 and (lows[0] in EPONYMS or (nxt and nxt.group(1).lower() in EPONYM_HEADS)):
+        if nxt and nxt.group(1).lower() in EPONYM_HEADS and (len(piece) == 1 or lows[-1] in EPONYMS):
+            return
+        if len(piece) == 1 and lows[0] in EPONYMS:
+            return
+        if caps:
+            if len(piece) >= 2 and gaz:
+                out.append(Candidate(s0, e0, "NAME", "rule:name_caps", 0.86))
             return
         initial = _sentence_initial(text, s0)
-        if len(toks) >= 2 and (gaz >= 1 or not initial):
+        if len(piece) >= 2 and (gaz or not initial):
             out.append(Candidate(s0, e0, "NAME", "rule:name_run", 0.88))
-        elif len(toks) == 1 and gaz and not initial:
+        elif len(piece) == 1 and gaz and not initial:
             out.append(Candidate(s0, e0, "NAME", "rule:name_gazetteer", 0.85))
 
+    def flush(run: list[tuple[int, int, str]], caps: bool) -> None:
+        piece: list[tuple[int, int, str]] = []
+        for tok in run:
+            # a clinical word right after a known first name is a surname ("Joshua Stone")
+            surname = bool(piece) and piece[-1][2].lower() in first and tok[2].lower() not in FUNCTION_WORDS
+            if _is_non_name(tok[2]) and not surname:
+                judge(piece, caps)
+                piece = []
+            else:
+                piece.append(tok)
+        judge(piece, caps)
+
+    run: list[tuple[int, int, str]] = []
+    run_caps = False
     prev_end = -10
-    for m in _TITLE_TOKEN_RE.finditer(text):
+    for m in _NAME_TOKEN_RE.finditer(text):
         s, e = m.span()
-        if run and s - prev_end <= 3 and _WS_ONLY_RE.fullmatch(text, prev_end, s):
-            run.append((s, e))
+        w = m.group()
+        caps = w.isupper()
+        if run and caps == run_caps and s - prev_end <= 3 and _WS_ONLY_RE.fullmatch(text, prev_end, s):
+            run.append((s, e, w))
         else:
-            flush()
-            run = [(s, e)]
+            flush(run, run_caps)
+            run, run_caps = [(s, e, w)], caps
         prev_end = e
-    flush()
+    flush(run, run_caps)
     return out
+
+
+_PARTICLES = frozenset("van von der den de da di del della dos das du la le ten ter bin ibn al el mac st".split())
+_PREV_WORD_RE = re.compile(r"([^\W\d_][\w'’-]{0,30})[ \t]{1,3}$")
+
+
+def _extend_name_left(text: str, c: Candidate) -> Candidate:
+    """Take in name particles and one given name before a surname span ("Nadia van der [Heijden]")."""
+    start = c.start
+    first, _ = name_gazetteer()
+    for _ in range(4):
+        m = _PREV_WORD_RE.search(text, max(0, start - 40), start)
+        if not m:
+            break
+        w = m.group(1)
+        if w.lower() in _PARTICLES and not w[0].isupper() or w in ("Van", "Von", "De", "Da", "Di", "Del", "La", "Le", "Du"):
+            start = m.start(1)
+            continue
+        if start < c.start and (w[0].isupper() and not _is_non_name(w) or w.lower() in first):
+            start = m.start(1)  # the given name before the particles
+        break
+    return c if start == c.start else Candidate(start, c.end, c.category, c.source, c.score)
 
 
 @dataclass
@@ -394,8 +506,18 @@ class RuleRecognizer:
         """All candidate spans in ``text`` (overlaps not yet resolved)."""
         check_text(text)
         cands: list[Candidate] = []
+        if not text:
+            return cands
+        feat = _Features(text)
+        if feat.ndigits and self._on("cue_id"):
+            for m in _CUE_RE.finditer(text):
+                name = m.lastgroup or "cue_id"
+                s, e = m.span("v")
+                if CLINICAL_CODE_RE.fullmatch(text, s, e):
+                    continue
+                cands.append(Candidate(s, e, _CUE_CATEGORY.get(name, "ID"), f"rule:{name}", 0.99))
         for name, rx, cat, score in _COMPILED:
-            if not self._on(name):
+            if not self._on(name) or not GATES[name](feat):
                 continue
             for m in rx.finditer(text):
                 span = _validate(name, m, text)
@@ -409,11 +531,10 @@ class RuleRecognizer:
                 cands.append(Candidate(s, e, cat, f"rule:{name}", score))
         if self._on("name_runs"):
             cands.extend(_name_runs(text))
+        cands = [_extend_name_left(text, c) if c.category == "NAME" else c for c in cands]
         # placeholders from an earlier pass are not identifiers
         if "[" in text:
-            ph = [m.span() for m in PLACEHOLDER_RE.finditer(text)]
-            if ph:
-                cands = [c for c in cands if not any(c.start < pe and ps < c.end and ps <= c.start and c.end <= pe for ps, pe in ph)]
+            cands = drop_inside(cands, [m.span() for m in PLACEHOLDER_RE.finditer(text)])
         return cands
 
 
