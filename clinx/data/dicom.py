@@ -29,12 +29,14 @@ header values (which are PHI).
 from __future__ import annotations
 
 import copy
+import logging
 import os
 import struct
 import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import numpy as np
 import pydicom
@@ -59,7 +61,7 @@ from clinx.data.images import (
 )
 from clinx.errors import InputError
 
-__all__ = ["DicomImage", "read_dicom", "write_dicom_like", "DEFAULT_MAX_TOTAL_PIXELS"]
+__all__ = ["DicomImage", "read_dicom", "write_dicom_like", "quiet_pydicom", "DEFAULT_MAX_TOTAL_PIXELS"]
 
 #: Upper bound on rows × columns × frames decoded from one file (≈ 2 GB as uint8 RGB).
 DEFAULT_MAX_TOTAL_PIXELS = 600_000_000
@@ -84,6 +86,29 @@ _VIEW_KEYWORDS = (
     "VOILUTFunction",
     "VOILUTSequence",
 )
+
+
+@contextmanager
+def quiet_pydicom() -> Iterator[None]:
+    """Keep pydicom from echoing header values into warnings and logs while inside.
+
+    pydicom reports invalid values (``Invalid value for VR PN: '<the name>'``)
+    through both ``warnings.warn`` and the ``pydicom`` logger — and an
+    application that configures logging (Hydra does) would write those, PHI
+    included, into its run log. Inside this context value validation is off,
+    warnings are ignored and the ``pydicom`` logger drops records below
+    ERROR. The previous settings are restored on exit. Process-wide state is
+    changed for the duration, so this is not meant for concurrent threads.
+    """
+    logger = logging.getLogger("pydicom")
+    level = logger.level
+    with warnings.catch_warnings(), pydicom.config.disable_value_validation():
+        warnings.simplefilter("ignore")
+        logger.setLevel(logging.ERROR)
+        try:
+            yield
+        finally:
+            logger.setLevel(level)
 
 
 @dataclass
@@ -117,31 +142,29 @@ def _parse(path: Path, item: str) -> Dataset:
         head = fp.read(132)
     has_preamble = len(head) == 132 and head[128:132] == b"DICM"
     try:
-        with warnings.catch_warnings():
-            # pydicom warns about every small standard violation; those are
-            # common in the wild and not our user's problem to read.
-            warnings.simplefilter("ignore")
-            # force=True only without the preamble: old exports lack it, and
-            # the content check below rejects what is not DICOM at all.
-            # defer_size: large values (the pixel data) stay on disk until
-            # decoded, so the size guards below run before a huge file is
-            # pulled into memory.
-            ds = pydicom.dcmread(path, force=not has_preamble, defer_size=_DEFER_BYTES)
-            # Parse every header element now (pydicom converts values lazily)
-            # so that a corrupt header fails here, as a read error.
-            for tag in list(ds.keys()):
-                if tag in _PIXEL_TAGS:
-                    continue
-                elem = ds[tag]
-                if elem.VR == "SQ":
-                    for seq_item in elem.value:
-                        for _ in seq_item.iterall():
-                            pass
+        # force=True only without the preamble: old exports lack it, and
+        # the content check below rejects what is not DICOM at all.
+        # defer_size: large values (the pixel data) stay on disk until
+        # decoded, so the size guards run before a huge file is pulled into
+        # memory.
+        ds = pydicom.dcmread(path, force=not has_preamble, defer_size=_DEFER_BYTES)
+        # Parse every header element now (pydicom converts values lazily)
+        # so that a corrupt header fails here, as a read error.
+        for tag in list(ds.keys()):
+            if tag in _PIXEL_TAGS:
+                continue
+            elem = ds[tag]
+            if elem.VR == "SQ":
+                for seq_item in elem.value:
+                    for _ in seq_item.iterall():
+                        pass
     except InvalidDicomError:
         raise InputError(item, "not a DICOM file") from None
     except MemoryError:
         raise InputError(item, "not enough memory to read the DICOM header") from None
-    except (OSError, EOFError, ValueError, TypeError, KeyError, IndexError, AttributeError, struct.error, NotImplementedError) as exc:
+    except Exception as exc:  # noqa: BLE001 - any parser failure means a corrupt file
+        # (pydicom raises OSError, EOFError, ValueError, struct.error,
+        # BytesLengthException (RuntimeError)… depending on where it broke.)
         raise InputError(item, f"corrupt or truncated DICOM header ({type(exc).__name__})") from None
     if not any(k in ds for k in ("SOPClassUID", "Rows", "Modality", *_PIXEL_KEYWORDS)):
         # Arbitrary bytes (after a forged preamble, or read with force=True)
@@ -224,8 +247,7 @@ def _voi_to_unit(values: np.ndarray, view: Dataset) -> np.ndarray | None:
     pushing two extreme values through the same function. An unusable window
     (e.g. width < 1) counts as no window.
     """
-    with warnings.catch_warnings(), np.errstate(over="ignore", invalid="ignore"):
-        warnings.simplefilter("ignore")
+    with np.errstate(over="ignore", invalid="ignore"):
         lut_seq = view.get("VOILUTSequence")
         if lut_seq and "LUTDescriptor" in lut_seq[0] and "LUTData" in lut_seq[0]:
             try:
@@ -273,12 +295,10 @@ def _render_gray(raw_frames: list[np.ndarray], indices: list[int], ds: Dataset, 
     views = []
     for raw, idx in zip(raw_frames, indices):
         view = _frame_view(ds, idx)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            try:
-                vals = apply_modality_lut(raw, view)
-            except (ValueError, TypeError, IndexError, KeyError, AttributeError, NotImplementedError):
-                vals = raw  # unusable rescale: the stored values are the best we have
+        try:
+            vals = apply_modality_lut(raw, view)
+        except (ValueError, TypeError, IndexError, KeyError, AttributeError, NotImplementedError):
+            vals = raw  # unusable rescale: the stored values are the best we have
         modality.append(np.asarray(vals))
         views.append(view)
 
@@ -357,6 +377,11 @@ def read_dicom(
     p = Path(path)
     label = _label(p, item)
     _check_file(p, label)
+    with quiet_pydicom():
+        return _read(p, label, frame, max_pixels, min_side, max_total_pixels)
+
+
+def _read(p: Path, label: str, frame: int | None, max_pixels: int, min_side: int, max_total_pixels: int) -> DicomImage:
     ds = _parse(p, label)
 
     if not any(k in ds for k in _PIXEL_KEYWORDS):
@@ -383,11 +408,9 @@ def read_dicom(
 
     syntax = str(ds.file_meta.get("TransferSyntaxUID", ""))
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            # The functional API decodes without caching the array on `ds`,
-            # so the dataset we hand back does not carry a second copy.
-            arr = pixel_array(ds, index=frame)
+        # The functional API decodes without caching the array on `ds`, so
+        # the dataset we hand back does not carry a second copy.
+        arr = pixel_array(ds, index=frame)
     except MemoryError:
         raise InputError(label, "not enough memory to decode the pixel data") from None
     except (NotImplementedError, RuntimeError) as exc:
@@ -396,7 +419,7 @@ def read_dicom(
         if _is_compressed(syntax) or isinstance(exc, NotImplementedError):
             raise InputError(label, f"cannot decode pixel data with transfer syntax {_syntax_name(syntax)}") from None
         raise InputError(label, f"corrupt pixel data ({type(exc).__name__})") from None
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError, OSError, EOFError, struct.error) as exc:
+    except Exception as exc:  # noqa: BLE001 - decoder plugins raise many types for bad data
         raise InputError(label, f"corrupt or truncated pixel data ({type(exc).__name__})") from None
 
     indices = [frame] if frame is not None else list(range(n_frames))
@@ -416,7 +439,9 @@ def read_dicom(
             frames, windowed = _render_gray(raw_frames, indices, ds, photometric)
         else:
             frames, windowed = _render_color(raw_frames, ds, photometric, bits_stored), False
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError, NotImplementedError) as exc:
+    except MemoryError:
+        raise InputError(label, "not enough memory to render the pixel data") from None
+    except Exception as exc:  # noqa: BLE001 - LUTs/palettes from the header can be malformed in many ways
         raise InputError(label, f"cannot render pixel data for display ({type(exc).__name__})") from None
 
     return DicomImage(
@@ -521,6 +546,12 @@ def write_dicom_like(
     src_file = input_path if input_path is not None else getattr(src_dataset, "filename", None)
     ensure_not_input(out_path, src_file if isinstance(src_file, (str, os.PathLike)) else None)
     fr = _as_frames(frames)
+    with quiet_pydicom():
+        _write_like(src_dataset, fr, out_path)
+    return out_path
+
+
+def _write_like(src_dataset: Dataset, fr: list[np.ndarray], out_path: Path) -> None:
     gray = all(np.array_equal(f[:, :, 0], f[:, :, 1]) and np.array_equal(f[:, :, 0], f[:, :, 2]) for f in fr)
     rows, cols = fr[0].shape[:2]
 
@@ -582,9 +613,6 @@ def write_dicom_like(
     ds.preamble = b"\x00" * 128
 
     def _write(fp) -> None:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            pydicom.dcmwrite(fp, ds, enforce_file_format=True)
+        pydicom.dcmwrite(fp, ds, enforce_file_format=True)
 
     _atomic_write(out_path, _write)
-    return out_path

@@ -153,9 +153,11 @@ def _decode(open_source, item: str, max_pixels: int, min_side: int) -> np.ndarra
         # setting safely from here, so refuse rather than pass bad pixels on.
         raise InputError(item, "PIL.ImageFile.LOAD_TRUNCATED_IMAGES is enabled; refusing to decode")
     with warnings.catch_warnings():
-        # Our own max_pixels check below replaces Pillow's warning; Pillow's
-        # *error* (beyond 2x its global limit) is still raised and mapped.
-        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        # Our own max_pixels check below replaces Pillow's bomb warning
+        # (its *error*, beyond 2x its global limit, is still raised and
+        # mapped). Plugin warnings about odd metadata are per-file noise
+        # that can quote metadata, so they are silenced as well.
+        warnings.simplefilter("ignore")
         try:
             with open_source() as fp, Image.open(fp, formats=READ_FORMATS) as im:
                 width, height = im.size
@@ -186,6 +188,8 @@ def _decode(open_source, item: str, max_pixels: int, min_side: int) -> np.ndarra
             # types (struct.error from plugins reading short headers); name
             # the type but not the message (it can quote paths or metadata).
             raise InputError(item, f"corrupt or truncated image ({type(exc).__name__})") from None
+        except Exception as exc:  # noqa: BLE001 - fail closed: no decoder failure may escape as a crash
+            raise InputError(item, f"unreadable image ({type(exc).__name__})") from None
 
 
 def load_image(

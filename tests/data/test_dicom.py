@@ -321,6 +321,47 @@ def test_oversized_file_is_refused_without_reading_its_pixels(tmp_path):
     assert peak < 2_000_000  # the 8 MB pixel value stayed on disk
 
 
+def test_header_values_never_reach_warnings_or_logs(tmp_path, caplog, recwarn):
+    import logging
+
+    px = np.zeros((16, 16), np.uint8)
+    path = make_dicom(tmp_path / "v.dcm", px)
+    ds = pydicom.dcmread(path)
+    with pydicom.config.disable_value_validation():
+        # an invalid UID carrying a name: pydicom's validator quotes such values
+        ds.StudyInstanceUID = "1.2.Zebediah"
+        ds.save_as(path, enforce_file_format=True)
+    caplog.set_level(logging.DEBUG, logger="pydicom")
+    img = read_dicom(path)
+    write_dicom_like(img.dataset, img.frames, tmp_path / "out.dcm")
+    read_dicom(tmp_path / "out.dcm")
+    assert "Zebediah" not in caplog.text
+    assert not any("Zebediah" in str(w.message) for w in recwarn)
+    # and the logger's level is restored afterwards
+    assert logging.getLogger("pydicom").level == logging.DEBUG
+
+
+@pytest.mark.parametrize("name", ["CT_small.dcm", "SC_rgb_jpeg_dcmtk.dcm", "emri_small_RLE.dcm"])
+def test_damaged_files_fail_only_with_input_error(tmp_path, name):
+    """Fail closed: whatever the damage, the caller sees InputError (or a clean read)."""
+    data = open(dicom_file(name), "rb").read()
+    rng = np.random.default_rng(7)
+    for i in range(40):
+        b = bytearray(data)
+        if i % 3 == 0:
+            b = b[: rng.integers(1, len(b))]
+        else:
+            for _ in range(rng.integers(1, 30)):
+                b[rng.integers(len(b))] = rng.integers(256)
+        path = tmp_path / f"d{i}.dcm"
+        path.write_bytes(bytes(b))
+        try:
+            img = read_dicom(path)
+        except InputError:
+            continue
+        assert all(f.dtype == np.uint8 and f.ndim == 3 for f in img.frames)
+
+
 def test_missing_file(tmp_path):
     with pytest.raises(InputError, match="file not found"):
         read_dicom(tmp_path / "absent.dcm")

@@ -191,6 +191,25 @@ def test_formats_outside_the_allow_list_are_not_opened(tmp_path):
         load_image(tmp_path / "x.eps")
 
 
+@pytest.mark.parametrize("fmt", ["PNG", "JPEG", "TIFF", "BMP", "GIF", "WEBP"])
+def test_damaged_files_fail_only_with_input_error(tmp_path, fmt):
+    """Fail closed: random damage gives InputError or a clean RGB image, never another exception."""
+    data = _encoded(fmt)
+    rng = np.random.default_rng(3)
+    for i in range(30):
+        b = bytearray(data)
+        if i % 3 == 0:
+            b = b[: rng.integers(1, len(b))]
+        else:
+            for _ in range(rng.integers(1, 12)):
+                b[rng.integers(len(b))] = rng.integers(256)
+        try:
+            img = load_image_bytes(bytes(b), item=f"{fmt}-{i}")
+        except InputError:
+            continue
+        assert img.dtype == np.uint8 and img.shape[2] == 3
+
+
 def test_tiny_image_is_refused(tmp_path):
     Image.new("RGB", (1, 1)).save(tmp_path / "one.png")
     with pytest.raises(InputError, match=r"too small \(1x1"):
