@@ -141,7 +141,7 @@ def _overlaps(a: Box, b: Box, pad: int = 0) -> bool:
     return not (a[2] + pad <= b[0] or b[2] + pad <= a[0] or a[3] + pad <= b[1] or b[3] + pad <= a[1])
 
 
-def _slot_origin(slot: str, w: float, h: float, size: int, margin: int, rng) -> tuple[int, int]:
+def _slot_origin(slot: str, w: float, h: float, size: int, margin: int) -> tuple[int, int]:
     """Top-left of a block of ``w``×``h`` in a slot of a ``size``² image."""
     w, h = int(np.ceil(w)), int(np.ceil(h))
     x = {"tl": margin, "bl": margin, "tr": size - margin - w, "br": size - margin - w}.get(slot, (size - w) // 2)
@@ -298,7 +298,26 @@ def _luminance(rgb) -> float:
     return 0.299 * r + 0.587 * g + 0.114 * b
 
 
-def _draw_block(canvas: _Canvas, block: _Block, x: int, y: int, w: float, rng, backing: bool,
+def _low_contrast(bg: np.ndarray, colour) -> bool:
+    """Whether more than ~8 % of ``bg`` is too close in luminance to ``colour`` to read text on it."""
+    lum = bg.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
+    return bool(lum.size) and float((np.abs(lum - _luminance(colour)) < 80).mean()) > 0.08
+
+
+def _legible_colour(image: np.ndarray, box: Box, colour):
+    """``colour``, or black / white when it would vanish into the background under ``box``.
+
+    Markers and rulers get no backing box (they are usually drawn straight on
+    the film), so they switch colour instead — as lead markers and viewer
+    rulers look dark on bright regions and bright on dark ones.
+    """
+    bg = image[box[1]:box[3], box[0]:box[2]]
+    if not _low_contrast(bg, colour):
+        return colour
+    return (15, 15, 15) if float(bg.mean()) > 127 else (255, 255, 255)
+
+
+def _draw_block(canvas: _Canvas, block: _Block, x: int, y: int, w: float,
                 drawn: list[DrawnPHI], texts: list[DrawnText]) -> None:
     right = block.slot in ("tr", "br")
     for li, line in enumerate(block.lines):
@@ -360,7 +379,7 @@ def _place_nonphi(canvas: _Canvas, rng, size: int, margin: int, base_font: str, 
         for x, y in candidates(w, h):
             box = (x, y, x + w, y + h)
             if free(box):
-                ink = canvas.blend(layer.alpha, x, y, colour, canvas.nonphi)
+                ink = canvas.blend(layer.alpha, x, y, _legible_colour(canvas.src, box, colour), canvas.nonphi)
                 if ink is not None:
                     occupied.append(box)
                     texts.append(DrawnText(text, ink, kind))
@@ -391,6 +410,7 @@ def _scale_bar(canvas, rng, size, margin, font, fsize, colour, free, occupied, t
         box = (x, y, x + w, y + h)
         if not free(box):
             continue
+        colour = _legible_colour(canvas.src, box, colour)
         layer = np.zeros((h, w), np.uint8)
         bx = 0 if left else w - tick
         cx = bx + tick // 2
@@ -432,7 +452,7 @@ def inject_image(image: np.ndarray, manifest: Manifest, rng) -> Injected:
         if fit is None:
             continue
         w, h = fit
-        x, y = _slot_origin(block.slot, w, h, size, margin, rng)
+        x, y = _slot_origin(block.slot, w, h, size, margin)
         if block.slot in ("tr", "br", "top", "bottom"):  # non-square images: anchor to the real edges
             x += (W - size) if block.slot in ("tr", "br") else (W - size) // 2
             y += (H - size) if block.slot in ("bl", "br", "bottom") else 0
@@ -443,17 +463,14 @@ def inject_image(image: np.ndarray, manifest: Manifest, rng) -> Injected:
         if any(_overlaps(rect, o) for o in occupied):
             continue
         # A dark backing box sometimes — and always when the text would not stand out.
-        bg = image[rect[1]:rect[3], rect[0]:rect[2]].astype(np.float32)
-        bg_lum = bg @ np.array([0.299, 0.587, 0.114], np.float32)
-        # Force a backing box if more than ~8 % of the block would sit on
-        # background too close to the text colour: scanners and viewers do the
-        # same so annotations stay legible over bright anatomy.
-        low_contrast = float((np.abs(bg_lum - _luminance(block.colour)) < 80).mean()) > 0.08
+        # Force a backing box if the block would sit on background too close
+        # to the text colour: viewers do the same so annotations stay legible.
+        low_contrast = _low_contrast(image[rect[1]:rect[3], rect[0]:rect[2]], block.colour)
         backing = low_contrast or rng.random() < 0.2
         if backing:
             canvas.box_fill(rect, (int(rng.integers(0, 35)),) * 3, float(rng.uniform(0.75, 1.0)))
             backings.append(rect)
-        _draw_block(canvas, block, x, y, w, rng, backing, drawn, texts)
+        _draw_block(canvas, block, x, y, w, drawn, texts)
         occupied.append(rect)
 
     base_font = blocks[0].font if blocks else available_fonts()[0]
