@@ -166,7 +166,12 @@ class ContextEnhancer:
         """Candidates in ``text``; ``covered`` spans (already found by L1) are anchors, not candidates."""
         check_text(text)
         first, last = name_gazetteer()
-        toks = [_Tok(m.start(), m.end(), m.group(), m.group().lower()) for m in _TOKEN_RE.finditer(text)]
+        toks = []
+        for m in _TOKEN_RE.finditer(text):
+            t, e = m.group(), m.end()
+            if len(t) > 2 and t[-2] in "'’" and t[-1] in "sS":
+                t, e = t[:-2], e - 2  # possessive: the token is the name, not the "'s"
+            toks.append(_Tok(m.start(), e, t, t.lower()))
         if not toks:
             return []
         covered = sorted(covered or [])
@@ -212,6 +217,10 @@ class ContextEnhancer:
             lo, hi = max(0, i - self.window), min(n, i + self.after + 1)
             for j in range(i - 1, lo - 1, -1):
                 if anchor[j] is not None and sid[j] == sid[i]:
+                    # a placeholder vouches only for tokens of its own shape:
+                    # "[AGE]-year-old with Hodgkin" is not a name by proximity
+                    if is_ph[j] and (shape == "alpha") != (anchor[j] in _ALPHA_CATS):
+                        continue
                     cat, boost = anchor[j], self.boost
                     break
             else:

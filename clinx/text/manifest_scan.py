@@ -92,7 +92,12 @@ def _value_regex(value: str) -> re.Pattern | None:
     toks = value_tokens(value)
     if not toks:
         return None
-    body = r"[^0-9a-z]{0,3}".join(re.escape(t) for t in toks)
+    digits = "".join(toks)
+    if digits.isdigit() and len(digits) >= 6:
+        # numbers are written with any grouping: 48213377 = 48-213-377 = 4821 3377
+        body = r"[\s./()-]{0,2}".join(digits)
+    else:
+        body = r"[^0-9a-z]{0,3}".join(re.escape(t) for t in toks)
     return re.compile(rf"(?<![0-9a-z]){body}(?![0-9a-z])")
 
 

@@ -313,7 +313,8 @@ GATES: dict[str, Callable[[_Features], bool]] = {
 # a name token may carry a possessive ("VAUGHAN's"); otherwise it must end at a non-word
 _NAME_TOKEN_RE = re.compile(rf"(?<![\w'’-])(?:{NT}|{NT_UP})(?:(?![\w'’-])|(?=['’][sS]?(?!\w)))")
 _WS_ONLY_RE = re.compile(r"[ \t]{1,3}")
-_NEXT_WORD_RE = re.compile(r"\s{0,3}([A-Za-z]{1,30})")
+# the word after a name token, past a possessive ("Smith's fracture" -> "fracture")
+_NEXT_WORD_RE = re.compile(r"(?:['’]s?)?\s{0,3}([A-Za-z]{1,30})")
 _TOKEN_SPLIT_RE = re.compile(r"[\s,]+")
 _SENTENCE_START_CHARS = frozenset(".?!:;\n\"'([{")
 _HOSPITAL_WORD_SET = frozenset("hospital hospitals clinic infirmary institute sanatorium hospice healthcare center centre".split())
@@ -511,7 +512,7 @@ class RuleRecognizer:
         feat = _Features(text)
         if feat.ndigits and self._on("cue_id"):
             for m in _CUE_RE.finditer(text):
-                name = m.lastgroup or "cue_id"
+                name = next((g for g in _CUE_CATEGORY if m.start(g) != -1), "cue_id")
                 s, e = m.span("v")
                 if CLINICAL_CODE_RE.fullmatch(text, s, e):
                     continue

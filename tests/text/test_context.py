@@ -1,0 +1,69 @@
+"""L2 context enhancer: anchors boost identifier-shaped tokens over the threshold; clinical tokens never."""
+
+import pytest
+
+from clinx.text.context import ContextEnhancer, ContextLevel
+from clinx.text.pipeline import deidentify
+
+L2 = ContextLevel()
+
+
+@pytest.mark.parametrize(
+    "text,gone,cat",
+    [
+        ("patient john smith, is the heart enlarged?", ("john", "smith"), "NAME"),
+        ("name: ana lopez - any effusion?", ("ana", "lopez"), "NAME"),
+        ("Born 1961, is the spine normal?", ("1961",), "DATE"),
+        ("Record QX7741 - what modality?", ("QX7741",), "MRN"),
+        ("ID 4821: is this a CT?", ("4821",), "ID"),
+        ("Patient Okafor asks: any mass?", ("Okafor",), "NAME"),
+        ("seen at Riverside, is the liver normal?", ("Riverside",), "HOSPITAL"),
+    ],
+    ids=["lowercase_name_after_cue", "name_label", "born_year", "record_code", "id_digits", "surname_after_cue", "seen_at_place"],
+)
+def test_anchor_boosts_identifier_over_threshold(text, gone, cat):
+    res = L2.apply(text)  # L2 alone, so the context pass itself is tested
+    for g in gone:
+        assert g not in res.text
+    assert cat in {s.category for s in res.removed}
+    assert all(s.level == "L2" and s.source.startswith("context:") for s in res.removed)
+    assert deidentify(text, "L2").text == res.text or all(g not in deidentify(text, "L2").text for g in gone)
+
+
+def test_same_tokens_without_anchor_are_kept():
+    # identical shapes, no anchor: base scores stay below the threshold
+    assert L2.apply("Riverside views: is the liver normal?").text.startswith("Riverside")
+    assert L2.apply("Is the QX7741 protocol a CT?").removed == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Patient has 2 lesions, the T2 one at C5-C6 is 5 cm: is it benign?", "Patient ID card shows the left lung: is it clear?",
+     "Does the patient have pneumonia in the right lower lobe?", "Patient is a 45-year-old man: is the heart enlarged?"],
+    ids=["counts_and_codes", "anchor_then_clinical", "patient_question", "age_under_90"],
+)
+def test_clinical_tokens_next_to_anchors_survive(text):
+    assert L2.apply(text).text == text
+
+
+def test_anchor_does_not_reach_across_sentences():
+    text = "Patient unknown. Riverside views: any mass?"
+    assert "Riverside" in L2.apply(text).text
+
+
+def test_placeholder_neighbour_is_masked():
+    # what L1 left next to a placeholder is suspicious ("[NAME] Okafor")
+    res = L2.apply("Re: Pavla [NAME] / is there a lesion?")
+    assert "Pavla" not in res.text
+
+
+def test_threshold_controls_masking():
+    text = "Patient Okafor asks: any mass?"
+    assert ContextEnhancer(threshold=1.01).find(text) == []
+    assert ContextEnhancer(threshold=0.6).find(text)
+
+
+def test_window_limits_anchor_reach():
+    text = "Patient is seen for the first time Okafor: any mass?"
+    assert ContextEnhancer(window=2).find(text) == []
+    assert ContextEnhancer(window=8).find(text)
