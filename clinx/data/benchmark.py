@@ -51,7 +51,9 @@ README_TEXT = """# clinx PHI-injected benchmark
 Built by `clinx build` (clinx.data.benchmark). Every identifier in this folder
 is **synthetic** (Faker names, random numbers) — but treat `manifests/` as
 **PHI (synthetic)**: it is the identity burned into `images/` and written into
-the questions, and tools must handle it like real PHI (never log it).
+the questions, and tools must handle it like real PHI (never log it). By
+design `images/` and the `question` field of `samples.jsonl` carry the same
+synthetic PHI; `clean/`, `clean_question` and `provenance` carry none.
 
 - `samples.jsonl` — one line per sample: `id`, `question` (PHI-injected q̃),
   `clean_question`, `answer`, `answer_type` (closed/open), `nonphi_texts`,
