@@ -148,23 +148,25 @@ class TrueMasker(Masker):
 
 
 class OCRMasker(Masker):
-    """The paper's pipeline: OCR -> fuzzy match against the manifest -> dilated PHI-only mask."""
+    """The paper's pipeline: OCR -> fuzzy match against the manifest -> dilated PHI-only mask.
+
+    Keyword arguments are those of :class:`clinx.localize.PhiLocalizer`
+    (``engine``, ``engine_params``, ``threshold``, ``dilation``, ...); they all
+    enter the mask cache key.
+    """
 
     needs_ocr = True
 
-    def __init__(self, engine: str = "rapidocr", engine_params: Mapping | None = None, **localizer_params):
-        self.engine_name = engine
-        self.engine_params = dict(engine_params or {})
+    def __init__(self, **localizer_params):
         self.localizer_params = dict(localizer_params)
-        self.id = "ocr-mask:" + json.dumps([engine, self.engine_params, self.localizer_params], sort_keys=True)
+        self.id = "ocr-mask:" + json.dumps(self.localizer_params, sort_keys=True, default=str)
         self._loc = None
 
     def _localizer(self):
         if self._loc is None:
             from clinx.localize import PhiLocalizer
-            from clinx.ocr import get_engine
 
-            self._loc = PhiLocalizer(get_engine(self.engine_name, **self.engine_params), **self.localizer_params)
+            self._loc = PhiLocalizer(**self.localizer_params)
         return self._loc
 
     def masks(self, samples):
@@ -172,7 +174,7 @@ class OCRMasker(Masker):
         out: list = []
         for s in samples:
             try:
-                out.append(np.asarray(loc.locate(s.image, s.manifest).mask, dtype=bool))
+                out.append(np.asarray(loc.locate(s.image, s.manifest, item=s.id).mask, dtype=bool))
             except Exception as exc:  # per item: the batch goes on, the item is failed closed
                 out.append(exc)
         return out

@@ -271,18 +271,29 @@ def missing_text(result: GridResult) -> str:
     return "\n".join(lines)
 
 
-def render_markdown(result: GridResult) -> str:
-    """Every table as one Markdown document (what the console prints)."""
-    metrics = _metrics(result)
+def table1_markdown(result: GridResult) -> str:
+    """Table 1 (level × condition, pooled) with the paired EM difference against ``raw``."""
     t1 = utility_table(result, ["level", "condition"])
     deltas = {(c["level"], c["a"]): c["em"] for c in paired_comparisons(result) if c["b"] == "raw"}
+    return ("## Table 1 — utility by text level × image condition (all datasets and models pooled, %)\n"
+            + _utility_md(t1, ["level", "condition"], _metrics(result), deltas))
+
+
+def render_markdown(result: GridResult, brief: bool = False) -> str:
+    """Every table as one Markdown document (what the console prints).
+
+    ``brief`` keeps Table 1, the leakage table and the list of what was not evaluated (``clinx demo``).
+    """
+    metrics = _metrics(result)
     parts = [
-        "## Table 1 — utility by text level × image condition (all datasets and models pooled, %)",
-        _utility_md(t1, ["level", "condition"], metrics, deltas),
+        table1_markdown(result),
         "",
         "## Leakage — OCR attack on the released images (fraction of manifest tokens / characters recovered)",
         leakage_markdown(result),
     ]
+    if brief:
+        miss = missing_text(result)
+        return "\n".join(parts + (["", miss] if miss else [])) + "\n"
     if len(result.meta.get("datasets", {})) > 0:
         parts += ["", "## Table 2 — per dataset (%)",
                   _utility_md(utility_table(result, ["dataset", "level", "condition"]), ["dataset", "level", "condition"], metrics)]
