@@ -243,8 +243,11 @@ class _Prepared:
 class ManifestSource:
     """Where an input file's manifest comes from.
 
-    * ``"dicom"`` — the file's own DICOM header (:func:`clinx.localize.manifest_from_dicom`);
-    * a JSON **file** — one manifest for every item (``{"fields": {...}, "renderings": {...}}`` or flat ``{field: value}``);
+    * ``"dicom"`` — the file's own DICOM header (:func:`clinx.localize.manifests.manifest_from_dicom`);
+    * a JSON **file** — either one manifest for every item (``{"fields": {...},
+      "renderings": {...}}`` or flat ``{field: value}``), or per-item manifests
+      (``{"<relative path or file name>": {...}}``, ``{"items": ...}`` or a list
+      of ``{"image": name, ...}``; see :func:`clinx.localize.manifests.manifests_from_json`);
     * a **folder** — one JSON per item at ``<folder>/<relative path>.json`` or
       ``<folder>/<relative path without suffix>.json``.
     """
@@ -260,9 +263,11 @@ class ManifestSource:
             elif p.is_file():
                 self.kind = "file"
             else:
-                raise ClinxError(f"manifest source not found: give 'dicom', a JSON file or a folder of JSON files")
+                raise ClinxError("manifest source not found: give 'dicom', a JSON file or a folder of JSON files")
             self.path = p
-        self._shared: tuple[Manifest, str] | None = None
+        # The shared file is parsed once; a broken one quarantines every item with the same reason.
+        self._file: Manifest | dict[str, Manifest] | ItemError | None = None
+        self._file_digest: str | None = None
 
     def json_path(self, rel: str) -> Path:
         assert self.path is not None
@@ -278,6 +283,10 @@ class ManifestSource:
         """Identity of this item's manifest for resume keys ('' when it comes from the input itself)."""
         if self.kind == "dicom":
             return ""
+        if self.kind == "file":
+            if self._file_digest is None:
+                self._file_digest = file_digest(self.path)
+            return self._file_digest
         try:
             return file_digest(self.json_path(rel))
         except (ItemError, OSError):
@@ -290,33 +299,70 @@ class ManifestSource:
             from clinx.localize.manifests import manifest_from_dicom
 
             return manifest_from_dicom(dataset)
-        if self.kind == "file" and self._shared is not None:
-            return self._shared[0]
-        m = load_manifest_json(self.json_path(rel), item=rel)
-        if self.kind == "file":
-            self._shared = (m, "")
-        return m
+        if self.kind == "dir":
+            return load_manifest_json(self.json_path(rel), item=rel)
+        if self._file is None:
+            try:
+                self._file = _parse_shared_manifest(self.path)
+            except ItemError as exc:
+                self._file = exc
+        if isinstance(self._file, ItemError):
+            raise ItemError(rel, f"shared manifest file: {self._file.problem}", stage="manifest")
+        if isinstance(self._file, Manifest):
+            return self._file
+        for key in (rel, Path(rel).name, Path(rel).stem):
+            if key in self._file:
+                return self._file[key]
+        raise ItemError(rel, "the per-item manifest file has no entry for this item", stage="manifest")
 
 
-def load_manifest_json(path: Path, *, item: str) -> Manifest:
-    """Read a manifest JSON strictly (UTF-8, an object); errors name the item, never the content."""
+def _read_json_strict(path: Path, *, item: str):
+    """Parse a JSON file: UTF-8 (BOM allowed), errors name the item and position, never the content."""
     try:
         raw = Path(path).read_bytes()
     except OSError as exc:
         raise InputError(item, f"manifest file cannot be read ({type(exc).__name__})", stage="manifest") from None
+    if not raw.strip():
+        raise InputError(item, "manifest file is empty", stage="manifest")
     try:
         text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise InputError(item, "manifest file is not valid UTF-8", stage="manifest") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(item, f"manifest file is not valid UTF-8 (bad byte at offset {exc.start})", stage="manifest") from None
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
-        # Position only: the message of JSONDecodeError quotes no content, but keep it minimal anyway.
         raise InputError(item, f"manifest file is not valid JSON (line {exc.lineno}, column {exc.colno})", stage="manifest") from None
-    try:
-        return Manifest.from_dict(data)
-    except (TypeError, ValueError, AttributeError) as exc:
-        raise InputError(item, f"manifest JSON has the wrong shape ({type(exc).__name__})", stage="manifest") from None
+
+
+def _is_per_item(obj) -> bool:
+    if isinstance(obj, list):
+        return True
+    if not isinstance(obj, Mapping) or "fields" in obj:
+        return False
+    if isinstance(obj.get("items"), (Mapping, list)):
+        return True
+    return bool(obj) and all(isinstance(v, Mapping) for v in obj.values())
+
+
+def _parse_shared_manifest(path: Path) -> Manifest | dict[str, Manifest]:
+    from clinx.localize.manifests import manifest_from_json, manifests_from_json
+
+    obj = _read_json_strict(path, item=path.name)
+    if _is_per_item(obj):
+        return manifests_from_json(obj, item=path.name)
+    return manifest_from_json(obj, item=path.name)
+
+
+def load_manifest_json(path: Path, *, item: str) -> Manifest:
+    """One manifest from a JSON file (:func:`clinx.localize.manifests.manifest_from_json` rules).
+
+    Errors are :class:`~clinx.errors.InputError` naming ``item`` and the
+    problem (not UTF-8, malformed, empty fields…), never the content.
+    """
+    from clinx.localize.manifests import manifest_from_json
+
+    obj = _read_json_strict(path, item=item)
+    return manifest_from_json(obj, item=item)
 
 
 def iter_input_files(input_dir: Path) -> list[Path]:

@@ -97,7 +97,9 @@ def write_dicom(path: Path, img: np.ndarray | None, *, name: str = PHI_NAME, mrn
     ds.InstitutionName = "Saint Quixby Hospital"
     ds.StudyDate = "20240102"
     if img is not None:
-        ds.Rows, ds.Columns = img.shape[:2]
+        if img.ndim == 4:  # (frames, H, W, 3)
+            ds.NumberOfFrames = img.shape[0]
+        ds.Rows, ds.Columns = img.shape[-3:-1]
         ds.SamplesPerPixel = 3
         ds.PhotometricInterpretation = "RGB"
         ds.PlanarConfiguration = 0

@@ -217,3 +217,58 @@ def test_samples_runner_and_scrub(tmp_path, kit):
     assert s.sanitized == 3 and s.quarantined == 1
     assert set(s.outputs) == {"s0", "s1", "s2"} and all(p.is_file() for p in s.outputs.values())
     assert scrub("got QUIXBY^ZELDARINE and zeldarine", m) == "got [patient_name] and [patient_name]"
+
+
+def test_multiframe_dicom_every_frame_sanitized(tmp_path, kit, manifest_file):
+    import pydicom
+
+    frames = np.stack([kit.phi_image(5), kit.phi_image(6)])
+    frames[1, 30:36, 40:60] = (255, 0, 0)  # PHI at a different place in frame 2
+    src = tmp_path / "in"
+    kit.write_dicom(src / "cine.dcm", frames)
+    out = tmp_path / "out"
+    s = sanitize_folder(src, out, get_condition("ocr"), kit.RedLocalizer(), manifest_file, progress=False)
+    assert s.sanitized == 1 and s.frames == 2, s.quarantine
+    arr = pydicom.dcmread(out / "cine.dcm").pixel_array
+    assert arr.shape[:3] == (2, 48, 64)
+    assert (arr[0, 4:10, 4:30] == 0).all() and (arr[1, 4:10, 4:30] == 0).all() and (arr[1, 30:36, 40:60] == 0).all()
+    assert np.array_equal(arr[0, 20:30, 0:10], frames[0, 20:30, 0:10])
+
+
+def test_manifest_from_dicom_header(tmp_path, kit, caplog):
+    import pydicom
+
+    src = tmp_path / "in"
+    kit.write_dicom(src / "with_phi.dcm", kit.phi_image(8))
+    kit.write_dicom(src / "anon.dcm", kit.phi_image(9), name="", mrn="")
+    kit.write_png(src / "plain.png", kit.phi_image(10))  # no header to take a manifest from
+    out = tmp_path / "out"
+    s = sanitize_folder(src, out, get_condition("ocr"), kit.RedLocalizer(), "dicom", progress=False)
+    q = {r["item"]: r for r in read_jsonl(out / QUARANTINE_FILE)}
+    assert s.sanitized + s.quarantined == 3 and (out / "with_phi.dcm").is_file()
+    assert kit.PHI_VALUES[0] not in str(pydicom.dcmread(out / "with_phi.dcm"))
+    assert q["plain.png"]["stage"] == "manifest" and "not a DICOM" in q["plain.png"]["reason"]
+    # the anonymous header still names the institution and the study date, so it may pass or fail closed;
+    # either way nothing for a quarantined item is written
+    if "anon.dcm" in q:
+        assert not (out / "anon.dcm").exists()
+    kit.assert_no_phi(caplog.text, (out / QUARANTINE_FILE).read_text(), (out / SUMMARY_FILE).read_text())
+
+
+def test_per_item_manifest_file(tmp_path, kit):
+    src = tmp_path / "in"
+    kit.write_png(src / "a.png", kit.phi_image(0))
+    kit.write_png(src / "b.png", kit.phi_image(1))
+    mf = tmp_path / "manifests.json"
+    mf.write_text(json.dumps({"a.png": kit.MANIFEST, "c.png": kit.MANIFEST}))
+    s = sanitize_folder(src, tmp_path / "out", get_condition("ocr"), kit.RedLocalizer(), mf, progress=False)
+    assert s.sanitized == 1 and s.quarantine[0]["item"] == "b.png"
+    assert "no entry" in s.quarantine[0]["reason"]
+
+
+def test_broken_shared_manifest_quarantines_each_item(tmp_path, folder, kit):
+    mf = tmp_path / "m.json"
+    mf.write_bytes(b"\xff\xfe not json")
+    s = sanitize_folder(folder, tmp_path / "out", get_condition("ocr"), kit.RedLocalizer(), mf, progress=False)
+    assert s.quarantined == 3 and s.sanitized == 0
+    assert all("UTF-8" in r["reason"] for r in s.quarantine)
