@@ -29,7 +29,7 @@ SYSTEM = (
 )
 USER = "Question: {question}\nReference answer: {reference}\nPredicted answer: {prediction}\nScore (1 or 0):"
 
-_DIGIT = re.compile(r"(?<![\d.])([01])(?![\d.])")
+_DIGIT = re.compile(r"(?<![\d.])([01])(?!\d|\.\d)")
 _WORDS = re.compile(r"\b(yes|no|correct|incorrect|consistent|inconsistent|true|false)\b", re.I)
 _POSITIVE = {"yes", "correct", "consistent", "true"}
 

@@ -1,0 +1,52 @@
+"""Hydra configs of clinx eval / clinx demo: composition, group overrides, experiments, launchers."""
+
+import pytest
+from omegaconf import OmegaConf
+
+from clinx.config import compose
+from clinx.eval.cli import grid_settings
+
+
+def test_default_grid_is_the_papers():
+    cfg = compose("eval")
+    s, params, text = grid_settings(cfg)
+    assert s.conditions == ["raw", "ocr", "gskip", "prism"] and s.levels == ["l0", "l1", "l2", "l3"]
+    assert s.leakage_only == ["prism_flat"] and s.ablation
+    assert list(cfg.models) == ["baseline"] and list(cfg.judges) == ["smollm2"]
+    assert cfg.data.fmt == "builtin" and text["strategy"] == "multi_agent"
+
+
+def test_condition_text_and_data_overrides_narrow_the_grid():
+    cfg = compose("eval", ["condition=ocr", "text=l2", "data=slake", "data.root=/data/SLAKE"])
+    s, params, text = grid_settings(cfg)
+    assert s.conditions == ["ocr"] and params["ocr"] == {"fill": 0}
+    assert s.levels == ["l2"] and "l2" in text  # the level's own settings come along
+    assert s.leakage_only == []  # a single-condition run does not add the diagnostic row
+    assert cfg.data.fmt == "slake"
+
+
+def test_experiments_and_several_models_and_judges():
+    demo = compose("demo")
+    assert demo.n == 40 and list(demo.models) == ["baseline"]
+    assert compose("eval", ["experiment=demo"]).n == 40
+    cfg = compose("eval", ["vqa=[baseline,medgemma_4b]", "judge=[llama31_8b,mistral7b]", "models.medgemma_4b.path=/m"])
+    assert list(cfg.models) == ["baseline", "medgemma_4b"] and cfg.models.medgemma_4b.model == "medgemma-1.5-4b"
+    assert cfg.judges.llama31_8b.llm.model == "meta-llama/Llama-3.1-8B-Instruct"
+    assert cfg.judges.mistral7b.llm.model == "mistralai/Mistral-7B-Instruct-v0.3"
+    paper = compose("eval", ["experiment=paper_grid", "data_root=/d", "models_root=/m"])
+    d = OmegaConf.to_container(paper, resolve=True)
+    assert set(d["datasets"]) == {"vqa_rad", "slake", "pathvqa"} and d["datasets"]["slake"]["root"] == "/d/SLAKE"
+    assert d["models"]["hulumed_4b"]["path"] == "/m/Hulu-Med-4B" and len(d["models"]) == 4
+
+
+@pytest.mark.parametrize("launcher, target", [("joblib", "JoblibLauncher"), ("slurm", "SlurmLauncher")])
+def test_launchers_compose(launcher, target):
+    from hydra import compose as hcompose, initialize_config_dir
+    from hydra.core.global_hydra import GlobalHydra
+
+    from clinx.config import CONFIG_DIR
+
+    GlobalHydra.instance().clear()
+    with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
+        cfg = hcompose("eval", overrides=[f"hydra/launcher={launcher}"], return_hydra_config=True)
+    assert cfg.hydra.launcher._target_.endswith(target)

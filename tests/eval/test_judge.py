@@ -1,0 +1,56 @@
+"""LLM-as-judge: what the judge sees, how its reply is parsed, and the real SmolLM2 judge once."""
+
+import pytest
+
+from clinx.eval.judge import LLMJudge, build_messages, parse_score
+
+
+@pytest.mark.parametrize(
+    "reply, score",
+    [("1", 1), ("0", 0), (" 1.", 1), ("Score: 0", 0), ("<think>maybe 0</think>1", 1), ("Yes", 1),
+     ("incorrect", 0), ("Correct.", 1), ("", None), ("I cannot tell", None), ("10 points", None)],
+)
+def test_parse_score(reply, score):
+    assert parse_score(reply) == score
+
+
+def test_judge_sees_only_question_reference_prediction():
+    msgs = build_messages("Is there a lesion?", "yes", "Yes.")
+    assert [m["role"] for m in msgs] == ["system", "user"]
+    user = msgs[1]["content"]
+    assert "Question: Is there a lesion?" in user and "Reference answer: yes" in user and "Predicted answer: Yes." in user
+    assert "image" not in user.lower() and "condition" not in user.lower()
+
+
+class ScriptedLLM:
+    model_id = "scripted"
+
+    def __init__(self, replies):
+        self.replies, self.seen = list(replies), []
+
+    def chat(self, messages, **kw):
+        self.seen.append((messages, kw))
+        return self.replies.pop(0)
+
+
+def test_judge_scores_counts_unparsed_and_skips_empty_predictions():
+    llm = ScriptedLLM(["1", "nonsense", "0"])
+    j = LLMJudge(llm, name="s")
+    assert j.score([("q", "yes", "yes"), ("q", "no", "maybe"), ("q", "2", ""), ("q", "ct", "mri")]) == [1, 0, 0, 0]
+    assert j.calls == 3 and j.unparsed == 1  # the empty prediction was never sent
+    assert all(kw["temperature"] == 0.0 and kw["max_tokens"] == 4 for _, kw in llm.seen)
+
+
+def test_judge_id_depends_on_the_model():
+    a, b = ScriptedLLM([]), ScriptedLLM([])
+    b.model_id = "other"
+    assert LLMJudge(a, "x").judge_id != LLMJudge(b, "x").judge_id
+
+
+@pytest.mark.slow
+def test_real_smollm2_judge_returns_binary_scores(tmp_path):
+    from clinx.llm import get_llm
+
+    j = LLMJudge(get_llm("llamacpp", cache=str(tmp_path / "llm")), name="smollm2")
+    scores = j.score([("Is there a lesion?", "yes", "yes"), ("What imaging modality is shown?", "ct", "fundus photograph")])
+    assert all(s in (0, 1) for s in scores)
