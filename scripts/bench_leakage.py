@@ -120,6 +120,7 @@ def attack_conditions(
     cache: ReadCache | None = None,
     localizer_params=None,
     progress: bool = True,
+    on_done=None,
 ) -> dict:
     """Sanitize ``images_dir`` with each condition (real files, fail-closed runner) and attack the outputs.
 
@@ -147,6 +148,8 @@ def attack_conditions(
         leak = evaluate_leakage(outputs, samples, engines, cache=cache)
         log(f"attack[{cname}]: {time.perf_counter() - t:.1f}s")
         results[cname] = {"summary": summary.to_dict(), "leakage": leak}
+        if on_done is not None:
+            on_done(results)
     return results
 
 
@@ -237,9 +240,16 @@ def main(argv=None) -> int:
 
         cache = ReadCache()
         masks = mask_scores(samples, engines, cache)
+
+        def checkpoint(partial: dict) -> None:
+            # A long run that is interrupted still leaves the figures measured so far.
+            Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+            Path(args.out).write_text(json.dumps(
+                {**flat_figures(partial, masks), "_meta": {"partial": True, "n_images": len(samples)}}, indent=2))
+
         results = attack_conditions(
             bench / "images", bench / "manifests", samples, conditions, engines, work / "out",
-            mask_engine=args.mask_engine, cache=cache, progress=not args.no_progress,
+            mask_engine=args.mask_engine, cache=cache, progress=not args.no_progress, on_done=checkpoint,
         )
         figures = flat_figures(results, masks)
         table = print_table(results, masks)
