@@ -11,8 +11,9 @@ Definitions
 DICOM person-name separator ``^`` and every character that is not a letter or
 digit replaced by a space, runs of spaces collapsed. So ``DOE^JOHN``,
 ``Doe, John`` and ``doe  john`` all become ``doe john``; ``03/14/1961`` becomes
-``03 14 1961``. When :mod:`clinx.localize.normalize` provides the same
-canonical form, the matcher and this metric agree by construction.
+``03 14 1961``. :func:`tokens` and :func:`compact` (``ν`` without spaces) are
+those of :mod:`clinx.localize.normalize`, so the matcher that builds masks
+and this metric compare strings in exactly the same form.
 
 **Tokens** (:func:`tokens`): maximal runs of letters/digits of ``ν(s)``.
 Manifest tokens shorter than :data:`MIN_TOKEN_LEN` (2) characters are not
