@@ -16,11 +16,19 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
+from collections import OrderedDict
 from pathlib import Path
 
 from clinx.llm.base import ChatLLM, ChatParams, LLMError
 
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+# llama.cpp wheels are built with OpenMP, whose worker threads busy-wait by
+# default. On a shared 2-core machine that spinning starves everything else and
+# makes llama.cpp itself 4-10x slower (measured: a 260-token prompt 15-20 s ->
+# 3.5 s under load). Must be set before libgomp initialises, i.e. before
+# llama_cpp is imported; an explicit user setting wins.
+os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
 
 def smollm2_gguf_path() -> Path:
@@ -73,6 +81,7 @@ class LlamaCppLLM(ChatLLM):
         n_threads: int = 2,
         seed: int = 0,
         chat_format: str | None = None,
+        contexts: int = 4,
         params: ChatParams | dict | None = None,
         cache=True,
     ):
@@ -84,7 +93,11 @@ class LlamaCppLLM(ChatLLM):
         self.n_threads = int(n_threads)
         self.seed = int(seed)
         self.chat_format = chat_format
-        self._llm = None
+        if int(contexts) < 1:
+            raise ValueError("contexts must be >= 1")
+        self.contexts = int(contexts)
+        # system prompt -> Llama, least recently used first (see _for_prompt).
+        self._pool: OrderedDict[str, object] = OrderedDict()
         # File name + size identifies the weights without hashing 100 MB on every start.
         self._model_id = f"llamacpp:{self.model_path.name}:{self.model_path.stat().st_size}:ctx{self.n_ctx}"
 
@@ -92,20 +105,44 @@ class LlamaCppLLM(ChatLLM):
     def model_id(self) -> str:
         return self._model_id
 
+    def _load(self):
+        try:
+            from llama_cpp import Llama
+        except ImportError as e:  # pragma: no cover - dependency declared in pyproject
+            raise LLMError("llama-cpp-python is not installed") from e
+        kw = dict(model_path=str(self.model_path), n_ctx=self.n_ctx, n_threads=self.n_threads, seed=self.seed, verbose=False)
+        if self.chat_format:
+            kw["chat_format"] = self.chat_format
+        with _quiet_stderr():
+            return Llama(**kw)
+
+    def _for_prompt(self, messages: list[dict]):
+        """The context to run ``messages`` in: one per distinct system prompt, LRU-evicted.
+
+        llama.cpp reuses the KV cache for the longest common token prefix with
+        the *previous* request of the same context. Agents that alternate
+        (privacy, semantic, reconstruction) would otherwise re-evaluate their
+        ~250-token instructions and few-shot examples on every call; with one
+        context per system prompt only the new user text is evaluated. The
+        weights are memory-mapped, so extra contexts cost only their KV cache.
+        """
+        key = messages[0]["content"] if messages and messages[0]["role"] == "system" else ""
+        llm = self._pool.get(key)
+        if llm is None:
+            if len(self._pool) >= self.contexts:
+                _, old = self._pool.popitem(last=False)
+                with contextlib.suppress(Exception):
+                    old.close()
+            llm = self._pool[key] = self._load()
+        self._pool.move_to_end(key)
+        return llm
+
     @property
     def llm(self):
-        """The loaded ``llama_cpp.Llama`` (loaded on first use, so cache hits never load it)."""
-        if self._llm is None:
-            try:
-                from llama_cpp import Llama
-            except ImportError as e:  # pragma: no cover - dependency declared in pyproject
-                raise LLMError("llama-cpp-python is not installed") from e
-            kw = dict(model_path=str(self.model_path), n_ctx=self.n_ctx, n_threads=self.n_threads, seed=self.seed, verbose=False)
-            if self.chat_format:
-                kw["chat_format"] = self.chat_format
-            with _quiet_stderr():
-                self._llm = Llama(**kw)
-        return self._llm
+        """A loaded ``llama_cpp.Llama`` (for tokenising / inspection); loaded on first use."""
+        if not self._pool:
+            self._pool[""] = self._load()
+        return next(reversed(self._pool.values()))
 
     def _complete(self, messages: list[dict], params: ChatParams) -> str:
         kw = dict(
@@ -121,7 +158,7 @@ class LlamaCppLLM(ChatLLM):
             if params.json_schema is not None:
                 fmt["schema"] = dict(params.json_schema)
             kw["response_format"] = fmt
-        out = self.llm.create_chat_completion(**kw)
+        out = self._for_prompt(messages).create_chat_completion(**kw)
         content = out["choices"][0]["message"].get("content")
         return content or ""
 
@@ -130,7 +167,7 @@ class LlamaCppLLM(ChatLLM):
         return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))
 
     def close(self) -> None:
-        if self._llm is not None:
+        while self._pool:
+            _, llm = self._pool.popitem()
             with contextlib.suppress(Exception):
-                self._llm.close()
-            self._llm = None
+                llm.close()

@@ -157,7 +157,7 @@ def llama_server(tmp_path_factory):
 
     port = _free_port()
     log = tmp_path_factory.mktemp("server") / "server.log"
-    env = dict(os.environ, HF_HUB_OFFLINE="1")
+    env = dict(os.environ, HF_HUB_OFFLINE="1", OMP_WAIT_POLICY="passive")
     with open(log, "wb") as fh:
         proc = subprocess.Popen(
             [sys.executable, "-m", "llama_cpp.server", "--model", str(smollm2_gguf_path()), "--host", "127.0.0.1",

@@ -1,0 +1,32 @@
+"""The ClinX paper's single-prompt L3 rewrite (§3.3, Appendix B.3).
+
+One instruction ("remove every identity-bearing detail, keep the medical
+question") with two worked examples, answered as ``{"question": ...}``. The
+paper accepted a rewrite when finding, anatomy, modality, disease cue and
+question intent survived and otherwise *used the original question*; clinx
+validates the same way (plus a PHI re-scan) but falls back to the L2 text.
+"""
+
+from __future__ import annotations
+
+from clinx.text.rewrite import prompts
+from clinx.text.rewrite.common import L3Base
+
+
+class SingleRewriter(L3Base):
+    """L3 by one LLM call: ``apply(l2_text, manifest) -> TextResult``."""
+
+    strategy = "single"
+
+    def _candidates(self, base, l2_text, manifest, notes, call, state):
+        max_len = int(min(self.max_growth * len(base) + 40, 600))
+        msgs = prompts.few_shot(prompts.SINGLE_SYSTEM, prompts.SINGLE_SHOTS, f"Question: {base}")
+        data, err = call(msgs, prompts.single_schema(max_len), "question")
+        if err:
+            notes["llm_error"] = err
+            return
+        q = data.get("question")
+        if not isinstance(q, str):
+            notes["llm_error"] = "bad_shape"
+            return
+        yield "llm", q
