@@ -49,7 +49,7 @@ unit ward room emergency icu er ed today yesterday tomorrow morning evening nigh
 number phone fax email address zip city state country street avenue road
 monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
 september october november december jan feb mar apr jun jul aug sep sept oct nov dec
-none normal stable chest xray ray ct mri pet us cxr pa ap lat lateral frontal mass
+none normal stable chest xray ct mri pet us cxr pa ap lat lateral frontal mass
 """.split()
 )
 
@@ -73,10 +73,19 @@ _HOSPITAL_WORDS = "(?:" + _HOSPITAL_WORDS_TITLE + "|" + re.sub(r"[a-z]", lambda 
 
 @lru_cache(maxsize=1)
 def name_gazetteer() -> tuple[frozenset[str], frozenset[str]]:
+    """Filtered gazetteer: see :func:`raw_gazetteer`; clinical and function words removed."""
+    first, last = raw_gazetteer()
+    bad = {w.lower() for w in NON_NAMES}
+    return frozenset(first - bad), frozenset(last - bad)
+
+
+@lru_cache(maxsize=1)
+def raw_gazetteer() -> tuple[frozenset[str], frozenset[str]]:
     """(first names, last names), lower-cased, from Faker's English person providers.
 
-    Words that are also clinical or function words are dropped so the
-    gazetteer never fires on "Mark the lesion" or "Bell's palsy".
+    Unfiltered: a word such as "Ward" or "Stone" is here. Rules use it only
+    for *pairs* (a known given name next to a known surname), where an
+    ordinary word is far less likely than a person.
     """
     first: set[str] = set()
     last: set[str] = set()
@@ -90,8 +99,7 @@ def name_gazetteer() -> tuple[frozenset[str], frozenset[str]]:
         for attr in ("first_names", "first_names_female", "first_names_male"):
             first.update(n.lower() for n in getattr(prov, attr, ()) or ())
         last.update(n.lower() for n in getattr(prov, "last_names", ()) or ())
-    bad = {w.lower() for w in NON_NAMES}
-    return frozenset(first - bad), frozenset(last - bad)
+    return frozenset(first), frozenset(last)
 
 
 # --------------------------------------------------------------------------- building blocks
@@ -325,13 +333,18 @@ def _is_non_name(word: str) -> bool:
     return w in NON_NAMES or w in _HOSPITAL_WORD_SET
 
 
-def _trim_name(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """Drop leading/trailing tokens that are function or clinical words; None if nothing is left."""
+def _trim_name(text: str, start: int, end: int, strict: bool = True) -> tuple[int, int] | None:
+    """Drop leading/trailing tokens that are function or clinical words; None if nothing is left.
+
+    ``strict=False`` (after a title: "Mrs. Ward") drops only words that start
+    sentences ("Dr. Is ..."), since whatever follows a title is a surname.
+    """
     span = text[start:end]
+    bad = _is_non_name if strict else (lambda w: w.lower() in START_WORDS)
     toks = [(m.start(), m.end()) for m in re.finditer(r"\S{1,60}", span)]
-    while toks and _is_non_name(span[toks[0][0] : toks[0][1]].strip(",'’")):
+    while toks and bad(span[toks[0][0] : toks[0][1]].strip(",'’")):
         toks.pop(0)
-    while toks and _is_non_name(span[toks[-1][0] : toks[-1][1]].strip(",'’")):
+    while toks and bad(span[toks[-1][0] : toks[-1][1]].strip(",'’")):
         toks.pop()
     if not toks:
         return None
@@ -362,10 +375,16 @@ def _validate(name: str, m: re.Match, text: str) -> tuple[int, int] | None:
             return start, end
         if name == "name_comma":
             a, b = (t.strip() for t in text[start:end].split(",", 1))
-            if _is_non_name(a) or _is_non_name(b.split()[0]):
+            b = b.split()[0]
+            rfirst, rlast = raw_gazetteer()
+            # "Peters, April", "Ward, Cory": a known surname + a known given name is a person
+            pair = a.lower() in rlast and b.lower() in rfirst
+            a_bad = _is_non_name(a) and not pair
+            b_bad = _is_non_name(b) and not pair
+            if a_bad or b_bad:
                 return None
             return start, end
-        trimmed = _trim_name(text, start, end)
+        trimmed = _trim_name(text, start, end, strict=name != "name_title")
         if trimmed is None:
             return None
         start, end = trimmed
@@ -415,6 +434,7 @@ def _name_runs(text: str) -> list[Candidate]:
     * never a lone eponym or a token before an eponym head noun ("Baker cyst").
     """
     first, last = name_gazetteer()
+    rfirst, rlast = raw_gazetteer()
     out: list[Candidate] = []
 
     def judge(piece: list[tuple[int, int, str]], caps: bool) -> None:
@@ -440,9 +460,15 @@ def _name_runs(text: str) -> list[Candidate]:
 
     def flush(run: list[tuple[int, int, str]], caps: bool) -> None:
         piece: list[tuple[int, int, str]] = []
-        for tok in run:
-            # a clinical word right after a known first name is a surname ("Joshua Stone")
-            surname = bool(piece) and piece[-1][2].lower() in first and tok[2].lower() not in FUNCTION_WORDS
+        for k, tok in enumerate(run):
+            low = tok[2].lower()
+            # "April Jones", "Ray Small": a given name that is also an ordinary
+            # word, directly followed by a known surname, is a given name
+            if low in rfirst and _is_non_name(tok[2]) and k + 1 < len(run) and run[k + 1][2].lower() in rlast:
+                piece.append(tok)
+                continue
+            # a clinical word right after a known first name is a surname ("Joshua Stone", "Lee Ward")
+            surname = bool(piece) and piece[-1][2].lower() in rfirst and tok[2].lower() not in START_WORDS
             if _is_non_name(tok[2]) and not surname:
                 judge(piece, caps)
                 piece = []
@@ -467,6 +493,7 @@ def _name_runs(text: str) -> list[Candidate]:
     return out
 
 
+_MONTH_NAMES = frozenset("april may june august".split())
 _PARTICLES = frozenset("van von der den de da di del della dos das du la le ten ter bin ibn al el mac st".split())
 _PREV_WORD_RE = re.compile(r"([^\W\d_][\w'’-]{0,30})[ \t]{1,3}$")
 
