@@ -138,10 +138,8 @@ _FIRST_WORD_RE = re.compile(r"[A-Za-z']+")
 def _norm_word(w: str) -> str:
     # Cheap singularisation, only where the singular is a lexicon term, so
     # "nodules" and "nodule" count as the same content.
-    if w in _TERMS_1:
-        return w
     for suf in ("es", "s"):
-        if w.endswith(suf) and w[: -len(suf)] in _TERMS_1:
+        if len(w) > len(suf) + 2 and w.endswith(suf) and w[: -len(suf)] in _TERMS_1:
             return w[: -len(suf)]
     return w
 
@@ -219,6 +217,7 @@ class ClinicalCheck:
     missing: tuple[str, ...]
     form_before: str
     form_after: str
+    added: tuple[str, ...] = ()  # terms the rewrite introduced (a hallucinated modality, say)
 
 
 def term_retention(original: str, new: str) -> float:
@@ -230,17 +229,20 @@ def term_retention(original: str, new: str) -> float:
     return len(before & after) / len(before)
 
 
-def check_clinical(original: str, new: str, *, min_retention: float = 1.0) -> ClinicalCheck:
+def check_clinical(original: str, new: str, *, min_retention: float = 1.0, allow_added: bool = True) -> ClinicalCheck:
     """Does ``new`` keep the clinical terms and the question form of ``original``?
 
     ``min_retention`` is the fraction of terms that must survive (default all).
     The question form must match exactly: a yes/no question that became a
-    wh-question asks for a different answer.
+    wh-question asks for a different answer. ``allow_added=False`` also
+    rejects a rewrite that introduces clinical terms (an LLM adding "on this
+    CT" changes the question as surely as dropping one); ``added`` lists them.
     """
     before = clinical_terms(original)
     after = clinical_terms(new)
     missing = tuple(sorted(before - after))
+    added = tuple(sorted(after - before))
     retention = 1.0 if not before else len(before & after) / len(before)
     f0, f1 = question_form(original), question_form(new)
-    ok = retention >= min_retention and f0 == f1
-    return ClinicalCheck(ok=ok, retention=retention, missing=missing, form_before=f0, form_after=f1)
+    ok = retention >= min_retention and f0 == f1 and (allow_added or not added)
+    return ClinicalCheck(ok=ok, retention=retention, missing=missing, form_before=f0, form_after=f1, added=added)
