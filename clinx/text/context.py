@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from clinx.records import Manifest
 from clinx.text.base import Candidate, TextResult, apply_candidates, check_text
 from clinx.text.clinical import CLINICAL_CODE_RE
-from clinx.text.rules import NON_NAMES, RuleLevel, _extend_name_left, name_gazetteer
+from clinx.text.rules import NON_NAMES, _extend_name_left, name_gazetteer
 
 #: Single-word anchors -> the category a boosted token most likely has.
 ANCHORS: dict[str, str] = {
@@ -297,4 +297,4 @@ class ContextLevel:
         return apply_candidates(text, self.find(text), self.name, salt=self.salt, keep_values=self.keep_values)
 
 
-__all__ = ["ANCHORS", "ANCHOR_PAIRS", "ContextEnhancer", "ContextLevel", "RuleLevel"]
+__all__ = ["ANCHORS", "ANCHOR_PAIRS", "ContextEnhancer", "ContextLevel"]
