@@ -32,7 +32,7 @@ class GSkipGenerator(nn.Module):
     ``2 ** n_down``.
     """
 
-    def __init__(self, in_channels: int = 4, base: int = 32, n_down: int = 3, max_channels: int = 256):
+    def __init__(self, in_channels: int = 4, base: int = 24, n_down: int = 3, max_channels: int = 192):
         super().__init__()
         self.n_down = n_down
         ch = [min(base * 2**i, max_channels) for i in range(n_down + 1)]

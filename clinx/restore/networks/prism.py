@@ -41,8 +41,8 @@ class PrismGenerator(nn.Module):
         spade_hidden: width of the SPADE conditioning trunks.
     """
 
-    def __init__(self, in_channels: int = 4, base: int = 32, n_down: int = 3, n_bottleneck: int = 4,
-                 max_channels: int = 128, spade_hidden: int = 32):
+    def __init__(self, in_channels: int = 4, base: int = 16, n_down: int = 3, n_bottleneck: int = 4,
+                 max_channels: int = 128, spade_hidden: int = 16):
         super().__init__()
         self.n_down = n_down
         ch = [min(base * 2**i, max_channels) for i in range(n_down + 1)]
