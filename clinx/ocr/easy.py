@@ -58,6 +58,8 @@ class EasyOCREngine(OCREngine):
         CRAFT thresholds (text confidence, text lower bound, link confidence).
     width_ths:
         Boxes closer than this many text heights are merged into one line.
+    batch_size:
+        Line crops recognised per forward pass.
     threads:
         ``torch.set_num_threads`` value (process-wide; only lowered, never raised).
     model_dir:
@@ -77,6 +79,7 @@ class EasyOCREngine(OCREngine):
         low_text: float = 0.4,
         link_threshold: float = 0.4,
         width_ths: float = 0.5,
+        batch_size: int = 1,
         threads: int = 2,
         model_dir: str | os.PathLike | None = None,
     ):
@@ -110,6 +113,7 @@ class EasyOCREngine(OCREngine):
             "low_text": float(low_text),
             "link_threshold": float(link_threshold),
             "width_ths": float(width_ths),
+            "batch_size": max(1, int(batch_size)),
         }
 
     def _read(self, image: np.ndarray) -> list[Detection]:

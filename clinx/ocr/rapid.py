@@ -9,7 +9,7 @@ Speed on a 2-core CPU is dominated by recognition (~30 ms CPU per text line)
 and by detection input size. The defaults below (``limit_type="max"``,
 ``limit_side_len=512`` — a 512² image is not upscaled to 736 as RapidOCR does
 by default —, no angle classifier since burned-in overlays are upright, two
-onnxruntime threads) were chosen with ``scripts/bench_ocr_speed.py``.
+onnxruntime threads) were chosen with ``scripts/bench_ocr.py``.
 """
 
 from __future__ import annotations
@@ -76,6 +76,10 @@ class RapidOCREngine(OCREngine):
         not be boxed fall back to one ``level="line"`` detection.
     threads:
         onnxruntime intra-op threads per session.
+    spin:
+        Let idle onnxruntime worker threads busy-wait. Off by default: on a
+        shared 2-core machine spinning burned ~50 % extra CPU for no speed-up
+        (``scripts/bench_ocr.py``).
     det_model_path, rec_model_path, cls_model_path:
         Local ONNX files to use instead of the shipped ones.
     """
@@ -94,6 +98,7 @@ class RapidOCREngine(OCREngine):
         use_cls: bool = False,
         word_boxes: bool = True,
         threads: int = 2,
+        spin: bool = False,
         det_model_path: str | None = None,
         rec_model_path: str | None = None,
         cls_model_path: str | None = None,
@@ -130,13 +135,16 @@ class RapidOCREngine(OCREngine):
             "use_cls": use_cls,
             "word_boxes": word_boxes,
             "threads": threads,
+            "spin": bool(spin),
         }
+        self._paths = {k: params[f"{k.capitalize()}.model_path"] for k in ("det", "rec", "cls")}
         self.word_boxes = bool(word_boxes)
         self._ocr = RapidOCR(params=params)
         # RapidOCR's logger is chatty at INFO and sets its own level; keep it quiet.
         logging.getLogger("RapidOCR").setLevel(logging.ERROR)
         if warmup:
             self._load_models()
+            self._tune_sessions()
 
     def _load_models(self) -> None:
         """Load the ONNX sessions now rather than on the first image.
@@ -151,6 +159,34 @@ class RapidOCREngine(OCREngine):
             fn = getattr(self._ocr, loader, None)
             if fn is not None:
                 fn()
+
+    def _tune_sessions(self) -> None:
+        """Rebuild the onnxruntime sessions with spinning switched off.
+
+        RapidOCR's config exposes thread counts but not session config
+        entries, so its sessions are swapped for equivalent ones (same model
+        file, threads and optimisation level) built with
+        ``session.intra_op.allow_spinning`` set. If RapidOCR's internals ever
+        change shape the engine keeps RapidOCR's own sessions.
+        """
+        if self.params["spin"]:
+            return
+        try:
+            import onnxruntime as ort
+        except ImportError:  # pragma: no cover - rapidocr depends on it
+            return
+        for attr, kind in (("text_det", "det"), ("text_rec", "rec"), ("text_cls", "cls")):
+            holder = getattr(getattr(self._ocr, attr, None), "session", None)
+            if holder is None or not isinstance(getattr(holder, "session", None), ort.InferenceSession):
+                continue
+            so = ort.SessionOptions()
+            so.log_severity_level = 4
+            so.intra_op_num_threads = self.params["threads"]
+            so.inter_op_num_threads = 1
+            so.enable_cpu_mem_arena = False
+            so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            so.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            holder.session = ort.InferenceSession(self._paths[kind], sess_options=so, providers=["CPUExecutionProvider"])
 
     def _read(self, image: np.ndarray) -> list[Detection]:
         # RapidOCR treats arrays as OpenCV BGR; clinx images are RGB.

@@ -94,3 +94,23 @@ def test_easyocr_reads_offline_and_splits_words(easy):
 def test_easyocr_missing_weights_is_a_config_error(tmp_path):
     with pytest.raises(ConfigError, match="never downloads"):
         get_engine("easyocr", cache=False, model_dir=str(tmp_path))
+
+
+def test_hydra_configs_instantiate_the_engines_and_localizer(rapid):
+    from hydra.utils import instantiate
+    from omegaconf import OmegaConf
+
+    from clinx.config import CONFIG_DIR
+    from clinx.localize import PhiLocalizer
+    from clinx.ocr.easy import EasyOCREngine
+    from clinx.ocr.rapid import RapidOCREngine
+
+    rcfg = OmegaConf.load(CONFIG_DIR / "ocr" / "rapidocr.yaml")
+    assert rcfg._target_ == "clinx.ocr.rapid.RapidOCREngine"
+    eng = instantiate(rcfg)
+    assert isinstance(eng, RapidOCREngine) and eng.params["limit_side_len"] == rcfg.limit_side_len
+    ecfg = OmegaConf.load(CONFIG_DIR / "ocr" / "easyocr.yaml")
+    assert ecfg._target_ == "clinx.ocr.easy.EasyOCREngine"
+    assert set(ecfg) - {"_target_"} <= set(EasyOCREngine.__init__.__code__.co_varnames)
+    loc = instantiate(OmegaConf.load(CONFIG_DIR / "localize" / "default.yaml"))
+    assert isinstance(loc, PhiLocalizer) and loc.engine is rapid  # built once, shared through get_engine
