@@ -28,6 +28,13 @@ SYSTEM = (
     "Reply with the single digit only."
 )
 USER = "Question: {question}\nReference answer: {reference}\nPredicted answer: {prediction}\nScore (1 or 0):"
+#: Constrained decoding (llama.cpp grammar, vLLM ``response_format``): the reply is always
+#: ``{"score": 0|1}``. Without it a 135M judge sometimes answers the question instead of grading it.
+SCORE_SCHEMA = {
+    "type": "object",
+    "properties": {"score": {"type": "integer", "enum": [0, 1]}},
+    "required": ["score"],
+}
 
 _DIGIT = re.compile(r"(?<![\d.])([01])(?!\d|\.\d)")
 _WORDS = re.compile(r"\b(yes|no|correct|incorrect|consistent|inconsistent|true|false)\b", re.I)
@@ -65,10 +72,11 @@ class LLMJudge:
     ``unparsed`` so reports can say how often the judge failed to answer.
     """
 
-    def __init__(self, llm: Any, name: str = "judge", max_tokens: int = 4):
+    def __init__(self, llm: Any, name: str = "judge", max_tokens: int = 12, constrained: bool = True):
         self.llm = llm
         self.name = name
         self.max_tokens = int(max_tokens)
+        self.constrained = bool(constrained)
         self.calls = 0
         self.unparsed = 0
 
@@ -76,13 +84,15 @@ class LLMJudge:
     def judge_id(self) -> str:
         """Identifies the judge model and the rubric (part of the score cache key)."""
         mid = getattr(self.llm, "model_id", type(self.llm).__name__)
-        return f"{self.name}:{text_digest(str(mid), SYSTEM, USER, str(self.max_tokens))[:12]}"
+        return f"{self.name}:{text_digest(str(mid), SYSTEM, USER, str(self.max_tokens), str(self.constrained))[:12]}"
 
     def score_one(self, question: str, reference: str, prediction: str) -> int:
         if not str(prediction).strip():
             return 0
         self.calls += 1
-        reply = self.llm.chat(build_messages(question, reference, prediction), max_tokens=self.max_tokens, temperature=0.0)
+        kw = {"json_schema": SCORE_SCHEMA} if self.constrained else {}
+        reply = self.llm.chat(build_messages(question, reference, prediction), max_tokens=self.max_tokens,
+                              temperature=0.0, **kw)
         v = parse_score(reply)
         if v is None:
             self.unparsed += 1
@@ -94,10 +104,10 @@ class LLMJudge:
         return [self.score_one(q, r, p) for q, r, p in items]
 
 
-def build_judge(name: str, llm: Mapping | Any, max_tokens: int = 4) -> LLMJudge:
+def build_judge(name: str, llm: Mapping | Any, max_tokens: int = 12, constrained: bool = True) -> LLMJudge:
     """A judge from a config: ``llm`` is a Hydra ``_target_`` node (or an already built ChatLLM)."""
     if isinstance(llm, Mapping) or hasattr(llm, "keys"):
         from hydra.utils import instantiate
 
         llm = instantiate(llm)
-    return LLMJudge(llm, name=name, max_tokens=max_tokens)
+    return LLMJudge(llm, name=name, max_tokens=max_tokens, constrained=constrained)

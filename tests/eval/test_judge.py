@@ -38,7 +38,8 @@ def test_judge_scores_counts_unparsed_and_skips_empty_predictions():
     j = LLMJudge(llm, name="s")
     assert j.score([("q", "yes", "yes"), ("q", "no", "maybe"), ("q", "2", ""), ("q", "ct", "mri")]) == [1, 0, 0, 0]
     assert j.calls == 3 and j.unparsed == 1  # the empty prediction was never sent
-    assert all(kw["temperature"] == 0.0 and kw["max_tokens"] == 4 for _, kw in llm.seen)
+    assert all(kw["temperature"] == 0.0 and kw["max_tokens"] == 12 and kw["json_schema"]["required"] == ["score"]
+               for _, kw in llm.seen)
 
 
 def test_judge_id_depends_on_the_model():
@@ -52,5 +53,7 @@ def test_real_smollm2_judge_returns_binary_scores(tmp_path):
     from clinx.llm import get_llm
 
     j = LLMJudge(get_llm("llamacpp", cache=str(tmp_path / "llm")), name="smollm2")
-    scores = j.score([("Is there a lesion?", "yes", "yes"), ("What imaging modality is shown?", "ct", "fundus photograph")])
+    scores = j.score([("Is there a lesion?", "yes", "yes"), ("Is this an MRI?", "no", "yes"),
+                      ("What imaging modality is shown?", "ct", "fundus photograph")])
     assert all(s in (0, 1) for s in scores)
+    assert j.unparsed == 0  # constrained decoding: the reply is always {"score": 0|1}
