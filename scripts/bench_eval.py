@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark the privacy–utility grid of ``clinx demo``: figures, cold and cached wall time.
 
-    python scripts/bench_eval.py --out bench_eval.json            # the demo grid (40 items)
+    python scripts/bench_eval.py --out bench_eval.json            # the demo grid (32 items)
     python scripts/bench_eval.py --quick --out bench_eval.json    # 12 items
     python scripts/bench_eval.py --n 24 --set text_params.strategy=single --out x.json
 
@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True, help="where to write the JSON figures")
-    ap.add_argument("--quick", action="store_true", help="12 items instead of the demo's 40")
+    ap.add_argument("--quick", action="store_true", help="12 items instead of the demo's 32")
     ap.add_argument("--n", type=int, default=None, help="items (overrides --quick)")
     ap.add_argument("--workdir", default=None, help="cache + report folder (default: a fresh temporary folder)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="extra Hydra override (repeatable)")
@@ -48,7 +48,7 @@ def main(argv=None) -> int:
     from clinx.eval.report import paired_comparisons, render_markdown
 
     work = Path(args.workdir or tempfile.mkdtemp(prefix="clinx_bench_eval_"))
-    n = args.n if args.n is not None else (12 if args.quick else 40)
+    n = args.n if args.n is not None else (12 if args.quick else 32)
     overrides = [f"n={n}", f"paths.cache_dir={work / 'cache'}", f"paths.runs_dir={work / 'runs'}", "progress=false"] + args.set
     cfg = compose("demo", overrides)
 

@@ -36,10 +36,10 @@ def main(argv=None) -> int:
     ap.add_argument("--n-test", type=int, default=300)
     ap.add_argument("--size", type=int, default=256, help="benchmark image size (the network sees --image-size)")
     ap.add_argument("--image-size", type=int, default=128)
-    ap.add_argument("--epochs", type=int, default=15)
+    ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--batch-size", type=int, default=32)
     ap.add_argument("--lr", type=float, default=2e-3)
-    ap.add_argument("--width", type=int, default=32)
+    ap.add_argument("--width", type=int, default=16)
     ap.add_argument("--hidden", type=int, default=256)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
@@ -58,7 +58,7 @@ def main(argv=None) -> int:
     cfg = TrainConfig(image_size=args.image_size, width=args.width, hidden=args.hidden, epochs=args.epochs,
                       batch_size=args.batch_size, lr=args.lr, seed=args.seed)
     t1 = time.perf_counter()
-    model, net, vocab, metrics = train_baseline(train, val, cfg, encoder=QuestionEncoder())
+    model, net, vocab, metrics = train_baseline(train, val, cfg, encoder=QuestionEncoder(), verbose=True)
     t_train = time.perf_counter() - t1
     print(f"trained in {t_train:.0f} s; best val acc {100 * metrics['val_acc']:.1f} % at epoch {metrics['best_epoch']}", flush=True)
 

@@ -29,7 +29,7 @@ class TrainConfig:
     """Hyper-parameters of the baseline recipe (saved beside the checkpoint)."""
 
     image_size: int = 128
-    width: int = 32
+    width: int = 16
     hidden: int = 256
     dropout: float = 0.2
     epochs: int = 12
@@ -86,7 +86,7 @@ def _tensors(samples: Sequence, encoder: QuestionEncoder, vocab_index: dict[str,
 
 
 def train_baseline(train: Sequence, val: Sequence, cfg: TrainConfig | None = None,
-                   encoder: QuestionEncoder | None = None, log_dir: str | None = None):
+                   encoder: QuestionEncoder | None = None, log_dir: str | None = None, verbose: bool = False):
     """Train the baseline on ``train`` samples, select the epoch with the best ``val`` accuracy.
 
     Returns ``(model, net, vocabulary, metrics)`` where ``model`` is a ready
@@ -127,6 +127,9 @@ def train_baseline(train: Sequence, val: Sequence, cfg: TrainConfig | None = Non
                 return
             acc = float(trainer.callback_metrics.get("val_acc", torch.tensor(0.0)))
             history.append(acc)
+            log.info("epoch %d: val acc %.3f", trainer.current_epoch, acc)
+            if verbose:
+                print(f"epoch {trainer.current_epoch}: val acc {acc:.3f}", flush=True)
             if acc > best["acc"]:
                 best.update(acc=acc, epoch=trainer.current_epoch, state=copy.deepcopy(pl_module.net.state_dict()))
 

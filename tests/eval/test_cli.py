@@ -27,8 +27,8 @@ def test_condition_text_and_data_overrides_narrow_the_grid():
 
 def test_experiments_and_several_models_and_judges():
     demo = compose("demo")
-    assert demo.n == 40 and list(demo.models) == ["baseline"]
-    assert compose("eval", ["experiment=demo"]).n == 40
+    assert demo.n == 32 and list(demo.models) == ["baseline"] and demo.text_params.strategy == "single"
+    assert compose("eval", ["experiment=demo"]).n == 32
     cfg = compose("eval", ["vqa=[baseline,medgemma_4b]", "judge=[llama31_8b,mistral7b]", "models.medgemma_4b.path=/m"])
     assert list(cfg.models) == ["baseline", "medgemma_4b"] and cfg.models.medgemma_4b.model == "medgemma-1.5-4b"
     assert cfg.judges.llama31_8b.llm.model == "meta-llama/Llama-3.1-8B-Instruct"
