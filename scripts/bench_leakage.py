@@ -121,11 +121,13 @@ def attack_conditions(
     localizer_params=None,
     progress: bool = True,
     on_done=None,
+    workers: int = 1,
 ) -> dict:
     """Sanitize ``images_dir`` with each condition (real files, fail-closed runner) and attack the outputs.
 
     ``conditions`` maps a name to a built condition; masks are built with
-    ``engines[mask_engine]`` (uncached, so the timing is end to end).
+    ``engines[mask_engine]`` (uncached, so the timing is end to end); with
+    ``workers > 1`` that many single-engine localizers OCR items in parallel.
     Returns ``{condition: {"summary": RunSummary.to_dict(), "leakage":
     evaluate_leakage(...)}}``. Reusable by other benchmarks.
     """
@@ -133,7 +135,12 @@ def attack_conditions(
     from clinx.sanitize.runner import sanitize_folder
 
     cache = cache or ReadCache()
-    localizer = PhiLocalizer(engines[mask_engine], **dict(localizer_params or {}))
+    if workers > 1:
+        from clinx.sanitize.cli import build_localizers
+
+        localizer = build_localizers(mask_engine, workers, {}, localizer_params)
+    else:
+        localizer = PhiLocalizer(engines[mask_engine], **dict(localizer_params or {}))
     results = {}
     for cname, cond in conditions.items():
         out_dir = work_dir / cname
@@ -205,6 +212,7 @@ def main(argv=None) -> int:
     ap.add_argument("--engines", default="rapidocr,easyocr")
     ap.add_argument("--conditions", default=",".join(ALL_CONDITIONS))
     ap.add_argument("--mask-engine", default="rapidocr")
+    ap.add_argument("--workers", type=int, default=1, help="parallel OCR instances in the sanitizer (timed)")
     ap.add_argument("--work-dir", default=None, help="keep the benchmark and outputs here (default: a temp folder)")
     ap.add_argument("--no-progress", action="store_true")
     ap.add_argument("--out", required=True, help="figures JSON")
@@ -250,6 +258,7 @@ def main(argv=None) -> int:
         results = attack_conditions(
             bench / "images", bench / "manifests", samples, conditions, engines, work / "out",
             mask_engine=args.mask_engine, cache=cache, progress=not args.no_progress, on_done=checkpoint,
+            workers=args.workers,
         )
         figures = flat_figures(results, masks)
         table = print_table(results, masks)
@@ -269,6 +278,7 @@ def main(argv=None) -> int:
                 "conditions": list(conditions),
                 "skipped_conditions": [c for c in args.conditions.split(",") if c and c not in conditions],
                 "mask_engine": args.mask_engine,
+                "workers": args.workers,
                 "wall_s": round(wall, 1),
                 "cpu_count": os.cpu_count(),
                 "python": platform.python_version(),

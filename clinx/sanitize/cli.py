@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -34,6 +35,23 @@ def build_localizer(engine_name: str, engine_params=None, localize_params=None):
     return PhiLocalizer(engine, **dict(localize_params or {}))
 
 
+def build_localizers(engine_name: str, workers: int, engine_params=None, localize_params=None) -> list:
+    """``workers`` localizers, each with its own engine instance, sharing the cores between them.
+
+    With one worker the cached engine instance is used. With several, each
+    engine gets ``cores // workers`` threads unless ``threads`` is given.
+    """
+    from clinx.localize.localizer import PhiLocalizer
+    from clinx.ocr import get_engine
+
+    workers = max(1, int(workers))
+    if workers == 1:
+        return [build_localizer(engine_name, engine_params, localize_params)]
+    params = dict(engine_params or {})
+    params.setdefault("threads", max(1, (os.cpu_count() or 1) // workers))
+    return [PhiLocalizer(get_engine(str(engine_name), cache=False, **params), **dict(localize_params or {})) for _ in range(workers)]
+
+
 def run(cfg) -> dict:
     """Run the sanitizer described by a composed ``sanitize`` config; returns the summary dict."""
     from hydra.utils import instantiate
@@ -48,10 +66,11 @@ def run(cfg) -> dict:
     condition = instantiate(cfg.condition)
     localize = OmegaConf.to_container(cfg.localize, resolve=True) if cfg.localize else {}
     engine_params = OmegaConf.to_container(cfg.ocr.params, resolve=True) if cfg.ocr.params else {}
-    localizer = build_localizer(cfg.ocr.engine, engine_params, localize)
+    workers = int(cfg.get("workers", 1) or 1)
+    localizer = build_localizers(cfg.ocr.engine, workers, engine_params, localize)
     verifier = None
     if cfg.verify and cfg.verify_engine and cfg.verify_engine != cfg.ocr.engine:
-        verifier = build_localizer(cfg.verify_engine, {}, localize)
+        verifier = build_localizers(cfg.verify_engine, workers, {}, localize)
     common = dict(
         verify=bool(cfg.verify),
         verifier=verifier,

@@ -31,8 +31,12 @@ import hashlib
 import json
 import logging
 import os
+import queue
+import threading
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -471,6 +475,14 @@ class Sanitizer:
     (:class:`clinx.localize.PhiLocalizer`); ``verifier`` is a second localizer
     (often the same object) used to re-read the output; ``None`` disables
     verification.
+
+    Parallelism: pass a *list* of localizers (each with its own engine
+    instance) to OCR that many items at once in threads — ONNX Runtime and
+    PyTorch release the GIL while they run. On a 2-core machine two
+    single-threaded RapidOCR instances do more work per CPU second than one
+    two-threaded instance (measured 0.50 vs 0.80 CPU s per 512² image).
+    ``verifier`` may be a list of the same length. The condition runs in the
+    calling thread, batched (restoration networks batch on their own).
     """
 
     def __init__(
@@ -487,8 +499,23 @@ class Sanitizer:
         check_dicom_header: bool = True,
     ):
         self.condition = condition
-        self.localizer = localizer
-        self.verifier = verifier
+        locs = list(localizer) if isinstance(localizer, (list, tuple)) else [localizer]
+        if not locs:
+            raise ClinxError("at least one localizer is needed")
+        if verifier is None:
+            vers: list | None = None
+        else:
+            vers = list(verifier) if isinstance(verifier, (list, tuple)) else [verifier] * len(locs)
+            if len(vers) != len(locs):
+                raise ClinxError("give as many verifiers as localizers")
+        self.localizer = locs[0]
+        self.verifier = vers[0] if vers else None
+        # OCR slots: a worker thread borrows one (localizer, verifier) pair at a time.
+        self._slots: queue.Queue = queue.Queue()
+        for i, loc in enumerate(locs):
+            self._slots.put((loc, vers[i] if vers else None))
+        self.workers = len(locs)
+        self._lock = threading.Lock()
         self.output_dir = Path(output_dir)
         self.batch_size = max(1, int(batch_size))
         self.seed = int(seed)
@@ -498,6 +525,15 @@ class Sanitizer:
         self.needs_mask = getattr(condition, "needs_mask", True)
         fp = getattr(condition, "fingerprint", None)
         self.cond_fp = fp() if callable(fp) else str(getattr(condition, "name", type(condition).__name__))
+
+    @contextmanager
+    def _slot(self):
+        """Borrow a (localizer, verifier) pair: one engine instance is never used by two threads at once."""
+        pair = self._slots.get()
+        try:
+            yield pair
+        finally:
+            self._slots.put(pair)
 
     # -- state files ---------------------------------------------------------
     def _done(self) -> dict[str, dict]:
@@ -509,11 +545,12 @@ class Sanitizer:
         problem = scrub(problem, manifest)
         stage = stage or "unknown"
         rec = {"item": item.id, "stage": stage, "reason": problem, "time": _now()}
-        _append_jsonl(self.output_dir / QUARANTINE_FILE, rec)
-        summary.quarantined += 1
-        summary.by_reason[f"{stage}: {problem}"] += 1
-        summary.by_stage[stage] += 1
-        summary.quarantine.append(rec)
+        with self._lock:
+            _append_jsonl(self.output_dir / QUARANTINE_FILE, rec)
+            summary.quarantined += 1
+            summary.by_reason[f"{stage}: {problem}"] += 1
+            summary.by_stage[stage] += 1
+            summary.quarantine.append(rec)
         log.warning("quarantined %s [%s]: %s", item.id, stage, problem)
         # A previous run may have released an older version of this item at
         # the same path; leaving it would release something that did not pass now.
@@ -541,22 +578,24 @@ class Sanitizer:
         done = self._done()
         t0, c0 = time.perf_counter(), time.process_time()
         bar = _progress_bar(len(items) if total is None else total, self.progress, desc=f"sanitize[{self.cond_fp}]")
+        pool = ThreadPoolExecutor(self.workers, thread_name_prefix="clinx-ocr") if self.workers > 1 else None
+
+        def each(fn, xs):
+            return list(pool.map(fn, xs)) if pool is not None else [fn(x) for x in xs]
+
         try:
-            for chunk in iter_chunks(items, self.batch_size):
-                prepared: list[_Prepared] = []
+            # Chunks at least as large as the worker count keep every OCR slot busy.
+            for chunk in iter_chunks(items, max(self.batch_size, self.workers)):
                 keys: dict[str, str] = {}
-                for item in chunk:
-                    summary.processed += 1
-                    p = self._prepare(item, summary, done, keys)
-                    if p is not None:
-                        prepared.append(p)
-                    else:
-                        bar.update(1)
+                summary.processed += len(chunk)
+                prepared = [p for p in each(lambda it: self._prepare(it, summary, done, keys), chunk) if p is not None]
+                bar.update(len(chunk) - len(prepared))
                 self._apply(prepared, summary)
-                for p in prepared:
-                    self._finish(p, summary, keys[p.item.id])
-                    bar.update(1)
+                each(lambda p: self._finish(p, summary, keys[p.item.id]), prepared)
+                bar.update(len(prepared))
         finally:
+            if pool is not None:
+                pool.shutdown(wait=True)
             bar.close()
             summary.wall_s = time.perf_counter() - t0
             # CPU seconds of this process (all threads): on a shared machine the
@@ -573,8 +612,9 @@ class Sanitizer:
             keys[item.id] = key
             prev = done.get(key)
             if prev is not None and (self.output_dir / prev.get("output", "")).is_file():
-                summary.skipped += 1
-                summary.outputs[item.id] = self.output_dir / prev["output"]
+                with self._lock:
+                    summary.skipped += 1
+                    summary.outputs[item.id] = self.output_dir / prev["output"]
                 return None
             loaded = item.load()
             manifest = loaded.manifest
@@ -585,7 +625,8 @@ class Sanitizer:
             masks = []
             for frame in loaded.frames:
                 if self.needs_mask:
-                    loc = self.localizer.locate(frame, manifest, item=item.id)
+                    with self._slot() as (localizer, _):
+                        loc = localizer.locate(frame, manifest, item=item.id)
                     mask = np.asarray(loc.mask, dtype=bool)
                     if mask.shape != frame.shape[:2]:
                         raise ItemError(item.id, "localizer returned a mask of the wrong shape", stage="localize")
@@ -643,9 +684,10 @@ class Sanitizer:
             if self.verifier is not None:
                 stage = "verify"
                 fields: Counter = Counter()
-                for o in p.outputs:
-                    for match in self.verifier.locate(o, manifest, item=item.id).matches:
-                        fields[str(getattr(match, "field", "unknown"))] += 1
+                with self._slot() as (_, verifier):
+                    for o in p.outputs:
+                        for match in verifier.locate(o, manifest, item=item.id).matches:
+                            fields[str(getattr(match, "field", "unknown"))] += 1
                 if fields:
                     names = ", ".join(sorted(fields))
                     raise ItemError(
@@ -659,11 +701,12 @@ class Sanitizer:
             self._fail(summary, item, exc, stage, manifest)
             return
         rel = item.out_path.relative_to(self.output_dir).as_posix()
-        _append_jsonl(self.output_dir / PROGRESS_FILE, {"key": key, "item": item.id, "output": rel, "condition": self.cond_fp, "time": _now()})
-        summary.sanitized += 1
-        summary.frames += len(p.outputs)
-        summary.masked_pixels += int(sum(int(m.sum()) for m in p.masks))
-        summary.outputs[item.id] = item.out_path
+        with self._lock:
+            _append_jsonl(self.output_dir / PROGRESS_FILE, {"key": key, "item": item.id, "output": rel, "condition": self.cond_fp, "time": _now()})
+            summary.sanitized += 1
+            summary.frames += len(p.outputs)
+            summary.masked_pixels += int(sum(int(m.sum()) for m in p.masks))
+            summary.outputs[item.id] = item.out_path
 
     def _write(self, p: _Prepared) -> None:
         from clinx.data.images import ensure_not_input, save_image_atomic
@@ -762,7 +805,9 @@ def sanitize_folder(
     ``verifier`` (default: ``localizer``) and quarantines it if any manifest
     text is still matched. Raises :class:`~clinx.errors.ClinxError` for an
     unusable setup (missing input folder, output folder overlapping the
-    input); per-item problems are quarantined, never raised.
+    input); per-item problems are quarantined, never raised. ``localizer``
+    (and ``verifier``) may be lists of independent instances to OCR several
+    items at once (see :class:`Sanitizer`).
     """
     from clinx.data.images import DEFAULT_MAX_PIXELS
 
@@ -781,7 +826,7 @@ def sanitize_folder(
         condition,
         localizer,
         output_dir,
-        verifier=(verifier or localizer) if verify else None,
+        verifier=(verifier if verifier is not None else localizer) if verify else None,
         batch_size=batch_size,
         seed=seed,
         resume=resume,
@@ -815,7 +860,7 @@ def sanitize_samples(
         condition,
         localizer,
         output_dir,
-        verifier=(verifier or localizer) if verify else None,
+        verifier=(verifier if verifier is not None else localizer) if verify else None,
         batch_size=batch_size,
         seed=seed,
         resume=resume,

@@ -272,3 +272,19 @@ def test_broken_shared_manifest_quarantines_each_item(tmp_path, folder, kit):
     s = sanitize_folder(folder, tmp_path / "out", get_condition("ocr"), kit.RedLocalizer(), mf, progress=False)
     assert s.quarantined == 3 and s.sanitized == 0
     assert all("UTF-8" in r["reason"] for r in s.quarantine)
+
+
+def test_parallel_localizers_give_the_same_outputs(tmp_path, kit, manifest_file):
+    src = tmp_path / "in"
+    for i in range(7):
+        kit.write_png(src / f"img{i}.png", kit.phi_image(i))
+    kit.write_png(src / "tiny.png", np.zeros((1, 1, 3), np.uint8))
+    one = sanitize_folder(src, tmp_path / "one", get_condition("ocr"), kit.RedLocalizer(), manifest_file, progress=False)
+    locs = [kit.RedLocalizer(), kit.RedLocalizer()]
+    two = sanitize_folder(src, tmp_path / "two", get_condition("ocr"), locs, manifest_file, batch_size=3, progress=False)
+    assert (two.sanitized, two.quarantined) == (one.sanitized, one.quarantined) == (7, 1)
+    assert all(loc.calls > 0 for loc in locs), "both OCR slots were used"
+    assert sum(loc.calls for loc in locs) == 14  # locate + verify per released image
+    for i in range(7):
+        assert (tmp_path / "one" / f"img{i}.png").read_bytes() == (tmp_path / "two" / f"img{i}.png").read_bytes()
+    assert len(read_jsonl(tmp_path / "two" / PROGRESS_FILE)) == 7
