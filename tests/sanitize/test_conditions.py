@@ -115,3 +115,12 @@ def test_custom_condition_plugs_in():
     m[2:4, 2:4] = True
     out = Invert().apply(img, m)
     assert out[m].min() == 255 and out[~m].max() == 0
+
+
+def test_importing_the_sanitizer_does_not_import_torch():
+    import subprocess
+    import sys
+
+    code = "import sys, clinx.sanitize.conditions, clinx.sanitize.runner; print('torch' in sys.modules)"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "False", r.stderr[-500:]
