@@ -1,12 +1,11 @@
 """The runner with the real RapidOCR localizer on a few benchmark images (integration)."""
 
-import json
 
 import numpy as np
 import pytest
 
 from clinx.sanitize.conditions import get_condition
-from clinx.sanitize.runner import QUARANTINE_FILE, read_jsonl, sanitize_folder, sanitize_samples
+from clinx.sanitize.runner import QUARANTINE_FILE, sanitize_folder, sanitize_samples
 
 pytestmark = pytest.mark.slow
 
