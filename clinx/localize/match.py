@@ -43,7 +43,7 @@ scores — only by exact equality with a whole, equally short value — so the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 from rapidfuzz import fuzz
@@ -57,6 +57,7 @@ from .normalize import (
     is_person_name_field,
     name_variants,
     normalize_with_map,
+    numeric_skeleton,
     skeleton_for,
     tokens,
 )
@@ -102,6 +103,7 @@ class _Line:
     units: list[_Unit]
     s: str  # normalised line string
     owner: list[tuple[int, int]]  # per char of s: (unit position in line, char index in unit.norm)
+    skel_cache: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -178,6 +180,22 @@ def _lines(units: list[_Unit], gap_factor: float) -> list[_Line]:
             chain.append(units[k])
         lines.append(_make_line(chain))
     return lines
+
+
+def _line_skeleton(line: _Line, t: _Target) -> str:
+    """The line string folded with the target's OCR-confusion skeleton, unit by unit.
+
+    For numeric values only units that contain a digit are folded: the ``l``
+    of a ``Tel:`` label must not turn into the ``1`` of a ``+1`` country
+    code. Cached per line and skeleton.
+    """
+    key = t.skel
+    cached = line.skel_cache.get(key)
+    if cached is None:
+        numeric = t.skel is numeric_skeleton
+        cached = "".join(t.skel(u.norm) if not numeric or any(c.isdigit() for c in u.norm) else u.norm for u in line.units)
+        line.skel_cache[key] = cached
+    return cached
 
 
 def _make_line(units: list[_Unit]) -> _Line:
@@ -364,7 +382,7 @@ def _match_ratio(line: _Line, targets: list[_Target], threshold: float, whole_un
             if n <= SHORT_TOKEN or n > len(line.s):
                 continue
             need = _threshold_for(n, threshold, is_numeric_like(t.norm))
-            s = "".join("\x00" if k in blank else c for k, c in enumerate(t.skel(line.s)))
+            s = "".join("\x00" if k in blank else c for k, c in enumerate(_line_skeleton(line, t)))
             al = fuzz.partial_ratio_alignment(t.skel(t.norm), s, score_cutoff=need)
             if al is None or al.score < need or al.dest_end <= al.dest_start:
                 continue
@@ -424,6 +442,7 @@ def _match_fragment(line: _Line, t: _Target, threshold: float, min_len: int) -> 
     k = len(line.units)
     cands = []
     v = t.skel(t.norm)
+    sk = _line_skeleton(line, t)
     starts = [0]
     for u in line.units:
         starts.append(starts[-1] + len(u.norm))
@@ -435,8 +454,12 @@ def _match_fragment(line: _Line, t: _Target, threshold: float, min_len: int) -> 
             if n < min_len:
                 continue
             need = _threshold_for(n, threshold, is_numeric_like(t.norm))
-            al = fuzz.partial_ratio_alignment(t.skel(line.s[starts[i] : starts[j + 1]]), v, score_cutoff=need)
+            al = fuzz.partial_ratio_alignment(sk[starts[i] : starts[j + 1]], v, score_cutoff=need)
             if al is None or al.score < need:
+                continue
+            # The end words must be pieces of the value themselves, or a label
+            # next to a fragment ("Pt: Cunningham") would ride along.
+            if not (_unit_in_value(sk, starts, i, v, need) and _unit_in_value(sk, starts, j, v, need)):
                 continue
             if not (_near_bound(t, al.dest_start) and _near_bound(t, al.dest_end)):
                 continue
@@ -449,6 +472,14 @@ def _match_fragment(line: _Line, t: _Target, threshold: float, min_len: int) -> 
         used.update(range(i, j + 1))
         out.extend(Match(line.units[p].det_index, t.field, float(score), "partial", _unit_box(line.units[p]), line.units[p].polygon) for p in range(i, j + 1))
     return out
+
+
+def _unit_in_value(sk: str, starts: list[int], p: int, v: str, need: float) -> bool:
+    piece = sk[starts[p] : starts[p + 1]]
+    if len(piece) <= SHORT_TOKEN:
+        return False
+    al = fuzz.partial_ratio_alignment(piece, v, score_cutoff=_threshold_for(len(piece), need))
+    return al is not None
 
 
 def _near_bound(t: _Target, x: int) -> bool:

@@ -165,3 +165,16 @@ def test_match_objects_carry_no_text():
     dets = words("JOHN", "DOE")
     for m in match_detections(dets, Manifest({"patient_name": "John Doe"})):
         assert "JOHN" not in repr(m).upper() and "DOE" not in repr(m).upper()
+
+
+def test_label_letters_are_not_folded_into_phone_digits():
+    # "+1" in the value must not pull the "l" of "Tel:" into the mask.
+    dets = words("Tel:", "668-376-2070")
+    ms = match_detections(dets, Manifest({"phone": "+1 668-376-2070"}))
+    assert matched_texts(dets, ms) == ["668-376-2070"]
+
+
+def test_fragment_does_not_carry_a_neighbouring_label():
+    dets = words("Pt:", "Cunningham,", "Antonio")
+    ms = match_detections(dets, Manifest({"email": "antonio.cunningham@example.com"}))
+    assert "Pt:" not in matched_texts(dets, ms)
