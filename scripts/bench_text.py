@@ -50,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from clinx.records import Manifest  # noqa: E402
 from clinx.text.clinical import term_retention  # noqa: E402
-from clinx.text.manifest_scan import scan_manifest, surviving_tokens, value_present, value_tokens  # noqa: E402
+from clinx.text.manifest_scan import fold, scan_manifest, surviving_tokens, value_regex, value_tokens  # noqa: E402
 from clinx.text.pipeline import TextPipeline  # noqa: E402
 
 
@@ -121,14 +121,25 @@ def iu_items(n: int, seed: int = 0) -> list[Item]:
 
 
 def present_values(item: Item) -> list[tuple[str, str]]:
-    """(field, string) pairs of manifest values that actually occur (whole, normalised) in the input."""
-    out, seen = [], set()
+    """(field, string) pairs: one per place a manifest value occurs (whole, normalised) in the input.
+
+    Several renderings of a field can match the same place (``20201124`` and
+    ``2020-11-24`` both match "2020-11-24", because numbers are matched across
+    separators); the rendering with the most tokens — the surface form — is
+    the one counted, so each identifier occurrence is tested once, on the
+    tokens it was actually written with.
+    """
+    folded = fold(item.text)[0]
+    best: dict[tuple[str, int, int], str] = {}
     for name, value in item.manifest.items():
-        key = (name, tuple(value_tokens(value)))
-        if key not in seen and value_present(value, item.text):
-            seen.add(key)
-            out.append((name, value))
-    return out
+        rx = value_regex(value)
+        if rx is None:
+            continue
+        for m in rx.finditer(folded):
+            key = (name, m.start(), m.end())
+            if key not in best or len(value_tokens(value)) > len(value_tokens(best[key])):
+                best[key] = value
+    return [(k[0], v) for k, v in sorted(best.items(), key=lambda kv: kv[0][1])]
 
 
 def leak_stats(items: list[Item], outputs: list[str]) -> dict[str, tuple[int, int]]:
@@ -235,6 +246,7 @@ def run_l3(items: list[Item], figures: dict, *, strategies=("single", "multi_age
         except Exception as e:
             figures[f"{prefix}l3_skipped/{strat}"] = f"{type(e).__name__}: {str(e)[:120]}"
             continue
+        pipe.run("Is there a fracture of the left femur on this x-ray?")  # load the model outside the timing
         t0 = time.perf_counter()
         results = [pipe.run(it.text) for it in sub]
         dt = time.perf_counter() - t0
@@ -242,6 +254,10 @@ def run_l3(items: list[Item], figures: dict, *, strategies=("single", "multi_age
         leaks = leak_stats(sub, outs)
         leaked, total = sum(v[0] for v in leaks.values()), sum(v[1] for v in leaks.values())
         figures[f"{prefix}rewrite_accept_rate/{strat}"] = sum(r.accepted for r in results) / max(1, len(results))
+        # accepted = the LLM's text or (multi-agent) the routed draft; say which (see scripts/bench_llm.py)
+        sources = [r.notes.get("L3", {}).get("source", "fallback") for r in results]
+        figures[f"{prefix}rewrite_llm_accept_rate/{strat}"] = sources.count("llm") / max(1, len(results))
+        figures[f"{prefix}seconds_per_rewrite/{strat}"] = round(dt / max(1, len(sub)), 3)
         figures[f"{prefix}phi_recall/L3/{strat}"] = 1.0 - leaked / total if total else 1.0
         figures[f"{prefix}clinical_term_retention/L3/{strat}"] = sum(term_retention(it.clean, o) for it, o in zip(sub, outs)) / max(1, len(sub))
         figures[f"{prefix}questions_per_s/L3/{strat}"] = len(sub) / dt if dt > 0 else float("inf")

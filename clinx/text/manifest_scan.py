@@ -88,7 +88,8 @@ def value_tokens(value: str) -> list[str]:
 
 
 @lru_cache(maxsize=8192)
-def _value_regex(value: str) -> re.Pattern | None:
+def value_regex(value: str) -> re.Pattern | None:
+    """Compiled matcher for a whole value on :func:`fold`-ed text (None for a value without tokens)."""
     toks = value_tokens(value)
     if not toks:
         return None
@@ -190,7 +191,7 @@ def scan_manifest(text: str, manifest: Manifest | None, *, fuzzy: bool = True, f
         found_whole = False
         for kind, strings in (("exact", given), ("rendering", generated)):
             for v in strings:
-                rx = _value_regex(v)
+                rx = value_regex(v)
                 if rx is None:
                     continue
                 for m in rx.finditer(folded):
@@ -237,7 +238,7 @@ def _fuzzy_hits(name, cat, given, folded, idx, n, threshold) -> list[ManifestHit
 
 def value_present(value: str, text: str) -> bool:
     """True when the whole ``value`` occurs in ``text`` (normalised: case, accents, separators)."""
-    rx = _value_regex(value)
+    rx = value_regex(value)
     return bool(rx and rx.search(fold(text)[0]))
 
 
