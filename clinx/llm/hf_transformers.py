@@ -59,9 +59,12 @@ class TransformersLLM(ChatLLM):
 
             try:
                 self._tok = AutoTokenizer.from_pretrained(str(self.model_path), local_files_only=True)
-                self._model = AutoModelForCausalLM.from_pretrained(
-                    str(self.model_path), local_files_only=True, dtype=getattr(torch, self.dtype)
-                ).to(self.device)
+                dtype = getattr(torch, self.dtype)
+                try:  # transformers >= 4.56 calls it ``dtype``; older releases ``torch_dtype``
+                    model = AutoModelForCausalLM.from_pretrained(str(self.model_path), local_files_only=True, dtype=dtype)
+                except TypeError:
+                    model = AutoModelForCausalLM.from_pretrained(str(self.model_path), local_files_only=True, torch_dtype=dtype)
+                self._model = model.to(self.device)
             except OSError as e:
                 raise LLMError(f"transformers: cannot load model from {self.model_path}: {type(e).__name__}") from e
             self._model.eval()

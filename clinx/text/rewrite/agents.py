@@ -346,7 +346,10 @@ class PrivacyAgent:
             if not spans:
                 stats["llm_ungrounded"] += 1  # hallucinated, or only a placeholder: nothing to remove
                 continue
-            if is_clinical_phrase(t) or not content_tokens(t):
+            if not content_tokens(t):
+                stats["llm_ungrounded"] += 1  # only stop words ("the", "a"): nothing identifying
+                continue
+            if is_clinical_phrase(t):
                 stats["llm_clinical"] += 1  # "pneumonia" is the question, not the patient
                 continue
             if t.lower() in seen:
