@@ -13,7 +13,6 @@ from typing import Iterable, Sequence
 import cv2
 import numpy as np
 
-Region = "tuple[float, float, float, float] | Sequence[tuple[float, float]]"
 
 
 def _is_box(r) -> bool:

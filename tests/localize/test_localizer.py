@@ -98,3 +98,12 @@ def test_easyocr_localizes_overlay(overlay, easy_engine):
     res = PhiLocalizer(easy_engine).locate(img, MANIFEST, item="overlay.png")
     assert {"patient_name", "mrn"} <= set(res.fields)
     _check_overlay_mask(res.mask, ink)
+
+
+def test_locate_batch_keeps_order_and_can_return_errors_in_place():
+    loc = PhiLocalizer(FixedEngine(DETS))
+    out = loc.locate_batch([IMG, IMG], [MANIFEST, Manifest()], ["ok.png", "empty.png"], return_errors=True)
+    assert isinstance(out[0], Localization) and out[0].fields == ["patient_name"]
+    assert isinstance(out[1], ItemError) and out[1].item == "empty.png"
+    with pytest.raises(ItemError):
+        loc.locate_batch([IMG, IMG], [MANIFEST, Manifest()], ["ok.png", "empty.png"])

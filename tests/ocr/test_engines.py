@@ -114,3 +114,10 @@ def test_hydra_configs_instantiate_the_engines_and_localizer(rapid):
     assert set(ecfg) - {"_target_"} <= set(EasyOCREngine.__init__.__code__.co_varnames)
     loc = instantiate(OmegaConf.load(CONFIG_DIR / "localize" / "default.yaml"))
     assert isinstance(loc, PhiLocalizer) and loc.engine is rapid  # built once, shared through get_engine
+
+
+def test_rapidocr_workers_read_batches_in_parallel_with_identical_results(rapid):
+    imgs = [render([(20, 20 + 30 * k, f"ACC{k}2024")], size=(256, 160))[0] for k in range(3)]
+    par = get_engine("rapidocr", workers=2, threads=1)
+    assert par.workers == 2
+    assert par.read_batch(imgs) == [rapid.read(im) for im in imgs]
