@@ -35,3 +35,14 @@ def test_transformers_config_needs_a_path(tmp_path):
     cfg = load("transformers", tmp_path)
     with pytest.raises(Exception):
         instantiate(cfg.llm)
+
+
+def test_text_app_l3_gets_the_llm_group(tmp_path):
+    """clinx text text=l3 llm=...: the L3 rewriter receives the configured backend (nothing loads yet)."""
+    from clinx.config import compose
+
+    cfg = compose("text", ["text=l3", "llm=openai", "llm.base_url=http://127.0.0.1:9/v1", f"paths.cache_dir={tmp_path}"])
+    pipe = instantiate(cfg.text)
+    l3 = pipe.levels[-1]
+    assert type(l3).__name__ == "MultiAgentRewriter"
+    assert l3.llm.model_id.startswith("openai:http://127.0.0.1:9/v1") and Path(l3.llm.cache.folder) == tmp_path / "llm"
