@@ -215,3 +215,16 @@ def test_llm_adds_what_the_rules_missed():
     assert res.notes["routes"] == {"placeholder": 1, "abstraction": 0}
     assert res.accepted and res.text == "Is the effusion in the left lung worse?"
     assert [(l2[s.start:s.end], s.source) for s in res.removed] == [("the marathon last spring", "llm:quasi:placeholder")]
+
+
+def test_unexpected_failure_falls_back_and_is_recorded(monkeypatch):
+    from clinx.text.rewrite import agents
+
+    def boom(*a, **k):
+        raise RuntimeError("bug")
+
+    monkeypatch.setattr(agents, "route", boom)
+    llm = ScriptedLLM({"privacy": {"items": []}, "semantic": {"facts": []}})
+    l2 = "Is there pneumonia in the right lung of [NAME]?"
+    res = make_l3("multi_agent", llm=llm).apply(l2, MAN)
+    assert not res.accepted and res.text == l2 and res.notes["internal_error"] == "RuntimeError"

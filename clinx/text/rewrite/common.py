@@ -89,14 +89,18 @@ class L3Base:
         chosen: tuple[str, str] | None = None
         state: dict[str, Any] = {}
         if base.strip():
-            for source, cand in self._candidates(base, text, manifest, notes, call, state):
-                if cand is None:
-                    continue
-                v: Verdict = validate_rewrite(cand, text, manifest, rescan=self.rescan, max_growth=self.max_growth, min_retention=self.min_retention)
-                notes["verdicts"].append({"source": source, **v.to_notes()})
-                if v.ok:
-                    chosen = (source, cand.strip())
-                    break
+            try:
+                for source, cand in self._candidates(base, text, manifest, notes, call, state):
+                    if cand is None:
+                        continue
+                    v: Verdict = validate_rewrite(cand, text, manifest, rescan=self.rescan, max_growth=self.max_growth, min_retention=self.min_retention)
+                    notes["verdicts"].append({"source": source, **v.to_notes()})
+                    if v.ok:
+                        chosen = (source, cand.strip())
+                        break
+            except Exception as e:  # fail closed: an unexpected failure means "no rewrite", never a crash mid-batch
+                notes["internal_error"] = type(e).__name__
+                chosen = None
         else:
             notes["reasons"] = ["empty_input"]
         notes["llm_calls"] = call.calls
