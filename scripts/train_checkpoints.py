@@ -9,6 +9,12 @@ Each generator is trained with ``clinx-train experiment=checkpoints model=<arch>
 into ``runs/checkpoints/<arch>/``; the exported best generator, its validation
 metrics and the resolved config are then copied to ``checkpoints/<arch>/``
 (``generator.pt``, ``metrics.json``, ``config_resolved.yaml``).
+
+``--stage2 ARCH:MINUTES`` resumes ARCH's run from its Lightning ``last.ckpt``
+for MINUTES more (same recipe; ``runs/checkpoints/<arch>_stage2/``) and
+publishes that run's export instead. The shipped PRISM checkpoint was made
+with ``--stage2 prism:15``: its validation score was still rising when the
+first 30 minutes ran out.
 """
 
 from __future__ import annotations
@@ -48,20 +54,31 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sequential", action="store_true", help="one after the other (threads=2) instead of side by side")
     ap.add_argument("--runs", type=Path, default=ROOT / "runs" / "checkpoints")
     ap.add_argument("--dest", type=Path, default=ROOT / "checkpoints")
+    ap.add_argument("--stage2", action="append", default=[], metavar="ARCH:MINUTES",
+                    help="resume ARCH from its last.ckpt for MINUTES more and publish that run")
+    ap.add_argument("--stage2-only", action="store_true", help="skip stage 1 (its run folder must exist)")
     ap.add_argument("overrides", nargs="*", help="extra Hydra overrides (after --)")
     args = ap.parse_args(argv)
     archs = args.arch or ["prism", "gskip"]
     extra = list(args.overrides) + (["threads=2"] if args.sequential else [])
     runs = {a: args.runs / a for a in archs}
     t0 = time.time()
+    stage2 = {a: int(m) for a, m in (x.split(":") for x in args.stage2)}
+    archs_stage1 = [] if args.stage2_only else archs
     if args.sequential:
-        for a in archs:
+        for a in archs_stage1:
             subprocess.run(command(a, runs[a], extra), cwd=ROOT, check=True)
-    else:
-        procs = {a: subprocess.Popen(command(a, runs[a], extra), cwd=ROOT) for a in archs}
+    elif archs_stage1:
+        procs = {a: subprocess.Popen(command(a, runs[a], extra), cwd=ROOT) for a in archs_stage1}
         failed = [a for a, p in procs.items() if p.wait() != 0]
         if failed:
             raise SystemExit(f"training failed for {failed}")
+    for a, minutes in stage2.items():
+        # Same recipe, resumed: the Lightning timer restores the elapsed time, so extend max_time.
+        total = 30 + minutes
+        over = [f"ckpt_path={runs[a] / 'checkpoints' / 'last.ckpt'}", f"trainer.max_time=00:{total // 60:02d}:{total % 60:02d}:00"]
+        runs[a] = args.runs / f"{a}_stage2"
+        subprocess.run(command(a, runs[a], extra + over), cwd=ROOT, check=True)
     for a in archs:
         best = publish(a, runs[a], args.dest)
         print(f"{a}: best epoch {best.get('epoch')} val psnr_mask {best.get('val/psnr_mask'):.2f} dB "

@@ -56,6 +56,7 @@ def save_checkpoint(path: str | os.PathLike, generator: nn.Module, config: dict)
     os.close(fd)
     try:
         torch.save(payload, tmp)
+        os.chmod(tmp, 0o644)  # mkstemp creates 0600; a shared checkpoint must be readable
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):

@@ -50,7 +50,13 @@ def train(cfg, run_folder: Path | None = None) -> dict:
     trainer = hydra.utils.instantiate(cfg.trainer, callbacks=callbacks, logger=loggers, default_root_dir=str(folder))
     log.info("training %s: G %d params, D %d params", cfg.model.arch, count_parameters(model.generator),
              count_parameters(model.discriminator))
-    trainer.fit(model, datamodule=datamodule)
+    ckpt = cfg.get("ckpt_path")
+    if ckpt:
+        # Resuming (e.g. a second stage of the checkpoint recipe): score the
+        # resumed weights on this run's validation set first, so the export
+        # keeps them unless training improves on them.
+        trainer.validate(model, datamodule=datamodule, ckpt_path=str(ckpt), weights_only=False)
+    trainer.fit(model, datamodule=datamodule, ckpt_path=str(ckpt) if ckpt else None, weights_only=False)
     summary = {
         "arch": cfg.model.arch,
         "generator_parameters": count_parameters(model.generator),

@@ -1,5 +1,9 @@
 """Shared fixtures for restoration tests: tiny networks and checkpoints written to tmp dirs."""
 
+import os
+
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # before torch: see clinx/restore/__init__.py
+
 import numpy as np
 import pytest
 import torch

@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""Restoration quality benchmark: PRISM, PRISM-flat, g-skip vs OpenCV inpainting and black fill.
+
+    python scripts/bench_restore.py --quick --out bench_restore_quick.json
+    python scripts/bench_restore.py --out bench_restore.json --size 224
+
+On the held-out ``test`` split of the built-in benchmark (never used for
+training or checkpoint selection), in one process:
+
+1. **Quality** inside the mask, against the clean image before PHI injection:
+   masked PSNR and SSIM (:mod:`clinx.metrics.image_quality`, scikit-image)
+   and wall time per image, for ``prism``, ``prism_flat``, ``gskip`` (the
+   shipped checkpoints unless ``--checkpoint-dir``), ``telea`` and ``ns``
+   (OpenCV ``cv2.inpaint``, radius ``--radius``) and ``black`` (the ``ocr``
+   condition). The mask is the true PHI mask dilated by ``--dilation`` px —
+   the same kind of mask the generators were trained with, and an upper bound
+   of what OCR masks leave to restore — so every method fills the same pixels.
+   Figures ``psnr_mask/<method>``, ``ssim_mask/<method>``, ``ms_per_image/<method>``.
+2. **Leakage** (skip with ``--no-leakage``): the restored conditions run through
+   the real sanitizer with RapidOCR masks and are attacked with RapidOCR and
+   EasyOCR, reusing ``scripts/bench_leakage.py``'s :func:`attack_conditions`
+   (which calls :func:`clinx.metrics.leakage.evaluate_leakage`). Figures
+   ``token_recall/<condition>/<engine>`` and ``char_overlap/<condition>/<engine>``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # see clinx/restore/__init__.py: before torch is imported
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+RESTORED = ("prism", "prism_flat", "gskip")
+METHODS = (*RESTORED, "telea", "ns", "black")
+
+
+def log(msg: str) -> None:
+    print(msg, flush=True)
+
+
+class OpenCVInpaint:
+    """``cv2.inpaint`` as a method with the condition call shape (the classical baselines)."""
+
+    def __init__(self, flag: int, radius: int):
+        self.flag, self.radius = flag, radius
+
+    def apply_batch(self, images, masks, seeds=None):
+        return [cv2.inpaint(im, m.astype(np.uint8) * 255, self.radius, self.flag) for im, m in zip(images, masks)]
+
+
+def build_methods(names, checkpoint_dir: Path | None, radius: int) -> dict:
+    from clinx.sanitize.conditions import get_condition
+
+    out = {}
+    for n in names:
+        if n in RESTORED:
+            kw = {}
+            if checkpoint_dir is not None:
+                kw["checkpoint"] = checkpoint_dir / ("prism" if n.startswith("prism") else "gskip") / "generator.pt"
+            out[n] = get_condition(n, **kw)  # a missing checkpoint is an error, not a skipped row
+        elif n == "telea":
+            out[n] = OpenCVInpaint(cv2.INPAINT_TELEA, radius)
+        elif n == "ns":
+            out[n] = OpenCVInpaint(cv2.INPAINT_NS, radius)
+        elif n == "black":
+            out[n] = get_condition("ocr")
+        else:
+            raise SystemExit(f"unknown method {n!r}; known: {', '.join(METHODS)}")
+    return out
+
+
+def quality(samples, methods: dict, dilation: int, batch: int = 8) -> tuple[dict, dict]:
+    """``(figures, per_image)``: masked PSNR / SSIM / ms per image of every method."""
+    from clinx.metrics.image_quality import masked_psnr, masked_ssim
+    from clinx.restore.datamodule import training_mask
+
+    items = [(s, training_mask(s.mask, "true", dilation)) for s in samples if s.mask is not None and s.mask.any()]
+    figures, per_image = {}, {}
+    for name, method in methods.items():
+        psnr, ssim, secs = [], [], 0.0
+        for k in range(0, len(items), batch):
+            chunk = items[k:k + batch]
+            t = time.perf_counter()
+            outs = method.apply_batch([s.image for s, _ in chunk], [m for _, m in chunk], [k + i for i in range(len(chunk))])
+            secs += time.perf_counter() - t
+            for (s, m), out in zip(chunk, outs):
+                assert np.array_equal(out[~m], s.image[~m]), f"{name} changed pixels outside the mask"
+                psnr.append(masked_psnr(out, s.clean_image, m))
+                ssim.append(masked_ssim(out, s.clean_image, m))
+        p = np.array(psnr, float)
+        p[~np.isfinite(p)] = np.nan
+        figures[f"psnr_mask/{name}"] = round(float(np.nanmean(p)), 4)
+        figures[f"ssim_mask/{name}"] = round(float(np.nanmean(ssim)), 4)
+        figures[f"ms_per_image/{name}"] = round(1000.0 * secs / max(1, len(items)), 2)
+        per_image[name] = {"psnr": [round(float(v), 3) for v in p], "ssim": [round(float(v), 4) for v in ssim]}
+        log(f"quality[{name}]: psnr_mask {figures[f'psnr_mask/{name}']:.2f} dB  ssim_mask {figures[f'ssim_mask/{name}']:.4f}  "
+            f"{figures[f'ms_per_image/{name}']:.1f} ms/image")
+    return figures, per_image
+
+
+def paired_wins(per_image: dict, a: str, b: str) -> float:
+    """Fraction of images where method ``a`` has a higher masked PSNR than ``b``."""
+    pa, pb = np.array(per_image[a]["psnr"]), np.array(per_image[b]["psnr"])
+    ok = np.isfinite(pa) & np.isfinite(pb)
+    return float(np.mean(pa[ok] > pb[ok])) if ok.any() else float("nan")
+
+
+def leakage(samples, work: Path, conditions: dict, engine_names, progress: bool) -> dict:
+    from bench_leakage import attack_conditions, flat_figures, load_engines
+
+    from clinx.data.benchmark import save_benchmark
+    from clinx.metrics.leakage import ReadCache
+
+    bench = work / "bench"
+    save_benchmark(samples, bench)
+    engines = load_engines(engine_names)
+    if "rapidocr" not in engines:
+        raise SystemExit("RapidOCR is needed to build the masks for the leakage part")
+    results = attack_conditions(bench / "images", bench / "manifests", samples, conditions, engines, work / "out",
+                                mask_engine="rapidocr", cache=ReadCache(), progress=progress)
+    flat = flat_figures(results, {})
+    keep = {k: v for k, v in flat.items() if k.startswith(("token_recall/", "char_overlap/"))}
+    details = {c: {"summary": r["summary"], "leakage": {e: {k: v for k, v in l.items() if k != "per_field"}
+                                                          for e, l in r["leakage"].items()}} for c, r in results.items()}
+    return keep, details
+
+
+def table(figures: dict, methods) -> str:
+    lines = ["| method | masked PSNR (dB) | masked SSIM | ms / image |", "|---|---|---|---|"]
+    for m in methods:
+        lines.append(f"| {m} | {figures[f'psnr_mask/{m}']:.2f} | {figures[f'ssim_mask/{m}']:.4f} | {figures[f'ms_per_image/{m}']:.1f} |")
+    recalls = sorted(k for k in figures if k.startswith("token_recall/"))
+    if recalls:
+        lines += ["", "| condition | engine | token recall | char overlap |", "|---|---|---|---|"]
+        for k in recalls:
+            _, c, e = k.split("/")
+            lines.append(f"| {c} | {e} | {figures[k]:.4f} | {figures.get(f'char_overlap/{c}/{e}', float('nan')):.4f} |")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="40 images for quality, 30 for leakage (default 200 / 100)")
+    ap.add_argument("--n", type=int, default=None, help="images for the quality part")
+    ap.add_argument("--n-leakage", type=int, default=None, help="images for the leakage part")
+    ap.add_argument("--size", type=int, default=512, help="benchmark image side (bench_leakage uses 512; the paper 224)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--split", default="test", help="held-out split (never 'train')")
+    ap.add_argument("--methods", default=",".join(METHODS))
+    ap.add_argument("--radius", type=int, default=5, help="cv2.inpaint radius for telea / ns")
+    ap.add_argument("--dilation", type=int, default=3, help="px the true PHI mask is dilated by")
+    ap.add_argument("--checkpoint-dir", type=Path, default=None, help="folder with prism/ and gskip/ (default: shipped)")
+    ap.add_argument("--engines", default="rapidocr,easyocr")
+    ap.add_argument("--no-leakage", action="store_true")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args(argv)
+    if args.split == "train":
+        raise SystemExit("the benchmark must run on a held-out split")
+
+    import torch
+
+    torch.set_num_threads(args.threads)
+    from clinx.data.benchmark import build_benchmark
+
+    t_all = time.perf_counter()
+    n = args.n or (40 if args.quick else 200)
+    n_leak = args.n_leakage or (30 if args.quick else 100)
+    t = time.perf_counter()
+    samples = build_benchmark(args.split, max(n, n_leak), args.seed, args.size)
+    log(f"benchmark: {len(samples)} {args.split} images at {args.size}² in {time.perf_counter() - t:.1f}s")
+    names = [m for m in args.methods.split(",") if m]
+    methods = build_methods(names, args.checkpoint_dir, args.radius)
+    figures, per_image = quality(samples[:n], methods, args.dilation)
+    if "telea" in per_image:
+        for m in RESTORED:
+            if m in per_image:
+                figures[f"psnr_win_rate_vs_telea/{m}"] = round(paired_wins(per_image, m, "telea"), 4)
+    details = {}
+    if not args.no_leakage:
+        conds = {m: methods[m] for m in RESTORED if m in methods}
+        with tempfile.TemporaryDirectory(prefix="clinx-bench-restore-") as tmp:
+            leak, details = leakage(samples[:n_leak], Path(tmp), conds, [e for e in args.engines.split(",") if e], progress=False)
+        figures.update(leak)
+    md = table(figures, names)
+    log(md)
+    meta = {
+        "n_quality": min(n, len(samples)), "n_leakage": 0 if args.no_leakage else n_leak, "size": args.size,
+        "split": args.split, "seed": args.seed, "radius": args.radius, "dilation": args.dilation,
+        "checkpoints": {m: str(getattr(methods[m], "checkpoint", "")) for m in RESTORED if m in methods},
+        "mask_for_quality": f"true PHI mask dilated {args.dilation}px", "mask_for_leakage": "RapidOCR + manifest (PhiLocalizer)",
+        "torch_threads": args.threads, "cpu_count": os.cpu_count(), "python": platform.python_version(),
+        "wall_s": round(time.perf_counter() - t_all, 1),
+    }
+    payload = {**figures, "_meta": meta, "_details": {"leakage": details, "table_md": md}}
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(payload, indent=2, default=float))
+    log(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
