@@ -28,8 +28,8 @@ def test_question_encoder_caches(encoder, tmp_path):
 
 
 def test_train_learns_an_image_dependent_answer_and_round_trips(encoder, samples, tmp_path):
-    train, val = samples(32, 0), samples(16, 1)
-    cfg = TrainConfig(image_size=32, width=8, hidden=32, epochs=6, batch_size=8, lr=3e-3)
+    train, val = samples(48, 0), samples(16, 1)
+    cfg = TrainConfig(image_size=32, width=8, hidden=32, epochs=8, batch_size=8, lr=3e-3)
     model, net, vocab, metrics = train_baseline(train, val, cfg, encoder=encoder)
     assert set(vocab) == {"yes", "no"}
     # The answer depends only on brightness: a model that ignored the image would sit at 50 %.
