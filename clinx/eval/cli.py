@@ -115,8 +115,10 @@ def build_parts(cfg, text_params: Mapping):
 
     from .grid import OCRMasker, TrueMasker, default_text_fn
 
-    models = {name: instantiate(node) for name, node in (cfg.get("models") or {}).items()}
-    judges = {name: instantiate(node) for name, node in (cfg.get("judges") or {}).items()}
+    # A node without _target_ is a setting for a model / judge that is not selected (e.g. the
+    # paper_grid experiment sets paths for all four VLMs and a sweep selects one): skip it.
+    models = {name: instantiate(node) for name, node in (cfg.get("models") or {}).items() if "_target_" in node}
+    judges = {name: instantiate(node) for name, node in (cfg.get("judges") or {}).items() if "_target_" in node}
     if str(cfg.mask.source) == "true":
         masker = TrueMasker()
     else:
