@@ -133,6 +133,45 @@ _WH = frozenset("what which where when who whom whose why how".split())
 _IMPERATIVE = frozenset("name list describe identify show locate specify give state indicate determine count".split())
 _SPLIT_RE = re.compile(r"[.?!;:\n]")
 _FIRST_WORD_RE = re.compile(r"[A-Za-z']+")
+#: Abbreviations whose "." does not end a sentence ("Dr. [NAME]'s scan", "e.g. a CT").
+_ABBREVIATIONS = frozenset(
+    "dr mr mrs ms mx prof st mt ft jr sr vs e.g eg i.e ie etc approx dept fig no nos vol pt pts ca cf al".split()
+)
+#: "No." is an abbreviation only before a number ("No. 5"); elsewhere it may be an answer ("No.").
+_NUMBER_ABBREVIATIONS = frozenset({"no", "nos", "vol", "fig"})
+_ABBR_WORD_RE = re.compile(r"([A-Za-z][A-Za-z.]{0,8})$")
+
+
+def _is_abbreviation_dot(text: str, i: int) -> bool:
+    """Is the "." at ``text[i]`` part of an abbreviation, initial or number rather than a sentence end?"""
+    nxt = text[i + 1] if i + 1 < len(text) else ""
+    if nxt and not nxt.isspace():
+        return True  # "2.5 cm", "e.g.", "x-ray.jpg": a sentence-ending dot is followed by space or the end
+    m = _ABBR_WORD_RE.search(text, max(0, i - 10), i)
+    if not m:
+        return False
+    word = m.group(1)
+    low = word.lower().rstrip(".")
+    if low in _NUMBER_ABBREVIATIONS:
+        rest = text[i + 1 :].lstrip()
+        return rest[:1].isdigit() or rest[:1] == "#"
+    if low in _ABBREVIATIONS:
+        return True
+    return len(word) == 1 and word.isupper()  # an initial: "J. Smith"
+
+
+def _clauses(text: str) -> list[str]:
+    """Split at sentence and clause punctuation, except the dots of abbreviations and numbers."""
+    out: list[str] = []
+    pos = 0
+    for m in _SPLIT_RE.finditer(text):
+        i = m.start()
+        if text[i] == "." and _is_abbreviation_dot(text, i):
+            continue
+        out.append(text[pos:i])
+        pos = i + 1
+    out.append(text[pos:])
+    return out
 
 
 def _norm_word(w: str) -> str:
@@ -176,17 +215,19 @@ def question_form(text: str) -> str:
     The clause carrying the question mark is classified when there is one
     (so "Patient [NAME]: is the lung clear?" is ``yesno``); ``choice`` is a
     yes/no-shaped question offering alternatives ("Is this CT or MRI?").
+    The dots of abbreviations ("Dr.", "Mrs.", "St.", "e.g.", "vs.", "No. 5"),
+    initials and decimals ("2.5 cm") do not end a clause.
     """
     if not isinstance(text, str):
         raise TypeError(f"question_form expects str, got {type(text).__name__}")
-    clauses = [c for c in _SPLIT_RE.split(text) if c.strip()]
+    clauses = [c for c in _clauses(text) if c.strip()]
     if not clauses:
         return "statement"
     target = clauses[-1]
     if "?" in text:
         # the clause that ends right before the first '?'
         head = text[: text.index("?")]
-        parts = [c for c in _SPLIT_RE.split(head) if c.strip()]
+        parts = [c for c in _clauses(head) if c.strip()]
         if parts:
             target = parts[-1]
     # a leading framing phrase ("In this image, is ...") is skipped: look at the

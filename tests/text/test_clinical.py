@@ -43,3 +43,40 @@ def test_check_clinical():
     assert not check_clinical("Is the left lung clear?", "Is the left lung clear on this CT?", allow_added=False).ok
     with pytest.raises(TypeError):
         question_form(None)
+
+
+@pytest.mark.parametrize(
+    "text,form",
+    [
+        ("What imaging modality was used for Dr. [NAME]'s patient?", "wh"),
+        ("What imaging modality was used for [NAME]'s patient?", "wh"),
+        ("Was Mr. [NAME] imaged with CT?", "yesno"),
+        ("Does Mrs. [NAME]'s x-ray show a fracture?", "yesno"),
+        ("Is Ms. [NAME]'s left lung clear?", "yesno"),
+        ("Was the scan done at St. [HOSPITAL] or at home?", "choice"),
+        ("Which organ, e.g. liver or spleen, is enlarged?", "wh"),
+        ("Is there a mass, i.e. a lesion over 3 cm?", "yesno"),
+        ("Which is shown here, CT vs. MRI?", "wh"),
+        ("Report No. 5: is the heart enlarged?", "yesno"),
+        ("Is the 2.5 cm nodule calcified?", "yesno"),
+        ("Where is the lesion seen by J. [NAME]?", "wh"),
+        ("The lungs are clear. Is there an effusion?", "yesno"),
+        ("Name the organ. What is abnormal?", "wh"),
+        ("No. Is the heart enlarged?", "yesno"),
+    ],
+    ids=[
+        "dr", "dr_dropped", "mr", "mrs", "ms", "st", "eg", "ie", "vs", "no_number", "decimal", "initial",
+        "sentence_then_question", "imperative_then_wh", "no_answer",
+    ],
+)
+def test_question_form_abbreviations(text, form):
+    assert question_form(text) == form
+
+
+def test_rewrite_dropping_title_keeps_question_form():
+    # the L3 validator must not reject a rewrite that only drops "Dr." before a placeholder
+    before = "What imaging modality was used for Dr. [NAME]'s patient?"
+    after = "What imaging modality was used for [NAME]'s patient?"
+    res = check_clinical(before, after)
+    assert res.form_before == res.form_after == "wh"
+    assert res.ok
