@@ -187,7 +187,7 @@ PATTERNS: list[tuple[str, str, str, float]] = [
         "URL",
         0.9,
     ),
-    ("ssn", r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])", "SSN", 1.0),
+    ("ssn", r"\d(?<![\w-]\d)\d{2}-\d{2}-\d{4}(?![\w-])", "SSN", 1.0),
     (
         "phone",
         r"(?<![\w+])(?:(?:\+|00)?\d{1,3}[\s.-]{1,2})?(?:\(\d{3}\)\s{0,2}|\d{3}[\s.-])\d{3}[\s.-]\d{4}"
@@ -206,10 +206,10 @@ PATTERNS: list[tuple[str, str, str, float]] = [
     ),
     ("age_cue", r"(?i:\baged?\b\s{0,2}:?\s{0,2})(?P<v>9\d|1[01]\d)(?![\w.])", "AGE", 0.96),
     ("zip_state", r"\b(?:" + "|".join(_STATES) + r")\.?,?\s{1,3}(?P<v>\d{5}(?:-\d{4})?)(?![\w-])", "ZIP", 0.95),
-    ("zip4", r"(?<![\w-])\d{5}-\d{4}(?![\w-])", "ZIP", 0.95),
+    ("zip4", r"\d(?<![\w-]\d)\d{4}-\d{4}(?![\w-])", "ZIP", 0.95),
     (
         "street",
-        r"(?<![\w-])\d{1,6}\s{1,3}(?:[A-Z][a-z]{1,20}\s{1,3}){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|"
+        r"\d(?<![\w-]\d)\d{0,5}\s{1,3}(?:[A-Z][a-z]{1,20}\s{1,3}){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|"
         r"Lane|Ln|Drive|Court|Ct|Way|Place|Pl|Terrace|Circle|Parkway|Pkwy|Highway|Hwy|Square|Sq)\b\.?"
         r"(?:,?\s{1,3}(?:Apt|Suite|Unit)\.?\s{0,2}\d{1,6})?",
         "LOCATION",
@@ -218,8 +218,8 @@ PATTERNS: list[tuple[str, str, str, float]] = [
     # generic identifiers: letters+digits or long digit runs (clinical numbers are short)
     ("id_prefixed", r"(?<![\w-])[A-Za-z]{1,5}[-#]?\d{5,12}[A-Za-z]{0,3}(?![\w-])", "ID", 0.9),
     ("id_prefixed_parts", r"(?<![\w-])[A-Za-z]{1,5}[-#]?\d{2,8}(?:[-/]\d{2,8}){1,2}(?![\w-])", "ID", 0.9),
-    ("id_digits", r"(?<![\w.,-])\d{6,15}(?![\w-]|[.,]\d)", "ID", 0.9),
-    ("id_hyphenated", r"(?<![\w.-])\d{2,6}(?:-\d{2,8}){1,3}(?![\w-])", "ID", 0.85),
+    ("id_digits", r"\d(?<![\w.,-]\d)\d{5,14}(?![\w-]|[.,]\d)", "ID", 0.9),
+    ("id_hyphenated", r"\d(?<![\w.-]\d)\d{1,5}(?:-\d{2,8}){1,3}(?![\w-])", "ID", 0.85),
     # names in written forms
     ("name_title", rf"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Drs|Prof|Doctor|Professor)\.?\s{{1,3}}(?P<v>{NAMESEQ}{_SUFFIX})", "NAME", 0.95),
     ("name_dicom", r"(?<![\w^])[A-Za-z][A-Za-z'-]{0,30}\^[A-Za-z][A-Za-z'-]{0,30}(?:\^[A-Za-z.'-]{0,30}){0,3}", "NAME", 0.97),
@@ -271,55 +271,135 @@ _CUE_CATEGORY = {f"cue_{cat.lower()}": cat for _, cat in ID_CUES}
 
 # ---- gates: cheap tests that say a pattern cannot match, so it is not run at all.
 # Most text holds no identifier of most kinds; skipping a scan is the main speed-up.
+# Every gate is *sound*: it is False only when its pattern cannot match (the
+# comments give the reason), so gating never changes what is found.
 _DIGIT_RUN_RE = re.compile(r"\d+")
 _TLD_RE = re.compile(r"\.(?:com|org|net|edu|gov|info|biz|io|health|us|uk|ca)\b")
 _HOSP_GATE_RE = re.compile(r"Hospital|HOSPITAL|Clinic|CLINIC|Cent(?:er|re)|CENT(?:ER|RE)|Infirmary|INFIRMARY|Institute|"
                            r"INSTITUTE|Health|HEALTH|Sanatorium|Hospice|HOSPICE|Medical|MEDICAL|Nursing|NURSING|University")
 _TITLES = ("Mr", "Ms", "Dr", "Prof", "Doctor", "Miss", "Mx")
+_TITLE_GATE_RE = re.compile("|".join(_TITLES))
+_MONTH_STEMS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+# month/day after a cue: the value is "m/d" not followed by another "/" or digit group
+_MD_GATE_RE = re.compile(r"[0-9]/[0-9]{1,2}(?![\w/]|\.\d)")
+# every word that can start a name cue (lower-cased substrings; "next of kin" starts with "next")
+_NAME_CUE_WORDS = (
+    "name", "called", "patient", "pt", "mother", "father", "wife", "husband", "son", "daughter", "guardian",
+    "next", "referr", "attending", "physician", "radiologist", "surgeon", "signed", "dictated", "read", "seen",
+    "consultant", "contact",
+)
+_NAME_CUE_START_RE = re.compile(r"(?<![a-z])(?:" + "|".join(_NAME_CUE_WORDS) + ")")
+# every word that can start an identifier cue (see ID_CUES), longest first
+_CUE_START_WORDS = sorted(
+    set(
+        """mrn mr med patient pt record chart unit pid accession acc ssn social phone tel fax cell mobile pager contact
+        hospital facility study exam order visit encounter case specimen requisition member insurance policy account
+        acct license licence device serial health beneficiary subscriber employee badge passport vehicle id zip postal
+        post""".split()
+    ),
+    key=lambda w: (-len(w), w),
+)
+_CUE_START_RE = re.compile(r"(?<![a-z])(?:" + "|".join(_CUE_START_WORDS) + ")")
+_AGE_RUN_RE = re.compile(r"9\d|1[01]\d")
 
 
-class _Features:
-    """What a text contains, computed once per text for the gates."""
+def _plan(text: str, low: str, exotic: bool) -> tuple[list[int], bool]:
+    """Indices into :data:`_COMPILED` of the patterns that can match ``text``, and "run the ID cues"."""
+    runs = _DIGIT_RUN_RE.findall(text)
+    on: set[str] = set()
+    add = on.add
+    if runs:
+        lens = [len(r) for r in runs]
+        nd = sum(lens)
+        maxlen = max(lens)
+        hyphen = "-" in text
+        slash = "/" in text
+        month = exotic or any(m in low for m in _MONTH_STEMS)
+        # ssn: exactly 3-2-4 digit runs joined by "-"
+        if hyphen and 3 in lens and 2 in lens and 4 in lens:
+            add("ssn")
+        # phone: two runs of exactly 3 digits and one of exactly 4 (10 digits at least)
+        if nd >= 10 and lens.count(3) >= 2 and 4 in lens:
+            add("phone")
+        # dates: a month word, two runs joined by a separator, or a compact yyyymmdd[hhmm[ss]]
+        if month or len(runs) >= 2 or (maxlen >= 8 and any(len(r) in (8, 12, 14) and r[:2] in ("19", "20") for r in runs)):
+            add("date")
+        if slash and _MD_GATE_RE.search(text):
+            add("date_md_cue")
+        # ages over 89: a run of exactly 9x, 10x or 11x
+        if any(r[0] in "19" and 2 <= len(r) <= 3 and _AGE_RUN_RE.fullmatch(r) for r in runs):
+            add("age_over_89")
+            if exotic or "age" in low:
+                add("age_cue")
+        if 5 in lens:
+            add("zip_state")
+            if hyphen and 4 in lens:
+                add("zip4")
+        if min(lens) <= 6:
+            add("street")
+        if maxlen >= 5:
+            if maxlen <= 12 or any(5 <= n <= 12 for n in lens):
+                add("id_prefixed")
+            if maxlen >= 6:
+                add("id_digits")
+        if nd >= 4 and (hyphen or slash) and maxlen >= 2:
+            add("id_prefixed_parts")
+        if hyphen and nd >= 6:
+            add("id_hyphenated")
+    if "@" in text:
+        add("email")
+    if "://" in text or "www." in text:
+        add("url")
+    if "." in text and _TLD_RE.search(text) is not None:
+        add("domain")
+    if _TITLE_GATE_RE.search(text) is not None:
+        add("name_title")
+    if "^" in text:
+        add("name_dicom")
+    if "," in text:
+        add("name_comma")
+    if "'" in text or "’" in text:
+        add("name_possessive")
+        add("name_possessive_caps")
+    # name_cue: always planned; its literal start scan (see _starts_matches) is the gate
+    add("name_cue")
+    if _HOSP_GATE_RE.search(text) is not None:
+        add("hospital")
+        add("hospital_of")
+    return sorted([_INDEX[n] for n in on]), bool(runs)
 
-    __slots__ = ("text", "runs", "ndigits", "hyphen")
 
-    def __init__(self, text: str):
-        self.text = text
-        self.runs = [len(r) for r in _DIGIT_RUN_RE.findall(text)]
-        self.ndigits = sum(self.runs)
-        self.hyphen = "-" in text
-
-
-def _g_runs(f: _Features, lo: int, hi: int = 99) -> bool:
-    return any(lo <= r <= hi for r in f.runs)
+_NAMES = [n for n, _, _, _ in _COMPILED]
+_SOURCE = {n: f"rule:{n}" for n in _NAMES}
+_INDEX = {n: i for i, n in enumerate(_NAMES)}
+_HAS_V = [("v" in rx.groupindex) for _, rx, _, _ in _COMPILED]
+_NAME_CUE_IDX = _NAMES.index("name_cue")
+_VALIDATED = frozenset({"name_cue", "name_title", "name_comma", "name_possessive", "hospital", "id_prefixed", "id_hyphenated", "id_digits"})
 
 
-GATES: dict[str, Callable[[_Features], bool]] = {
-    "email": lambda f: "@" in f.text,
-    "url": lambda f: "://" in f.text or "www." in f.text,
-    "domain": lambda f: "." in f.text and _TLD_RE.search(f.text) is not None,
-    "ssn": lambda f: f.hyphen and _g_runs(f, 4, 4),
-    "phone": lambda f: f.ndigits >= 10,
-    "date": lambda f: f.ndigits > 0,
-    "date_md_cue": lambda f: "/" in f.text,
-    "age_over_89": lambda f: _g_runs(f, 2, 3),
-    "age_cue": lambda f: _g_runs(f, 2, 3),
-    "zip_state": lambda f: _g_runs(f, 5, 5),
-    "zip4": lambda f: f.hyphen and _g_runs(f, 5, 5),
-    "street": lambda f: f.ndigits > 0,
-    "id_prefixed": lambda f: _g_runs(f, 5),
-    "id_prefixed_parts": lambda f: f.ndigits >= 4 and (f.hyphen or "/" in f.text),
-    "id_digits": lambda f: _g_runs(f, 6),
-    "id_hyphenated": lambda f: f.hyphen and f.ndigits >= 6,
-    "name_title": lambda f: any(t in f.text for t in _TITLES),
-    "name_dicom": lambda f: "^" in f.text,
-    "name_comma": lambda f: "," in f.text,
-    "name_possessive": lambda f: "'" in f.text or "’" in f.text,
-    "name_possessive_caps": lambda f: "'" in f.text or "’" in f.text,
-    "name_cue": lambda f: True,
-    "hospital": lambda f: _HOSP_GATE_RE.search(f.text) is not None,
-    "hospital_of": lambda f: _HOSP_GATE_RE.search(f.text) is not None,
-}
+def _starts_matches(text: str, low: str, rx: re.Pattern, starts: re.Pattern, exotic: bool) -> list[re.Match]:
+    """``list(rx.finditer(text))`` for a cue pattern, tried only where a cue word starts.
+
+    ``rx`` can only match where one of its case-insensitive cue words begins
+    at a word start; ``starts`` finds those words in the lower-cased text with a
+    cheap literal scan, and the matches kept (leftmost, non-overlapping) are
+    exactly finditer's. Inner positions of a found word are never word starts,
+    so the literal scan skipping them loses nothing.
+    """
+    if exotic:
+        return list(rx.finditer(text))
+    out = []
+    last = 0
+    for m in starts.finditer(low):
+        p = m.start()
+        if p < last:
+            continue
+        hit = rx.match(text, p)
+        if hit is not None:
+            out.append(hit)
+            last = hit.end() if hit.end() > p else p + 1
+    return out
+
 
 # a name token may carry a possessive ("VAUGHAN's"); otherwise it must end at a non-word
 _NAME_TOKEN_RE = re.compile(rf"(?<![\w'’-])(?:{NT}|{NT_UP})(?:(?![\w'’-])|(?=['’][sS]?(?!\w)))")
@@ -462,6 +542,14 @@ def _name_runs(text: str) -> list[Candidate]:
             out.append(Candidate(s0, e0, "NAME", "rule:name_gazetteer", 0.85))
 
     def flush(run: list[tuple[int, int, str]], caps: bool) -> None:
+        if len(run) == 1:
+            # fast path, same outcome: a lone token is a name only when Title-case
+            # and in the gazetteer (judge() needs two tokens for CAPS)
+            if caps:
+                return
+            low = run[0][2].lower()
+            if not (low in first or low in last or low.split("-")[0] in last):
+                return
         piece: list[tuple[int, int, str]] = []
         for k, tok in enumerate(run):
             low = tok[2].lower()
@@ -501,20 +589,49 @@ _PARTICLES = frozenset("van von der den de da di del della dos das du la le ten 
 _PREV_WORD_RE = re.compile(r"([^\W\d_][\w'’-]{0,30})[ \t]{1,3}$")
 
 
+def _prev_word(text: str, start: int) -> tuple[int, int] | None:
+    """Span of the word before ``start`` across 1–3 blanks; ``_PREV_WORD_RE.search(text, max(0, start - 40), start)``.
+
+    The same answer as that search (group 1's span), found by stepping back
+    from ``start`` instead of trying every position of the 40-character window.
+    """
+    lo = start - 40 if start > 40 else 0
+    q = start
+    while q > lo and text[q - 1] in " \t":
+        q -= 1
+    if not 1 <= start - q <= 3 or q <= lo:
+        return None
+    r = q
+    while r > lo:
+        ch = text[r - 1]
+        if ch.isalnum() or ch in "_'’-":
+            r -= 1
+        else:
+            break
+    # the word is at most 31 characters and starts on a letter ([^\W\d_]): the leftmost such start wins
+    for p in range(max(r, q - 31), q):
+        ch = text[p]
+        if ch.isalnum() and not ch.isdecimal() and ch != "_":
+            return p, q
+    return None
+
+
 def _extend_name_left(text: str, c: Candidate) -> Candidate:
     """Take in name particles and one given name before a surname span ("Nadia van der [Heijden]")."""
     start = c.start
+    if start == 0 or text[start - 1] not in " \t":
+        return c  # no word before it across blanks: nothing to take in
     first, _ = name_gazetteer()
     for _ in range(4):
-        m = _PREV_WORD_RE.search(text, max(0, start - 40), start)
-        if not m:
+        span = _prev_word(text, start)
+        if span is None:
             break
-        w = m.group(1)
+        w = text[span[0] : span[1]]
         if w.lower() in _PARTICLES and not w[0].isupper() or w in ("Van", "Von", "De", "Da", "Di", "Del", "La", "Le", "Du"):
-            start = m.start(1)
+            start = span[0]
             continue
         if start < c.start and (w[0].isupper() and not _is_non_name(w) or w.lower() in first):
-            start = m.start(1)  # the given name before the particles
+            start = span[0]  # the given name before the particles
         break
     return c if start == c.start else Candidate(start, c.end, c.category, c.source, c.score)
 
@@ -539,27 +656,43 @@ class RuleRecognizer:
         cands: list[Candidate] = []
         if not text:
             return cands
-        feat = _Features(text)
-        if feat.ndigits and self._on("cue_id"):
-            for m in _CUE_RE.finditer(text):
-                name = next((g for g in _CUE_CATEGORY if m.start(g) != -1), "cue_id")
+        low = text.lower()
+        # lower() maps a few code points oddly for case-insensitive patterns ("İ" grows,
+        # "ſ" and "ı" match s/i under IGNORECASE): then the literal pre-scans are not
+        # trusted and every gated pattern runs on the text as is
+        exotic = len(low) != len(text) or "ſ" in text or "ı" in text
+        plan, digits = _plan(text, low, exotic)
+        if digits and self._on("cue_id"):
+            for m in _starts_matches(text, low, _CUE_RE, _CUE_START_RE, exotic):
+                name = m.lastgroup if m.lastgroup in _CUE_CATEGORY else next((g for g in _CUE_CATEGORY if m.start(g) != -1), "cue_id")
                 s, e = m.span("v")
                 if CLINICAL_CODE_RE.fullmatch(text, s, e):
                     continue
                 cands.append(Candidate(s, e, _CUE_CATEGORY.get(name, "ID"), f"rule:{name}", 0.99))
-        for name, rx, cat, score in _COMPILED:
-            if not self._on(name) or not GATES[name](feat):
+        enabled = self.enabled
+        for i in plan:
+            name, rx, cat, score = _COMPILED[i]
+            if enabled is not None and name not in enabled:
                 continue
-            for m in rx.finditer(text):
-                span = _validate(name, m, text)
-                if span is None:
-                    continue
-                s, e = span
+            if i == _NAME_CUE_IDX:
+                matches = _starts_matches(text, low, rx, _NAME_CUE_START_RE, exotic)
+            else:
+                matches = rx.finditer(text)
+            validated = name in _VALIDATED
+            has_v = _HAS_V[i]
+            for m in matches:
+                if validated:
+                    span = _validate(name, m, text)
+                    if span is None:
+                        continue
+                    s, e = span
+                else:
+                    s, e = m.span("v") if has_v else m.span()
                 if name in ("url", "domain"):
                     # sentence punctuation after a URL is not part of it
                     while e > s and text[e - 1] in ".,;:!?":
                         e -= 1
-                cands.append(Candidate(s, e, cat, f"rule:{name}", score))
+                cands.append(Candidate(s, e, cat, _SOURCE[name], score))
         if self._on("name_runs"):
             cands.extend(_name_runs(text))
         cands = [_extend_name_left(text, c) if c.category == "NAME" else c for c in cands]
