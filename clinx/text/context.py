@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
 
 from clinx.records import Manifest
 from clinx.text.base import Candidate, TextResult, apply_candidates, check_text
@@ -96,17 +95,8 @@ def _sentence_breaks(text: str) -> list[int]:
     return out
 
 
-@dataclass(frozen=True)
-class _Tok:
-    start: int
-    end: int
-    text: str
-    low: str
-
-
-def _shape_score(tok: _Tok, text: str, first: frozenset, last: frozenset) -> tuple[float, str]:
-    """Base score and shape class (``alpha``/``numeric``) of a token, from its shape alone."""
-    t, low = tok.text, tok.low
+def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last: frozenset) -> tuple[float, str]:
+    """Base score and shape class (``alpha``/``numeric``) of token ``t`` at ``start``, from its shape alone."""
     if low in NON_NAMES or low.rstrip(".") in NON_NAMES:
         return 0.0, "alpha"
     if _HAS_DIGIT_RE.search(t):
@@ -126,7 +116,7 @@ def _shape_score(tok: _Tok, text: str, first: frozenset, last: frozenset) -> tup
     if t[0].isupper():
         if t.isupper() and len(t) > 1:
             return (0.5 if gaz else 0.3), "alpha"
-        i = tok.start - 1
+        i = start - 1
         while i >= 0 and text[i] in " \t":
             i -= 1
         initial = i < 0 or text[i] in ".?!:;\n"
@@ -166,57 +156,84 @@ class ContextEnhancer:
         """Candidates in ``text``; ``covered`` spans (already found by L1) are anchors, not candidates."""
         check_text(text)
         first, last = name_gazetteer()
-        toks = []
+        # tokens as parallel lists (no per-token objects: this runs on every question)
+        starts: list[int] = []
+        ends: list[int] = []
+        words: list[str] = []
         for m in _TOKEN_RE.finditer(text):
-            t, e = m.group(), m.end()
+            t = m.group()
+            s, e = m.span()
             if len(t) > 2 and t[-2] in "'’" and t[-1] in "sS":
                 t, e = t[:-2], e - 2  # possessive: the token is the name, not the "'s"
-            toks.append(_Tok(m.start(), e, t, t.lower()))
-        if not toks:
+            starts.append(s)
+            ends.append(e)
+            words.append(t)
+        n = len(words)
+        if not n:
             return []
-        covered = sorted(covered or [])
-        n = len(toks)
-        # anchors do not reach across sentences or lines ("COMPARISON: [DATE]\nINDICATION: 56-year-old")
-        breaks = _sentence_breaks(text)
-        sid = [bisect_right(breaks, tk.start) for tk in toks] if breaks else [0] * n
+        lows = [w.lower() for w in words]
+        covered = sorted(covered) if covered else ()
+        ncov = len(covered)
         # anchor category per token index (None when not an anchor)
         anchor: list[str | None] = [None] * n
         is_ph = [False] * n
+        any_anchor = False
         ci = 0
-        for i, tk in enumerate(toks):
-            if tk.text.startswith("[") and _PLACEHOLDER_TOKEN_RE.fullmatch(tk.text):
+        for i in range(n):
+            t = words[i]
+            if t[0] == "[" and _PLACEHOLDER_TOKEN_RE.fullmatch(t):
                 is_ph[i] = True
-                anchor[i] = tk.text[1:-1]
+                anchor[i] = t[1:-1]
+                any_anchor = True
                 continue
-            while ci < len(covered) and covered[ci][1] <= tk.start:
-                ci += 1
-            if ci < len(covered) and covered[ci][0] < tk.end:
-                is_ph[i] = True  # inside an L1 span: acts like a placeholder
-                continue
-            a = ANCHORS.get(tk.low) or ANCHORS.get(tk.low.rstrip(".:"))
+            if ncov:
+                st = starts[i]
+                while ci < ncov and covered[ci][1] <= st:
+                    ci += 1
+                if ci < ncov and covered[ci][0] < ends[i]:
+                    is_ph[i] = True  # inside an L1 span: acts like a placeholder
+                    continue
+            low = lows[i]
+            a = ANCHORS.get(low) or ANCHORS.get(low.rstrip(".:"))
             if a:
                 anchor[i] = a
+                any_anchor = True
             if i + 1 < n:
-                pair = ANCHOR_PAIRS.get((tk.low, toks[i + 1].low))
+                pair = ANCHOR_PAIRS.get((low, lows[i + 1]))
                 if pair:
                     anchor[i + 1] = anchor[i + 1] or pair
                     anchor[i] = anchor[i] or pair
-        if not any(a is not None for a in anchor):
+                    any_anchor = True
+        if not any_anchor:
             return []
 
         out: list[Candidate] = []
         masked_prev = -10
-        for i, tk in enumerate(toks):
-            if is_ph[i] or tk.low in ANCHORS or tk.low.rstrip(".:") in ANCHORS:
+        breaks: list[int] | None = None
+        window, after, threshold = self.window, self.after, self.threshold
+        for i in range(n):
+            low = lows[i]
+            if is_ph[i] or low in ANCHORS:
                 continue  # anchors and removed spans are context, not candidates
-            base, shape = _shape_score(tk, text, first, last)
+            t = words[i]
+            # cheap reject, same outcome as _shape_score's 0.0: a lower-case word without
+            # digits that the gazetteer does not know is ordinary language
+            if t[0].islower() and low not in first and low not in last and not _HAS_DIGIT_RE.search(t):
+                continue
+            if low.rstrip(".:") in ANCHORS:
+                continue
+            base, shape = _shape_score(t, low, starts[i], text, first, last)
             if base <= 0.0:
                 continue
+            if breaks is None:
+                # anchors do not reach across sentences or lines ("COMPARISON: [DATE]\nINDICATION: 56-year-old")
+                breaks = _sentence_breaks(text)
+            si = bisect_right(breaks, starts[i]) if breaks else 0
             cat = None
             boost = 0.0
-            lo, hi = max(0, i - self.window), min(n, i + self.after + 1)
+            lo, hi = max(0, i - window), min(n, i + after + 1)
             for j in range(i - 1, lo - 1, -1):
-                if anchor[j] is not None and sid[j] == sid[i]:
+                if anchor[j] is not None and (not breaks or bisect_right(breaks, starts[j]) == si):
                     # a placeholder vouches only for tokens of its own shape:
                     # "[AGE]-year-old with Hodgkin" is not a name by proximity
                     if is_ph[j] and (shape == "alpha") != (anchor[j] in _ALPHA_CATS):
@@ -225,50 +242,48 @@ class ContextEnhancer:
                     break
             else:
                 for j in range(i + 1, hi):
-                    if anchor[j] is not None and not is_ph[j] and sid[j] == sid[i]:
+                    if anchor[j] is not None and not is_ph[j] and (not breaks or bisect_right(breaks, starts[j]) == si):
                         cat, boost = anchor[j], self.boost
                         break
             # adjacent to a removed span, or continuing a token L2 just masked
             # ("[NAME] Okafor", "Re: Pavla [NAME]"): evidence on top of an anchor
             if base >= 0.2:
-                adj = (i > 0 and is_ph[i - 1] and _SEP_ONLY_RE.fullmatch(text, toks[i - 1].end, tk.start)) or (
-                    i + 1 < n and is_ph[i + 1] and _SEP_ONLY_RE.fullmatch(text, tk.end, toks[i + 1].start)
+                adj = (i > 0 and is_ph[i - 1] and _SEP_ONLY_RE.fullmatch(text, ends[i - 1], starts[i])) or (
+                    i + 1 < n and is_ph[i + 1] and _SEP_ONLY_RE.fullmatch(text, ends[i], starts[i + 1])
                 )
                 if adj or masked_prev == i - 1:
                     boost += self.placeholder_boost
             score = base + boost
-            if score < self.threshold:
+            if score < threshold:
                 continue
             if cat is None or (shape == "alpha") != (cat in _ALPHA_CATS):
                 cat = "NAME" if shape == "alpha" else "ID"
-            out.append(Candidate(tk.start, tk.end, cat, f"context:{cat.lower()}", round(score, 3)))
+            out.append(Candidate(starts[i], ends[i], cat, f"context:{cat.lower()}", round(score, 3)))
             masked_prev = i
         if out:
-            out.extend(self._backfill(text, toks, out, is_ph, first, last))
+            out.extend(self._backfill(text, starts, ends, words, lows, out, is_ph, first, last))
             out = [_extend_name_left(text, c) if c.category == "NAME" else c for c in out]
         return out
 
-    def _backfill(self, text, toks, found, is_ph, first, last) -> list[Candidate]:
+    def _backfill(self, text, starts, ends, words, lows, found, is_ph, first, last) -> list[Candidate]:
         """Tokens right before a span L2 masked, shaped like it ("WIKTOR [KRASA], born"): mask them too.
 
         One backward sweep: the forward pass already chains tokens *after* a
         masked one; this catches the given name standing before an anchored surname.
         """
-        starts = {c.start: c for c in found}
+        by_start = {c.start: c for c in found}
         extra: list[Candidate] = []
-        for i in range(len(toks) - 2, -1, -1):
-            nxt = toks[i + 1]
-            c = starts.get(nxt.start)
-            if c is None or is_ph[i] or not _SEP_ONLY_RE.fullmatch(text, toks[i].end, nxt.start):
+        for i in range(len(words) - 2, -1, -1):
+            c = by_start.get(starts[i + 1])
+            if c is None or is_ph[i] or not _SEP_ONLY_RE.fullmatch(text, ends[i], starts[i + 1]):
                 continue
-            tk = toks[i]
-            if tk.low in ANCHORS:
+            if lows[i] in ANCHORS:
                 continue
-            base, shape = _shape_score(tk, text, first, last)
+            base, shape = _shape_score(words[i], lows[i], starts[i], text, first, last)
             if base >= 0.2 and (shape == "alpha") == (c.category in _ALPHA_CATS) and base + self.placeholder_boost + 0.1 >= self.threshold:
-                cand = Candidate(tk.start, tk.end, c.category, c.source, c.score)
+                cand = Candidate(starts[i], ends[i], c.category, c.source, c.score)
                 extra.append(cand)
-                starts[tk.start] = cand
+                by_start[starts[i]] = cand
         return extra
 
 

@@ -300,6 +300,8 @@ _CUE_START_WORDS = sorted(
     key=lambda w: (-len(w), w),
 )
 _CUE_START_RE = re.compile(r"(?<![a-z])(?:" + "|".join(_CUE_START_WORDS) + ")")
+# where a date can start: a digit or a month word, not after [\w/.-] (DATE_RE's look-behind)
+_DATE_START_RE = re.compile(r"(?<![\w/.-])(?:\d|" + "|".join(_MONTH_STEMS) + ")")
 _AGE_RUN_RE = re.compile(r"9\d|1[01]\d")
 
 
@@ -314,7 +316,6 @@ def _plan(text: str, low: str, exotic: bool) -> tuple[list[int], bool]:
         maxlen = max(lens)
         hyphen = "-" in text
         slash = "/" in text
-        month = exotic or any(m in low for m in _MONTH_STEMS)
         # ssn: exactly 3-2-4 digit runs joined by "-"
         if hyphen and 3 in lens and 2 in lens and 4 in lens:
             add("ssn")
@@ -322,7 +323,12 @@ def _plan(text: str, low: str, exotic: bool) -> tuple[list[int], bool]:
         if nd >= 10 and lens.count(3) >= 2 and 4 in lens:
             add("phone")
         # dates: a month word, two runs joined by a separator, or a compact yyyymmdd[hhmm[ss]]
-        if month or len(runs) >= 2 or (maxlen >= 8 and any(len(r) in (8, 12, 14) and r[:2] in ("19", "20") for r in runs)):
+        if (
+            len(runs) >= 2
+            or exotic
+            or (maxlen >= 8 and any(len(r) in (8, 12, 14) and r[:2] in ("19", "20") for r in runs))
+            or any(m in low for m in _MONTH_STEMS)
+        ):
             add("date")
         if slash and _MD_GATE_RE.search(text):
             add("date_md_cue")
@@ -374,17 +380,18 @@ _SOURCE = {n: f"rule:{n}" for n in _NAMES}
 _INDEX = {n: i for i, n in enumerate(_NAMES)}
 _HAS_V = [("v" in rx.groupindex) for _, rx, _, _ in _COMPILED]
 _NAME_CUE_IDX = _NAMES.index("name_cue")
+_DATE_IDX = _NAMES.index("date")
 _VALIDATED = frozenset({"name_cue", "name_title", "name_comma", "name_possessive", "hospital", "id_prefixed", "id_hyphenated", "id_digits"})
 
 
 def _starts_matches(text: str, low: str, rx: re.Pattern, starts: re.Pattern, exotic: bool) -> list[re.Match]:
     """``list(rx.finditer(text))`` for a cue pattern, tried only where a cue word starts.
 
-    ``rx`` can only match where one of its case-insensitive cue words begins
-    at a word start; ``starts`` finds those words in the lower-cased text with a
-    cheap literal scan, and the matches kept (leftmost, non-overlapping) are
-    exactly finditer's. Inner positions of a found word are never word starts,
-    so the literal scan skipping them loses nothing.
+    ``rx`` can only match where one of its case-insensitive cue words (or, for
+    dates, a digit or month word) begins at a word start; ``starts`` finds
+    those places in the lower-cased text with a cheap scan, and the matches
+    kept (leftmost, non-overlapping) are exactly finditer's. Inner positions of
+    a found word are never word starts, so the scan skipping them loses nothing.
     """
     if exotic:
         return list(rx.finditer(text))
@@ -676,6 +683,8 @@ class RuleRecognizer:
                 continue
             if i == _NAME_CUE_IDX:
                 matches = _starts_matches(text, low, rx, _NAME_CUE_START_RE, exotic)
+            elif i == _DATE_IDX:
+                matches = _starts_matches(text, low, rx, _DATE_START_RE, exotic)
             else:
                 matches = rx.finditer(text)
             validated = name in _VALIDATED

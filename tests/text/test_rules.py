@@ -4,9 +4,12 @@ Test ids name the *form* of an identifier, never a value (no PHI in test names).
 """
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from clinx.records import Manifest
 from clinx.text.pipeline import deidentify
+from clinx.text import rules as R
 from clinx.text.rules import RuleLevel, RuleRecognizer
 
 L1 = RuleLevel()
@@ -116,3 +119,92 @@ def test_offsets_point_into_the_input_and_placeholders_are_not_rematched():
         assert 0 <= s.start < s.end <= len(text)
     again = L1.apply(res.text)
     assert again.text == res.text and again.removed == []
+
+
+# --------------------------------------------------------------------------- fast paths
+# The L1 speed-ups change *how* the rules run, never *what* they find: gates skip
+# a pattern only when it cannot match; cue and date patterns tried only where a
+# cue word / digit / month word starts give finditer's matches; the step-back
+# previous-word lookup equals the regex it replaces. Each is checked against the
+# plain full scan on texts built from identifier fragments and odd Unicode.
+
+PROP = settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+
+# fragments that trigger every recogniser family, mixed with noise and odd Unicode
+FRAGMENTS = [
+    "Patient", "patient", "PT", "Name:", "named", "Dr.", "Mrs.", "MRN", "mrn#", "Acc", "ACC2020-134801", "H-63869",
+    "ID", "id:", "SSN", "123-45-6789", "(714) 898-9167", "+1 562 714 4180", "555.123.4567 ext 12", "DOB", "03/14/1961",
+    "14.03.1961", "1961-03-14", "14-Mar-1961", "March 14, 1961", "Sept. 3", "3 March", "20230502", "20230502T1030",
+    "on 3/14", "seen 12/8", "aged 93", "92-year-old", "95 yo", "CA 94110", "94110-1234", "123 Main Street", "12 Oak Ave",
+    "07125133", "4471", "C5-C6", "5 cm", "T2", "john", "Smith", "SMITH", "Doe, John", "Okafor's", "O'Neil", "van der",
+    "St. Mary Hospital", "GENERAL HOSPITAL", "Hospital of Ohio", "a.b@x.org", "www.x.com/a.", "http://h.io/x", "x.health",
+    "SMITH^JOHN", "is", "the", "left", "lung", "clear", "?", ",", ".", ":", "-", "/", "'", "’", "(", ")", "\n",
+    "İ", "ſ", "ı", "K", "٣", "²", "_", "#", "Baker", "cyst", "Crohn's", "disease", "Jr", "MD", "ﬁ",
+]
+
+texts = st.lists(st.sampled_from(FRAGMENTS), min_size=0, max_size=14).flatmap(
+    lambda parts: st.lists(st.sampled_from(["", " ", "  ", "\t", ", "]), min_size=len(parts), max_size=len(parts)).map(
+        lambda seps: "".join(p + s for p, s in zip(parts, seps))
+    )
+)
+
+
+@PROP
+@given(text=texts)
+def test_gates_are_sound(text):
+    """A pattern left out of the plan finds nothing on that text."""
+    low = text.lower()
+    exotic = len(low) != len(text) or "ſ" in text or "ı" in text
+    plan, digits = R._plan(text, low, exotic)
+    for i, (name, rx, _, _) in enumerate(R._COMPILED):
+        if i not in plan:
+            assert rx.search(text) is None, name
+    if not digits:
+        assert R._CUE_RE.search(text) is None
+
+
+@PROP
+@given(text=texts)
+def test_start_scans_equal_finditer(text):
+    low = text.lower()
+    exotic = len(low) != len(text) or "ſ" in text or "ı" in text
+    for rx, starts in (
+        (R._CUE_RE, R._CUE_START_RE),
+        (R._COMPILED[R._NAME_CUE_IDX][1], R._NAME_CUE_START_RE),
+        (R._COMPILED[R._DATE_IDX][1], R._DATE_START_RE),
+    ):
+        got = [m.span() for m in R._starts_matches(text, low, rx, starts, exotic)]
+        assert got == [m.span() for m in rx.finditer(text)]
+
+
+@PROP
+@given(text=st.text(alphabet="ab Z_9'’-\t.,é٣²vandr", max_size=60), data=st.data())
+def test_prev_word_equals_regex(text, data):
+    start = data.draw(st.integers(0, len(text)))
+    m = R._PREV_WORD_RE.search(text, max(0, start - 40), start)
+    assert R._prev_word(text, start) == (m.span(1) if m else None)
+
+
+def test_prev_word_long_words():
+    for text in ("x" * 45 + " Smith", "a" * 33 + "-b Smith", "9" * 10 + "van  Smith", "van    Smith"):
+        start = text.rindex("S")
+        m = R._PREV_WORD_RE.search(text, max(0, start - 40), start)
+        assert R._prev_word(text, start) == (m.span(1) if m else None)
+
+
+def test_full_scan_matches_on_fragments():
+    # the recogniser with gates equals one that runs every pattern on every text
+    rec = R.RuleRecognizer()
+    for k in range(len(FRAGMENTS)):
+        text = " ".join(FRAGMENTS[k : k + 9])
+        spans = {(c.start, c.end, c.source) for c in rec.find(text)}
+        for name, rx, _, _ in R._COMPILED:
+            for m in rx.finditer(text):
+                span = R._validate(name, m, text)
+                if span is None:
+                    continue
+                s, e = span
+                if name in ("url", "domain"):
+                    while e > s and text[e - 1] in ".,;:!?":
+                        e -= 1
+                assert any(sp[2] == f"rule:{name}" and sp[1] == e for sp in spans), (name, k)
