@@ -121,3 +121,21 @@ def test_rapidocr_workers_read_batches_in_parallel_with_identical_results(rapid)
     par = get_engine("rapidocr", workers=2, threads=1)
     assert par.workers == 2
     assert par.read_batch(imgs) == [rapid.read(im) for im in imgs]
+
+
+def test_easyocr_restores_the_callers_torch_threads_and_bf16_reads_like_fp32(easy):
+    import torch
+
+    img, _ = render([(16, 24, "MRN 00482913")], size=(320, 80))
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        got = easy.read(img)
+        assert torch.get_num_threads() == 2  # the engine reads with its own count, then gives the caller's back
+    finally:
+        torch.set_num_threads(before)
+    fp32 = get_engine("easyocr", cache=False, precision="fp32")
+    assert fp32.precision == "fp32"
+    assert [d.text for d in got] == [d.text for d in fp32.read(img)]
+    with pytest.raises(ConfigError, match="precision"):
+        get_engine("easyocr", cache=False, precision="fp16")
