@@ -288,7 +288,31 @@ _NAME_CUE_WORDS = (
     "next", "referr", "attending", "physician", "radiologist", "surgeon", "signed", "dictated", "read", "seen",
     "consultant", "contact",
 )
-_NAME_CUE_START_RE = re.compile(r"(?<![a-z])(?:" + "|".join(_NAME_CUE_WORDS) + ")")
+
+
+def _word_start_re(words: Iterable[str]) -> re.Pattern:
+    """Find where any of ``words`` (lower-case) starts, not right after a letter a-z.
+
+    Built as one branch per first letter with the look-behind *after* that
+    letter ("m(?<![a-z].)(?:rn|r|ed)|p(?<![a-z].)(?:atient|t)|..."), so the
+    compiled pattern starts with a set of literals and the engine skips every
+    position whose character cannot start a word.
+    """
+    groups: dict[str, list[str]] = {}
+    for w in sorted(set(words), key=lambda w: (-len(w), w)):
+        groups.setdefault(w[0], []).append(w[1:])
+    alts = []
+    for ch, rests in groups.items():
+        rest = "|".join(re.escape(r) for r in rests if r)
+        if "" in rests:
+            rest = f"(?:{rest})?" if rest else ""
+        else:
+            rest = f"(?:{rest})"
+        alts.append(f"{re.escape(ch)}(?<![a-z].){rest}")
+    return re.compile("|".join(alts))
+
+
+_NAME_CUE_START_RE = _word_start_re(_NAME_CUE_WORDS)
 # every word that can start an identifier cue (see ID_CUES), longest first
 _CUE_START_WORDS = sorted(
     set(
@@ -299,7 +323,7 @@ _CUE_START_WORDS = sorted(
     ),
     key=lambda w: (-len(w), w),
 )
-_CUE_START_RE = re.compile(r"(?<![a-z])(?:" + "|".join(_CUE_START_WORDS) + ")")
+_CUE_START_RE = _word_start_re(_CUE_START_WORDS)
 # where a date can start: a digit or a month word, not after [\w/.-] (DATE_RE's look-behind)
 _DATE_START_RE = re.compile(r"(?<![\w/.-])(?:\d|" + "|".join(_MONTH_STEMS) + ")")
 _AGE_RUN_RE = re.compile(r"9\d|1[01]\d")
@@ -409,7 +433,20 @@ def _starts_matches(text: str, low: str, rx: re.Pattern, starts: re.Pattern, exo
 
 
 # a name token may carry a possessive ("VAUGHAN's"); otherwise it must end at a non-word
-_NAME_TOKEN_RE = re.compile(rf"(?<![\w'’-])(?:{NT}|{NT_UP})(?:(?![\w'’-])|(?=['’][sS]?(?!\w)))")
+_NAME_TOKEN_RE_PLAIN = re.compile(rf"(?<![\w'’-])(?:{NT}|{NT_UP})(?:(?![\w'’-])|(?=['’][sS]?(?!\w)))")
+# The same pattern with the first capital factored out and the look-behind after
+# it, so the compiled pattern starts with a character set and the engine skips
+# every position that is not a capital. The four branches are NT with and
+# without its O'- prefix, then NT_UP with and without, in the original order.
+_L20 = rf"[{_LO}]{{1,20}}"
+_NAME_TOKEN_RE = re.compile(
+    rf"[{_UP}](?<![\w'’-].)(?:"
+    rf"['’][{_UP}]{_L20}(?:[{_UP}]{_L20})?(?:-[{_UP}]{_L20})?"
+    rf"|{_L20}(?:[{_UP}]{_L20})?(?:-[{_UP}]{_L20})?"
+    rf"|['’][{_UP}]{{2,20}}(?:-[{_UP}]{{2,20}})?"
+    rf"|[{_UP}]{{1,19}}(?:-[{_UP}]{{2,20}})?"
+    rf")(?:(?![\w'’-])|(?=['’][sS]?(?!\w)))"
+)
 _WS_ONLY_RE = re.compile(r"[ \t]{1,3}")
 # the word after a name token, past a possessive ("Smith's fracture" -> "fracture")
 _NEXT_WORD_RE = re.compile(r"(?:['’]s?)?\s{0,3}([A-Za-z]{1,30})")

@@ -208,3 +208,9 @@ def test_full_scan_matches_on_fragments():
                     while e > s and text[e - 1] in ".,;:!?":
                         e -= 1
                 assert any(sp[2] == f"rule:{name}" and sp[1] == e for sp in spans), (name, k)
+
+
+@PROP
+@given(text=st.lists(st.sampled_from(["Ab", "O'", "Mc", "Do", "AB", "-", "'", "’", "s", "S", " ", "x", "É", "ā", "Ł", "9", "_", "ÖZ", "a" * 22, "A" * 21]), max_size=12).map("".join))
+def test_name_token_regex_equals_plain_form(text):
+    assert [m.span() for m in R._NAME_TOKEN_RE.finditer(text)] == [m.span() for m in R._NAME_TOKEN_RE_PLAIN.finditer(text)]
