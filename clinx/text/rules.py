@@ -215,9 +215,12 @@ PATTERNS: list[tuple[str, str, str, float]] = [
         "LOCATION",
         0.95,
     ),
-    # generic identifiers: letters+digits or long digit runs (clinical numbers are short)
-    ("id_prefixed", r"(?<![\w-])[A-Za-z]{1,5}[-#]?\d{5,12}[A-Za-z]{0,3}(?![\w-])", "ID", 0.9),
-    ("id_prefixed_parts", r"(?<![\w-])[A-Za-z]{1,5}[-#]?\d{2,8}(?:[-/]\d{2,8}){1,2}(?![\w-])", "ID", 0.9),
+    # generic identifiers: letters+digits or long digit runs (clinical numbers are short).
+    # Look-behinds stand after a pattern's first character ("\d(?<![\w-]\d)" for
+    # "(?<![\w-])\d"): the same matches, but the pattern starts with a character
+    # set, so the engine skips positions that cannot start it.
+    ("id_prefixed", r"[A-Za-z](?<![\w-].)[A-Za-z]{0,4}[-#]?\d{5,12}[A-Za-z]{0,3}(?![\w-])", "ID", 0.9),
+    ("id_prefixed_parts", r"[A-Za-z](?<![\w-].)[A-Za-z]{0,4}[-#]?\d{2,8}(?:[-/]\d{2,8}){1,2}(?![\w-])", "ID", 0.9),
     ("id_digits", r"\d(?<![\w.,-]\d)\d{5,14}(?![\w-]|[.,]\d)", "ID", 0.9),
     ("id_hyphenated", r"\d(?<![\w.-]\d)\d{1,5}(?:-\d{2,8}){1,3}(?![\w-])", "ID", 0.85),
     # names in written forms
