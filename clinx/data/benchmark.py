@@ -31,12 +31,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Iterable, Iterator
 
 import numpy as np
 
+from clinx.atomic import write_bytes_atomic
 from clinx.data.builtin import SPLITS, BaseSpec, make_base, split_rng
 from clinx.data.fakephi import make_manifest
 from clinx.data.inject import inject_image, inject_question_detailed
@@ -73,6 +73,24 @@ def sample_id(split: str, seed: int, index: int) -> str:
     return f"{split}-s{int(seed)}-{int(index):05d}"
 
 
+def _injection_provenance(iq, inj) -> dict:
+    """Where the PHI went in one sample: question slot and fields, image fields and boxes.
+
+    Shared by built-in and dataset samples so both record the same keys.
+    """
+    return {
+        "question_template": iq.template,
+        "question_position": iq.position,
+        "question_fields": list(iq.fields),
+        "image_fields": inj.fields,
+        # Boxes are geometry, not PHI: the strings themselves live only in the manifest.
+        "phi_boxes": [{"field": d.field, "box": list(d.box), "word_boxes": [list(b) for b in d.word_boxes]} for d in inj.drawn],
+        "nonphi_boxes": [{"text": t.text, "kind": t.kind, "box": list(t.box)} for t in inj.nonphi_texts],
+        "backing_boxes": [list(b) for b in inj.backings],
+        "overlay_style": inj.style,
+    }
+
+
 def build_sample(split: str, index: int, seed: int = 0, size: int = 512, spec: BaseSpec = BaseSpec()) -> Sample:
     """The ``index``-th benchmark sample of ``split``; deterministic in all arguments."""
     base = make_base(split, index, seed, size, spec)
@@ -89,15 +107,7 @@ def build_sample(split: str, index: int, seed: int = 0, size: int = 512, spec: B
         "facts": dict(base.facts),
         "base_detail": base.detail,
         "question_family": question.family,
-        "question_template": iq.template,
-        "question_position": iq.position,
-        "question_fields": list(iq.fields),
-        "image_fields": inj.fields,
-        # Boxes are geometry, not PHI: the strings themselves live only in the manifest.
-        "phi_boxes": [{"field": d.field, "box": list(d.box), "word_boxes": [list(b) for b in d.word_boxes]} for d in inj.drawn],
-        "nonphi_boxes": [{"text": t.text, "kind": t.kind, "box": list(t.box)} for t in inj.nonphi_texts],
-        "backing_boxes": [list(b) for b in inj.backings],
-        "overlay_style": inj.style,
+        **_injection_provenance(iq, inj),
     }
     return Sample(
         id=sample_id(split, seed, index),
@@ -169,14 +179,7 @@ def inject_sample(sample: Sample, split: str, index: int, seed: int = 0, size: i
         "index": int(index),
         "size": int(size),
         "facts": dict((sample.provenance or {}).get("facts") or {}),
-        "question_template": iq.template,
-        "question_position": iq.position,
-        "question_fields": list(iq.fields),
-        "image_fields": inj.fields,
-        "phi_boxes": [{"field": d.field, "box": list(d.box), "word_boxes": [list(b) for b in d.word_boxes]} for d in inj.drawn],
-        "nonphi_boxes": [{"text": t.text, "kind": t.kind, "box": list(t.box)} for t in inj.nonphi_texts],
-        "backing_boxes": [list(b) for b in inj.backings],
-        "overlay_style": inj.style,
+        **_injection_provenance(iq, inj),
     }
     return Sample(
         id=injected_id(sample.id, split, seed, index),
@@ -207,19 +210,6 @@ def iter_training_triples(split: str = "train", size: int = 224, seed: int = 0, 
 
 # ------------------------------------------------------------------ disk ---
 
-def _write_bytes_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def _save_png(path: Path, array: np.ndarray) -> None:
     """Write a PNG atomically (RGB image, or a bool mask as 0/255 grayscale)."""
     import io
@@ -240,7 +230,7 @@ def _save_png(path: Path, array: np.ndarray) -> None:
         im = Image.fromarray(array, mode="RGB")
     buf = io.BytesIO()
     im.save(buf, format="PNG", compress_level=1)  # fast; PNG stays lossless
-    _write_bytes_atomic(path, buf.getvalue())
+    write_bytes_atomic(path, buf.getvalue())
 
 
 def _load_png(path: Path, item: str, mask: bool = False) -> np.ndarray:
@@ -298,9 +288,9 @@ def save_sample(sample: Sample, folder: str | os.PathLike) -> bool:
         _save_png(folder / "masks" / f"{sample.id}.png", np.asarray(sample.mask, bool))
     if sample.nonphi_mask is not None:
         _save_png(folder / "nonphi_masks" / f"{sample.id}.png", np.asarray(sample.nonphi_mask, bool))
-    _write_bytes_atomic(folder / "manifests" / f"{sample.id}.json",
+    write_bytes_atomic(folder / "manifests" / f"{sample.id}.json",
                         json.dumps(sample.manifest.to_dict(), ensure_ascii=False, indent=1).encode("utf-8"))
-    _write_bytes_atomic(folder / "records" / f"{sample.id}.json",
+    write_bytes_atomic(folder / "records" / f"{sample.id}.json",
                         json.dumps(_record(sample), ensure_ascii=False).encode("utf-8"))
     return True
 
@@ -310,8 +300,8 @@ def write_index(folder: str | os.PathLike) -> Path:
     folder = Path(folder)
     recs = sorted((folder / "records").glob("*.json"))
     lines = [p.read_text(encoding="utf-8").strip() for p in recs]
-    _write_bytes_atomic(folder / "samples.jsonl", ("\n".join(lines) + ("\n" if lines else "")).encode("utf-8"))
-    _write_bytes_atomic(folder / "README.md", README_TEXT.encode("utf-8"))
+    write_bytes_atomic(folder / "samples.jsonl", ("\n".join(lines) + ("\n" if lines else "")).encode("utf-8"))
+    write_bytes_atomic(folder / "README.md", README_TEXT.encode("utf-8"))
     return folder / "samples.jsonl"
 
 

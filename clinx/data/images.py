@@ -26,7 +26,6 @@ from __future__ import annotations
 import io
 import os
 import struct
-import tempfile
 import warnings
 from pathlib import Path
 from typing import BinaryIO
@@ -34,6 +33,7 @@ from typing import BinaryIO
 import numpy as np
 from PIL import Image, ImageFile, ImageOps, UnidentifiedImageError
 
+from clinx.atomic import atomic_write
 from clinx.errors import InputError, ItemError
 
 __all__ = [
@@ -293,26 +293,8 @@ def ensure_not_input(out_path: str | os.PathLike, in_path: str | os.PathLike | N
         raise ItemError(out_p.name, "output path is the input file; refusing to overwrite an input", stage="write")
 
 
-def _atomic_write(path: Path, write) -> None:
-    """Call ``write(binary_file)`` on a temp file beside ``path``, then ``os.replace`` it in.
-
-    The temp file lives in the destination folder so the final rename never
-    crosses file systems (which would make it a non-atomic copy).
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fp:
-            write(fp)
-            fp.flush()
-            os.fsync(fp.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+# Kept under its old private name: clinx.data.dicom imports it from here.
+_atomic_write = atomic_write
 
 
 def save_image_atomic(
@@ -353,5 +335,5 @@ def save_image_atomic(
     def _write(fp: BinaryIO) -> None:
         im.save(fp, format=fmt, **params)
 
-    _atomic_write(p, _write)
+    atomic_write(p, _write)
     return p

@@ -24,9 +24,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any, Mapping, Sequence
+
+from clinx.atomic import write_text_atomic
 
 FORMAT_VERSION = 1
 
@@ -94,20 +95,8 @@ class ResponseCache:
         """Store ``response`` atomically with ``0o600`` permissions and return its path."""
         p = self.path_for(key)
         self._ensure_folder(p.parent)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=p.parent)
-        try:
-            os.fchmod(fd, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump({"v": FORMAT_VERSION, "model": model_id, "response": response}, f, ensure_ascii=False)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, p)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        entry = {"v": FORMAT_VERSION, "model": model_id, "response": response}
+        write_text_atomic(p, json.dumps(entry, ensure_ascii=False), mode=0o600)
         return p
 
     def __len__(self) -> int:

@@ -16,10 +16,10 @@ from __future__ import annotations
 import csv
 import json
 import logging
-import sys
 from pathlib import Path
 
-from clinx.config import hydra_app, run_dir, save_resolved
+from clinx.cli_common import hydra_main
+from clinx.config import run_dir
 from clinx.errors import ClinxError
 
 log = logging.getLogger("clinx.leakage")
@@ -93,21 +93,7 @@ def run(cfg) -> dict:
     return results
 
 
-@hydra_app("leakage")
-def _app(cfg) -> None:
-    save_resolved(cfg)
-    try:
-        run(cfg)
-    except ClinxError as exc:
-        log.error("%s", exc)
-        print(f"clinx leakage: {exc}", file=sys.stderr)
-        sys.exit(2)
-
-
-def main() -> int:
-    """Console entry point (``clinx-leakage``)."""
-    _app()
-    return 0
+main = hydra_main("leakage", run, log)
 
 
 if __name__ == "__main__":

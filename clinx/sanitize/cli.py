@@ -14,13 +14,12 @@ items are a normal outcome, listed in the summary), 2 for an unusable setup.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
-import sys
 from pathlib import Path
 
-from clinx.config import hydra_app, run_dir, save_resolved
+from clinx.cli_common import finish_run, hydra_main
+from clinx.config import run_dir
 from clinx.errors import ClinxError
 
 log = logging.getLogger("clinx.sanitize")
@@ -92,28 +91,11 @@ def run(cfg) -> dict:
         )
     out = summary.to_dict()
     out["output_dir"] = str(cfg.output_dir)
-    (run_dir() / "summary.json").write_text(json.dumps(out, indent=2))
-    print(summary.table())
-    if summary.quarantined:
-        print(f"quarantined items are listed in {Path(cfg.output_dir) / 'quarantine.jsonl'}")
-    return out
+    note = f"quarantined items are listed in {Path(cfg.output_dir) / 'quarantine.jsonl'}" if summary.quarantined else None
+    return finish_run(out, run_dir(), summary.table(), note)
 
 
-@hydra_app("sanitize")
-def _app(cfg) -> None:
-    save_resolved(cfg)
-    try:
-        run(cfg)
-    except ClinxError as exc:
-        log.error("%s", exc)
-        print(f"clinx sanitize: {exc}", file=sys.stderr)
-        sys.exit(2)
-
-
-def main() -> int:
-    """Console entry point (``clinx-sanitize``)."""
-    _app()
-    return 0
+main = hydra_main("sanitize", run, log)
 
 
 if __name__ == "__main__":

@@ -824,18 +824,21 @@ def sanitize_folder(
     planned = plan_outputs(input_dir, files, output_dir)
     mp = DEFAULT_MAX_PIXELS if max_pixels is None else int(max_pixels)
     items = [_file_item(f, input_dir, planned[f], manifests, mp) for f in files]
-    runner = Sanitizer(
-        condition,
-        localizer,
-        output_dir,
-        verifier=(verifier if verifier is not None else localizer) if verify else None,
-        batch_size=batch_size,
-        seed=seed,
-        resume=resume,
-        progress=progress,
+    runner = _sanitizer(
+        condition, localizer, output_dir, verify, verifier, batch_size=batch_size, seed=seed, resume=resume, progress=progress
     )
     log.info("sanitizing %d files with %s", len(items), runner.cond_fp)
     return runner.run(items)
+
+
+def _sanitizer(condition: Condition, localizer, output_dir: Path, verify: bool, verifier, **options) -> Sanitizer:
+    """The :class:`Sanitizer` behind the public entry points.
+
+    With ``verify`` on and no ``verifier`` given, the localizer re-checks its
+    own output; with ``verify`` off nothing re-checks.
+    """
+    verifier = (verifier if verifier is not None else localizer) if verify else None
+    return Sanitizer(condition, localizer, output_dir, verifier=verifier, **options)
 
 
 def sanitize_samples(
@@ -858,14 +861,7 @@ def sanitize_samples(
     """
     output_dir = Path(output_dir)
     items = [_sample_item(s, output_dir) for s in samples]
-    runner = Sanitizer(
-        condition,
-        localizer,
-        output_dir,
-        verifier=(verifier if verifier is not None else localizer) if verify else None,
-        batch_size=batch_size,
-        seed=seed,
-        resume=resume,
-        progress=progress,
+    runner = _sanitizer(
+        condition, localizer, output_dir, verify, verifier, batch_size=batch_size, seed=seed, resume=resume, progress=progress
     )
     return runner.run(items)

@@ -25,7 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from clinx.config import hydra_app, run_dir, save_resolved
+from clinx.atomic import write_text_atomic
+from clinx.cli_common import finish_run, hydra_main
+from clinx.config import run_dir, save_resolved
 from clinx.errors import ClinxError, InputError
 from clinx.records import Manifest
 from clinx.text.base import CATEGORIES
@@ -287,11 +289,7 @@ def run(cfg) -> dict:
                     csv_writer.writeheader()
                 csv_writer.writerow(rec)
             else:
-                dest = out_dir / "texts" / row.id
-                dest.parent.mkdir(parents=True, exist_ok=True)
-                tmp = dest.with_name(f".{dest.name}.tmp{os.getpid()}")
-                tmp.write_text(res.text, encoding="utf-8")
-                os.replace(tmp, dest)
+                write_text_atomic(out_dir / "texts" / row.id, res.text)
     except BaseException:
         for w in writers:
             w.abort()
@@ -306,13 +304,8 @@ def run(cfg) -> dict:
     out = summary.to_dict()
     out["output_dir"] = str(out_dir)
     out["config"] = {"level": pipe.level, "field": cfg.get("field"), "text": OmegaConf.to_container(cfg.text, resolve=False)}
-    tmp = out_dir / f".summary.json.tmp{os.getpid()}"
-    tmp.write_text(json.dumps(out, indent=2, default=str))
-    os.replace(tmp, out_dir / "summary.json")
-    print(summary.table())
-    if summary.errors:
-        print(f"{summary.errors} rows could not be de-identified; see {out_dir / 'errors.jsonl'}")
-    return out
+    note = f"{summary.errors} rows could not be de-identified; see {out_dir / 'errors.jsonl'}" if summary.errors else None
+    return finish_run(out, out_dir, summary.table(), note)
 
 
 def _error(errors: _Atomic, summary: Summary, item: str, problem: str, stage: str) -> None:
@@ -321,20 +314,7 @@ def _error(errors: _Atomic, summary: Summary, item: str, problem: str, stage: st
     log.warning("%s [%s]: %s", item, stage, problem)
 
 
-@hydra_app("text")
-def _app(cfg) -> None:
-    try:
-        run(cfg)
-    except ClinxError as exc:
-        log.error("%s", exc)
-        print(f"clinx text: {exc}", file=sys.stderr)
-        sys.exit(2)
-
-
-def main() -> int:
-    """Console entry point (``clinx-text``, ``clinx text``)."""
-    _app()
-    return 0
+main = hydra_main("text", run, log, save_config=False)
 
 
 if __name__ == "__main__":

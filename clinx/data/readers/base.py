@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import os
 from collections import Counter, OrderedDict
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Literal
+from typing import Any, Callable, Iterator, Literal, TypeVar
 
 import numpy as np
 
@@ -42,18 +43,25 @@ __all__ = [
     "READERS",
     "SampleStream",
     "ReadOptions",
+    "RecordFields",
     "OnError",
     "normalize_answer_type",
     "answer_text",
     "safe_join",
     "require_fields",
     "text_field",
+    "nonempty_key",
+    "locate_image",
+    "qa_record_fields",
+    "split_files",
+    "load_record_list",
 ]
 
 #: Dataset readers by format name; each entry is ``read_<fmt>(root, split=None, limit=None, **opts)``.
 READERS: Registry[Callable[..., "SampleStream"]] = Registry("reader")
 
 OnError = Literal["collect", "raise"]
+_T = TypeVar("_T")
 
 _CLOSED = {"closed", "close", "yes/no", "yes_no", "yesno", "y/n", "binary", "boolean"}
 _OPEN = {"open", "open-ended", "open_ended", "other", "number", "free-form", "freeform", "free_form"}
@@ -128,6 +136,27 @@ class ReadOptions:
         self.max_pixels = max_pixels
         self.min_side = min_side
         self.image_cache = image_cache
+
+
+@dataclass
+class RecordFields:
+    """One dataset record, checked and parsed by a reader, ready to become a :class:`Sample`.
+
+    Readers differ in how a record looks on disk; once parsed, every reader
+    hands the same things to :meth:`SampleStream.sample_from`.
+    """
+
+    sample_id: str
+    question: str
+    answer: str
+    provenance: dict
+    #: The dataset's own answer-type label (or ``None``); see :func:`normalize_answer_type`.
+    answer_type: Any = None
+    image_path: Path | None = None
+    image_bytes: bytes | None = None
+    #: How an image given as bytes is named in error messages (a path names itself).
+    image_label: str = ""
+    manifest: Manifest | None = None
 
 
 class SampleStream(Iterator[Sample]):
@@ -241,6 +270,33 @@ class SampleStream(Iterator[Sample]):
             return dcm.frames[0]
         return load_image(path, max_pixels=opts.max_pixels, min_side=opts.min_side, item=label)
 
+    def sample_from(self, parse: Callable[..., RecordFields | None], *args: Any) -> Sample | None:
+        """The :class:`Sample` of one record parsed by ``parse(*args)``, or ``None``.
+
+        ``parse`` raises :class:`~clinx.errors.InputError` for a malformed
+        record (recorded as an error here, or raised with ``on_error="raise"``)
+        and returns ``None`` for a record left out on purpose. ``None`` is
+        also returned when the record's image is unusable (see :meth:`make`).
+        """
+        try:
+            fields = parse(*args)
+        except InputError as err:
+            self.error(err)
+            return None
+        if fields is None:
+            return None
+        return self.make(
+            fields.sample_id,
+            question=fields.question,
+            answer=fields.answer,
+            answer_type=normalize_answer_type(fields.answer_type, fields.answer),
+            provenance=fields.provenance,
+            image_path=fields.image_path,
+            image_bytes=fields.image_bytes,
+            image_label=fields.image_label,
+            manifest=fields.manifest,
+        )
+
     def make(
         self,
         sample_id: str,
@@ -299,3 +355,115 @@ def text_field(record: dict, key: str, item: str, where: str, *, allow_number: b
     if not text:
         raise InputError(item, f"{where}: {key!r} is empty")
     return text
+
+
+def nonempty_key(record: dict, key: str, item: str, where: str) -> str:
+    """``record[key]`` as stripped text (ids may be numbers); InputError when that is empty."""
+    value = str(record[key]).strip()
+    if not value:
+        raise InputError(item, f"{where}: {key!r} is empty")
+    return value
+
+
+def locate_image(
+    folder: Path,
+    ref: Any,
+    sample_id: str,
+    where: str,
+    resolve: Callable[[Path, Any], _T] = safe_join,
+) -> _T:
+    """Where a record's image is: ``resolve(folder, ref)``, :func:`safe_join` by default.
+
+    Readers with their own way of naming images pass their own ``resolve``
+    (which may return more than a path, e.g. parquet's ``(bytes, path)``).
+    A reference that ``resolve`` refuses with ``ValueError`` (absolute, leaving
+    the folder, unusable) becomes an :class:`~clinx.errors.InputError` naming
+    the sample and the record.
+    """
+    try:
+        return resolve(folder, ref)
+    except ValueError as exc:
+        raise InputError(sample_id, f"{where}: {exc}") from None
+
+
+def split_files(
+    root: Path,
+    split: str | None,
+    relpaths: dict[str, str],
+    *,
+    dataset: str,
+    aliases: dict[str, str] | None = None,
+    none_found: str,
+) -> list[tuple[str, Path]]:
+    """``(split, file)`` pairs to read for a dataset released as one file per split.
+
+    ``relpaths`` maps each split name to its file relative to ``root``, in
+    reading order. A named ``split`` (or an alias of one) must exist: an
+    unknown name is a ``ValueError``, a missing file an
+    :class:`~clinx.errors.InputError` at once. ``split=None`` reads every
+    split file present and fails with ``none_found`` when there is none.
+    """
+    if split is not None:
+        split = (aliases or {}).get(split, split)
+        if split not in relpaths:
+            raise ValueError(f"unknown {dataset} split {split!r}; known: {', '.join(relpaths)}")
+        path = root / relpaths[split]
+        if not path.is_file():
+            raise InputError(relpaths[split], f"{dataset} split file not found in the given folder")
+        return [(split, path)]
+    files = [(name, root / rel) for name, rel in relpaths.items() if (root / rel).is_file()]
+    if not files:
+        raise InputError(root.name or str(root), none_found)
+    return files
+
+
+def load_record_list(stream: SampleStream, path: Path, load: Callable[[Path], Any], kind: str) -> list | None:
+    """The list of records ``load(path)`` returns, or ``None`` after recording why there is none.
+
+    A file that cannot be read, or holds something other than a list, is a
+    per-file error: the stream goes on with the next file. ``kind`` names
+    the format in the message (``"a JSON"``, ``"a pickled"``).
+    """
+    try:
+        records = load(path)
+    except InputError as err:
+        stream.error(err)
+        return None
+    if not isinstance(records, list):
+        stream.error(InputError(path.name, f"expected {kind} list of records, got {type(records).__name__}"))
+        return None
+    return records
+
+
+def qa_record_fields(
+    record: dict,
+    sample_id: str,
+    where: str,
+    *,
+    image_key: str,
+    image_dir: Path,
+    provenance: dict,
+    meta: tuple[str, ...] = (),
+) -> RecordFields:
+    """The fields of a JSON-released VQA record (SLAKE, VQA-RAD): question, answer, image name.
+
+    ``question`` and ``answer`` (text or a number) are required, the image
+    file is ``record[image_key]`` inside ``image_dir`` and ``answer_type``
+    is the dataset's label. The provenance is ``provenance`` followed by the
+    image name and the descriptive ``meta`` keys the record holds as text.
+    """
+    question = text_field(record, "question", sample_id, where)
+    answer = text_field(record, "answer", sample_id, where, allow_number=True)
+    image_name = text_field(record, image_key, sample_id, where)
+    return RecordFields(
+        sample_id,
+        question=question,
+        answer=answer,
+        answer_type=record.get("answer_type"),
+        image_path=locate_image(image_dir, image_name, sample_id, where),
+        provenance={
+            **provenance,
+            "image": image_name,
+            **{k: record[k] for k in meta if isinstance(record.get(k), str)},
+        },
+    )

@@ -25,10 +25,10 @@ from clinx.data.jsonio import iter_jsonl
 from clinx.data.readers.base import (
     READERS,
     ReadOptions,
+    RecordFields,
     SampleStream,
-    normalize_answer_type,
+    locate_image,
     require_fields,
-    safe_join,
     text_field,
 )
 from clinx.errors import InputError
@@ -84,7 +84,7 @@ def read_jsonl(
                     if isinstance(value, InputError):
                         stream.error(value)
                         continue
-                    sample = _line_sample(stream, value, lineno, path, split_name, name)
+                    sample = stream.sample_from(_parse, value, lineno, path, split_name, name)
                     if sample is not None:
                         yield sample
             except InputError as err:
@@ -95,44 +95,37 @@ def read_jsonl(
     return SampleStream(name, produce, limit=limit, options=opts)
 
 
-def _line_sample(stream: SampleStream, record, lineno: int, path: Path, split: str | None, name: str) -> Sample | None:
+def _parse(record, lineno: int, path: Path, split: str | None, name: str) -> RecordFields:
+    """One JSONL line (already decoded) as the fields of a sample."""
     where = f"line {lineno}"
     item = f"{path.name}:{lineno}"
-    try:
-        require_fields(record, _REQUIRED, item, where)
-        raw_id = record.get("id")
-        if raw_id is not None and not isinstance(raw_id, (str, int)):
-            raise InputError(item, f"{where}: 'id' must be text or an integer")
-        sid = f"{name}/{str(raw_id).strip()}" if raw_id is not None and str(raw_id).strip() else f"{name}/{path.stem}/{lineno}"
-        question = text_field(record, "question", sid, where)
-        answer = text_field(record, "answer", sid, where, allow_number=True)
-        image_rel = text_field(record, "image", sid, where)
+    require_fields(record, _REQUIRED, item, where)
+    raw_id = record.get("id")
+    if raw_id is not None and not isinstance(raw_id, (str, int)):
+        raise InputError(item, f"{where}: 'id' must be text or an integer")
+    sid = f"{name}/{str(raw_id).strip()}" if raw_id is not None and str(raw_id).strip() else f"{name}/{path.stem}/{lineno}"
+    question = text_field(record, "question", sid, where)
+    answer = text_field(record, "answer", sid, where, allow_number=True)
+    image_rel = text_field(record, "image", sid, where)
+    image_path = locate_image(path.parent, image_rel, sid, where)
+    manifest = Manifest()
+    if record.get("manifest") is not None:
         try:
-            image_path = safe_join(path.parent, image_rel)
-        except ValueError as exc:
-            raise InputError(sid, f"{where}: {exc}") from None
-        manifest = Manifest()
-        if record.get("manifest") is not None:
-            try:
-                manifest = Manifest.from_dict(record["manifest"])
-            except (TypeError, ValueError, AttributeError):
-                raise InputError(sid, f"{where}: 'manifest' must be a JSON object of field -> text") from None
-    except InputError as err:
-        stream.error(err)
-        return None
-    provenance = {
-        "split": split,
-        "source": path.name,
-        "line": lineno,
-        "image": image_rel,
-        **({"original_id": raw_id} if raw_id is not None else {}),
-    }
-    return stream.make(
+            manifest = Manifest.from_dict(record["manifest"])
+        except (TypeError, ValueError, AttributeError):
+            raise InputError(sid, f"{where}: 'manifest' must be a JSON object of field -> text") from None
+    return RecordFields(
         sid,
         question=question,
         answer=answer,
-        answer_type=normalize_answer_type(record.get("answer_type"), answer),
-        provenance=provenance,
+        answer_type=record.get("answer_type"),
         image_path=image_path,
         manifest=manifest,
+        provenance={
+            "split": split,
+            "source": path.name,
+            "line": lineno,
+            "image": image_rel,
+            **({"original_id": raw_id} if raw_id is not None else {}),
+        },
     )

@@ -26,9 +26,10 @@ from typing import Any, Iterator
 from clinx.data.readers.base import (
     READERS,
     ReadOptions,
+    RecordFields,
     SampleStream,
     answer_text,
-    normalize_answer_type,
+    locate_image,
     safe_join,
 )
 from clinx.errors import InputError
@@ -59,7 +60,7 @@ def _parquet_files(root: Path, split: str | None) -> list[Path]:
     return files
 
 
-def _image_source(cell: Any, folder: Path) -> tuple[bytes | None, Path | None]:
+def _image_source(folder: Path, cell: Any) -> tuple[bytes | None, Path | None]:
     """``(bytes, path)`` of an image cell, exactly one set; ``ValueError`` when unusable."""
     if isinstance(cell, dict):
         data = cell.get("bytes")
@@ -120,57 +121,44 @@ def read_parquet(
                 for batch in pf.iter_batches(batch_size=_BATCH_ROWS, columns=wanted):
                     for record in batch.to_pylist():
                         row += 1
-                        sample = _row_sample(stream, record, row, path, id_col, name, split)
+                        sample = stream.sample_from(_parse, record, row, path, id_col, name, split)
                         if sample is not None:
                             yield sample
             except InputError:
-                raise  # on_error="raise" from inside _row_sample
+                raise  # on_error="raise" from inside stream.sample_from
             except Exception as exc:  # noqa: BLE001 - a corrupt row group ends this file only
                 stream.error(InputError(path.name, f"parquet data unreadable after row {row} ({type(exc).__name__})"))
 
     return SampleStream(name, produce, limit=limit, options=opts)
 
 
-def _row_sample(
-    stream: SampleStream,
-    record: dict,
-    row: int,
-    path: Path,
-    id_col: str | None,
-    name: str,
-    split: str | None,
-) -> Sample | None:
+def _parse(record: dict, row: int, path: Path, id_col: str | None, name: str, split: str | None) -> RecordFields:
+    """One parquet row as the fields of a sample (the image as bytes or as a path)."""
     where = f"row {row}"
     raw_id = record.get(id_col) if id_col else None
     key = str(raw_id).strip() if raw_id is not None and str(raw_id).strip() else str(row)
     sid = f"{name}/{path.stem}/{key}"
-    try:
-        question = record.get("question")
-        if not isinstance(question, str) or not question.strip():
-            raise InputError(sid, f"{path.name} {where}: 'question' must be non-empty text")
-        answer = answer_text(record.get("answer"))
-        if not answer:
-            raise InputError(sid, f"{path.name} {where}: 'answer' must be non-empty text or a number")
-        try:
-            data, image_path = _image_source(record.get("image"), path.parent)
-        except ValueError as exc:
-            raise InputError(sid, f"{path.name} {where}: {exc}") from None
-    except InputError as err:
-        stream.error(err)
-        return None
-    provenance = {
-        "split": split,
-        "source": path.name,
-        "record": row,
-        **({id_col: raw_id} if id_col and raw_id is not None else {}),
-    }
-    return stream.make(
+    question = record.get("question")
+    if not isinstance(question, str) or not question.strip():
+        raise InputError(sid, f"{path.name} {where}: 'question' must be non-empty text")
+    answer = answer_text(record.get("answer"))
+    if not answer:
+        raise InputError(sid, f"{path.name} {where}: 'answer' must be non-empty text or a number")
+    data, image_path = locate_image(
+        path.parent, record.get("image"), sid, f"{path.name} {where}", resolve=_image_source
+    )
+    return RecordFields(
         sid,
         question=question.strip(),
         answer=answer,
-        answer_type=normalize_answer_type(record.get("answer_type"), answer),
-        provenance=provenance,
+        answer_type=record.get("answer_type"),
         image_path=image_path,
         image_bytes=data,
         image_label=f"{path.name}#{row}",
+        provenance={
+            "split": split,
+            "source": path.name,
+            "record": row,
+            **({id_col: raw_id} if id_col and raw_id is not None else {}),
+        },
     )

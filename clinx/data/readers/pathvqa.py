@@ -27,10 +27,14 @@ from typing import Any, Iterator
 from clinx.data.readers.base import (
     READERS,
     ReadOptions,
+    RecordFields,
     SampleStream,
-    normalize_answer_type,
+    load_record_list,
+    locate_image,
+    nonempty_key,
     require_fields,
     safe_join,
+    split_files,
 )
 from clinx.errors import InputError
 from clinx.records import Sample
@@ -134,70 +138,52 @@ def read_pathvqa(root: str | os.PathLike, split: str | None = None, limit: int |
     :class:`~clinx.data.readers.base.ReadOptions`.
     """
     root = Path(root)
-    qas = root / "qas"
-    if split is not None:
-        split = _ALIASES.get(split, split)
-        if split not in PATHVQA_SPLITS:
-            raise ValueError(f"unknown PathVQA split {split!r}; known: {', '.join(PATHVQA_SPLITS)}")
-        files = [(split, qas / f"{split}_vqa.pkl")]
-        if not files[0][1].is_file():
-            raise InputError(f"qas/{split}_vqa.pkl", "PathVQA split file not found in the given folder")
-    else:
-        files = [(s, qas / f"{s}_vqa.pkl") for s in PATHVQA_SPLITS if (qas / f"{s}_vqa.pkl").is_file()]
-        if not files:
-            raise InputError(root.name or str(root), "no PathVQA file qas/{train,val,test}_vqa.pkl in the given folder")
+    files = split_files(
+        root,
+        split,
+        {name: f"qas/{name}_vqa.pkl" for name in PATHVQA_SPLITS},
+        dataset="PathVQA",
+        aliases=_ALIASES,
+        none_found="no PathVQA file qas/{train,val,test}_vqa.pkl in the given folder",
+    )
     opts = ReadOptions(**options)
 
     def produce(stream: SampleStream) -> Iterator[Sample]:
         for split_name, path in files:
-            try:
-                records = safe_load_pickle(path)
-            except InputError as err:
-                stream.error(err)
-                continue
-            if not isinstance(records, list):
-                stream.error(InputError(path.name, f"expected a pickled list of records, got {type(records).__name__}"))
-                continue
+            records = load_record_list(stream, path, safe_load_pickle, "a pickled")
             image_dir = root / "images" / split_name
-            for index, record in enumerate(records):
-                where = f"record {index}"
-                item = f"{path.name}#{index}"
-                try:
-                    require_fields(record, _REQUIRED, item, where)
-                    qid = record.get("question_id")
-                    sid = f"pathvqa/{split_name}/{qid if qid is not None else index}"
-                    question = record["sent"].strip() if isinstance(record["sent"], str) else ""
-                    if not question:
-                        raise InputError(sid, f"{where}: 'sent' (the question) must be non-empty text")
-                    answer = _best_answer(record["label"])
-                    if answer is None:
-                        raise InputError(sid, f"{where}: 'label' must be a non-empty {{answer: score}} mapping")
-                    img_id = str(record["img_id"]).strip()
-                    if not img_id:
-                        raise InputError(sid, f"{where}: 'img_id' is empty")
-                    try:
-                        image_path = _image_path(image_dir, img_id)
-                    except ValueError as exc:
-                        raise InputError(sid, f"{where}: {exc}") from None
-                except InputError as err:
-                    stream.error(err)
-                    continue
-                provenance = {
-                    "split": split_name,
-                    "source": f"qas/{path.name}",
-                    "record": index,
-                    "question_id": qid,
-                    "img_id": img_id,
-                }
-                sample = stream.make(
-                    sid,
-                    question=question,
-                    answer=answer,
-                    answer_type=normalize_answer_type(record.get("answer_type"), answer),
-                    provenance=provenance,
-                    image_path=image_path,
-                )
+            for index, record in enumerate(records or ()):
+                sample = stream.sample_from(_parse, record, index, path, split_name, image_dir)
                 if sample is not None:
                     yield sample
 
     return SampleStream("pathvqa", produce, limit=limit, options=opts)
+
+
+def _parse(record, index: int, path: Path, split: str, image_dir: Path) -> RecordFields:
+    """One PathVQA record (the answer is the best-scoring label)."""
+    where = f"record {index}"
+    require_fields(record, _REQUIRED, f"{path.name}#{index}", where)
+    qid = record.get("question_id")
+    sid = f"pathvqa/{split}/{qid if qid is not None else index}"
+    question = record["sent"].strip() if isinstance(record["sent"], str) else ""
+    if not question:
+        raise InputError(sid, f"{where}: 'sent' (the question) must be non-empty text")
+    answer = _best_answer(record["label"])
+    if answer is None:
+        raise InputError(sid, f"{where}: 'label' must be a non-empty {{answer: score}} mapping")
+    img_id = nonempty_key(record, "img_id", sid, where)
+    return RecordFields(
+        sid,
+        question=question,
+        answer=answer,
+        answer_type=record.get("answer_type"),
+        image_path=locate_image(image_dir, img_id, sid, where, resolve=_image_path),
+        provenance={
+            "split": split,
+            "source": f"qas/{path.name}",
+            "record": index,
+            "question_id": qid,
+            "img_id": img_id,
+        },
+    )

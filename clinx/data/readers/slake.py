@@ -14,6 +14,7 @@ are counted in ``stream.skipped["non_english"]``.
 from __future__ import annotations
 
 import os
+from collections import Counter
 from pathlib import Path
 from typing import Iterator
 
@@ -21,13 +22,14 @@ from clinx.data.jsonio import read_json
 from clinx.data.readers.base import (
     READERS,
     ReadOptions,
+    RecordFields,
     SampleStream,
-    normalize_answer_type,
+    load_record_list,
+    nonempty_key,
+    qa_record_fields,
     require_fields,
-    safe_join,
-    text_field,
+    split_files,
 )
-from clinx.errors import InputError
 from clinx.records import Sample
 
 __all__ = ["read_slake", "SLAKE_SPLITS"]
@@ -50,71 +52,45 @@ def read_slake(root: str | os.PathLike, split: str | None = None, limit: int | N
     missing. ``options``: see :class:`~clinx.data.readers.base.ReadOptions`.
     """
     root = Path(root)
-    if split is not None:
-        split = _ALIASES.get(split, split)
-        if split not in SLAKE_SPLITS:
-            raise ValueError(f"unknown SLAKE split {split!r}; known: {', '.join(SLAKE_SPLITS)}")
-        files = [(split, root / SLAKE_SPLITS[split])]
-        if not files[0][1].is_file():
-            raise InputError(SLAKE_SPLITS[split], "SLAKE split file not found in the given folder")
-    else:
-        files = [(s, root / f) for s, f in SLAKE_SPLITS.items() if (root / f).is_file()]
-        if not files:
-            raise InputError(root.name or str(root), f"no SLAKE split file ({', '.join(SLAKE_SPLITS.values())}) in the given folder")
+    files = split_files(
+        root,
+        split,
+        SLAKE_SPLITS,
+        dataset="SLAKE",
+        aliases=_ALIASES,
+        none_found=f"no SLAKE split file ({', '.join(SLAKE_SPLITS.values())}) in the given folder",
+    )
     image_dir = root / "imgs"
     opts = ReadOptions(**options)
 
     def produce(stream: SampleStream) -> Iterator[Sample]:
         for split_name, path in files:
-            try:
-                records = read_json(path)
-            except InputError as err:
-                stream.error(err)
-                continue
-            if not isinstance(records, list):
-                stream.error(InputError(path.name, f"expected a JSON list of records, got {type(records).__name__}"))
-                continue
-            for index, record in enumerate(records):
-                where = f"record {index}"
-                item = f"{path.name}#{index}"
-                try:
-                    require_fields(record, _REQUIRED, item, where)
-                    lang = record.get("q_lang")
-                    if isinstance(lang, str) and lang.strip().lower() != "en":
-                        stream.skipped["non_english"] += 1
-                        continue
-                    qid = str(record["qid"]).strip()
-                    if not qid:
-                        raise InputError(item, f"{where}: 'qid' is empty")
-                    sid = f"slake/{split_name}/{qid}"
-                    question = text_field(record, "question", sid, where)
-                    answer = text_field(record, "answer", sid, where, allow_number=True)
-                    img_name = text_field(record, "img_name", sid, where)
-                    try:
-                        image_path = safe_join(image_dir, img_name)
-                    except ValueError as exc:
-                        raise InputError(sid, f"{where}: {exc}") from None
-                except InputError as err:
-                    stream.error(err)
-                    continue
-                provenance = {
-                    "split": split_name,
-                    "source": path.name,
-                    "record": index,
-                    "qid": record["qid"],
-                    "img_id": record.get("img_id"),
-                    "image": img_name,
-                    **{k: record[k] for k in _META if isinstance(record.get(k), str)},
-                }
-                sample = stream.make(
-                    sid,
-                    question=question,
-                    answer=answer,
-                    answer_type=normalize_answer_type(record.get("answer_type"), answer),
-                    provenance=provenance,
-                    image_path=image_path,
-                )
+            records = load_record_list(stream, path, read_json, "a JSON")
+            for index, record in enumerate(records or ()):
+                sample = stream.sample_from(_parse, record, index, path, split_name, image_dir, stream.skipped)
                 if sample is not None:
                     yield sample
 
     return SampleStream("slake", produce, limit=limit, options=opts)
+
+
+def _parse(record, index: int, path: Path, split: str, image_dir: Path, skipped: Counter) -> RecordFields | None:
+    """One SLAKE record; ``None`` (counted in ``skipped``) for a non-English question."""
+    where = f"record {index}"
+    item = f"{path.name}#{index}"
+    require_fields(record, _REQUIRED, item, where)
+    lang = record.get("q_lang")
+    if isinstance(lang, str) and lang.strip().lower() != "en":
+        skipped["non_english"] += 1
+        return None
+    sid = f"slake/{split}/{nonempty_key(record, 'qid', item, where)}"
+    provenance = {
+        "split": split,
+        "source": path.name,
+        "record": index,
+        "qid": record["qid"],
+        "img_id": record.get("img_id"),
+    }
+    return qa_record_fields(
+        record, sid, where, image_key="img_name", image_dir=image_dir, provenance=provenance, meta=_META
+    )

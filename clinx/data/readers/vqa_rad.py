@@ -22,11 +22,12 @@ from clinx.data.jsonio import read_json
 from clinx.data.readers.base import (
     READERS,
     ReadOptions,
+    RecordFields,
     SampleStream,
-    normalize_answer_type,
+    load_record_list,
+    nonempty_key,
+    qa_record_fields,
     require_fields,
-    safe_join,
-    text_field,
 )
 from clinx.errors import InputError
 from clinx.records import Sample
@@ -70,53 +71,25 @@ def read_vqa_rad(root: str | os.PathLike, split: str | None = None, limit: int |
     opts = ReadOptions(**options)
 
     def produce(stream: SampleStream) -> Iterator[Sample]:
-        try:
-            records = read_json(json_path)
-        except InputError as err:
-            stream.error(err)
-            return
-        if not isinstance(records, list):
-            stream.error(InputError(json_path.name, f"expected a JSON list of records, got {type(records).__name__}"))
-            return
-        for index, record in enumerate(records):
-            where = f"record {index}"
-            item = f"{json_path.name}#{index}"
-            try:
-                require_fields(record, _REQUIRED, item, where)
-                rec_split = _split_of(record)
-                if split is not None and rec_split != split:
-                    continue
-                qid = str(record["qid"]).strip()
-                if not qid:
-                    raise InputError(item, f"{where}: 'qid' is empty")
-                sid = f"vqa_rad/{qid}"
-                question = text_field(record, "question", sid, where)
-                answer = text_field(record, "answer", sid, where, allow_number=True)
-                image_name = text_field(record, "image_name", sid, where)
-                try:
-                    image_path = safe_join(image_dir, image_name)
-                except ValueError as exc:
-                    raise InputError(sid, f"{where}: {exc}") from None
-            except InputError as err:
-                stream.error(err)
-                continue
-            provenance = {
-                "split": rec_split,
-                "source": json_path.name,
-                "record": index,
-                "qid": record["qid"],
-                "image": image_name,
-                **{k: record[k] for k in _META if isinstance(record.get(k), str)},
-            }
-            sample = stream.make(
-                sid,
-                question=question,
-                answer=answer,
-                answer_type=normalize_answer_type(record.get("answer_type"), answer),
-                provenance=provenance,
-                image_path=image_path,
-            )
+        records = load_record_list(stream, json_path, read_json, "a JSON")
+        for index, record in enumerate(records or ()):
+            sample = stream.sample_from(_parse, record, index, json_path, split, image_dir)
             if sample is not None:
                 yield sample
 
     return SampleStream("vqa_rad", produce, limit=limit, options=opts)
+
+
+def _parse(record, index: int, json_path: Path, split: str | None, image_dir: Path) -> RecordFields | None:
+    """One VQA-RAD record; ``None`` when it belongs to another split than the one asked for."""
+    where = f"record {index}"
+    item = f"{json_path.name}#{index}"
+    require_fields(record, _REQUIRED, item, where)
+    rec_split = _split_of(record)
+    if split is not None and rec_split != split:
+        return None
+    sid = f"vqa_rad/{nonempty_key(record, 'qid', item, where)}"
+    provenance = {"split": rec_split, "source": json_path.name, "record": index, "qid": record["qid"]}
+    return qa_record_fields(
+        record, sid, where, image_key="image_name", image_dir=image_dir, provenance=provenance, meta=_META
+    )
