@@ -51,6 +51,12 @@ def build_mask(
         Extra margin as a fraction of each region's text height; the larger
         of the two margins is used.
 
+    A region with ``limits = (left, right)`` (a
+    :class:`~clinx.localize.match.Match` next to an unmatched word) is grown
+    vertically as usual but horizontally only up to those x-limits, so the
+    margin never eats into the label beside a value; the region itself is
+    always filled.
+
     Boxes are grown as rectangles (exactly a square-kernel dilation);
     polygons are filled with ``cv2.fillPoly`` and dilated with a square kernel
     of the same radius. Coordinates are clipped to the image.
@@ -61,6 +67,9 @@ def build_mask(
         return mask
     by_radius: dict[int, list[np.ndarray]] = {}
     for r in regions:
+        limits = getattr(r, "limits", None)
+        if limits is not None:  # ±inf (no neighbour) -> the image edge
+            limits = (min(max(float(limits[0]), -1.0), w + 1.0), min(max(float(limits[1]), -1.0), w + 1.0))
         poly = getattr(r, "polygon", None)
         if poly is None and hasattr(r, "box"):
             r = r.box
@@ -73,15 +82,30 @@ def build_mask(
             x0, y0, x1, y1 = (float(v) for v in r)
             if x1 <= x0 or y1 <= y0:
                 continue
-            xa = max(0, int(np.floor(x0)) - rad)
+            xa = int(np.floor(x0)) - rad
+            xb = int(np.ceil(x1)) + rad
+            if limits is not None:
+                xa = max(xa, int(np.floor(min(x0, limits[0]))))
+                xb = min(xb, int(np.ceil(max(x1, limits[1]))))
+            xa, xb = max(0, xa), min(w, xb)
             ya = max(0, int(np.floor(y0)) - rad)
-            xb = min(w, int(np.ceil(x1)) + rad)
             yb = min(h, int(np.ceil(y1)) + rad)
             if xb > xa and yb > ya:
                 mask[ya:yb, xa:xb] = True
         else:
             pts = np.round(np.asarray(r, dtype=float).reshape(-1, 2)).astype(np.int32)
             if len(pts) < 3:
+                continue
+            if limits is not None and rad > 0:
+                # Grown on its own, then cut to its horizontal limits (never inside itself).
+                layer = np.zeros((h, w), dtype=np.uint8)
+                cv2.fillPoly(layer, [pts], 1)
+                layer = cv2.dilate(layer, np.ones((2 * rad + 1, 2 * rad + 1), np.uint8))
+                lo = max(0, int(np.floor(min(pts[:, 0].min(), limits[0]))))
+                hi = min(w, int(np.ceil(max(pts[:, 0].max() + 1, limits[1]))))
+                layer[:, :lo] = 0
+                layer[:, hi:] = 0
+                mask |= layer.astype(bool)
                 continue
             by_radius.setdefault(rad, []).append(pts)
     for rad, polys in by_radius.items():

@@ -85,6 +85,11 @@ class Match:
     method: str
     box: tuple[float, float, float, float]
     polygon: tuple[tuple[float, float], ...] | None = None
+    #: ``(left, right)`` x-limits the mask's *horizontal* dilation may not
+    #: cross (the region itself is always kept): halfway to the neighbouring
+    #: words of the line, or the region's own edge where unmatched characters
+    #: of the same word follow (``MRN:`` before ``00482913``). ``None``: no limit.
+    limits: tuple[float, float] | None = None
 
 
 @dataclass
@@ -193,9 +198,25 @@ def _line_skeleton(line: _Line, t: _Target) -> str:
     cached = line.skel_cache.get(key)
     if cached is None:
         numeric = t.skel is numeric_skeleton
-        cached = "".join(t.skel(u.norm) if not numeric or any(c.isdigit() for c in u.norm) else u.norm for u in line.units)
+        cached = "".join(_fold_numeric(u) if numeric else t.skel(u.norm) for u in line.units)
         line.skel_cache[key] = cached
     return cached
+
+
+def _fold_numeric(u: _Unit) -> str:
+    """The unit folded with :func:`numeric_skeleton`, except its label.
+
+    A unit without digits is a word, not a misread number: unfolded. In a
+    unit such as ``Tel:(756)530-3006`` or ``MRN:00482913`` the letters before
+    the last ``:`` are a label: folding the ``l`` of ``Tel`` into ``1`` would
+    let a ``+1 756 …`` rendering pull the label into the match.
+    """
+    if not any(c.isdigit() for c in u.norm):
+        return u.norm
+    colon = u.text.rfind(":")
+    if colon <= 0 or not u.text[:colon].strip().isalpha():
+        return numeric_skeleton(u.norm)
+    return "".join(c if u.norm_idx[k] < colon else numeric_skeleton(c) for k, c in enumerate(u.norm))
 
 
 def _make_line(units: list[_Unit]) -> _Line:
@@ -334,15 +355,36 @@ def _cover(line: _Line, start: int, end: int, field: str, score: float, method: 
         u = line.units[p]
         n = len(u.norm)
         if len(cis) >= whole_unit_fraction * n or n - len(cis) <= 1:
-            out.append(Match(u.det_index, field, score, method, _unit_box(u), u.polygon))
+            out.append(Match(u.det_index, field, score, method, _unit_box(u), u.polygon, _limits(line, p)))
             continue
         # Cut the matched characters out of the word box. Map normalised
         # indices back to the unit's raw characters so punctuation
         # (``MRN:00482913``) is counted in the proportion.
         a = u.norm_idx[min(cis)]
         b = u.norm_idx[max(cis)] + 1
-        out.append(Match(u.det_index, field, score, method, span_box(u.box, u.text, a, b, pad_chars=0.5), None))
+        box = span_box(u.box, u.text, a, b, pad_chars=0.5)
+        left, right = _limits(line, p)
+        # Unmatched letters or digits of the same word next to the cut (the
+        # label in ``MRN:00482913``): the half-character pad is all the margin
+        # that side gets, or the dilation eats into the label.
+        if any(c.isalnum() for c in u.text[:a]):
+            left = box[0]
+        if any(c.isalnum() for c in u.text[b:]):
+            right = box[2]
+        out.append(Match(u.det_index, field, score, method, box, None, (left, right)))
     return out
+
+
+def _limits(line: _Line, p: int) -> tuple[float, float]:
+    """Halfway points to the neighbouring words of unit ``p`` in its line (±inf at the line ends).
+
+    Two matched neighbours each grow up to the midpoint, so the gap between
+    them is still covered; an unmatched neighbour (a label) is never reached.
+    """
+    u = line.units[p]
+    left = -float("inf") if p == 0 else (line.units[p - 1].box[2] + u.box[0]) / 2
+    right = float("inf") if p + 1 >= len(line.units) else (u.box[2] + line.units[p + 1].box[0]) / 2
+    return (min(left, u.box[0]), max(right, u.box[2]))
 
 
 def _unit_box(u: _Unit) -> tuple[float, float, float, float]:
@@ -374,7 +416,7 @@ def _match_ratio(line: _Line, targets: list[_Target], threshold: float, whole_un
             # Short values: only a whole unit that equals the value.
             for u in line.units:
                 if t.skel(u.norm) == t.skel(t.norm):
-                    out.append(Match(u.det_index, t.field, 100.0, "exact", _unit_box(u), u.polygon))
+                    out.append(Match(u.det_index, t.field, 100.0, "exact", _unit_box(u), u.polygon, _limits(line, line.units.index(u))))
     for _ in range(max_hits):
         best = None
         for t in targets:
@@ -470,7 +512,7 @@ def _match_fragment(line: _Line, t: _Target, threshold: float, min_len: int) -> 
         if used.intersection(range(i, j + 1)):
             continue
         used.update(range(i, j + 1))
-        out.extend(Match(line.units[p].det_index, t.field, float(score), "partial", _unit_box(line.units[p]), line.units[p].polygon) for p in range(i, j + 1))
+        out.extend(Match(line.units[p].det_index, t.field, float(score), "partial", _unit_box(line.units[p]), line.units[p].polygon, _limits(line, p)) for p in range(i, j + 1))
     return out
 
 
@@ -520,5 +562,5 @@ def _match_tokens(line: _Line, t: _Target, threshold: float) -> list[Match]:
             continue
         for p, sc in run:
             u = line.units[p]
-            out.append(Match(u.det_index, t.field, float(min(sc, ts) if len(run) > 1 else sc), "token_set", _unit_box(u), u.polygon))
+            out.append(Match(u.det_index, t.field, float(min(sc, ts) if len(run) > 1 else sc), "token_set", _unit_box(u), u.polygon, _limits(line, p)))
     return out

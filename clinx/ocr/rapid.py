@@ -76,6 +76,14 @@ class RapidOCREngine(OCREngine):
     word_boxes:
         Ask for word boxes (``return_word_box=True``); lines whose words could
         not be boxed fall back to one ``level="line"`` detection.
+    rec_batch:
+        Text crops per recognition pass (RapidOCR ``Rec.rec_batch_num``,
+        stock 6). RapidOCR pads every crop of a pass to the widest one (after
+        sorting by aspect ratio), so with batches a short word such as
+        ``5 cm`` is read or missed depending on which *other* crops the image
+        holds — masking an unrelated word changed reads elsewhere. With 1
+        (default) every crop is recognised alone, padded to a fixed minimum
+        width, and reads depend only on the crop itself.
     threads:
         onnxruntime intra-op threads per session.
     workers:
@@ -104,6 +112,7 @@ class RapidOCREngine(OCREngine):
         limit_type: str = "max",
         use_cls: bool = False,
         word_boxes: bool = True,
+        rec_batch: int = 1,
         threads: int = 2,
         spin: bool = False,
         workers: int = 1,
@@ -130,6 +139,7 @@ class RapidOCREngine(OCREngine):
             "Det.thresh": float(det_thresh),
             "Det.box_thresh": float(box_thresh),
             "Det.unclip_ratio": float(unclip_ratio),
+            "Rec.rec_batch_num": max(1, int(rec_batch)),
             "EngineConfig.onnxruntime.intra_op_num_threads": threads,
             "EngineConfig.onnxruntime.inter_op_num_threads": 1,
         }
@@ -142,6 +152,7 @@ class RapidOCREngine(OCREngine):
             "limit_type": limit_type,
             "use_cls": use_cls,
             "word_boxes": word_boxes,
+            "rec_batch": max(1, int(rec_batch)),
             "threads": threads,
             "spin": bool(spin),
         }

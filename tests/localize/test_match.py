@@ -178,3 +178,43 @@ def test_fragment_does_not_carry_a_neighbouring_label():
     dets = words("Pt:", "Cunningham,", "Antonio")
     ms = match_detections(dets, Manifest({"email": "antonio.cunningham@example.com"}))
     assert "Pt:" not in matched_texts(dets, ms)
+
+
+def test_numeric_folding_does_not_pull_a_label_into_a_phone_match():
+    from clinx.localize.match import match_detections
+    from clinx.records import Detection, Manifest
+
+    # One OCR word "Tel:(756)530-3006": folding the "l" of "Tel" to "1" would let
+    # a "+1 756 ..." rendering start inside the label.
+    d = Detection("Tel:(756)530-3006", (10, 10, 190, 30), 0.99, None, "t", "word")
+    ms = match_detections([d], Manifest({"phone": "+1 756 530 3006"}))
+    assert ms and all(m.field == "phone" for m in ms)
+    assert min(m.box[0] for m in ms) > 10 + 0.15 * 180  # the cut starts after "Tel:"
+
+
+def test_cut_match_is_not_dilated_into_the_label_of_the_same_word():
+    from clinx.localize.mask import build_mask
+    from clinx.localize.match import match_detections
+    from clinx.records import Detection, Manifest
+
+    d = Detection("MRN:96324251", (10, 10, 130, 30), 0.99, None, "t", "word")
+    ms = match_detections([d], Manifest({"mrn": "96324251"}))
+    assert len(ms) == 1 and ms[0].limits is not None
+    m = build_mask((64, 160), ms, 3, relative_dilation=0.15)
+    x0 = ms[0].box[0]
+    assert not m[20, : int(x0)].any()  # no margin to the left: "MRN:" stays
+    assert m[20, int(x0) + 1 : 131].all() and m[30 + 2, int(x0) + 5]  # value covered, vertical margin kept
+
+
+def test_neighbouring_matched_words_still_cover_the_gap_between_them():
+    from clinx.localize.mask import build_mask
+    from clinx.localize.match import match_detections
+    from clinx.records import Detection, Manifest
+
+    dets = [Detection("Name:", (10, 10, 60, 30), 0.99, None, "t", "word"),
+            Detection("JOHN", (70, 10, 110, 30), 0.99, None, "t", "word"),
+            Detection("DOE", (120, 10, 150, 30), 0.99, None, "t", "word")]
+    ms = match_detections(dets, Manifest({"patient_name": "DOE^JOHN"}))
+    m = build_mask((64, 200), ms, 6)
+    assert m[20, 66:154].all()  # gap JOHN|DOE covered, 6 px margin right of DOE (no neighbour)
+    assert not m[20, :65].any()  # but only halfway towards "Name:"
