@@ -25,6 +25,7 @@ def test_accepts_a_clean_rewrite_that_keeps_the_clinical_content():
         ("Is there a pneumothorax in the left lung of zebulon on this chest x-ray?", "manifest_token"),
         ("Is there a pneumothorax in the left lung on this chest x-ray from 2019?", "new_digits"),
         ("Is there a pneumothorax in the left lung on this chest x-ray? " + "Please answer carefully. " * 20, "too_long"),
+        ("Is there a pneumothorax in the left lung and liver on this chest x-ray?", "clinical_terms_added"),
     ],
 )
 def test_rejects_with_a_reason(cand, reason):
@@ -57,3 +58,13 @@ def test_fallback_masks_what_l2_let_through():
     assert "pneumothorax in the left lung" in res.text and res.notes["fallback_masked"] >= 2
     for s in res.removed:  # audit offsets index the L2 text
         assert l2[s.start:s.end].lower() in {"zebulon", "4471923", "record 4471923"}
+
+
+def test_added_clinical_terms_can_be_allowed_explicitly():
+    cand = "Is there a pneumothorax in the left lung and liver on this chest x-ray?"
+    assert validate_rewrite(cand, REF, MAN, allow_added=True).ok
+
+
+def test_a_rewrite_that_invents_an_organ_is_rejected():
+    v = validate_rewrite("Is there a lesion on the liver?", "Is there a lesion?", None)
+    assert not v.ok and "clinical_terms_added" in v.reasons

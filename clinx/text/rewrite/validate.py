@@ -8,6 +8,10 @@ the text):
 * ``clinical_terms_missing`` / ``question_form_changed`` — it keeps every
   anatomy / modality / finding term and the question form of the L2 text it
   was made from (:func:`clinx.text.clinical.check_clinical`);
+* ``clinical_terms_added`` — it adds no anatomy / modality / finding term the
+  L2 text did not hold (a small model turning "Is there a lesion?" into "Is
+  there a lesion on the liver?" changes the question as surely as dropping a
+  term; ``allow_added=True`` switches this off);
 * ``rescan_hits`` — a re-scan with L1 + L2 and the manifest
   (:func:`clinx.text.pipeline.rescan`) finds nothing;
 * ``manifest_token`` — no token of any manifest value survives (checked here
@@ -122,11 +126,13 @@ def validate_rewrite(
     rescan: RescanFn | None = None,
     max_growth: float = 2.0,
     min_retention: float = 1.0,
+    allow_added: bool = False,
 ) -> Verdict:
     """Check ``candidate`` (a rewrite) against ``reference`` (the L2 text it came from).
 
     ``max_growth``: the rewrite may be at most ``max_growth × len(reference) + 40``
     characters. ``min_retention``: fraction of clinical terms that must survive.
+    ``allow_added``: accept rewrites that introduce clinical terms (off by default).
     """
     rescan = rescan or default_rescan
     reasons: list[str] = []
@@ -138,6 +144,8 @@ def validate_rewrite(
     clin = check_clinical(reference, cand, min_retention=min_retention)
     if clin.retention < min_retention:
         reasons.append("clinical_terms_missing")
+    if clin.added and not allow_added:
+        reasons.append("clinical_terms_added")
     if clin.form_before != clin.form_after:
         reasons.append("question_form_changed")
     hits = list(rescan(cand, manifest))
