@@ -407,7 +407,9 @@ NONPHI_FUZZY_MIN_LEN = 5
 def text_is_read(text: str, view: OCRView) -> bool:
     """Whether a (non-PHI) text is read in ``view`` (see module docstring).
 
-    Read when all its tokens are OCR tokens; or its compact form (≥ 4
+    Read when all its tokens are OCR tokens; or a multi-token text (``5 cm``)
+    was read as one word (``5cm``) — its compact form equals a detection's;
+    or its compact form (≥ 4
     characters) is inside a detection's compact form; or — OCR noise such as
     ``Facilitv:`` for ``Facility:`` — a compact form of ≥ 5 characters has a
     detection (or a same-length window of one) within normalised Indel
@@ -419,6 +421,9 @@ def text_is_read(text: str, view: OCRView) -> bool:
     if all(t in view.tokens for t in toks):
         return True
     c = compact(text)
+    # Exact equality is safe at any length: only the spacing differs.
+    if len(toks) > 1 and any(c == t for t in view.compact_texts):
+        return True
     if len(c) >= MERGED_TOKEN_LEN and any(c in t for t in view.compact_texts):
         return True
     if len(c) >= NONPHI_FUZZY_MIN_LEN:

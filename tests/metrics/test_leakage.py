@@ -201,3 +201,12 @@ def test_nonphi_by_kind_from_provenance():
     res = evaluate_leakage({"k": img}, [s], {"fake": eng})["fake"]
     assert set(res["nonphi_by_kind"]) == {"marker", "label"}
     assert res["nonphi_by_kind"]["marker"]["image_rate"] == 1.0
+
+
+def test_multi_token_text_read_as_one_word_counts_as_read():
+    # The detector sometimes merges the scale-bar label into one box ("5cm");
+    # the text is still there, only the spacing differs.
+    assert text_is_read("5 cm", OCRView.from_detections([det("5cm")]))
+    assert text_is_read("5 cm", OCRView.from_detections([det("5 cm")]))
+    assert not text_is_read("5 cm", OCRView.from_detections([det("15cm")]))
+    assert not text_is_read("5 cm", OCRView.from_detections([det("5")]))
