@@ -108,7 +108,9 @@ class Detection:
     confidence: float = 1.0
     polygon: tuple[tuple[float, float], ...] | None = None
     engine: str = ""
-    level: str = "word"  # "word" when the engine split the line, else "line"
+    # "word": the engine gave a word box; "word_est": a word box estimated from a
+    # line box by glyph widths (EasyOCR); "line": the whole recognised line.
+    level: str = "word"
 
     @property
     def width(self) -> float:
