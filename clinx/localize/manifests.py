@@ -32,17 +32,22 @@ _MAX_JSON_BYTES = 64 * 1024 * 1024
 
 
 # -------------------------------------------------------------------- JSON
-def _read_json(path: Path) -> Any:
-    label = path.name
+def read_manifest_file(path: Path, *, item: str | None = None) -> Any:
+    """Parse a manifest JSON file (UTF-8, BOM allowed, at most 64 MiB).
+
+    Errors are :class:`~clinx.errors.InputError` (``stage="manifest"``) naming
+    ``item`` (default: the file name) and the problem, never the content.
+    """
+    label = item or path.name
     try:
         size = path.stat().st_size
     except OSError as exc:
         raise InputError(label, f"cannot read manifest file ({type(exc).__name__})", stage="manifest") from None
-    if size == 0:
-        raise InputError(label, "manifest file is empty (0 bytes)", stage="manifest")
     if size > _MAX_JSON_BYTES:
         raise InputError(label, f"manifest file is too large ({size} bytes)", stage="manifest")
     raw = path.read_bytes()
+    if not raw.strip():
+        raise InputError(label, f"manifest file is empty ({size} bytes)", stage="manifest")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -117,7 +122,7 @@ def manifest_from_json(path_or_obj: str | os.PathLike | Mapping, *, item: str | 
     if isinstance(path_or_obj, Mapping):
         return _parse_manifest_obj(path_or_obj, item or "<manifest>")
     path = Path(path_or_obj)
-    return _parse_manifest_obj(_read_json(path), item or path.name)
+    return _parse_manifest_obj(read_manifest_file(path), item or path.name)
 
 
 def manifests_from_json(path_or_obj: str | os.PathLike | Mapping | list, *, item: str | None = None) -> dict[str, Manifest]:
@@ -131,7 +136,7 @@ def manifests_from_json(path_or_obj: str | os.PathLike | Mapping | list, *, item
         obj, label = path_or_obj, item or "<manifests>"
     else:
         path = Path(path_or_obj)
-        obj, label = _read_json(path), item or path.name
+        obj, label = read_manifest_file(path), item or path.name
     entries: list[tuple[str, Any]] = []
     if isinstance(obj, Mapping):
         inner = obj.get("items", obj) if isinstance(obj.get("items"), (Mapping, list)) else obj

@@ -320,24 +320,6 @@ class ManifestSource:
         raise ItemError(rel, "the per-item manifest file has no entry for this item", stage="manifest")
 
 
-def _read_json_strict(path: Path, *, item: str):
-    """Parse a JSON file: UTF-8 (BOM allowed), errors name the item and position, never the content."""
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise InputError(item, f"manifest file cannot be read ({type(exc).__name__})", stage="manifest") from None
-    if not raw.strip():
-        raise InputError(item, "manifest file is empty", stage="manifest")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(item, f"manifest file is not valid UTF-8 (bad byte at offset {exc.start})", stage="manifest") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(item, f"manifest file is not valid JSON (line {exc.lineno}, column {exc.colno})", stage="manifest") from None
-
-
 def _is_per_item(obj) -> bool:
     if isinstance(obj, list):
         return True
@@ -349,9 +331,9 @@ def _is_per_item(obj) -> bool:
 
 
 def _parse_shared_manifest(path: Path) -> Manifest | dict[str, Manifest]:
-    from clinx.localize.manifests import manifest_from_json, manifests_from_json
+    from clinx.localize.manifests import manifest_from_json, manifests_from_json, read_manifest_file
 
-    obj = _read_json_strict(path, item=path.name)
+    obj = read_manifest_file(path, item=path.name)
     if _is_per_item(obj):
         return manifests_from_json(obj, item=path.name)
     return manifest_from_json(obj, item=path.name)
@@ -363,9 +345,9 @@ def load_manifest_json(path: Path, *, item: str) -> Manifest:
     Errors are :class:`~clinx.errors.InputError` naming ``item`` and the
     problem (not UTF-8, malformed, empty fields…), never the content.
     """
-    from clinx.localize.manifests import manifest_from_json
+    from clinx.localize.manifests import manifest_from_json, read_manifest_file
 
-    obj = _read_json_strict(path, item=item)
+    obj = read_manifest_file(path, item=item)
     return manifest_from_json(obj, item=item)
 
 
