@@ -37,6 +37,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from clinx.atomic import write_text_atomic  # noqa: E402
+
 
 def _bench_text():
     """Reuse bench_text's data and leak metric so both benchmarks count the same way."""
@@ -225,11 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     for k, v in figures.items():
         if "reject_reason" in k or "routes" in k or "quasi_" in k or "changed" in k or "rate" in k:
             print(f"{k}: {v}")
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(out.suffix + ".tmp")
-    tmp.write_text(json.dumps(figures, indent=1, sort_keys=True))
-    os.replace(tmp, out)
+    out = write_text_atomic(args.out, json.dumps(figures, indent=1, sort_keys=True))
     print(f"wrote {out}")
     return 0
 

@@ -48,6 +48,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from clinx.atomic import write_text_atomic  # noqa: E402
 from clinx.records import Manifest  # noqa: E402
 from clinx.text.clinical import term_retention  # noqa: E402
 from clinx.text.manifest_scan import fold, scan_manifest, surviving_tokens, value_regex, value_tokens  # noqa: E402
@@ -324,11 +325,7 @@ def main(argv: list[str] | None = None) -> int:
     for k, v in figures.items():
         if "rewrite" in k or "l3" in k.lower():
             print(f"{k}: {v}")
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(out.suffix + ".tmp")
-    tmp.write_text(json.dumps(figures, indent=1, sort_keys=True))
-    os.replace(tmp, out)
+    out = write_text_atomic(args.out, json.dumps(figures, indent=1, sort_keys=True))
     print(f"wrote {out}")
     return 0
 
