@@ -240,36 +240,21 @@ class RapidOCREngine(OCREngine):
         words = getattr(res, "word_results", None) or ()
         groups = _assign_word_groups(boxes, txts, words) if self.word_boxes else [None] * len(txts)
         out: list[Detection] = []
-        for line_box, text, score, group in zip(boxes, txts, scores, groups):
+
+        def add(text, score, points, level: str) -> None:
             text = str(text).strip()
-            if not text:
+            if text:
+                out.append(Detection(text=text, box=box_from_points(points), confidence=float(score),
+                                     polygon=polygon_from_points(points), engine=self.name, level=level))
+
+        for line_box, text, score, group in zip(boxes, txts, scores, groups):
+            if not str(text).strip():
                 continue
             if group:
                 for wtext, wscore, wbox in group:
-                    wtext = str(wtext).strip()
-                    if not wtext:
-                        continue
-                    out.append(
-                        Detection(
-                            text=wtext,
-                            box=box_from_points(wbox),
-                            confidence=float(wscore),
-                            polygon=polygon_from_points(wbox),
-                            engine=self.name,
-                            level="word",
-                        )
-                    )
+                    add(wtext, wscore, wbox, "word")
             else:
-                out.append(
-                    Detection(
-                        text=text,
-                        box=box_from_points(line_box),
-                        confidence=float(score),
-                        polygon=polygon_from_points(line_box),
-                        engine=self.name,
-                        level="line",
-                    )
-                )
+                add(text, score, line_box, "line")
         return out
 
 
