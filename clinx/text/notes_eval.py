@@ -1,0 +1,218 @@
+"""Span-level scoring of text de-identification on annotated clinical notes.
+
+Development data (none of it produced by a template):
+
+* ``clinx/text/data/dev_notes.jsonl`` — notes written by hand in the styles
+  ward staff use (all capitals, all lower case, telegraphic, abbreviations
+  everywhere), one JSON object a line: ``id``, ``split`` (``tune`` — used to
+  tune the recognisers — or ``heldout`` — never tuned on), ``style``, ``text``
+  and ``spans`` (``[start, end, category]`` gold PHI spans). Every identifier
+  in them is invented;
+* the i2b2-format sample notes with gold annotations shipped inside the
+  ``philter-ucsf`` package (:func:`philter_notes`, when it is installed).
+
+Scoring, span by span as the issue asks:
+
+* **recall** — a gold span is *caught* when every letter and digit in it was
+  removed (a surname left behind after the given name was masked is a miss);
+* **precision** — character level: the fraction of removed letters and digits
+  that lie inside gold PHI (removing ``[NAME]: [NAME]`` from ``PMH: CAD`` costs
+  precision in proportion to the clinical text lost);
+* **retention** — the fraction of clinical-term occurrences (drugs, anatomy,
+  findings, abbreviations; :func:`clinx.text.lexicons.is_clinical_term`)
+  outside gold spans whose characters all survive.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from importlib.resources import files
+from pathlib import Path
+from typing import Callable, Iterable
+
+from clinx.text.base import TextResult, placeholder
+
+
+@dataclass(frozen=True)
+class Note:
+    """One annotated note: text and gold PHI spans ``(start, end, category)``."""
+
+    id: str
+    text: str
+    spans: tuple[tuple[int, int, str], ...]
+    split: str = "tune"
+    style: str = "mixed"
+    source: str = "dev"
+
+
+def dev_notes_path() -> Path:
+    """Path of the hand-written development notes shipped with clinx."""
+    return Path(str(files("clinx.text") / "data" / "dev_notes.jsonl"))
+
+
+def load_dev_notes(split: str | None = None, path: str | Path | None = None) -> list[Note]:
+    """The hand-annotated development notes; ``split`` = ``tune``, ``heldout`` or None for all."""
+    out = []
+    with open(path or dev_notes_path(), encoding="utf-8") as f:
+        for line in f:
+            if not line.strip():
+                continue
+            d = json.loads(line)
+            if split is not None and d["split"] != split:
+                continue
+            spans = tuple((int(s), int(e), str(c)) for s, e, c in d["spans"])
+            out.append(Note(d["id"], d["text"], spans, d["split"], d.get("style", "mixed")))
+    return out
+
+
+# i2b2 2014 tag types that are not HIPAA identifiers (kept in the text, not scored)
+_I2B2_SKIP = frozenset({"PROFESSION"})
+_I2B2_CAT = {"NAME": "NAME", "DATE": "DATE", "LOCATION": "LOCATION", "CONTACT": "PHONE", "ID": "ID", "AGE": "AGE"}
+
+
+def load_i2b2_xml(path: str | Path) -> Note:
+    """One note in the i2b2 2014 de-identification XML format (``<TEXT>`` + ``<TAGS>``).
+
+    Ages of 89 and below are not identifiers under HIPAA Safe Harbor and are
+    dropped from the gold; hospital locations become ``HOSPITAL``.
+    """
+    root = ET.parse(str(path)).getroot()
+    text = root.findtext("TEXT") or ""
+    spans = []
+    for tag in root.find("TAGS") or ():
+        if tag.tag in _I2B2_SKIP:
+            continue
+        s, e = int(tag.get("start")), int(tag.get("end"))
+        cat = _I2B2_CAT.get(tag.tag, "ID")
+        typ = (tag.get("TYPE") or "").upper()
+        if cat == "AGE":
+            digits = re.sub(r"\D", "", text[s:e])
+            if not digits or int(digits) <= 89:
+                continue
+        if typ == "HOSPITAL":
+            cat = "HOSPITAL"
+        spans.append((s, e, cat))
+    return Note(Path(path).stem, text, tuple(sorted(spans)), "heldout", "i2b2", "philter-ucsf")
+
+
+def philter_notes() -> list[Note]:
+    """The i2b2 sample notes inside an installed ``philter-ucsf`` (empty list when it is not installed)."""
+    try:
+        root = Path(str(files("philter_ucsf") / "data" / "i2b2_xml"))
+    except ModuleNotFoundError:
+        return []
+    if not root.is_dir():
+        return []
+    return [load_i2b2_xml(p) for p in sorted(root.glob("*.xml"))]
+
+
+def removed_mask(text: str, result: TextResult) -> list[bool]:
+    """Which characters of the original ``text`` a cumulative pipeline result removed.
+
+    Each level's spans index that level's input; the placeholders an earlier
+    level wrote are mapped back to the original characters they replaced.
+    """
+    mask = [False] * len(text)
+    # origin[i] = (start, end) in the original of the i-th character of the current text
+    origin: list[tuple[int, int]] = [(i, i + 1) for i in range(len(text))]
+    by_level: dict[str, list] = {}
+    for sp in result.removed:
+        by_level.setdefault(sp.level, []).append(sp)
+    for lvl in sorted(by_level):
+        spans = sorted(by_level[lvl], key=lambda s: s.start)
+        new: list[tuple[int, int]] = []
+        pos = 0
+        for sp in spans:
+            new.extend(origin[pos : sp.start])
+            seg = origin[sp.start : sp.end]
+            if seg:
+                a, b = min(x[0] for x in seg), max(x[1] for x in seg)
+                for k in range(a, b):
+                    mask[k] = True
+            else:
+                a = b = origin[sp.start - 1][1] if sp.start else 0
+            new.extend([(a, b)] * len(placeholder(sp.category)))
+            pos = sp.end
+        new.extend(origin[pos:])
+        origin = new
+    return mask
+
+
+def mask_from_spans(n: int, spans: Iterable[tuple[int, int]]) -> list[bool]:
+    """A removal mask from character spans of the original text (for competitors' outputs)."""
+    mask = [False] * n
+    for s, e in spans:
+        for k in range(max(0, s), min(n, e)):
+            mask[k] = True
+    return mask
+
+
+@dataclass
+class Score:
+    """Accumulated span recall, character precision and clinical-term retention."""
+
+    caught: int = 0
+    gold: int = 0
+    removed_in_phi: int = 0
+    removed: int = 0
+    terms_kept: int = 0
+    terms: int = 0
+    by_category: dict[str, list[int]] = field(default_factory=dict)
+    misses: list[tuple[str, int, int, str]] = field(default_factory=list)  # (note id, start, end, category)
+
+    @property
+    def recall(self) -> float:
+        return self.caught / self.gold if self.gold else 1.0
+
+    @property
+    def precision(self) -> float:
+        return self.removed_in_phi / self.removed if self.removed else 1.0
+
+    @property
+    def retention(self) -> float:
+        return self.terms_kept / self.terms if self.terms else 1.0
+
+    def add(self, note: Note, mask: list[bool], term_spans: list[tuple[int, int]] | None = None) -> None:
+        """Score one note given the removal mask over its text."""
+        text = note.text
+        in_phi = [False] * len(text)
+        for s, e, cat in note.spans:
+            for k in range(s, e):
+                in_phi[k] = True
+            alnum = [k for k in range(s, e) if text[k].isalnum()]
+            ok = all(mask[k] for k in alnum)
+            self.gold += 1
+            self.caught += ok
+            c = self.by_category.setdefault(cat, [0, 0])
+            c[0] += ok
+            c[1] += 1
+            if not ok:
+                self.misses.append((note.id, s, e, cat))
+        for k, ch in enumerate(text):
+            if mask[k] and ch.isalnum():
+                self.removed += 1
+                self.removed_in_phi += in_phi[k]
+        for s, e in term_spans or ():
+            if any(in_phi[s:e]):
+                continue
+            self.terms += 1
+            self.terms_kept += not any(mask[s:e])
+
+
+def score_notes(notes: list[Note], masks: list[list[bool]], term_finder: Callable[[str], list[tuple[int, int]]] | None = None) -> Score:
+    """Score removal masks against the notes' gold spans (see the module docstring)."""
+    if term_finder is None:
+        from clinx.text.lexicons import clinical_term_spans as term_finder
+    sc = Score()
+    for note, mask in zip(notes, masks):
+        sc.add(note, mask, term_finder(note.text))
+    return sc
+
+
+__all__ = [
+    "Note", "Score", "dev_notes_path", "load_dev_notes", "load_i2b2_xml", "mask_from_spans", "philter_notes",
+    "removed_mask", "score_notes",
+]
