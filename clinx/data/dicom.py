@@ -31,6 +31,7 @@ from __future__ import annotations
 import copy
 import logging
 import os
+import re
 import struct
 import warnings
 from contextlib import contextmanager
@@ -51,13 +52,13 @@ from pydicom.uid import (
     generate_uid,
 )
 
-from clinx.data.images import (
+from clinx.data.guards import (
     DEFAULT_MAX_PIXELS,
     DEFAULT_MIN_SIDE,
-    _atomic_write,
-    _check_file,
-    _label,
+    atomic_write,
+    check_file,
     ensure_not_input,
+    item_label,
 )
 from clinx.errors import InputError
 
@@ -69,6 +70,8 @@ DEFAULT_MAX_TOTAL_PIXELS = 600_000_000
 _PIXEL_KEYWORDS = ("PixelData", "FloatPixelData", "DoubleFloatPixelData")
 _PIXEL_TAGS = {0x7FE00010, 0x7FE00008, 0x7FE00009}
 _DEFER_BYTES = 1 << 20
+#: A DICOM UID: dot-separated digit groups, at most 64 characters (PS3.5 §9.1).
+_UID_RE = re.compile(r"(?:0|[1-9][0-9]*)(?:\.(?:0|[1-9][0-9]*))*")
 
 # Attributes a per-frame display transform needs (copied into a small view
 # dataset so pydicom's helpers never mutate the caller's dataset).
@@ -189,11 +192,21 @@ def _ensure_transfer_syntax(ds: Dataset) -> None:
 
 
 def _syntax_name(uid: str) -> str:
+    """A printable name for a transfer syntax UID that can never quote header text.
+
+    The TransferSyntaxUID is read from the file, so a crafted file can put any
+    string (a patient's name) there. Only a syntactically valid UID (digits
+    and dots, at most 64 characters) is echoed, with pydicom's name for it
+    when known; anything else is reported as malformed without its content.
+    """
+    uid = str(uid)
+    if len(uid) > 64 or not _UID_RE.fullmatch(uid):
+        return f"(malformed UID of {len(uid)} characters)"
     try:
         name = UID(uid).name
-    except Exception:  # noqa: BLE001 - a malformed UID string must not mask the real error
+    except Exception:  # noqa: BLE001 - an unknown UID must not mask the real error
         name = ""
-    return f"{uid} ({name})" if name and name != uid else str(uid)
+    return f"{uid} ({name})" if name and name != uid else uid
 
 
 def _is_compressed(uid: str) -> bool:
@@ -375,8 +388,8 @@ def read_dicom(
     or truncated pixel data.
     """
     p = Path(path)
-    label = _label(p, item)
-    _check_file(p, label)
+    label = item_label(p, item)
+    check_file(p, label)
     with quiet_pydicom():
         return _read(p, label, frame, max_pixels, min_side, max_total_pixels)
 
@@ -615,4 +628,4 @@ def _write_like(src_dataset: Dataset, fr: list[np.ndarray], out_path: Path) -> N
     def _write(fp) -> None:
         pydicom.dcmwrite(fp, ds, enforce_file_format=True)
 
-    _atomic_write(out_path, _write)
+    atomic_write(out_path, _write)

@@ -33,8 +33,17 @@ from typing import BinaryIO
 import numpy as np
 from PIL import Image, ImageFile, ImageOps, UnidentifiedImageError
 
-from clinx.atomic import atomic_write
-from clinx.errors import InputError, ItemError
+from clinx.errors import InputError
+
+from .guards import (
+    DEFAULT_MAX_PIXELS,
+    DEFAULT_MIN_SIDE,
+    atomic_write,
+    check_file,
+    check_size,
+    ensure_not_input,
+    item_label,
+)
 
 __all__ = [
     "DEFAULT_MAX_PIXELS",
@@ -48,11 +57,6 @@ __all__ = [
     "ensure_not_input",
     "to_uint8_rgb",
 ]
-
-#: Largest image (width × height) accepted by default: 50 megapixels.
-DEFAULT_MAX_PIXELS = 50_000_000
-#: Smallest accepted side in pixels; a 1×1 "image" is a broken export, not data.
-DEFAULT_MIN_SIDE = 8
 
 #: Suffixes treated as DICOM even when the 128-byte preamble is missing.
 DICOM_SUFFIXES = (".dcm", ".dicom")
@@ -72,36 +76,6 @@ _SAVE_FORMATS = {
     ".bmp": "BMP",
     ".webp": "WEBP",
 }
-
-
-def _label(path: str | os.PathLike, item: str | None) -> str:
-    """The safe item label: the caller's label, else the bare file name."""
-    return str(item) if item is not None else Path(path).name
-
-
-def _check_file(path: Path, item: str) -> None:
-    """Raise :class:`InputError` for a missing, non-regular or empty file."""
-    try:
-        st = path.stat()
-    except FileNotFoundError:
-        raise InputError(item, "file not found") from None
-    except OSError as exc:  # permission denied, broken link, name too long…
-        raise InputError(item, f"file cannot be accessed ({type(exc).__name__})") from None
-    if not path.is_file():
-        raise InputError(item, "not a regular file")
-    if st.st_size == 0:
-        raise InputError(item, "file is empty (0 bytes)")
-
-
-def _check_size(width: int, height: int, item: str, max_pixels: int, min_side: int) -> None:
-    if min(width, height) < min_side:
-        raise InputError(item, f"image is too small ({width}x{height} pixels; minimum side is {min_side})")
-    if width * height > max_pixels:
-        raise InputError(
-            item,
-            f"image is too large ({width}x{height} = {width * height} pixels; limit is {max_pixels}); "
-            "refused before decoding as a possible decompression bomb",
-        )
 
 
 def to_uint8_rgb(im: Image.Image) -> np.ndarray:
@@ -161,7 +135,7 @@ def _decode(open_source, item: str, max_pixels: int, min_side: int) -> np.ndarra
         try:
             with open_source() as fp, Image.open(fp, formats=READ_FORMATS) as im:
                 width, height = im.size
-                _check_size(width, height, item, max_pixels, min_side)
+                check_size(width, height, item, max_pixels, min_side)
                 im.verify()  # structure and checksums (catches PNG missing its end)
             with open_source() as fp, Image.open(fp, formats=READ_FORMATS) as im:
                 im.load()  # force the full decode: truncated data fails here
@@ -212,8 +186,8 @@ def load_image(
     Pillow's own decompression-bomb error also becomes an ``InputError``.
     """
     p = Path(path)
-    label = _label(p, item)
-    _check_file(p, label)
+    label = item_label(p, item)
+    check_file(p, label)
     return _decode(lambda: open(p, "rb"), label, max_pixels, min_side)
 
 
@@ -265,36 +239,12 @@ def load_any(
     :class:`~clinx.errors.InputError`.
     """
     p = Path(path)
-    label = _label(p, item)
+    label = item_label(p, item)
     if is_dicom(p):
         from clinx.data.dicom import read_dicom  # pydicom only when needed
 
         return read_dicom(p, max_pixels=max_pixels, min_side=min_side, item=label).frames
     return [load_image(p, max_pixels=max_pixels, min_side=min_side, item=label)]
-
-
-def ensure_not_input(out_path: str | os.PathLike, in_path: str | os.PathLike | None) -> None:
-    """Raise :class:`~clinx.errors.ItemError` if ``out_path`` is the file ``in_path``.
-
-    Compares resolved paths and, when both exist, file identity (so a hard
-    link or a differently spelled path to the input is caught too).
-    """
-    if in_path is None:
-        return
-    out_p, in_p = Path(out_path), Path(in_path)
-    same = False
-    try:
-        same = out_p.resolve() == in_p.resolve()
-        if not same and out_p.exists() and in_p.exists():
-            same = os.path.samefile(out_p, in_p)
-    except OSError:
-        same = False
-    if same:
-        raise ItemError(out_p.name, "output path is the input file; refusing to overwrite an input", stage="write")
-
-
-# Kept under its old private name: clinx.data.dicom imports it from here.
-_atomic_write = atomic_write
 
 
 def save_image_atomic(

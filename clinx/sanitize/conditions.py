@@ -11,7 +11,9 @@ outside its mask is quarantined instead of released.
 Conditions are looked up by name in :data:`CONDITIONS`:
 
 * ``raw`` — the PHI-overlaid image unchanged (the baseline the attack must beat);
-* ``ocr`` — black fill of the mask (OCR-guided blackout);
+* ``blackout`` — fill of the mask (black by default); ``ocr`` is the ClinX
+  paper's name for it and stays registered as an alias (the same condition,
+  fingerprinted as ``blackout``);
 * ``gskip``, ``prism``, ``prism_flat`` — generative restoration, implemented in
   :mod:`clinx.restore.condition` and registered here *lazily* so importing the
   sanitizer never imports torch.
@@ -121,7 +123,7 @@ class RawCondition(Condition):
 class BlackFillCondition(Condition):
     """OCR-guided blackout: every masked pixel set to ``fill`` (black by default)."""
 
-    name = "ocr"
+    name = "blackout"
 
     def __init__(self, fill: int | Sequence[int] = 0):
         fill_arr = np.broadcast_to(np.asarray(fill, dtype=np.int64), (3,))
@@ -143,6 +145,8 @@ class BlackFillCondition(Condition):
 #: Condition name -> factory (a class or a lazy importer) returning a :class:`Condition`.
 CONDITIONS: Registry = Registry("condition")
 CONDITIONS.register("raw", RawCondition)
+CONDITIONS.register("blackout", BlackFillCondition)
+# The paper calls black fill "ocr" (OCR-guided blackout); the alias keeps its tables reproducible.
 CONDITIONS.register("ocr", BlackFillCondition)
 # Restoration conditions live with the networks; importing them pulls in torch,
 # so they are resolved only when asked for by name.

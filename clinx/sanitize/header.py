@@ -9,13 +9,14 @@ manifests cover (names, IDs, dates, institution, physicians, accession) are
 emptied or removed, private tags are dropped, and any other text element that
 still contains a manifest value is emptied. The runner then re-reads the
 written file and quarantines it if a manifest value survives anywhere
-(:func:`clinx.sanitize.runner.dicom_header_leaks`), so this function is the
+(:func:`dicom_header_leaks`), so this function is the
 best effort and the check is the guarantee.
 """
 
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 from clinx.records import Manifest
 
@@ -70,6 +71,8 @@ REMOVE_KEYWORDS = (
     "RequestAttributesSequence",
 )
 _TEXT_VRS = {"PN", "LO", "SH", "LT", "ST", "UT", "DA", "DT", "TM", "AE", "CS", "UC"}
+#: Value representations the leak check reads back (text, numbers as text, unknown).
+_CHECK_VRS = _TEXT_VRS | {"UN", "IS", "DS"}
 
 
 def deidentify_header(dataset, manifest: Manifest | None = None):
@@ -105,3 +108,38 @@ def deidentify_header(dataset, manifest: Manifest | None = None):
     ds.PatientIdentityRemoved = "YES"
     ds.DeidentificationMethod = "clinx: PS3.15 basic profile subset + manifest scrub"
     return ds
+
+
+def dicom_header_leaks(path: Path, manifest: Manifest | None) -> set[str]:
+    """Manifest fields whose value still appears in a text element of the DICOM header at ``path``."""
+    import pydicom
+
+    from clinx.data.dicom import quiet_pydicom
+    from clinx.metrics.leakage import compact
+
+    if not manifest:
+        return set()
+    with quiet_pydicom():
+        ds = pydicom.dcmread(str(path), stop_before_pixels=True, force=True)
+    values = {name: compact(v) for name, v in manifest.items()}
+    values = {n: v for n, v in values.items() if len(v) >= 3}
+    found: set[str] = set()
+    stack = [ds]
+    while stack:  # iterative: a crafted file could nest sequences deeply
+        dataset = stack.pop()
+        for elem in dataset:
+            if elem.VR == "SQ":
+                stack.extend(elem.value or [])
+                continue
+            if elem.VR not in _CHECK_VRS:
+                continue
+            try:
+                text = compact(str(elem.value))
+            except Exception:  # noqa: BLE001 - an undecodable value cannot hold a manifest string we could see
+                continue
+            if not text:
+                continue
+            for name, v in values.items():
+                if v in text:
+                    found.add(name)
+    return found

@@ -52,11 +52,20 @@ def test_raw_is_identity_copy(image_and_mask):
     assert RawCondition.needs_mask is False
 
 
-def test_ocr_fills_mask_black(image_and_mask):
+def test_blackout_fills_mask_black_and_ocr_is_its_alias(image_and_mask):
     img, mask = image_and_mask
-    out = get_condition("ocr").apply(img, mask)
-    assert (out[mask] == 0).all()
-    assert get_condition("ocr").name == "ocr"
+    out = get_condition("blackout").apply(img, mask)
+    assert (out[mask] == 0).all() and (out[~mask] == img[~mask]).all()
+    alias = get_condition("ocr")
+    assert alias.name == "blackout" and alias.fingerprint() == get_condition("blackout").fingerprint()
+    assert np.array_equal(alias.apply(img, mask), out)
+
+
+def test_condition_configs_blackout_and_its_ocr_alias_compose_to_the_same_node():
+    from clinx.config import compose
+
+    nodes = [compose("sanitize", [f"condition={n}"]).condition for n in ("blackout", "ocr")]
+    assert nodes[0] == nodes[1] and nodes[0].name == "blackout"
 
 
 def test_ocr_custom_fill_and_bad_fill(image_and_mask):
