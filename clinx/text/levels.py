@@ -28,6 +28,11 @@ from clinx.text.rules import RuleLevel
 #: Levels in application order.
 LEVEL_ORDER: tuple[str, ...] = ("L0", "L1", "L2", "L3")
 
+#: Levels that only replace spans of their input (offsets into it in ``removed``):
+#: the pipeline runs them on the Unicode-folded view and replaces the spans they
+#: find in the original text. L3 rewrites the whole text and is not one of them.
+SPAN_LEVELS: frozenset[str] = frozenset({"L0", "L1", "L2"})
+
 TEXT_LEVELS: Registry = Registry("text level")
 
 
@@ -66,4 +71,4 @@ def make_level(name: str, **params) -> TextLevel:
     return TEXT_LEVELS.get(normalize_level(name))(**params)
 
 
-__all__ = ["LEVEL_ORDER", "TEXT_LEVELS", "IdentityLevel", "make_level", "normalize_level"]
+__all__ = ["LEVEL_ORDER", "SPAN_LEVELS", "TEXT_LEVELS", "IdentityLevel", "make_level", "normalize_level"]

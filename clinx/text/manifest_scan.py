@@ -5,8 +5,10 @@ validator and :func:`clinx.text.pipeline.rescan` use them to prove a rewrite
 is clean; the text benchmark uses :func:`surviving_tokens` to decide whether an
 identifier leaked ("any of its tokens survives").
 
-Matching works on a case-folded, NFKC-normalised view of the text with an
-index map back to the original, so hits carry offsets into the text as given.
+Matching works on the case-folded Unicode view of the text
+(:func:`clinx.text.unicode.fold`: NFKC, zero-width and format characters
+removed, confusables read as Latin) with an index map back to the original,
+so hits carry offsets into the text as given.
 Between the tokens of a value any 0–3 non-alphanumeric characters are allowed,
 which makes ``03/14/1961``, ``03-14-1961`` and ``03141961`` one value, and
 ``(555) 123-4567`` equal to ``555.123.4567``.
@@ -15,13 +17,14 @@ which makes ``03/14/1961``, ``03-14-1961`` and ``03141961`` one value, and
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 
 from clinx.records import Manifest
 from clinx.text.base import PLACEHOLDER_RE, category_for_field
+from clinx.text.unicode import Folded
+from clinx.text.unicode import fold as unicode_fold
 
 #: Fuzzy matching is quadratic-ish in text length; beyond this many characters
 #: only exact / normalised / token matching runs (still linear).
@@ -53,33 +56,15 @@ class ManifestHit:
 
 
 def fold(text: str) -> tuple[str, list[int] | None]:
-    """Case-fold and NFKC-normalise ``text``; return (folded, index map or None).
+    """Case-folded :func:`clinx.text.unicode.fold` of ``text``: (folded, index map or None).
 
     The index map gives, for each folded character, its offset in ``text``;
-    it is ``None`` when the two have the same length and align 1:1 (ASCII),
-    the common fast path.
+    it is ``None`` when the two align 1:1 (ASCII), the common fast path.
+    Zero-width characters, compatibility forms, accents and confusables are
+    folded exactly as the recognisers see them (one implementation).
     """
-    if text.isascii():
-        return text.lower(), None
-    out: list[str] = []
-    idx: list[int] = []
-    for i, ch in enumerate(text):
-        f = unicodedata.normalize("NFKC", ch).casefold()
-        # strip combining marks so "José" matches "Jose"
-        f = "".join(c for c in unicodedata.normalize("NFKD", f) if not unicodedata.combining(c))
-        out.append(f)
-        idx.extend([i] * len(f))
-    return "".join(out), idx
-
-
-def _span_back(idx: list[int] | None, s: int, e: int, n: int) -> tuple[int, int]:
-    if idx is None:
-        return s, e
-    if not idx:
-        return 0, 0
-    s0 = idx[min(s, len(idx) - 1)]
-    e0 = idx[e - 1] + 1 if e > 0 else 0
-    return s0, min(e0, n)
+    f = unicode_fold(text, casefold=True)
+    return f.text, f.index
 
 
 def value_tokens(value: str) -> list[str]:
@@ -182,7 +167,8 @@ def scan_manifest(text: str, manifest: Manifest | None, *, fuzzy: bool = True, f
         raise TypeError(f"scan_manifest expects str, got {type(text).__name__}")
     if not manifest or not text:
         return []
-    folded, idx = fold(text)
+    view = unicode_fold(text, casefold=True)
+    folded = view.text
     n = len(text)
     hits: list[ManifestHit] = []
     for name in manifest.fields:
@@ -195,7 +181,7 @@ def scan_manifest(text: str, manifest: Manifest | None, *, fuzzy: bool = True, f
                 if rx is None:
                     continue
                 for m in rx.finditer(folded):
-                    s, e = _span_back(idx, m.start(), m.end(), n)
+                    s, e = view.span_back(m.start(), m.end())
                     hits.append(ManifestHit(name, cat, s, e, kind))
                     found_whole = True
         for v in given:
@@ -203,19 +189,20 @@ def scan_manifest(text: str, manifest: Manifest | None, *, fuzzy: bool = True, f
                 if not _countable(tok, cat):
                     continue
                 for m in _token_regex(tok).finditer(folded):
-                    s, e = _span_back(idx, m.start(), m.end(), n)
+                    s, e = view.span_back(m.start(), m.end())
                     hits.append(ManifestHit(name, cat, s, e, "token"))
         if fuzzy and not found_whole and n <= FUZZY_MAX_CHARS:
-            hits.extend(_fuzzy_hits(name, cat, given, folded, idx, n, fuzzy_threshold))
+            hits.extend(_fuzzy_hits(name, cat, given, view, fuzzy_threshold))
     hits.sort(key=lambda h: (h.start, -h.end))
     return hits
 
 
-def _fuzzy_hits(name, cat, given, folded, idx, n, threshold) -> list[ManifestHit]:
+def _fuzzy_hits(name, cat, given, view: Folded, threshold) -> list[ManifestHit]:
     from rapidfuzz import fuzz
     from rapidfuzz.distance import Levenshtein
 
     out: list[ManifestHit] = []
+    folded = view.text
     words = [(m.start(), m.end(), m.group()) for m in _ALNUM_RE.finditer(folded)]
     for v in given:
         fv = " ".join(value_tokens(v))
@@ -223,7 +210,7 @@ def _fuzzy_hits(name, cat, given, folded, idx, n, threshold) -> list[ManifestHit
             continue  # short or numeric values: fuzzy matching only adds noise
         al = fuzz.partial_ratio_alignment(fv, folded, score_cutoff=threshold)
         if al is not None and al.score >= threshold:
-            s, e = _span_back(idx, al.dest_start, al.dest_end, n)
+            s, e = view.span_back(al.dest_start, al.dest_end)
             out.append(ManifestHit(name, cat, s, e, "fuzzy", float(al.score)))
         # token level: a misspelt surname ("Jonhson") still names the patient
         for tok in value_tokens(v):
@@ -231,7 +218,7 @@ def _fuzzy_hits(name, cat, given, folded, idx, n, threshold) -> list[ManifestHit
                 continue
             for s, e, w in words:
                 if w != tok and abs(len(w) - len(tok)) <= 1 and Levenshtein.distance(w, tok, score_cutoff=1) <= 1:
-                    s0, e0 = _span_back(idx, s, e, n)
+                    s0, e0 = view.span_back(s, e)
                     out.append(ManifestHit(name, cat, s0, e0, "fuzzy", 90.0))
     return out
 

@@ -9,10 +9,19 @@ level's input, see :class:`~clinx.text.base.RemovedSpan`).
 text?" with L1 rules + L2 context + the manifest scan, all on the text as
 given (placeholders are context, not findings). The L3 validator calls it on a
 rewrite and rejects the rewrite if it returns anything.
+
+Every span level (L1, L2) and the re-scan see the *folded* text
+(:func:`clinx.text.unicode.fold`: NFKC, zero-width and format characters
+removed, homoglyphs read as Latin), so ``Jаmes`` with a Cyrillic ``а`` is the
+name James; the spans they find are mapped back and the *original* characters
+are replaced. ASCII text skips the fold entirely.
 """
 
 from __future__ import annotations
 
+import hashlib
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from clinx.records import Manifest
@@ -22,14 +31,16 @@ from clinx.text.base import (
     RemovedSpan,
     TextLevel,
     TextResult,
+    apply_candidates,
     check_text,
     digest_value,
     drop_inside,
     resolve_overlaps,
 )
 from clinx.text.context import ContextEnhancer
-from clinx.text.levels import LEVEL_ORDER, make_level, normalize_level
+from clinx.text.levels import LEVEL_ORDER, SPAN_LEVELS, make_level, normalize_level
 from clinx.text.rules import RuleRecognizer, manifest_candidates
+from clinx.text.unicode import confusables_version, fold
 
 #: Refuse texts longer than this (characters): every level is linear, but a
 #: caller passing a whole file as one "question" is almost always a mistake.
@@ -58,12 +69,15 @@ class TextPipeline:
     ):
         self.level = normalize_level(level)
         self.max_chars = int(max_chars)
+        self.salt = salt
+        self.keep_values = keep_values
         params = {"L1": dict(l1 or {}), "L2": dict(l2 or {}), "L3": dict(l3 or {})}
         if strategy is not None:
             params["L3"]["strategy"] = strategy
         if llm is not None:
             params["L3"]["llm"] = llm
         upto = LEVEL_ORDER.index(self.level)
+        self.params = {name: params[name] for name in LEVEL_ORDER[1 : upto + 1]}
         self.levels: list[TextLevel] = [
             make_level(name, salt=salt, keep_values=keep_values, **params.get(name, {})) for name in LEVEL_ORDER[1 : upto + 1]
         ]
@@ -78,7 +92,7 @@ class TextPipeline:
         notes: dict[str, Any] = {}
         accepted = True
         for lvl in self.levels:
-            r = lvl.apply(cur, manifest)
+            r = self._apply(lvl, cur, manifest)
             removed.extend(r.removed)
             if r.notes:
                 notes[lvl.name] = r.notes
@@ -87,6 +101,47 @@ class TextPipeline:
         return TextResult(text=cur, removed=removed, level=self.level, accepted=accepted, notes=notes)
 
     __call__ = run
+
+    def _apply(self, lvl: TextLevel, text: str, manifest: Manifest | None) -> TextResult:
+        """One level on the folded view of ``text``, its spans replaced in ``text`` itself."""
+        if lvl.name not in SPAN_LEVELS:
+            return lvl.apply(text, manifest)  # L3 rewrites; its validator re-scans the folded view
+        view = fold(text)
+        if view.identity:
+            return lvl.apply(text, manifest)
+        r = lvl.apply(view.text, manifest)
+        cands = [Candidate(*view.span_back(s.start, s.end), s.category, s.source) for s in r.removed]
+        out = apply_candidates(
+            text,
+            cands,
+            lvl.name,
+            salt=getattr(lvl, "salt", self.salt),
+            keep_values=getattr(lvl, "keep_values", self.keep_values),
+        )
+        out.accepted, out.notes = r.accepted, r.notes
+        return out
+
+    def fingerprint(self) -> str:
+        """Identity of what this pipeline produces: ``"text-<level>:<12 hex>"``.
+
+        Covers the level, every level's parameters, ``keep_values``, whether a
+        salt is set (never the salt), ``clinx.__version__``, the confusables
+        data and a digest of the files of :mod:`clinx.text` that define the
+        recognisers, lexicons and folding (:func:`text_code_digest`), so an
+        edit to ``rules.py`` or to a parameter is a cache miss.
+        """
+        from clinx.fingerprint import fingerprint_of, make_fingerprint
+
+        params: dict[str, Any] = {}
+        for name, p in self.params.items():
+            params[name] = {k: (fingerprint_of(v) if k == "llm" else v) for k, v in sorted(p.items())}
+        return make_fingerprint(
+            f"text-{self.level}",
+            params,
+            {"keep_values": bool(self.keep_values), "salted": self.salt is not None, "max_chars": self.max_chars},
+            confusables_version(),
+            text_code_digest(include_rewrite=self.level == "L3"),
+        )
 
 
 _CACHE: dict[tuple, TextPipeline] = {}
@@ -145,17 +200,58 @@ def rescan(
     never findings. Values are never included — only salted digests.
     """
     check_text(text)
-    cands: list[Candidate] = list(_RULES.find(text))
+    view = fold(text)
+    seen = view.text
+    cands: list[Candidate] = list(_RULES.find(seen))
     if manifest:
-        cands.extend(manifest_candidates(text, manifest, fuzzy=fuzzy))
+        cands.extend(manifest_candidates(seen, manifest, fuzzy=fuzzy))
     covered = [(c.start, c.end) for c in cands]
-    cands.extend((context or _CONTEXT).find(text, covered))
-    if "[" in text:
-        cands = drop_inside(cands, [m.span() for m in PLACEHOLDER_RE.finditer(text)])
+    cands.extend((context or _CONTEXT).find(seen, covered))
+    if "[" in seen:
+        cands = drop_inside(cands, [m.span() for m in PLACEHOLDER_RE.finditer(seen)])
+    if not view.identity:
+        cands = [Candidate(*view.span_back(c.start, c.end), c.category, c.source, c.score) for c in cands]
     return [
         RemovedSpan(c.category, "rescan", c.start, c.end, c.source, digest_value(text[c.start : c.end], salt))
         for c in resolve_overlaps(cands)
     ]
 
 
-__all__ = ["MAX_CHARS", "TextPipeline", "deidentify", "get_pipeline", "rescan"]
+#: Files of clinx/text that do not change what a level outputs (the CLI, report tables).
+_NOT_RECOGNISER = frozenset({"cli.py", "reports.py"})
+
+
+def text_code_digest(*, include_rewrite: bool = False, root: str | Path | None = None) -> str:
+    """sha256 (16 hex) of the files under ``clinx/text`` that define the recognisers.
+
+    Every source and data file (rule tables, lexicons, context anchors,
+    folding, pipeline) counts, except the CLI and report code; the L3 rewrite
+    package only with ``include_rewrite``. Files are re-stated on each call
+    and re-read when their size or modification time changed, so an edit is
+    seen without restarting the process. ``root`` points at another copy of
+    the package (tests).
+    """
+    base = Path(root) if root is not None else Path(__file__).resolve().parent
+    stats = []
+    for p in sorted(base.rglob("*")):
+        rel = p.relative_to(base)
+        if not p.is_file() or "__pycache__" in rel.parts or p.suffix in (".pyc", ".pyo") or rel.as_posix() in _NOT_RECOGNISER:
+            continue
+        if rel.parts[0] == "rewrite" and not include_rewrite:
+            continue
+        st = p.stat()
+        stats.append((rel.as_posix(), str(p), st.st_size, st.st_mtime_ns))
+    return _digest_files(tuple(stats))
+
+
+@lru_cache(maxsize=64)
+def _digest_files(stats: tuple[tuple[str, str, int, int], ...]) -> str:
+    h = hashlib.sha256()
+    for rel, path, _, _ in stats:
+        h.update(rel.encode() + b"\0")
+        h.update(Path(path).read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()[:16]
+
+
+__all__ = ["MAX_CHARS", "TextPipeline", "deidentify", "get_pipeline", "rescan", "text_code_digest"]
