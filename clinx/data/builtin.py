@@ -27,7 +27,10 @@ Single-image real sources appear in every split under split-specific
 augmentation streams: no test *array* appears in train (the tests check
 digests), but the underlying scan does. ``BaseSpec.strict`` lets a caller
 drop those shared sources when a source-level hold-out matters (e.g. a
-restoration PSNR claim).
+restoration PSNR claim); the cine it keeps is frame-split, still one exam.
+Every base records its base-scan id (``detail["base_id"]``,
+:func:`scan_id`) so hold-out claims compare scans, not pixels. For a split
+that shares no scan with any training data, see :mod:`clinx.data.native`.
 """
 
 from __future__ import annotations
@@ -139,13 +142,25 @@ def load_source(name: str, frame: int = 0, max_side: int = 1024) -> np.ndarray:
     again. 192 entries hold every single-image source plus all 120 cine frames
     at one working size (about 100 MB at 512², far less at 224²).
     """
-    src = SOURCES_BY_NAME[name]
+    rgb = decode_source(SOURCES_BY_NAME[name], frame, max_side)
+    rgb.setflags(write=False)  # shared through the cache
+    return rgb
+
+
+def decode_source(src: RealSource, frame: int = 0, max_side: int | None = 1024) -> np.ndarray:
+    """Decode, window and crop any :class:`RealSource`; RGB ``uint8``, longest side ≤ ``max_side`` (``None``: native size).
+
+    Nothing is downloaded: pydicom files come from ``get_testdata_file(name,
+    download=False)`` and raise ``FileNotFoundError`` when not installed.
+    """
     if src.file.startswith("skimage:"):
         import skimage.data
 
         a = getattr(skimage.data, src.file.split(":", 1)[1])()
         if a.dtype != np.uint8:
             a = (np.clip(a, 0, 1) * 255).astype(np.uint8)
+        if a.ndim == 3 and a.shape[2] == 4:
+            a = a[:, :, :3]
         rgb = a if a.ndim == 3 else np.repeat(a[:, :, None], 3, axis=2)
     else:
         import pydicom
@@ -154,7 +169,7 @@ def load_source(name: str, frame: int = 0, max_side: int = 1024) -> np.ndarray:
 
         path = get_testdata_file(src.file, download=False)
         if path is None:
-            raise FileNotFoundError(f"built-in source {name!r}: {src.file} is not installed (pydicom-data)")
+            raise FileNotFoundError(f"built-in source {src.name!r}: {src.file} is not installed (pydicom-data)")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             ds = pydicom.dcmread(path)
@@ -168,13 +183,51 @@ def load_source(name: str, frame: int = 0, max_side: int = 1024) -> np.ndarray:
     h, w = rgb.shape[:2]
     y0, y1, x0, x1 = src.crop
     rgb = rgb[int(round(y0 * h)) : int(round(y1 * h)), int(round(x0 * w)) : int(round(x1 * w))]
-    scale = max_side / max(rgb.shape[:2])
+    scale = (max_side / max(rgb.shape[:2])) if max_side else 1.0
     if scale < 1:
         rgb = cv2.resize(rgb, (int(round(rgb.shape[1] * scale)), int(round(rgb.shape[0] * scale))),
                          interpolation=cv2.INTER_AREA)
-    rgb = np.ascontiguousarray(rgb)
-    rgb.setflags(write=False)  # shared through the cache
-    return rgb
+    return np.ascontiguousarray(rgb)
+
+
+#: Files that hold the same scan as another file under a different encoding or name.
+SAME_SCAN = {"JPEG2000.dcm": "JPEG2000_UNC"}
+_ENCODING_SUFFIXES = ("_UNCR", "_UNCI", "_J2KR", "_J2KI")
+
+
+def scan_id(file: str) -> str:
+    """The id of the scan behind a source file: encodings of one scan (``RG1_UNCR`` / ``RG1_J2KI``) share it.
+
+    Real sources: ``pydicom:<stem without encoding suffix>`` or
+    ``skimage:<function>``. Hold-out checks compare these, never pixels.
+    """
+    if file.startswith("skimage:"):
+        return file
+    stem = SAME_SCAN.get(file, file.rsplit(".", 1)[0])
+    for suf in _ENCODING_SUFFIXES:
+        if stem.endswith(suf):
+            stem = stem[: -len(suf)]
+    return f"pydicom:{stem}"
+
+
+def base_scan_id(item: "BaseItem", seed: int, index: int) -> str:
+    """Base-scan id of a built base: the real scan's :func:`scan_id`, or a per-draw id for a phantom."""
+    if item.source == "phantom":
+        return f"phantom:{item.split}:s{int(seed)}:{int(index)}"
+    return scan_id(SOURCES_BY_NAME[item.source].file)
+
+
+def training_scan_ids() -> frozenset[str]:
+    """Every real scan the shipped checkpoints could have seen.
+
+    checkpoints/prism, checkpoints/gskip (``scripts/train_checkpoints.py`` →
+    :func:`clinx.data.benchmark.iter_training_triples`, train split) and
+    checkpoints/baseline_vqa (``scripts/train_baseline_vqa.py`` →
+    ``build_benchmark("train")``) all draw bases through :func:`make_base`
+    with the default :class:`BaseSpec`, i.e. from every entry of
+    :data:`REAL_SOURCES` (plus phantoms of the train split's seed stream).
+    """
+    return frozenset(scan_id(s.file) for s in REAL_SOURCES)
 
 
 def augment_to_square(image: np.ndarray, rng: np.random.Generator, size: int, strength: float = 1.0) -> tuple[np.ndarray, dict]:
@@ -247,7 +300,9 @@ def make_base(split: str, index: int, seed: int = 0, size: int = 512, spec: Base
     real = spec.real_sources()
     if not real or rng.random() < spec.phantom_share:
         ph = make_phantom(rng, size)
-        return BaseItem(ph.image, ph.facts, "phantom", split, {"lesions": [{"x": round(l.cx, 1), "y": round(l.cy, 1), "r": round(l.radius, 1), "side": l.side} for l in ph.lesions]})
+        item = BaseItem(ph.image, ph.facts, "phantom", split, {"lesions": [{"x": round(l.cx, 1), "y": round(l.cy, 1), "r": round(l.radius, 1), "side": l.side} for l in ph.lesions]})
+        item.detail["base_id"] = base_scan_id(item, seed, index)
+        return item
     weights = np.array([s.weight for s in real], float)
     src = real[int(rng.choice(len(real), p=weights / weights.sum()))]
     frame = 0
@@ -257,7 +312,7 @@ def make_base(split: str, index: int, seed: int = 0, size: int = 512, spec: Base
     # Use ~2x the output size as working resolution: sharp after zoom, cheap to warp.
     image, aug = augment_to_square(load_source(src.name, frame, max_side=max(2 * size, 256)), rng, size)
     facts = {"modality": src.modality, "region": src.region, "plane": src.plane}
-    return BaseItem(image, facts, src.name, split, {"frame": frame, **aug})
+    return BaseItem(image, facts, src.name, split, {"frame": frame, "base_id": scan_id(src.file), **aug})
 
 
 def iter_bases(split: str, seed: int = 0, size: int = 512, spec: BaseSpec = BaseSpec(), start: int = 0) -> Iterator[BaseItem]:

@@ -28,14 +28,34 @@ FONT_FILES = {
 }
 
 
+#: OpenCV's built-in stroke fonts (always available, no file): key -> cv2 font id.
+HERSHEY_FONTS = {"hershey_simplex": 0, "hershey_plain": 1, "hershey_duplex": 2, "hershey_complex": 3}
+
+
 def available_fonts() -> list[str]:
     """Font keys whose file exists here (all of them on a machine with DejaVu)."""
     return [k for k, f in FONT_FILES.items() if (FONT_DIR / f).is_file()] or ["default"]
 
 
+def offline_fonts() -> list[str]:
+    """Every font that renders without a download: DejaVu (when installed), Pillow's bundled font, cv2 Hershey."""
+    dejavu = [k for k, f in FONT_FILES.items() if (FONT_DIR / f).is_file()]
+    return dejavu + ["pil_default"] + list(HERSHEY_FONTS)
+
+
+def _hershey(key: str, size: int) -> tuple[int, float, int]:
+    """cv2 font id, scale and stroke thickness giving a cap height of ~0.72 ``size`` (like DejaVu)."""
+    import cv2
+
+    fid = HERSHEY_FONTS[key]
+    (_, cap1), _ = cv2.getTextSize("H", fid, 1.0, 1)
+    scale = 0.72 * size / max(cap1, 1)
+    return fid, scale, max(1, int(round(0.72 * size / 11)))
+
+
 @functools.lru_cache(maxsize=512)
 def get_font(key: str, size: int) -> ImageFont.FreeTypeFont:
-    """A cached font; falls back to Pillow's bundled font when DejaVu is missing."""
+    """A cached font; falls back to Pillow's bundled font when DejaVu is missing (and for ``pil_default``)."""
     path = FONT_DIR / FONT_FILES.get(key, "")
     if key in FONT_FILES and path.is_file():
         return ImageFont.truetype(str(path), int(size))
@@ -55,6 +75,13 @@ class FontMetrics:
 
 @functools.lru_cache(maxsize=512)
 def font_metrics(key: str, size: int) -> FontMetrics:
+    """Ascent, descent and space width of a font at ``size``."""
+    if key in HERSHEY_FONTS:
+        import cv2
+
+        fid, scale, th = _hershey(key, size)
+        (sw, _), _ = cv2.getTextSize(" ", fid, scale, th)
+        return FontMetrics(int(round(0.95 * size)), int(round(0.3 * size)), float(sw))
     f = get_font(key, size)
     asc, desc = f.getmetrics()
     return FontMetrics(int(asc), int(desc), float(f.getlength(" ")))
@@ -63,6 +90,11 @@ def font_metrics(key: str, size: int) -> FontMetrics:
 @functools.lru_cache(maxsize=8192)
 def text_width(text: str, key: str, size: int) -> float:
     """Advance width of ``text`` in pixels (cached: labels and markers repeat)."""
+    if key in HERSHEY_FONTS:
+        import cv2
+
+        fid, scale, th = _hershey(key, size)
+        return float(cv2.getTextSize(text, fid, scale, th)[0][0])
     return float(get_font(key, size).getlength(text))
 
 
@@ -79,8 +111,29 @@ class TextLayer:
     dy: int
 
 
+def _render_hershey(text: str, key: str, size: int) -> TextLayer:
+    import cv2
+
+    fid, scale, th = _hershey(key, size)
+    (w, h), base = cv2.getTextSize(text, fid, scale, th)
+    asc = font_metrics(key, size).ascent
+    pad = 2 * th + 2
+    canvas = np.zeros((asc + base + 2 * pad, w + 2 * pad), np.uint8)
+    # Baseline at ``asc`` below the pen origin's top, as for the FreeType fonts.
+    cv2.putText(canvas, text, (pad, pad + asc), fid, scale, 255, th, cv2.LINE_AA)
+    ys, xs = np.nonzero(canvas)
+    if len(ys) == 0:
+        a = np.zeros((1, 1), np.uint8)
+        return TextLayer(a, 0, 0)
+    a = np.ascontiguousarray(canvas[ys.min():ys.max() + 1, xs.min():xs.max() + 1])
+    a.setflags(write=False)
+    return TextLayer(a, int(xs.min()) - pad, int(ys.min()) - pad)
+
+
 @functools.lru_cache(maxsize=4096)
 def _render_cached(text: str, key: str, size: int) -> TextLayer:
+    if key in HERSHEY_FONTS:
+        return _render_hershey(text, key, size)
     font = get_font(key, size)
     l, t, r, b = font.getbbox(text, anchor="la")
     w, h = max(1, r - l), max(1, b - t)

@@ -479,17 +479,54 @@ class ReadCache:
     the attack's OCR calls.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, directory: str | Path | None = None, fingerprints: Mapping[str, str] | None = None) -> None:
         self._reads: dict[tuple[str, str], OCRView] = {}
         self._dets: dict[tuple[str, str], list[Detection]] = {}
         self.calls = 0
+        # Optional on-disk layer: reads of a slow attacker survive a rerun. Files
+        # hold recognised text (synthetic PHI on the benchmark), so the folder
+        # belongs with the benchmark's own PHI files, never with released output.
+        self.directory = Path(directory) if directory else None
+        self.fingerprints = dict(fingerprints or {})
+
+    def _disk_path(self, name: str, digest: str) -> Path | None:
+        if self.directory is None:
+            return None
+        fp = self.fingerprints.get(name, name)
+        import hashlib
+
+        tag = hashlib.sha256(fp.encode()).hexdigest()[:12]
+        return self.directory / f"{name}-{tag}" / f"{digest}.json"
 
     def detections(self, engine, image: np.ndarray, name: str | None = None) -> list[Detection]:
-        key = (name or engine.name, image_digest(image))
-        if key not in self._dets:
-            self.calls += 1
-            self._dets[key] = list(engine.read(image))
-        return self._dets[key]
+        name = name or engine.name
+        digest = image_digest(image)
+        key = (name, digest)
+        if key in self._dets:
+            return self._dets[key]
+        path = self._disk_path(name, digest)
+        if path is not None and path.is_file():
+            import json
+
+            self._dets[key] = [
+                Detection(d["text"], tuple(d["box"]), float(d.get("confidence", 1.0)), None, d.get("engine", name),
+                          d.get("level", "word"))
+                for d in json.loads(path.read_text(encoding="utf-8"))
+            ]
+            return self._dets[key]
+        self.calls += 1
+        dets = list(engine.read(image))
+        self._dets[key] = dets
+        if path is not None:
+            import json
+
+            from clinx.atomic import write_text_atomic
+
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_text_atomic(path, json.dumps([
+                {"text": d.text, "box": [float(v) for v in d.box], "confidence": float(d.confidence),
+                 "engine": d.engine, "level": d.level} for d in dets]))
+        return dets
 
     def view(self, engine, image: np.ndarray, name: str | None = None) -> OCRView:
         key = (name or engine.name, image_digest(image))
@@ -646,3 +683,169 @@ def markdown_table(rows: Sequence[Mapping], columns: Sequence[str] | None = None
     lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
     lines += ["| " + " | ".join(fmt(r.get(c, "")) for c in cols) + " |" for r in rows]
     return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- drawn identifiers (native benchmark)
+#
+# The manifest-field recall above asks "how much of the manifest can the
+# attacker read". A custodian's manifest holds header values (``DOE^JOHN``,
+# ``19530716``) while the image shows renderings (``07.16.1953``) and
+# identifiers the manifest never listed (a second ID, a physician, a burned-in
+# date that differs from the header). What matters is what was *drawn*, so the
+# native benchmark keeps a per-value record of every drawn identifier, with
+# whether the manifest lists it, and the figures below count those.
+
+
+@dataclass(frozen=True)
+class DrawnValue:
+    """One identifier drawn on an image (PHI: ``text``), its field, box and whether the manifest lists it."""
+
+    text: str
+    field: str
+    listed: bool
+    box: tuple[int, int, int, int]
+
+    def to_dict(self) -> dict:
+        return {"text": self.text, "field": self.field, "listed": bool(self.listed), "box": [int(v) for v in self.box]}
+
+    @classmethod
+    def from_dict(cls, d: Mapping) -> "DrawnValue":
+        return cls(str(d["text"]), str(d["field"]), bool(d["listed"]), tuple(int(v) for v in d["box"]))
+
+
+@dataclass
+class DrawnLeak:
+    """Drawn-identifier token counts of one released image (no values kept)."""
+
+    listed_total: int = 0
+    listed_recovered: int = 0
+    unlisted_total: int = 0
+    unlisted_recovered: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.listed_total + self.unlisted_total
+
+    @property
+    def recovered(self) -> int:
+        return self.listed_recovered + self.unlisted_recovered
+
+
+def _near(a: Sequence[float], b: Sequence[float], pad: float) -> bool:
+    return not (a[2] + pad <= b[0] or b[2] + pad <= a[0] or a[3] + pad <= b[1] or b[3] + pad <= a[1])
+
+
+def drawn_leak(values: Sequence[DrawnValue], detections: Sequence[Detection]) -> DrawnLeak:
+    """Tokens of each drawn value that the attacker read *at that value's place*.
+
+    A token (≥ :data:`MIN_TOKEN_LEN` characters, deduplicated per value) is
+    recovered when an OCR detection whose box touches the value's box (padded
+    by half the value's height) reads it — exactly, or inside a merged word
+    for tokens of ≥ :data:`MERGED_TOKEN_LEN` characters. Location matters
+    because dates share tokens (``07``, ``2021``): reading the year of an
+    unmasked second date must not count as reading the masked one.
+    """
+    out = DrawnLeak()
+    for v in values:
+        toks = _target_tokens(v.text)
+        if not toks:
+            continue
+        pad = 0.5 * max(1, v.box[3] - v.box[1])
+        local = OCRView.from_detections([d for d in detections if _near(d.box, v.box, pad)])
+        rec = sum(local.has_token(t) for t in toks)
+        if v.listed:
+            out.listed_total += len(toks)
+            out.listed_recovered += rec
+        else:
+            out.unlisted_total += len(toks)
+            out.unlisted_recovered += rec
+    return out
+
+
+def bootstrap_ratio_se(num: Sequence[float], den: Sequence[float], *, n_boot: int = 1000, seed: int = 0) -> float:
+    """Standard error of ``Σnum / Σden`` by resampling images (cluster bootstrap).
+
+    Tokens of one image are not independent (one mask covers them all), so
+    images, not tokens, are resampled. ``nan`` with fewer than two images.
+    """
+    num, den = np.asarray(num, float), np.asarray(den, float)
+    if len(num) < 2 or den.sum() <= 0:
+        return float("nan")
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, len(num), size=(n_boot, len(num)))
+    d = den[idx].sum(axis=1)
+    r = np.where(d > 0, num[idx].sum(axis=1) / np.maximum(d, 1e-12), 0.0)
+    return float(r.std(ddof=1))
+
+
+def _recall_figure(num: list[int], den: list[int]) -> dict:
+    tot, rec = int(sum(den)), int(sum(num))
+    return {
+        "recall": rec / tot if tot else float("nan"),
+        "se": bootstrap_ratio_se(num, den),
+        # With nothing read the bootstrap SE is 0; the rule of three bounds the rate instead.
+        "upper95": (3.0 / tot if rec == 0 else float("nan")) if tot else float("nan"),
+        "recovered": rec,
+        "tokens": tot,
+        "n_images": sum(1 for d in den if d),
+    }
+
+
+def evaluate_release(
+    outputs: Mapping[str, np.ndarray | str | Path],
+    samples: Sequence[Sample],
+    drawn: Mapping[str, Sequence[DrawnValue]],
+    engines: Mapping[str, object],
+    *,
+    cache: "ReadCache | None" = None,
+    progress: Callable[[Iterable], Iterable] | None = None,
+) -> dict:
+    """Attack the released images of one condition: drawn-identifier recall, release rate, non-PHI survival.
+
+    ``outputs`` maps a sample id to its released image; a sample without one
+    was quarantined (or failed) and is **counted**, never dropped: every
+    engine's result carries ``n_items``, ``n_released``, ``n_quarantined``
+    and ``released_fraction`` beside the recalls, which are over released
+    items only. ``drawn`` maps a sample id to its drawn identifiers (see
+    :class:`DrawnValue`).
+
+    Returns ``{engine: {"token_recall": {...}, "token_recall_listed": {...},
+    "token_recall_unlisted": {...}, "nonphi": aggregate_survival(...),
+    "nonphi_by_kind": {...}, "n_items", "n_released", "n_quarantined",
+    "released_fraction"}}`` where each recall is ``{"recall", "se",
+    "upper95", "recovered", "tokens", "n_images"}``.
+    """
+    cache = cache or ReadCache()
+    wrap = progress or (lambda it: it)
+    results: dict[str, dict] = {}
+    n_items = len(samples)
+    released_ids = [s.id for s in samples if outputs.get(s.id) is not None]
+    for ename, engine in engines.items():
+        per: list[DrawnLeak] = []
+        survival: list[Survival] = []
+        by_kind: dict[str, list[Survival]] = {}
+        for s in wrap(samples):
+            out = outputs.get(s.id)
+            if out is None:
+                continue
+            img = _as_image(out)
+            dets = cache.detections(engine, img, ename)
+            per.append(drawn_leak(drawn.get(s.id, ()), dets))
+            if s.nonphi_texts and s.image is not None:
+                before = cache.view(engine, s.image, ename)
+                after = cache.view(engine, img, ename)
+                survival.append(nonphi_survival(s.nonphi_texts, before, after))
+                for kind, texts in nonphi_kinds(s).items():
+                    by_kind.setdefault(kind, []).append(nonphi_survival(texts, before, after))
+        results[ename] = {
+            "token_recall": _recall_figure([p.recovered for p in per], [p.total for p in per]),
+            "token_recall_listed": _recall_figure([p.listed_recovered for p in per], [p.listed_total for p in per]),
+            "token_recall_unlisted": _recall_figure([p.unlisted_recovered for p in per], [p.unlisted_total for p in per]),
+            "nonphi": aggregate_survival(survival),
+            "nonphi_by_kind": {k: aggregate_survival(v) for k, v in sorted(by_kind.items())},
+            "n_items": n_items,
+            "n_released": len(released_ids),
+            "n_quarantined": n_items - len(released_ids),
+            "released_fraction": len(released_ids) / n_items if n_items else float("nan"),
+        }
+    return results

@@ -11,6 +11,8 @@ from clinx.data.builtin import (
     augment_to_square,
     load_source,
     make_base,
+    scan_id,
+    training_scan_ids,
 )
 from clinx.data.phantoms import MAX_LESIONS, make_phantom
 from clinx.data.questions import FAMILIES, MODALITY_PHRASES, applicable_families, make_question
@@ -39,13 +41,31 @@ def test_base_is_deterministic_and_square():
     assert not np.array_equal(a.image, c.image)
 
 
-def test_splits_never_share_a_base_image():
+def test_splits_never_share_an_augmented_array():
+    """Array-level only: the same *scan* does recur across splits (next test), which is why the native split exists."""
     size = 64
     train = {image_digest(make_base("train", i, 0, size).image) for i in range(160)}
     val = {image_digest(make_base("val", i, 0, size).image) for i in range(60)}
     test = {image_digest(make_base("test", i, 0, size).image) for i in range(100)}
     assert len(test) == 100  # no repeats inside a split either
     assert not train & test and not val & test and not train & val
+
+
+def test_base_scan_ids_show_what_the_test_split_shares_with_train():
+    """Compare base-scan ids, not pixels: phantoms are split-disjoint, real scans are not (by design)."""
+    def ids(split, n, spec=BaseSpec()):
+        return {make_base(split, i, 0, 32, spec).detail["base_id"] for i in range(n)}
+
+    train, test = ids("train", 300), ids("test", 120)
+    assert all(i.startswith("phantom:train:") for i in train if i.startswith("phantom:"))
+    shared = train & test
+    assert shared and not any(i.startswith("phantom:") for i in shared)
+    assert shared <= training_scan_ids()
+    # Encodings of one scan share an id; the strict spec keeps only phantoms and the frame-split cine,
+    # whose frames are still one exam: it is array-disjoint, not scan-disjoint.
+    assert scan_id("RG1_J2KI.dcm") == scan_id("RG1_UNCR.dcm") == "pydicom:RG1"
+    strict_shared = ids("test", 120, BaseSpec(strict=True)) & train
+    assert strict_shared <= {scan_id("color3d_jpeg_baseline.dcm")}
 
 
 def test_echo_cine_frames_are_split_disjoint():

@@ -210,3 +210,80 @@ def test_multi_token_text_read_as_one_word_counts_as_read():
     assert text_is_read("5 cm", OCRView.from_detections([det("5 cm")]))
     assert not text_is_read("5 cm", OCRView.from_detections([det("15cm")]))
     assert not text_is_read("5 cm", OCRView.from_detections([det("5")]))
+
+
+# ---------------------------------------------------------------- drawn identifiers (native benchmark)
+
+from clinx.metrics.leakage import DrawnValue, bootstrap_ratio_se, drawn_leak, evaluate_release  # noqa: E402
+
+
+def bdet(text, box):
+    return Detection(text=text, box=box)
+
+
+def test_drawn_leak_splits_listed_and_unlisted_and_needs_the_place():
+    values = [
+        DrawnValue("07.16.2021", "StudyDate", True, (10, 10, 90, 20)),
+        DrawnValue("07.17.2021", "BurnedInStudyDate", False, (10, 100, 90, 110)),
+        DrawnValue("Anna Smith", "ReferringPhysicianName", False, (10, 200, 90, 210)),
+    ]
+    # The listed date was masked; the unlisted one is read where it was drawn; the physician is gone.
+    dets = [bdet("Date: 07.17.2021", (0, 98, 95, 112))]
+    leak = drawn_leak(values, dets)
+    assert (leak.listed_recovered, leak.listed_total) == (0, 3)  # "07"/"2021" read elsewhere do not count
+    assert (leak.unlisted_recovered, leak.unlisted_total) == (3, 5)
+    assert leak.recovered == 3 and leak.total == 8
+
+
+def test_bootstrap_se():
+    assert bootstrap_ratio_se([0, 0, 0], [5, 5, 5]) == 0.0
+    se = bootstrap_ratio_se([5, 0, 5, 0], [5, 5, 5, 5])
+    assert 0.1 < se < 0.4
+    assert bootstrap_ratio_se([1], [2]) != bootstrap_ratio_se([1], [2])  # nan: one image has no spread
+
+
+def test_evaluate_release_counts_quarantined_items_and_unlisted_recall():
+    def img(v):
+        return np.full((300, 300, 3), v, np.uint8)
+
+    samples = [Sample(id=k, image=img(i + 1), manifest=Manifest(fields={"PatientID": "12345678"}), nonphi_texts=("L",))
+               for i, k in enumerate("abcd")]
+    drawn = {k: [DrawnValue("12345678", "PatientID", True, (0, 0, 100, 20)),
+                 DrawnValue("87654321", "OtherPatientID", False, (0, 200, 100, 220))] for k in "abcd"}
+    reads = {i: [("12345678", (0, 0, 100, 20)), ("87654321", (0, 200, 100, 220)), ("L", (250, 100, 260, 120))]
+             for i in (1, 2, 3, 4)}
+    reads[11] = [("87654321", (0, 200, 100, 220)), ("L", (250, 100, 260, 120))]  # only the unlisted ID left
+    reads[12] = [("L", (250, 100, 260, 120))]
+    reads[13] = []  # L lost too
+
+    class BoxEngine:
+        name = "fake"
+        calls = 0
+
+        def read(self, image):
+            BoxEngine.calls += 1
+            return [bdet(t, b) for t, b in reads[int(image[0, 0, 0])]]
+
+    # d is quarantined: no output.
+    res = evaluate_release({"a": img(11), "b": img(12), "c": img(13)}, samples, drawn, {"fake": BoxEngine()})["fake"]
+    assert res["n_items"] == 4 and res["n_released"] == 3 and res["n_quarantined"] == 1
+    assert res["released_fraction"] == pytest.approx(0.75)
+    assert res["token_recall_listed"]["recall"] == 0.0 and res["token_recall_listed"]["upper95"] == pytest.approx(1.0)
+    assert res["token_recall_unlisted"]["recall"] == pytest.approx(1 / 3)
+    assert res["token_recall"]["recall"] == pytest.approx(1 / 6) and res["token_recall"]["n_images"] == 3
+    assert res["nonphi"]["image_rate"] == pytest.approx(2 / 3)
+    # A quarantined item does not silently improve the figures: all quarantined -> nothing released, counted.
+    none = evaluate_release({}, samples, drawn, {"fake": BoxEngine()})["fake"]
+    assert none["released_fraction"] == 0.0 and none["n_quarantined"] == 4 and none["token_recall"]["tokens"] == 0
+
+
+def test_read_cache_persists_reads_on_disk(tmp_path):
+    image = np.full((20, 20, 3), 7, np.uint8)
+    engine = FakeEngine("fake", {7: ["DOE JOHN"]})
+    first = ReadCache(tmp_path, {"fake": "fake{limit:1}"})
+    assert [d.text for d in first.detections(engine, image)] == ["DOE JOHN"] and first.calls == 1
+    again = ReadCache(tmp_path, {"fake": "fake{limit:1}"})
+    assert [d.text for d in again.detections(engine, image)] == ["DOE JOHN"] and again.calls == 0
+    other = ReadCache(tmp_path, {"fake": "fake{limit:2}"})  # other settings: read again
+    other.detections(engine, image)
+    assert other.calls == 1
