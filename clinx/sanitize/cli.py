@@ -162,9 +162,15 @@ def run(cfg) -> dict:
     log_paths = str(cfg.get("log", {}).get("paths", "hash"))
     output_names = str(cfg.get("output", {}).get("names", "keep"))
     out_dir = Path(str(cfg.output_dir))
+    from clinx.sanitize.inputs import LOG_PATHS, OUTPUT_NAMES
     from clinx.sanitize.journal import check_output_dir
 
-    check_output_dir(out_dir)  # before minutes of model loading
+    # Checked before minutes of model loading.
+    if log_paths not in LOG_PATHS:
+        raise ConfigError(f"log.paths must be one of {', '.join(LOG_PATHS)}")
+    if output_names not in OUTPUT_NAMES:
+        raise ConfigError(f"output.names must be one of {', '.join(OUTPUT_NAMES)}")
+    check_output_dir(out_dir)
     condition = _build("condition", lambda: instantiate(cfg.condition))
     localizer = localizers_from_config(cfg, workers)
     verifier = verifiers_from_config(cfg, localizer, workers)
