@@ -77,9 +77,9 @@ def main(argv=None) -> int:
         figs[f"time/{k}"] = round(v, 2)
     same = sorted(json.dumps(r, sort_keys=True) for r in result.rows) == sorted(json.dumps(r, sort_keys=True) for r in result2.rows)
     figs["rerun_identical"] = int(same)
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(figs, indent=2, sort_keys=True))
+    from clinx.provenance import write_figures
+
+    out = write_figures(args.out, figs)
     print(f"cold {wall:.1f} s, cached {wall_cached:.1f} s, rerun identical: {same}; figures -> {out}; reports in {work}")
     return 0
 

@@ -37,7 +37,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from clinx.atomic import write_text_atomic  # noqa: E402
+from clinx.provenance import write_figures  # noqa: E402
 
 
 def _bench_text():
@@ -178,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     l2_res = [l2.run(it.text, m) for it, m in zip(items, mans)]
     l2_out = [r.text for r in l2_res]
     figures: dict = {"config/n": len(items), "config/seed": args.seed, "config/backend": args.backend,
-                     "config/model_id": llm.model_id, "config/with_manifest": bool(args.with_manifest)}
+                     "config/model_id": llm.fingerprint(), "config/with_manifest": bool(args.with_manifest)}
 
     def recall(outs):
         leaks = bt.leak_stats(items, outs)
@@ -227,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     for k, v in figures.items():
         if "reject_reason" in k or "routes" in k or "quasi_" in k or "changed" in k or "rate" in k:
             print(f"{k}: {v}")
-    out = write_text_atomic(args.out, json.dumps(figures, indent=1, sort_keys=True))
+    out = write_figures(args.out, figures)
     print(f"wrote {out}")
     return 0
 

@@ -205,9 +205,9 @@ def main(argv=None) -> int:
         "torch_threads": args.threads, "cpu_count": os.cpu_count(), "python": platform.python_version(),
         "wall_s": round(time.perf_counter() - t_all, 1),
     }
-    payload = {**figures, "_meta": meta, "_details": {"leakage": details, "table_md": md}}
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(payload, indent=2, default=float))
+    from clinx.provenance import write_figures
+
+    write_figures(args.out, figures, _meta=meta, _details={"leakage": details, "table_md": md})
     log(f"wrote {args.out}")
     return 0
 

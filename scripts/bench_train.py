@@ -126,11 +126,10 @@ def main(argv=None) -> int:
             log(rows[-1])
     md = "\n".join(["| generator | device | s / step (G+D) | images/s | G params | D params |", "|---|---|---|---|---|---|", *rows])
     log(md)
-    meta = {"batch": args.batch, "size": args.size, "threads": args.threads, "warmup": warmup, "iters": iters,
-            "cpu_count": os.cpu_count(), "load_avg_1m": os.getloadavg()[0], "torch": torch.__version__,
-            "python": platform.python_version(), "cuda": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None}
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps({**figures, "_meta": meta, "_details": {"table_md": md}}, indent=2))
+    from clinx.provenance import write_figures
+
+    meta = {"batch": args.batch, "size": args.size, "threads": args.threads, "warmup": warmup, "iters": iters}
+    write_figures(args.out, figures, _meta=meta, _details={"table_md": md})
     log(f"wrote {args.out}")
     return 0
 

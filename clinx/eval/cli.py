@@ -15,10 +15,14 @@ from __future__ import annotations
 import json
 import logging
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
-from clinx.config import hydra_app, run_dir, save_resolved
+from omegaconf import OmegaConf
+
+from clinx.cli_common import hydra_main
+from clinx.config import run_dir, save_resolved
 from clinx.records import text_digest
 
 log = logging.getLogger(__name__)
@@ -32,43 +36,30 @@ def _plain(node) -> Any:
     return node
 
 
-def grid_settings(cfg) -> tuple["GridSettings", dict, dict]:
-    """:class:`GridSettings`, per-condition parameters and text parameters from the config.
+def grid_settings(cfg) -> "GridSettings":
+    """:class:`GridSettings` from the config.
 
     ``condition=<name>`` (the sanitizer's condition group) narrows the grid to
-    that condition, its config keys becoming the condition's parameters;
-    ``text=<level>`` (the text app's level group) narrows it to that level,
-    its config keys (strategy, llm, per-level settings) becoming the text
-    parameters.
+    that condition and ``text=<level>`` (the text app's level group) to that
+    level; the nodes themselves are instantiated by :func:`build_parts`.
     """
     from .grid import GridSettings
 
-    params = {k: dict(v) for k, v in (_plain(cfg.get("condition_params")) or {}).items()}
-    conditions = list(_plain(cfg.conditions))
-    selected = _plain(cfg.get("condition"))
-    if isinstance(selected, Mapping) and selected.get("name"):
-        name = str(selected["name"])
-        conditions = [name]
-        extra = {k: v for k, v in selected.items() if k not in ("_target_", "name", "_partial_")}
-        params[name] = {**extra, **params.get(name, {})}
-    text_params = dict(_plain(cfg.get("text_params")) or {})
-    levels = [str(l) for l in _plain(cfg.levels)]
-    text = _plain(cfg.get("text"))
-    if isinstance(text, Mapping) and text.get("level"):
-        levels = [str(text["level"])]
-        text_params.update({k: v for k, v in text.items() if k not in ("_target_", "level", "_partial_")})
+    selected = cfg.get("condition")
+    conditions = [str(selected.name)] if selected is not None and selected.get("name") else list(_plain(cfg.conditions))
+    text = cfg.get("text")
+    levels = [str(text.level)] if text is not None and text.get("level") else [str(l) for l in _plain(cfg.levels)]
     levels = [l.lower() if l.lower().startswith("l") else f"l{l}" for l in levels]
-    s = GridSettings(
+    return GridSettings(
         conditions=conditions,
         levels=levels,
-        leakage_only=list(_plain(cfg.get("leakage_only")) or []) if not selected else [],
+        leakage_only=list(_plain(cfg.get("leakage_only")) or []) if selected is None else [],
         ablation=bool(cfg.get("ablation", True)),
         leakage=bool(cfg.get("leakage", True)),
-        leakage_engines=list(_plain(cfg.get("leakage_engines")) or []),
+        leakage_engines=list((cfg.get("attack") or {}).keys()),
         batch_size=int(cfg.get("batch_size", 32)),
         seed=int(cfg.get("seed", 0)),
     )
-    return s, params, text_params
 
 
 def load_dataset(node: Mapping, cfg, cache_dir: Path) -> list:
@@ -109,24 +100,95 @@ def load_dataset(node: Mapping, cfg, cache_dir: Path) -> list:
     return samples
 
 
-def build_parts(cfg, text_params: Mapping):
-    """Models, judges, masker and text function from the config (nothing runs yet)."""
+@dataclass
+class Parts:
+    """Everything the grid runs with, instantiated from the config (nothing has run yet)."""
+
+    models: dict
+    judges: dict
+    masker: object
+    text: object
+    conditions: Callable[[str], object]
+    attackers: dict = field(default_factory=dict)
+    verifier: object | None = None
+
+
+def _condition_factory(cfg) -> Callable[[str], object]:
+    """``name -> condition``: the selected ``condition`` node, else ``get_condition`` with ``condition_params[name]``."""
     from hydra.utils import instantiate
 
-    from .grid import OCRMasker, TrueMasker, default_text_fn
+    selected = cfg.get("condition")
+    params = cfg.get("condition_params") or {}
+
+    def build(name: str):
+        if selected is not None and str(selected.get("name")) == name:
+            node = selected
+            if name in params:
+                node = OmegaConf.merge(selected, params[name])
+            return instantiate(node, _convert_="all")
+        node = {"_target_": "clinx.sanitize.conditions.get_condition", "name": name, **_plain(params.get(name, {}))}
+        return instantiate(node, _convert_="all")
+
+    return build
+
+
+def _text_sanitizer(cfg, llm):
+    """One :class:`TextSanitizer`: the selected ``text`` node for its level, ``text_params`` for the others."""
+    from hydra.utils import instantiate
+
+    from .grid import TextSanitizer
+
+    params = dict(_plain(cfg.get("text_params")) or {})
+    if "llm" in params:
+        params["llm"] = llm  # one LLM object for every level (its fingerprint enters the text cache key)
+    pipelines = {}
+    text = cfg.get("text")
+    if text is not None and text.get("level"):
+        level = str(text.level).lower()
+        pipelines[level if level.startswith("l") else f"l{level}"] = instantiate(
+            text, _convert_="all", **({"llm": llm} if "llm" in text else {}))
+    return TextSanitizer(params, pipelines)
+
+
+def build_parts(cfg) -> Parts:
+    """Models, judges, masker, text sanitizer, conditions, OCR attackers and verifier from the config.
+
+    Every node is built with :func:`hydra.utils.instantiate` (its ``_target_``
+    and all its keys): ``ocr`` (the engine that reads for the mask),
+    ``localize`` (the matcher, given that engine), ``verify_ocr`` (the
+    independent engine the verifier — ``localize`` with that engine — reads
+    every sanitized image with; ``verify=false`` turns it off) and ``attack``
+    (the leakage attackers; a node equal to ``ocr`` shares its instance).
+    Engines and LLMs load their weights on first use, not here.
+    """
+    from hydra.utils import instantiate
+
+    from .grid import OCRMasker, TrueMasker
 
     # A node without _target_ is a setting for a model / judge that is not selected (e.g. the
     # paper_grid experiment sets paths for all four VLMs and a sweep selects one): skip it.
     models = {name: instantiate(node) for name, node in (cfg.get("models") or {}).items() if "_target_" in node}
     judges = {name: instantiate(node) for name, node in (cfg.get("judges") or {}).items() if "_target_" in node}
+    engines: dict[str, object] = {}
+
+    def engine(node):
+        key = json.dumps(_plain(node), sort_keys=True, default=str)
+        if key not in engines:
+            engines[key] = instantiate(node, _convert_="all")
+        return engines[key]
+
     if str(cfg.mask.source) == "true":
         masker = TrueMasker()
     else:
-        loc = {k: v for k, v in (_plain(cfg.mask.get("localizer")) or {}).items() if k not in ("_target_",)}
-        masker = OCRMasker(**loc)
-    # The text cache key covers every setting that can change a sanitized question.
-    text_id = text_digest(json.dumps(text_params, sort_keys=True, default=str))
-    return models, judges, masker, default_text_fn(**text_params), text_id
+        masker = OCRMasker(instantiate(cfg.localize, _convert_="all", engine=engine(cfg.ocr)))
+    attackers = {name: engine(node) for name, node in (cfg.get("attack") or {}).items()} if cfg.get("leakage", True) else {}
+    # The verifier is the `localize` matcher reading with the independent `verify_ocr` engine,
+    # built the way clinx sanitize builds it.
+    verifier = None
+    if cfg.get("verify", True) and cfg.get("verify_ocr") is not None:
+        verifier = instantiate(cfg.localize, _convert_="all", engine=engine(cfg.verify_ocr))
+    llm = instantiate(cfg.llm, _convert_="all") if cfg.get("llm") is not None else None
+    return Parts(models, judges, masker, _text_sanitizer(cfg, llm), _condition_factory(cfg), attackers, verifier)
 
 
 def run_from_config(cfg, out_dir: str | Path | None = None):
@@ -140,7 +202,7 @@ def run_from_config(cfg, out_dir: str | Path | None = None):
     t0 = time.perf_counter()
     out = Path(out_dir or run_dir())
     save_resolved(cfg, out)
-    settings, cond_params, text_params = grid_settings(cfg)
+    settings = grid_settings(cfg)
     cache = Path(str(cfg.cache_dir))
     nodes = _plain(cfg.get("datasets")) or {}
     if not nodes:
@@ -151,9 +213,10 @@ def run_from_config(cfg, out_dir: str | Path | None = None):
         t = time.perf_counter()
         datasets[name] = load_dataset(node, cfg, cache)
         log.info("dataset %s: %d items (%.1f s)", name, len(datasets[name]), time.perf_counter() - t)
-    models, judges, masker, text_fn, text_id = build_parts(cfg, text_params)
-    runner = GridRunner(settings, cache, condition_params=cond_params, text_fn=text_fn, text_id=text_id,
-                        masker=masker, progress=bool(cfg.get("progress", True)))
+    parts = build_parts(cfg)
+    models, judges = parts.models, parts.judges
+    runner = GridRunner(settings, cache, condition_factory=parts.conditions, text_fn=parts.text, masker=parts.masker,
+                        ocr_engines=parts.attackers, verifier=parts.verifier, progress=bool(cfg.get("progress", True)))
     result = runner.run(datasets, models, judges)
     result.timings["wall_s"] = time.perf_counter() - t0
     for name, j in judges.items():
@@ -166,19 +229,19 @@ def run_from_config(cfg, out_dir: str | Path | None = None):
     return doc, result
 
 
-@hydra_app("eval")
-def _app(cfg) -> None:
+def run(cfg) -> dict:
+    """``clinx eval``: run the grid, print the tables; returns the ``results.json`` document."""
     from .report import render_markdown
 
     doc, result = run_from_config(cfg)
     if cfg.report.get("print", True):
         print(render_markdown(result))
         print(f"report: {run_dir()}  (wall {doc['timings'].get('wall_s', 0):.1f} s)")
+    return doc
 
 
-def main() -> None:
-    """Console entry point ``clinx-eval``."""
-    _app()
+# run_from_config saves the resolved config itself (it is also called outside Hydra).
+main = hydra_main("eval", run, log, save_config=False)
 
 
 if __name__ == "__main__":

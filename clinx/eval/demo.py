@@ -14,13 +14,17 @@ the grid still runs. A rerun is served from the cache (seconds).
 
 from __future__ import annotations
 
+import logging
 import time
 
-from clinx.config import hydra_app, run_dir
+from clinx.cli_common import hydra_main
+from clinx.config import run_dir
+
+log = logging.getLogger(__name__)
 
 
-@hydra_app("demo")
-def _app(cfg) -> None:
+def run(cfg) -> dict:
+    """``clinx demo``: the grid of ``configs/demo.yaml``, then the brief tables; returns ``results.json``'s document."""
     from .cli import run_from_config
     from .report import render_markdown
 
@@ -36,11 +40,10 @@ def _app(cfg) -> None:
           f"OCR reads {c.get('ocr_reads', 0)} (cached {c.get('ocr_cache_hits', 0)})")
     print(f"full report (Tables 1-3, ablation, paired differences, figures): {run_dir()}")
     print(f"clinx demo finished in {wall:.0f} s")
+    return doc
 
 
-def main() -> None:
-    """Console entry point (``clinx demo``)."""
-    _app()
+main = hydra_main("demo", run, log, save_config=False)
 
 
 if __name__ == "__main__":

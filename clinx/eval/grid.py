@@ -9,14 +9,23 @@ and OCR leakage for every image condition plus the leakage-only
 
 Work is content-addressed and cached on disk (:mod:`clinx.eval.store`):
 
-* PHI masks per (image, manifest, localizer);
-* sanitized images per (image, condition fingerprint, mask, per-item seed);
-* sanitized questions per (question, level, manifest, text settings);
-* predictions per (model id, sanitized image, sanitized question) — so the
-  same pixels and words are never answered twice, even across cells
+* PHI masks per (image, manifest, masker fingerprint);
+* sanitized images per (image, condition fingerprint, mask, base seed,
+  verifier fingerprint) — made by the sanitization core that ``clinx
+  sanitize`` runs (:func:`clinx.sanitize.core.sanitize_batch`: per-item seeds
+  from ``seed_for``, the outside-mask re-check, verification); an item the
+  core quarantines is recorded (with its PHI-safe reason) and left out;
+* sanitized questions per (question, level, manifest, text fingerprint);
+* predictions per (model fingerprint, sanitized image, sanitized question) —
+  so the same pixels and words are never answered twice, even across cells
   (e.g. ``raw`` in the grid and in the ablation);
-* judge scores per (judge id, question, reference, prediction);
-* OCR reads per (engine, image).
+* judge scores per (judge fingerprint, question, reference, prediction);
+* OCR reads per (engine fingerprint, image pixels).
+
+Every key also holds ``clinx.__version__``, and every fingerprint covers the
+part's resolved settings and a digest of the code that runs it
+(:mod:`clinx.fingerprint`): after an edit to a rule table, a matcher or an
+engine default the affected entries miss instead of being served stale.
 
 Each batch is written as soon as it is done, so an interrupted run resumes
 where it stopped, and a rerun is pure cache reads.
@@ -31,7 +40,6 @@ sanitisation fails is left out of the cells that need it and listed in
 from __future__ import annotations
 
 import itertools
-import json
 import logging
 import sys
 import time
@@ -40,9 +48,13 @@ from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from clinx import __version__
 from clinx.errors import ClinxError
+from clinx.fingerprint import code_digest, fingerprint_of, make_fingerprint
 from clinx.metrics.utility import score_answer
 from clinx.records import Detection, Manifest, Sample, image_digest, iter_chunks, text_digest
+
+from clinx.sanitize.core import FrameJob, manifest_digest, sanitize_batch
 
 from .store import ImageStore, KVStore
 
@@ -112,33 +124,33 @@ class GridResult:
     samples: dict = field(default_factory=dict)  # dataset -> list[Sample] (in memory only, never serialised)
 
 
-def manifest_digest(manifest: Manifest) -> str:
-    """A PHI-free content hash of a manifest (cache keys only)."""
-    return text_digest(json.dumps(manifest.to_dict(), sort_keys=True))
-
-
-def item_seed(item_id: str, seed: int) -> int:
-    """A stable per-item seed for stochastic conditions (PRISM grain / jitter)."""
-    return int(text_digest(str(seed), item_id)[:8], 16)
-
-
 # --------------------------------------------------------------------------- pluggable parts
 
 
 class Masker:
-    """Builds PHI masks; ``id`` enters the mask cache key."""
+    """Builds PHI masks; :meth:`fingerprint` enters the mask cache key."""
 
-    id: str = "masker"
     needs_ocr: bool = False
 
+    def fingerprint(self) -> str:
+        """What identifies the masks this masker builds (settings and code)."""
+        return make_fingerprint(type(self).__name__, code=(__name__,))
+
+    @property
+    def id(self) -> str:
+        """Deprecated alias of :meth:`fingerprint`."""
+        return self.fingerprint()
+
     def masks(self, samples: Sequence[Sample]) -> list[np.ndarray | Exception]:
+        """One bool mask (or the exception that stopped it) per sample, in order."""
         raise NotImplementedError
 
 
 class TrueMasker(Masker):
     """The benchmark's ground-truth PHI mask (an oracle localizer: isolates the restoration step)."""
 
-    id = "true-mask"
+    def fingerprint(self) -> str:
+        return "true-mask"
 
     def masks(self, samples):
         out: list = []
@@ -150,17 +162,21 @@ class TrueMasker(Masker):
 class OCRMasker(Masker):
     """The paper's pipeline: OCR -> fuzzy match against the manifest -> dilated PHI-only mask.
 
-    Keyword arguments are those of :class:`clinx.localize.PhiLocalizer`
-    (``engine``, ``engine_params``, ``threshold``, ``dilation``, ...); they all
-    enter the mask cache key.
+    ``localizer`` is a built :class:`clinx.localize.PhiLocalizer` (the eval
+    app instantiates the ``localize`` and ``ocr`` config groups); without
+    one, keyword arguments are those of ``PhiLocalizer`` (``engine``,
+    ``threshold``, ``dilation``, ...). The localizer's fingerprint — engine
+    with its resolved settings, matching settings, code — is the mask cache key.
     """
 
     needs_ocr = True
 
-    def __init__(self, **localizer_params):
+    def __init__(self, localizer=None, **localizer_params):
         self.localizer_params = dict(localizer_params)
-        self.id = "ocr-mask:" + json.dumps(self.localizer_params, sort_keys=True, default=str)
-        self._loc = None
+        self._loc = localizer
+
+    def fingerprint(self) -> str:
+        return "ocr-mask:" + localizer_fingerprint(self._localizer())
 
     def _localizer(self):
         if self._loc is None:
@@ -180,14 +196,55 @@ class OCRMasker(Masker):
         return out
 
 
-def default_text_fn(**params) -> Callable[[str, str, Manifest], str]:
-    """``(text, level, manifest) -> sanitized text`` through :func:`clinx.text.pipeline.deidentify`."""
-    from clinx.text.pipeline import deidentify
+class TextSanitizer:
+    """``(text, level, manifest) -> sanitized text`` through one :class:`clinx.text.pipeline.TextPipeline` per level.
 
-    def fn(text: str, level: str, manifest: Manifest) -> str:
-        return deidentify(text, level, manifest, **params).text
+    ``params`` are ``TextPipeline`` keyword arguments for every level;
+    ``pipelines`` maps a level (``"l2"``) to an already built pipeline (the
+    eval app instantiates ``text=<level>`` from its config). Pipelines are
+    built on first use. :meth:`fingerprint` (per level) enters the text cache key.
+    """
 
-    return fn
+    def __init__(self, params: Mapping | None = None, pipelines: Mapping[str, object] | None = None):
+        self.params = dict(params or {})
+        self._pipes = {str(k).lower(): v for k, v in (pipelines or {}).items()}
+
+    def pipeline(self, level: str):
+        """The pipeline of ``level`` (built once)."""
+        level = level.lower()
+        if level not in self._pipes:
+            from clinx.text.pipeline import TextPipeline
+
+            self._pipes[level] = TextPipeline(level.upper(), **self.params)
+        return self._pipes[level]
+
+    def fingerprint(self, level: str) -> str:
+        """The pipeline's own fingerprint, or its settings, its LLM's identity and the text code."""
+        pipe = self.pipeline(level)
+        if callable(getattr(pipe, "fingerprint", None)):
+            return pipe.fingerprint()
+        llm = self.params.get("llm")
+        llm_id = fingerprint_of(llm) if llm is not None and not isinstance(llm, Mapping) else llm
+        params = {k: v for k, v in self.params.items() if k != "llm"}
+        return make_fingerprint(f"text-{level.lower()}", params, llm_id, code=("clinx.text", "clinx.llm"))
+
+    def __call__(self, text: str, level: str, manifest: Manifest) -> str:
+        return self.pipeline(level).run(text, manifest).text
+
+
+def localizer_fingerprint(loc) -> str:
+    """A localizer's ``fingerprint()``; for one without: its engine's identity, scalar settings and the code."""
+    if callable(getattr(loc, "fingerprint", None)):
+        return str(loc.fingerprint())
+    engine = getattr(loc, "engine", None)
+    settings = {k: v for k, v in vars(loc).items() if isinstance(v, (str, int, float, bool, type(None)))}
+    return make_fingerprint(type(loc).__qualname__, fingerprint_of(engine) if engine is not None else "", settings,
+                            code=("clinx.localize", "clinx.ocr", type(loc).__module__))
+
+
+def default_text_fn(**params) -> TextSanitizer:
+    """A :class:`TextSanitizer` with ``TextPipeline`` keyword arguments ``params`` for every level."""
+    return TextSanitizer(params)
 
 
 def _safe(exc: BaseException) -> str:
@@ -206,14 +263,24 @@ class GridRunner:
     ``condition_factory(name)`` builds a condition (default
     :func:`clinx.sanitize.conditions.get_condition` with ``condition_params``);
     ``text_fn(text, level, manifest)`` sanitizes a question (default
-    :func:`default_text_fn`); ``masker`` builds PHI masks (default
+    :class:`TextSanitizer`); its identity in the text cache key is
+    ``text_id`` (a string, or ``level -> str``), else ``text_fn.fingerprint(level)``;
+    ``masker`` builds PHI masks (default
     :class:`OCRMasker`); ``ocr_engines`` maps names to OCR engines for the
-    leakage attack (default: built from ``settings.leakage_engines``).
+    leakage attack (default: built from ``settings.leakage_engines``);
+    ``verifier`` (a localizer reading with an independent engine, as
+    ``clinx sanitize`` verifies) re-reads every sanitized image — an item it
+    still reads PHI on is quarantined and left out of that condition's cells,
+    exactly as ``clinx sanitize`` would not release it. ``None`` skips verification.
+
+    Sanitized images come from :func:`clinx.sanitize.core.sanitize_batch`
+    (the core ``clinx sanitize`` runs), with the cached PHI mask in place of
+    localization: same seed function, same outside-mask re-check.
     """
 
     def __init__(self, settings: GridSettings, cache_dir, *, condition_factory=None, condition_params=None,
-                 text_fn=None, text_id: str = "default", masker: Masker | None = None,
-                 ocr_engines: Mapping[str, object] | None = None, progress: bool = True):
+                 text_fn=None, text_id: str | Callable[[str], str] | None = None, masker: Masker | None = None,
+                 ocr_engines: Mapping[str, object] | None = None, verifier=None, progress: bool = True):
         from pathlib import Path
 
         self.s = settings
@@ -226,9 +293,11 @@ class GridRunner:
         self.text_id = text_id
         self.masker = masker or OCRMasker()
         self._ocr_engines = dict(ocr_engines) if ocr_engines is not None else None
+        self.verifier = verifier
         self.progress = progress
         self.counts: dict[str, int] = {}
         self._mem: dict[str, np.ndarray] = {}
+        self._engine_fps: dict[str, str] = {}
 
     # ----------------------------------------------------------- helpers
     def _count(self, name: str, n: int = 1) -> None:
@@ -250,8 +319,19 @@ class GridRunner:
 
     def _text(self):
         if self._text_fn is None:
-            self._text_fn = default_text_fn()
+            self._text_fn = TextSanitizer()
         return self._text_fn
+
+    def _text_id(self, level: str) -> str:
+        if callable(self.text_id):
+            return str(self.text_id(level))
+        if self.text_id is not None:
+            return str(self.text_id)
+        fp = getattr(self._text(), "fingerprint", None)
+        if callable(fp):
+            return str(fp(level))
+        raise ClinxError("the text function has no fingerprint(level) and no text_id was given: "
+                         "its cache entries could go stale")
 
     def image(self, key: str) -> np.ndarray:
         """A grid image by key (memory first, then the on-disk store)."""
@@ -265,7 +345,8 @@ class GridRunner:
     # ----------------------------------------------------------- images
     def _masks(self, dataset: str, samples: Sequence[Sample], result: GridResult) -> dict[str, str]:
         """item id -> mask key for items whose mask exists or could be built."""
-        keys = {s.id: text_digest("mask", image_digest(s.image), manifest_digest(s.manifest), self.masker.id)
+        mfp = self.masker.fingerprint()
+        keys = {s.id: text_digest("mask", __version__, image_digest(s.image), manifest_digest(s.manifest), mfp)
                 for s in samples}
         todo = [s for s in samples if not self.images.has(keys[s.id])]
         self._count("mask_cache_hits", len(samples) - len(todo))
@@ -307,7 +388,8 @@ class GridRunner:
                 continue
             try:
                 cond = self._condition(cname)
-                fp = cond.fingerprint() if hasattr(cond, "fingerprint") else cname
+                # The condition's settings and weights, and the code that applies them.
+                fp = fingerprint_of(cond) + code_digest("clinx.sanitize", "clinx.restore")
             except Exception as exc:
                 reason = _safe(exc)
                 result.missing[f"condition/{cname}"] = reason
@@ -315,37 +397,41 @@ class GridRunner:
                 continue
             keys: dict[str, str] = {}
             todo = []
+            vfp = localizer_fingerprint(self.verifier) if self.verifier is not None else "unverified"
             for s in samples:
                 if s.id not in mask_keys:
                     continue  # mask failed: fail closed
-                seed = item_seed(s.id, self.s.seed)
-                k = text_digest("img", image_digest(s.image), fp, mask_keys[s.id], str(seed))
+                # The core seeds frame 0 of item s.id from the base seed (seed_for), as clinx sanitize does.
+                k = text_digest("img", __version__, image_digest(s.image), fp, mask_keys[s.id], str(self.s.seed), vfp)
                 keys[s.id] = k
-                if not self.images.has(k):
-                    todo.append((s, k, seed))
+                if self.images.has(k):
+                    continue
+                held = self.kv.get("quarantine", k)
+                if held is not None:  # quarantined on an earlier run: still left out, for the same reason
+                    keys.pop(s.id)
+                    result.failures.append({"dataset": dataset, "item": s.id, "stage": f"{held['stage']}/{cname}",
+                                            "problem": held["reason"]})
+                    self._count("quarantine_cache_hits")
+                    continue
+                todo.append((s, k))
             self._count("image_cache_hits", len(keys) - len(todo))
             for chunk in self._bar(list(iter_chunks(todo, self.s.batch_size)), f"{dataset}: {cname}"):
-                ims = [s.image for s, _, _ in chunk]
-                masks = [self.images.get(mask_keys[s.id]) for s, _, _ in chunk]
-                seeds = [seed for _, _, seed in chunk]
-                try:
-                    outs = cond.apply_batch(ims, masks, seeds)
-                except Exception:
-                    # One bad item must not sink the batch: retry item by item.
-                    outs = []
-                    for s, im, m, sd in zip([c[0] for c in chunk], ims, masks, seeds):
-                        try:
-                            outs.append(cond.apply(im, m, seed=sd))
-                        except Exception as exc:
-                            outs.append(exc)
-                            result.failures.append({"dataset": dataset, "item": s.id, "stage": f"condition/{cname}",
-                                                    "problem": _safe(exc)})
-                for (s, k, _), o in zip(chunk, outs):
-                    if isinstance(o, BaseException):
-                        keys.pop(s.id, None)
+                # The one sanitization core (clinx.sanitize.core): the cached mask stands in for
+                # localization; condition, outside-mask re-check and verification run as in clinx sanitize.
+                jobs = [FrameJob([s.image], s.manifest, s.id, masks=[self.images.get(mask_keys[s.id])]) for s, _ in chunk]
+                done = sanitize_batch(jobs, cond, None, self.verifier, seed=self.s.seed)
+                held = {}
+                for (s, k), r in zip(chunk, done):
+                    if r.released:
+                        self.images.put(k, r.outputs[0])
+                        self._count("images_built")
                         continue
-                    self.images.put(k, o)
-                    self._count("images_built")
+                    keys.pop(s.id, None)
+                    held[k] = {"stage": r.stage, "reason": r.reason}
+                    result.failures.append({"dataset": dataset, "item": s.id, "stage": f"{r.stage}/{cname}",
+                                            "problem": r.reason})
+                    self._count(f"quarantined/{cname}")
+                self.kv.put_many("quarantine", held)
             out[cname] = keys
         return out
 
@@ -359,13 +445,14 @@ class GridRunner:
                 continue
             if f"level/{level}" in result.missing:
                 continue
-            keys = {s.id: text_digest("txt", level, s.question, manifest_digest(s.manifest), self.text_id)
-                    for s in samples}
-            have = self.kv.get_many("text", keys.values())
-            self._count("text_cache_hits", len(have))
-            texts: dict[str, str] = {}
-            todo = [s for s in samples if keys[s.id] not in have]
             try:
+                tid = self._text_id(level)
+                keys = {s.id: text_digest("txt", __version__, level, s.question, manifest_digest(s.manifest), tid)
+                        for s in samples}
+                have = self.kv.get_many("text", keys.values())
+                self._count("text_cache_hits", len(have))
+                texts: dict[str, str] = {}
+                todo = [s for s in samples if keys[s.id] not in have]
                 fn = self._text() if todo else None
             except Exception as exc:
                 reason = _safe(exc)
@@ -433,7 +520,11 @@ class GridRunner:
         return self._ocr_engines
 
     def _read(self, engine_name: str, engine, key: str) -> list[Detection]:
-        ck = text_digest("ocr", engine_name, key)
+        # Keyed by the engine's fingerprint (resolved settings, code), not its name: a changed
+        # threshold or engine version reads again.
+        if engine_name not in self._engine_fps:
+            self._engine_fps[engine_name] = fingerprint_of(engine)
+        ck = text_digest("ocr", __version__, self._engine_fps[engine_name], key)
         hit = self.kv.get("ocr", ck)
         if hit is not None:
             self._count("ocr_cache_hits")
@@ -497,7 +588,7 @@ class GridRunner:
                 t0 = time.perf_counter()
                 jobs: dict[str, tuple[str, str]] = {}
                 plan: list[tuple[tuple, Sample, str]] = []
-                mid = model.model_id
+                mid = fingerprint_of(model)
                 for cell in cells:
                     _, cname, level = cell
                     for s in samples:
@@ -505,7 +596,7 @@ class GridRunner:
                         q = texts[level].get(s.id)
                         if ik is None or q is None:
                             continue
-                        pk = text_digest("pred", mid, ik, q)
+                        pk = text_digest("pred", __version__, mid, ik, q)
                         jobs[pk] = (ik, q)
                         plan.append((cell, s, pk))
                 preds = self._predict(dname, model, jobs)
@@ -513,13 +604,14 @@ class GridRunner:
                 judge_keys: dict[str, dict[str, str]] = {}
                 for jname, judge in judges.items():
                     t0 = time.perf_counter()
+                    jid = fingerprint_of(judge)
                     items: dict[str, tuple[str, str, str]] = {}
                     jk: dict[str, str] = {}
                     for (_, _, level), s, pk in plan:
                         # The judge sees the question without PHI (C.2): the clean question
                         # when the data has it, else the sanitized question of the cell.
                         jq = s.clean_question or texts[level][s.id]
-                        k = text_digest("judge", judge.judge_id, jq, s.answer, preds[pk])
+                        k = text_digest("judge", __version__, jid, jq, s.answer, preds[pk])
                         items[k] = (jq, s.answer, preds[pk])
                         jk[f"{pk}|{s.id}|{level}"] = k
                     scores = self._judge(judge, items)
@@ -540,12 +632,13 @@ class GridRunner:
         result.counts = dict(self.counts)
         result.meta = {
             "datasets": {d: len(s) for d, s in datasets.items()},
-            "models": {m: getattr(mod, "model_id", m) for m, mod in models.items()},
-            "judges": {j: getattr(jd, "judge_id", j) for j, jd in judges.items()},
+            "clinx_version": __version__,
+            "models": {m: fingerprint_of(mod) for m, mod in models.items()},
+            "judges": {j: fingerprint_of(jd) for j, jd in judges.items()},
             "conditions": list(self.s.conditions),
             "levels": list(self.s.levels),
             "leakage_only": list(self.s.leakage_only),
             "leakage_engines": list(self._ocr_engines or {}) if self.s.leakage else [],
-            "mask": self.masker.id,
+            "mask": self.masker.fingerprint(),
         }
         return result

@@ -80,11 +80,18 @@ class LLMJudge:
         self.calls = 0
         self.unparsed = 0
 
+    def fingerprint(self) -> str:
+        """Identifies the judge: its LLM's fingerprint, the rubric, decoding and this module's code (score cache key)."""
+        from clinx import __version__
+        from clinx.fingerprint import code_digest, fingerprint_of
+
+        return f"{self.name}:" + text_digest(fingerprint_of(self.llm), SYSTEM, USER, str(self.max_tokens),
+                                             str(self.constrained), code_digest(__name__), __version__)[:12]
+
     @property
     def judge_id(self) -> str:
-        """Identifies the judge model and the rubric (part of the score cache key)."""
-        mid = getattr(self.llm, "model_id", type(self.llm).__name__)
-        return f"{self.name}:{text_digest(str(mid), SYSTEM, USER, str(self.max_tokens), str(self.constrained))[:12]}"
+        """Deprecated alias of :meth:`fingerprint`."""
+        return self.fingerprint()
 
     def score_one(self, question: str, reference: str, prediction: str) -> int:
         if not str(prediction).strip():

@@ -108,8 +108,9 @@ class ChatLLM(ABC):
 
     Subclasses set ``name`` (the registry name) and ``model_id`` (what
     identifies the weights, e.g. a GGUF file name and size, or a served model
-    name + base URL); the cache key uses ``model_id`` so two models never
-    share answers.
+    name + base URL). :meth:`fingerprint` adds the default decoding
+    parameters and the backend's code; the response cache is keyed by it, so
+    two models, two settings or two code versions never share answers.
     """
 
     name: str = "abstract"
@@ -130,6 +131,12 @@ class ChatLLM(ABC):
     @abstractmethod
     def model_id(self) -> str:
         """Stable identifier of the model weights / endpoint used in cache keys."""
+
+    def fingerprint(self) -> str:
+        """The LLM's identity for caches: ``model_id``, default parameters, backend code and ``clinx.__version__``."""
+        from clinx.fingerprint import make_fingerprint
+
+        return make_fingerprint(self.model_id, self.params.to_dict(), code=(type(self).__module__, __name__))
 
     @abstractmethod
     def _complete(self, messages: list[dict], params: ChatParams) -> str:
@@ -161,7 +168,7 @@ class ChatLLM(ABC):
         self.stats.calls += 1
         key = None
         if self.cache is not None:
-            key = self.cache.key(self.model_id, msgs, p.to_dict())
+            key = self.cache.key(self.fingerprint(), msgs, p.to_dict())
             hit = self.cache.get(key)
             if hit is not None:
                 self.stats.cache_hits += 1

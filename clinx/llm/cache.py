@@ -67,8 +67,10 @@ class ResponseCache:
         for m in missing:
             try:
                 os.chmod(m, 0o700)
-            except OSError:
-                pass
+            except OSError as exc:
+                # A folder of PHI-derived text we cannot make private must not be written to.
+                raise PermissionError(f"cannot make the LLM cache folder private (chmod 0o700 failed: "
+                                      f"{type(exc).__name__}); refusing to cache responses there") from exc
 
     key = staticmethod(request_key)
 

@@ -18,35 +18,44 @@ import json
 import logging
 from pathlib import Path
 
+from clinx.cli_common import hydra_main, write_summary
+
 log = logging.getLogger(__name__)
 
 
+def _instantiate_all(group) -> list:
+    """Every ``_target_`` node of a ``callbacks`` / ``logger`` group, in config order."""
+    import hydra
+
+    return [hydra.utils.instantiate(node) for node in (group or {}).values() if node is not None and "_target_" in node]
+
+
 def train(cfg, run_folder: Path | None = None) -> dict:
-    """Train from a composed config; returns a summary dict (also written to ``summary.json``)."""
+    """Train from a composed config; returns a summary dict (also written to ``summary.json``).
+
+    Callbacks and loggers come from the ``callbacks`` and ``logger`` config
+    groups; their folders are relative to ``run_dir``, set here to
+    ``run_folder`` (or the config's ``run_dir``, or the Hydra run folder).
+    """
     import hydra
     import pytorch_lightning as pl
-    from omegaconf import OmegaConf
-    from pytorch_lightning.callbacks import ModelCheckpoint
-    from pytorch_lightning.loggers import CSVLogger, TensorBoardLogger
+    from omegaconf import open_dict
 
     from clinx.config import run_dir, save_resolved
-    from clinx.restore.callbacks import ExportBestGenerator, SampleGrids
     from clinx.restore.condition import set_torch_threads
     from clinx.restore.networks import count_parameters
 
     set_torch_threads(cfg.get("threads"))
-    folder = Path(run_folder or run_dir())
+    folder = Path(run_folder or cfg.get("run_dir") or run_dir())
+    with open_dict(cfg):
+        cfg.run_dir = str(folder)
     save_resolved(cfg, folder)
     pl.seed_everything(int(cfg.seed), workers=True)
     datamodule = hydra.utils.instantiate(cfg.data)
     model = hydra.utils.instantiate(cfg.model)
-    export = Path(cfg.get("export_dir") or folder / "export")
-    callbacks = [
-        ExportBestGenerator(export, monitor=cfg.monitor),
-        SampleGrids(folder / "samples"),
-        ModelCheckpoint(dirpath=folder / "checkpoints", monitor=cfg.monitor, mode="max", save_top_k=1, save_last=True),
-    ]
-    loggers = [CSVLogger(folder, name="csv"), TensorBoardLogger(folder, name="tensorboard")]
+    export = Path(cfg.export_dir)
+    callbacks = _instantiate_all(cfg.get("callbacks"))
+    loggers = _instantiate_all(cfg.get("logger")) or False
     trainer = hydra.utils.instantiate(cfg.trainer, callbacks=callbacks, logger=loggers, default_root_dir=str(folder))
     log.info("training %s: G %d params, D %d params", cfg.model.arch, count_parameters(model.generator),
              count_parameters(model.discriminator))
@@ -68,21 +77,19 @@ def train(cfg, run_folder: Path | None = None) -> dict:
     metrics = export / "metrics.json"
     if metrics.exists():
         summary["best"] = json.loads(metrics.read_text()).get("best")
-    (folder / "summary.json").write_text(json.dumps(summary, indent=2))
+    write_summary(summary, folder)
     return summary
 
 
-def main() -> int:
-    """Console entry point (Hydra parses ``sys.argv``)."""
-    from clinx.config import hydra_app
+def run(cfg) -> dict:
+    """``clinx train``: train, print the summary."""
+    summary = train(cfg)
+    print(json.dumps(summary, indent=2))
+    return summary
 
-    @hydra_app("train")
-    def _app(cfg) -> None:
-        summary = train(cfg)
-        print(json.dumps(summary, indent=2))
 
-    _app()
-    return 0
+# train() saves the resolved config once run_dir is known.
+main = hydra_main("train", run, log, save_config=False)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,10 @@
 """The one interface every MedVQA model implements.
 
 A model takes a batch of RGB ``uint8`` images and questions and returns one
-short answer string per item. ``model_id`` names the model *and* everything
-that changes its answers (weights, prompt, decoding), so the grid runner can
-cache predictions per (model_id, item, condition, level) and never reuse an
-answer produced by a different model or setting.
+short answer string per item. ``fingerprint()`` names the model *and* everything
+that changes its answers (weights, prompt, decoding, the code that runs it), so
+the grid runner can cache predictions per (fingerprint, image, question) and
+never reuse an answer produced by a different model, setting or code version.
 """
 
 from __future__ import annotations
@@ -27,13 +27,23 @@ class VQAModel(abc.ABC):
     #: Short human-readable name used in reports ("baseline", "medgemma-1.5-4b", ...).
     name: str = "vqa"
 
+    def fingerprint(self) -> str:
+        """A stable identifier of the weights, settings and code; the prediction-cache key.
+
+        Subclasses extend :meth:`id_parts`; the fingerprint is ``name`` plus a
+        digest of those parts, the source of the model's module and of this
+        one (prompt, answer parsing) and ``clinx.__version__``.
+        """
+        from clinx import __version__
+        from clinx.fingerprint import code_digest
+
+        code = code_digest(type(self).__module__, __name__)
+        return f"{self.name}-{text_digest(*[str(p) for p in self.id_parts()], code, __version__)[:12]}"
+
     @property
     def model_id(self) -> str:
-        """A stable identifier of the weights and settings; used as the prediction-cache key.
-
-        Subclasses extend :meth:`id_parts`; the id is ``name`` plus a digest of those parts.
-        """
-        return f"{self.name}-{text_digest(*[str(p) for p in self.id_parts()])[:12]}"
+        """Deprecated alias of :meth:`fingerprint` (kept for callers of the old name)."""
+        return self.fingerprint()
 
     def id_parts(self) -> Sequence[object]:
         """Everything that changes this model's answers (weights digest, prompt, decoding)."""

@@ -9,20 +9,36 @@ from clinx.eval.cli import grid_settings
 
 def test_default_grid_is_the_papers():
     cfg = compose("eval")
-    s, params, text = grid_settings(cfg)
+    s = grid_settings(cfg)
     assert s.conditions == ["raw", "ocr", "gskip", "prism"] and s.levels == ["l0", "l1", "l2", "l3"]
-    assert s.leakage_only == ["prism_flat"] and s.ablation
+    assert s.leakage_only == ["prism_flat"] and s.ablation and s.leakage_engines == ["rapidocr", "easyocr"]
     assert list(cfg.models) == ["baseline"] and list(cfg.judges) == ["smollm2"]
-    assert cfg.data.fmt == "builtin" and text["strategy"] == "multi_agent"
+    assert cfg.data.fmt == "builtin" and cfg.text_params.strategy == "multi_agent"
+    # The parts come from their groups: the mask engine, the matcher, the verifier, the attackers.
+    assert cfg.ocr._target_.endswith("RapidOCREngine") and cfg.verify_ocr._target_.endswith("EasyOCREngine")
+    assert cfg.localize._target_.endswith("PhiLocalizer")
 
 
 def test_condition_text_and_data_overrides_narrow_the_grid():
-    cfg = compose("eval", ["condition=ocr", "text=l2", "data=slake", "data.root=/data/SLAKE"])
-    s, params, text = grid_settings(cfg)
-    assert s.conditions == ["ocr"] and params["ocr"] == {"fill": 0}
-    assert s.levels == ["l2"] and "l2" in text  # the level's own settings come along
+    from clinx.eval.cli import build_parts
+
+    cfg = compose("eval", ["condition=ocr", "condition.fill=9", "text=l2", "text.l2.threshold=0.9", "data=slake",
+                           "data.root=/data/SLAKE", "mask.source=true", "leakage=false"])
+    s = grid_settings(cfg)
+    assert s.conditions == ["blackout"] and s.levels == ["l2"]  # condition=ocr is the paper's alias of blackout
     assert s.leakage_only == []  # a single-condition run does not add the diagnostic row
     assert cfg.data.fmt == "slake"
+    parts = build_parts(cfg)
+    # The selected nodes are instantiated with all their keys (nothing stripped or renamed on the way).
+    assert parts.conditions("blackout").fingerprint() != compose_condition("blackout").fingerprint()
+    assert parts.text.fingerprint("l2") != build_parts(compose("eval", ["text=l2", "mask.source=true",
+                                                                        "leakage=false"])).text.fingerprint("l2")
+
+
+def compose_condition(name):
+    from clinx.sanitize.conditions import get_condition
+
+    return get_condition(name)
 
 
 def test_experiments_and_several_models_and_judges():

@@ -20,6 +20,7 @@ def _settings(**kw):
 
 
 def _runner(tmp_path, parts, ocr, settings=None, **kw):
+    kw.setdefault("text_id", "fake-text-v1")
     return GridRunner(settings or _settings(), tmp_path / "cache", text_fn=parts.fake_text, masker=TrueMasker(),
                       ocr_engines={"fakeocr": ocr}, progress=False, **kw)
 
@@ -31,9 +32,8 @@ class Counting:
         self.inner, self.fail_after, self.asked = inner, fail_after, 0
         self.name = inner.name
 
-    @property
-    def model_id(self):
-        return self.inner.model_id
+    def fingerprint(self):
+        return self.inner.fingerprint()
 
     def answer(self, images, questions):
         if self.fail_after is not None and self.asked + len(questions) > self.fail_after:
@@ -133,7 +133,7 @@ def test_failed_text_level_fails_closed(tmp_path, items, parts, fake_ocr, tiny_b
         return parts.fake_text(t, level, manifest)
 
     s = _settings(levels=["l0", "l1"], ablation=False, leakage=False)
-    res = GridRunner(s, tmp_path / "c", text_fn=text, masker=TrueMasker(), progress=False).run(
+    res = GridRunner(s, tmp_path / "c", text_fn=text, text_id="flaky-text", masker=TrueMasker(), progress=False).run(
         {"toy": items}, {"m": tiny_baseline})
     l1_items = {r["item"] for r in res.rows if r["level"] == "l1"}
     assert l1_items == {"item0"}  # item1 is never scored at l1 on its unsanitized question

@@ -42,10 +42,14 @@ def test_judge_scores_counts_unparsed_and_skips_empty_predictions():
                for _, kw in llm.seen)
 
 
-def test_judge_id_depends_on_the_model():
+def test_fingerprint_depends_on_the_model_and_the_decoding():
     a, b = ScriptedLLM([]), ScriptedLLM([])
     b.model_id = "other"
-    assert LLMJudge(a, "x").judge_id != LLMJudge(b, "x").judge_id
+    fa = LLMJudge(a, "x").fingerprint()
+    assert fa == LLMJudge(ScriptedLLM([]), "x").fingerprint()  # stable: a rerun hits the score cache
+    assert fa != LLMJudge(b, "x").fingerprint()
+    assert fa != LLMJudge(a, "x", max_tokens=5).fingerprint() != LLMJudge(a, "x", constrained=False).fingerprint()
+    assert LLMJudge(a, "x").judge_id == fa  # the deprecated name is the same identity
 
 
 @pytest.mark.slow

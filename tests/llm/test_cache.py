@@ -114,3 +114,27 @@ def test_backend_errors_are_wrapped_without_prompt():
     with pytest.raises(LLMError) as ei:
         llm.chat([{"role": "user", "content": "Patient Zebulon"}])
     assert "Zebulon" not in str(ei.value) and llm.stats.errors == 1
+
+
+def test_failed_chmod_of_the_private_folder_is_an_error(tmp_path, monkeypatch):
+    """A cache folder of PHI-derived text that cannot be made private is refused, not silently used."""
+    import clinx.llm.cache as cache_mod
+
+    def deny(path, mode):
+        raise PermissionError("chmod denied")
+
+    monkeypatch.setattr(cache_mod.os, "chmod", deny)
+    llm = CountingLLM(cache=tmp_path / "llm")
+    with pytest.raises(PermissionError, match="private"):
+        llm.chat(MSG)
+    assert not list((tmp_path / "llm").rglob("*.json"))
+
+
+def test_fingerprint_keys_the_cache_and_knows_the_default_parameters(tmp_path):
+    a = CountingLLM(cache=tmp_path / "llm")
+    b = CountingLLM(cache=tmp_path / "llm", params={"top_p": 0.5})
+    assert a.fingerprint() != b.fingerprint() and a.fingerprint() == CountingLLM().fingerprint()
+    a.chat(MSG)
+    # Same messages and per-call parameters, different default settings: a miss, not a stale answer.
+    b.chat(MSG, top_p=1.0)
+    assert b.real_calls == 1

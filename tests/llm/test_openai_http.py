@@ -152,7 +152,6 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def llama_server(tmp_path_factory):
     """A real ``llama_cpp.server`` with SmolLM2 on 127.0.0.1:<free port>, shut down after the module."""
-    pytest.importorskip("fastapi", reason="llama-cpp-python[server] extras not installed")
     from clinx.llm.llamacpp import smollm2_gguf_path
 
     port = _free_port()

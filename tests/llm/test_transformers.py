@@ -16,7 +16,7 @@ CHAT_TEMPLATE = (
 @pytest.fixture(scope="module")
 def tiny_model_dir(tmp_path_factory):
     """Write a randomly initialised 2-layer Llama and a word-level tokenizer with save_pretrained."""
-    torch = pytest.importorskip("torch")
+    import torch
     from tokenizers import Tokenizer, models, pre_tokenizers
     from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
 

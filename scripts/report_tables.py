@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""Render the README's measured tables from the committed benchmark JSONs in ``benchmarks/results/``.
+
+    python scripts/report_tables.py                 # print every table whose JSON exists
+    python scripts/report_tables.py --table demo    # one table
+    python scripts/report_tables.py --write-readme  # replace README sections between markers
+
+A README table this script owns sits between ``<!-- table:NAME -->`` and
+``<!-- /table:NAME -->``; ``--write-readme`` replaces only what lies between
+the two markers, leaving the rest of the README as it is. Each table ends with
+a line naming its JSON and the git commit, machine load and date recorded in
+it (``clinx.provenance``), so every figure can be traced to the run that
+produced it. A table whose JSON is missing is reported and left unchanged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "results"
+
+COND = {"raw": "raw", "ocr": "ocr", "blackout": "blackout", "gskip": "g-skip", "prism": "PRISM", "prism_flat": "PRISM-flat"}
+ENGINE = {"rapidocr": "RapidOCR", "easyocr": "EasyOCR"}
+LEVEL = {"l0": "L0", "l1": "L1", "l2": "L2", "l3": "L3"}
+
+
+def _md(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def _f(v, fmt: str = "{:.1f}") -> str:
+    return "—" if v is None else fmt.format(v)
+
+
+def source_line(name: str, fig: dict) -> str:
+    """``*source: benchmarks/results/<file> — commit abc1234, load 2.1 on 2 CPUs, 2026-12-01*``."""
+    commit = str(fig.get("provenance/git_commit", "unknown"))[:10]
+    dirty = " (uncommitted edits)" if fig.get("provenance/git_dirty") else ""
+    load = fig.get("provenance/load_avg_1m")
+    cpus = fig.get("provenance/cpu_count")
+    when = str(fig.get("provenance/utc", ""))[:10]
+    return f"*source: `benchmarks/results/{name}` — commit {commit}{dirty}, load {load} on {cpus} CPUs, {when}*"
+
+
+# ---------------------------------------------------------------------------- tables
+
+
+def _conditions(fig: dict, prefix: str) -> list[str]:
+    found = {k.split("/")[2] for k in fig if k.startswith(prefix) and k.count("/") == 2}
+    return [c for c in COND if c in found] + sorted(found - set(COND))
+
+
+def table_demo(fig: dict) -> str:
+    """Table 1 of ``clinx demo`` (``bench_eval.py``): EM, F1, yes/no EM and judge per level and condition; OCR attack."""
+    conds = _conditions(fig, "em/")
+    levels = sorted({k.split("/")[1] for k in fig if k.startswith("em/") and k.count("/") == 2})
+    judges = sorted({k.split("/")[1] for k in fig if k.startswith("judge/") and k.count("/") == 3})
+    rows = []
+    for lv in levels:
+        for c in conds:
+            if f"em/{lv}/{c}" not in fig:
+                continue
+            row = [LEVEL.get(lv, lv), COND.get(c, c), _f(fig.get(f"em/{lv}/{c}")), _f(fig.get(f"f1/{lv}/{c}")),
+                   _f(fig.get(f"yn_em/{lv}/{c}"))]
+            row += [_f(fig.get(f"judge/{j}/{lv}/{c}")) for j in judges]
+            d, se = fig.get(f"diff/em/{lv}/{c}-raw"), fig.get(f"diff_se/em/{lv}/{c}-raw")
+            row.append("—" if d is None else f"{d:+.1f} ± {se:.1f}")
+            rows.append(row)
+    head = ["Lvl", "Condition", "EM", "F1", "Y/N EM"] + [f"{j} judge" for j in judges] + ["ΔEM vs raw (± SE)"]
+    out = [_md(head, rows), ""]
+    lconds = _conditions(fig, "token_recall/")
+    engines = sorted({k.split("/")[2] for k in fig if k.startswith("token_recall/") and k.count("/") == 2})
+    out.append(_md(["OCR attack (token recall)"] + [COND.get(c, c) for c in lconds],
+                   [[ENGINE.get(e, e)] + [_f(fig.get(f"token_recall/{c}/{e}"), "{:.3f}") for c in lconds] for e in engines]))
+    out += ["", f"{fig.get('n_items')} items; cold {fig.get('wall_s', 0):.0f} s wall, cached rerun "
+            f"{fig.get('wall_s_cached', 0):.0f} s."]
+    return "\n".join(out)
+
+
+def table_restore(fig: dict) -> str:
+    """Masked PSNR / SSIM and speed per restoration method (``bench_restore.py``)."""
+    methods = sorted({k.split("/")[1] for k in fig if k.startswith("psnr_mask/")}, key=lambda m: -fig[f"psnr_mask/{m}"])
+    rows = [[m, _f(fig[f"psnr_mask/{m}"], "{:.2f}"), _f(fig.get(f"ssim_mask/{m}"), "{:.3f}"),
+             _f(fig.get(f"ms_per_image/{m}"), "{:.0f}")] for m in methods]
+    return _md(["method", "PSNR (dB)", "SSIM", "ms / image"], rows)
+
+
+def table_leakage(fig: dict) -> str:
+    """Token recall per condition and attacker, released fraction when recorded (``bench_leakage.py``)."""
+    conds = _conditions(fig, "token_recall/")
+    engines = sorted({k.split("/")[2] for k in fig if k.startswith("token_recall/") and k.count("/") == 2})
+    head = ["condition"] + [f"token recall {ENGINE.get(e, e)}" for e in engines]
+    has_released = any(f"released_fraction/{c}" in fig for c in conds)
+    if has_released:
+        head.append("released")
+    rows = []
+    for c in conds:
+        row = [COND.get(c, c)]
+        for e in engines:
+            v, se = fig.get(f"token_recall/{c}/{e}"), fig.get(f"token_recall_se/{c}/{e}")
+            row.append(_f(v, "{:.3f}") + (f" ± {se:.3f}" if se is not None else ""))
+        if has_released:
+            row.append(_f(fig.get(f"released_fraction/{c}"), "{:.3f}"))
+        rows.append(row)
+    return _md(head, rows)
+
+
+def table_train(fig: dict) -> str:
+    """Seconds per G+D step and images/s per generator (``bench_train.py``)."""
+    rows = []
+    for k in sorted(fig):
+        if k.startswith("images_per_s/"):
+            _, dev, arch = k.split("/")
+            rows.append([arch, dev, _f(fig[k], "{:.2f}"), _f(fig.get(f"cpu_s_per_step/{arch}"), "{:.2f}")])
+    return _md(["generator", "device", "images/s", "CPU-s / step"], rows)
+
+
+#: README table name -> (JSON file in benchmarks/results/, renderer)
+TABLES: dict[str, tuple[str, Callable[[dict], str]]] = {
+    "demo": ("bench_eval.json", table_demo),
+    "leakage": ("bench_leakage.json", table_leakage),
+    "restore": ("bench_restore.json", table_restore),
+    "train": ("bench_train.json", table_train),
+}
+
+
+def render(name: str, results: Path = RESULTS) -> str | None:
+    """The Markdown of table ``name`` with its source line, or ``None`` when its JSON is not there."""
+    file, fn = TABLES[name]
+    path = results / file
+    if not path.is_file():
+        return None
+    fig = json.loads(path.read_text())
+    return fn(fig) + "\n\n" + source_line(file, fig)
+
+
+def replace_sections(text: str, tables: dict[str, str]) -> tuple[str, list[str]]:
+    """``text`` with the body between ``<!-- table:NAME -->`` and ``<!-- /table:NAME -->`` replaced; names replaced."""
+    done = []
+    for name, body in tables.items():
+        pat = re.compile(rf"(<!-- table:{re.escape(name)} -->\n).*?(\n<!-- /table:{re.escape(name)} -->)", re.S)
+        text, n = pat.subn(lambda m: m.group(1) + body + m.group(2), text)
+        if n:
+            done.append(name)
+    return text, done
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--table", action="append", choices=sorted(TABLES), help="only these tables (repeatable)")
+    ap.add_argument("--results", type=Path, default=RESULTS)
+    ap.add_argument("--write-readme", action="store_true", help="rewrite README.md sections between table markers")
+    ap.add_argument("--readme", type=Path, default=ROOT / "README.md")
+    args = ap.parse_args(argv)
+    rendered = {}
+    for name in args.table or list(TABLES):
+        body = render(name, args.results)
+        if body is None:
+            print(f"[{name}: {TABLES[name][0]} not in {args.results} — left as it is]", file=sys.stderr)
+            continue
+        rendered[name] = body
+        print(f"<!-- table:{name} -->\n{body}\n<!-- /table:{name} -->\n")
+    if args.write_readme:
+        text, done = replace_sections(args.readme.read_text(), rendered)
+        args.readme.write_text(text)
+        print(f"README: replaced {', '.join(done) or 'nothing'}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
