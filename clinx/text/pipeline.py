@@ -104,8 +104,9 @@ class TextPipeline:
 
     def _apply(self, lvl: TextLevel, text: str, manifest: Manifest | None) -> TextResult:
         """One level on the folded view of ``text``, its spans replaced in ``text`` itself."""
-        if lvl.name not in SPAN_LEVELS:
-            return lvl.apply(text, manifest)  # L3 rewrites; its validator re-scans the folded view
+        if text.isascii() or lvl.name not in SPAN_LEVELS:
+            # ASCII: nothing to fold (the fast path); L3 rewrites, its validator re-scans the folded view
+            return lvl.apply(text, manifest)
         view = fold(text)
         if view.identity:
             return lvl.apply(text, manifest)
