@@ -199,10 +199,12 @@ def _row_label(n: int, rec: Any, st: Settings) -> str:
 # ----------------------------------------------------------------------------- readers
 
 
-def _physical_lines(f, max_bytes: int) -> Iterator[tuple[int, bytes | None, str | None]]:
-    """(line number, raw bytes or None, problem or None) for each line of a binary file.
+def _physical_lines(f, max_bytes: int) -> Iterator[tuple[int, bytes | None, str | None, int]]:
+    """(line number, raw bytes or None, problem or None, quote count) for each line of a binary file.
 
-    A line longer than ``max_bytes`` is skipped without being held in memory.
+    A line longer than ``max_bytes`` is skipped without being held in memory;
+    its count of ``"`` characters is kept so a CSV reader can stay in step
+    with quoted cells.
     """
     n = 0
     while True:
@@ -213,13 +215,15 @@ def _physical_lines(f, max_bytes: int) -> Iterator[tuple[int, bytes | None, str 
         if n == 1 and line.startswith(_UTF8_BOM):
             line = line[len(_UTF8_BOM) :]
         if len(line) > max_bytes and not line.endswith(b"\n"):
+            quotes = line.count(b'"')
             while True:  # drain the rest of the line in bounded chunks
                 chunk = f.readline(1 << 20)
+                quotes += chunk.count(b'"')
                 if not chunk or chunk.endswith(b"\n"):
                     break
-            yield n, None, f"line longer than max_line_bytes={max_bytes}"
+            yield n, None, f"line longer than max_line_bytes={max_bytes}", quotes
             continue
-        yield n, line, None
+        yield n, line, None, 0
 
 
 def _decode(raw: bytes) -> tuple[str | None, str | None]:
@@ -231,7 +235,7 @@ def _decode(raw: bytes) -> tuple[str | None, str | None]:
 
 def _iter_jsonl(path: Path, st: Settings) -> Iterator[Row | InputError]:
     with path.open("rb") as f:
-        for n, raw, problem in _physical_lines(f, st.max_line_bytes):
+        for n, raw, problem, _ in _physical_lines(f, st.max_line_bytes):
             rid = f"line {n}"
             if problem:
                 yield InputError(rid, problem, "read")
@@ -260,21 +264,39 @@ def _iter_jsonl(path: Path, st: Settings) -> Iterator[Row | InputError]:
             yield Row(_row_label(n, rec, st), rec.get(st.field, _MISSING), rec, man)
 
 
-#: Stands in for a damaged CSV line (not UTF-8, too long) so that the row holding it can be
-#: told apart: alone it is a row of its own, inside a quoted cell it marks that cell.
+#: Stands in for an overlong CSV line (with its quotes, so quoted cells stay in step): the row holding it is an error.
 _DAMAGED = "\ufdd0clinx:damaged-line\ufdd0"
 
 
 def _csv_lines(f, max_bytes: int, bad: dict[int, str]) -> Iterator[str]:
-    """Decoded physical lines for :mod:`csv`; a damaged line becomes :data:`_DAMAGED` and is noted in ``bad``."""
-    for n, raw, problem in _physical_lines(f, max_bytes):
-        if raw is not None:
-            line, problem = _decode(raw)
-            if line is not None:
-                yield line
-                continue
-        bad[n] = problem or "unreadable line"
-        yield _DAMAGED + "\n"
+    """Decoded physical lines for :mod:`csv`, damaged ones noted in ``bad``.
+
+    A line that is not UTF-8 is decoded with surrogate escapes, so its commas
+    and quotes still delimit cells and the undecodable bytes mark the row
+    (a cell holding a surrogate); an overlong line becomes :data:`_DAMAGED`.
+    """
+    for n, raw, problem, quotes in _physical_lines(f, max_bytes):
+        if raw is None:
+            bad[n] = problem or "unreadable line"
+            yield _DAMAGED + '"' * (quotes % 2) + "\n"
+            continue
+        line, problem = _decode(raw)
+        if line is None:
+            bad[n] = problem or "unreadable line"
+            line = raw.decode("utf-8", "surrogateescape")
+        yield line
+
+
+def _damaged(cell: Any) -> bool:
+    if not isinstance(cell, str):
+        return False
+    if _DAMAGED in cell:
+        return True
+    try:
+        cell.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def _iter_csv(path: Path, st: Settings) -> Iterator[Row | InputError]:
@@ -304,8 +326,8 @@ def _iter_csv(path: Path, st: Settings) -> Iterator[Row | InputError]:
                 continue
             first, last = prev + 1, reader.line_num
             prev = last
-            cells = [v for k, v in rec.items() if k is not None and isinstance(v, str)] + list(rec.get(None) or [])
-            if any(_DAMAGED in c for c in cells if isinstance(c, str)):
+            cells = [v for k, v in rec.items() if k is not None] + list(rec.get(None) or [])
+            if bad and any(_damaged(c) for c in cells):
                 lines = [k for k in sorted(bad) if k <= last]
                 problems = sorted({bad.pop(k) for k in lines}) or ["unreadable line"]
                 yield InputError(f"line {lines[0] if lines else first}", "; ".join(problems), "read")
