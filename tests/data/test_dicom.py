@@ -432,3 +432,32 @@ def test_write_rejects_bad_frames(tmp_path):
     with pytest.raises(ValueError, match="no frames"):
         write_dicom_like(img.dataset, [], tmp_path / "a.dcm")
     assert not (tmp_path / "a.dcm").exists()
+
+
+def test_crafted_transfer_syntax_string_is_never_echoed(tmp_path):
+    """A TransferSyntaxUID holding a patient's name (same byte length, so the file still parses) is not quoted."""
+    data = open(dicom_file("MR_small.dcm"), "rb").read()
+    explicit_le = b"1.2.840.10008.1.2.1\x00"
+    crafted = b"SMITH^JOHN 00482913\x00"
+    assert len(crafted) == len(explicit_le) and data.count(explicit_le) == 1
+    (tmp_path / "crafted.dcm").write_bytes(data.replace(explicit_le, crafted))
+    with pytest.raises(InputError) as ei:
+        read_dicom(tmp_path / "crafted.dcm", item="item-1")
+    text = str(ei.value)
+    assert "SMITH" not in text and "00482913" not in text
+    assert "malformed UID of 19 characters" in text
+
+
+def test_reader_and_writer_share_one_guards_module():
+    """images.py and dicom.py use clinx.data.guards, not each other's private helpers."""
+    import ast
+    from pathlib import Path
+
+    import clinx.data.dicom as dicom_mod
+    import clinx.data.images as images_mod
+
+    for mod, other in ((dicom_mod, "clinx.data.images"), (images_mod, "clinx.data.dicom")):
+        tree = ast.parse(Path(mod.__file__).read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module == other:
+                assert not any(a.name.startswith("_") for a in node.names), f"{mod.__name__} imports a private helper"

@@ -133,3 +133,44 @@ def test_manifest_from_real_dicom_file():
 
 def test_manifest_from_empty_dicom_header_is_empty():
     assert not manifest_from_dicom(Dataset())
+
+
+def test_numeric_id_keeps_its_zero_padded_renderings_with_a_warning(tmp_path, caplog):
+    import logging
+
+    caplog.set_level(logging.WARNING)
+    m = manifest_from_json({"mrn": 482913, "accession": "00123", "weight": 72.5})
+    assert m.fields["mrn"] == "482913" and "00482913" in m.values_for("mrn") and "0482913" in m.values_for("mrn")
+    assert m.values_for("accession") == ("00123",), "IDs given as text are kept exactly"
+    assert m.fields["weight"] == "72.5"
+    assert "mrn" in caplog.text and "482913" not in caplog.text
+
+
+@pytest.mark.parametrize("shape", ["list", "object"])
+def test_deeply_nested_manifest_is_a_clear_error_not_a_recursion_error(tmp_path, shape):
+    depth = 100_000  # ~200 KB of brackets
+    body = "[" * depth + "]" * depth if shape == "list" else '{"a":' * depth + "1" + "}" * depth
+    p = tmp_path / "deep.json"
+    p.write_text(body)
+    assert p.stat().st_size >= 200_000
+    with pytest.raises(InputError, match="nested"):
+        manifest_from_json(p)
+    # still a clear error at a depth json itself can parse
+    p.write_text('{"patient_name":' + "[" * 40 + '"X"' + "]" * 40 + "}")
+    with pytest.raises(InputError, match="nested"):
+        manifest_from_json(p)
+
+
+def test_manifest_source_kinds(tmp_path):
+    from clinx.errors import ConfigError, ItemError
+    from clinx.localize.manifests import ManifestSource
+
+    assert ManifestSource(None).load("a.png") is None and ManifestSource("none").kind == "none"
+    with pytest.raises(ConfigError):
+        ManifestSource(tmp_path / "missing.json")
+    (tmp_path / "per_item.json").write_text(json.dumps({"a.png": {"mrn": "A1"}}))
+    src = ManifestSource(tmp_path / "per_item.json")
+    assert src.load("sub/a.png").fields == {"mrn": "A1"}
+    with pytest.raises(ItemError) as ei:
+        src.load("b.png", label="item-123")
+    assert ei.value.item == "item-123" and "b.png" not in str(ei.value)
