@@ -138,3 +138,128 @@ def test_failed_text_level_fails_closed(tmp_path, items, parts, fake_ocr, tiny_b
     l1_items = {r["item"] for r in res.rows if r["level"] == "l1"}
     assert l1_items == {"item0"}  # item1 is never scored at l1 on its unsanitized question
     assert res.failures == [{"dataset": "toy", "item": "item1", "stage": "text/l1", "problem": "RuntimeError"}]
+
+
+# ---------------------------------------------------------------------------- cache keys that know the parts
+
+
+class TunableOCR:
+    """A fake attacker with one setting; its fingerprint names the setting (as real engines' do)."""
+
+    name = "tunable"
+
+    def __init__(self, threshold):
+        self.threshold, self.reads = threshold, 0
+
+    def fingerprint(self):
+        return f"tunable:threshold={self.threshold}"
+
+    def read(self, image):
+        self.reads += 1
+        return []
+
+
+def test_edited_setting_misses_the_cache_and_unchanged_settings_hit(tmp_path, items, parts, tiny_baseline, monkeypatch):
+    """Every cached stage is keyed by its part's settings: change one, that stage recomputes; change none, nothing does."""
+    from clinx.eval import grid as grid_mod
+    from clinx.eval.grid import TextSanitizer
+    from clinx.sanitize.conditions import BlackFillCondition
+
+    def run(fill=0, threshold=0.5, text_threshold=0.6, max_tokens=12):
+        ocr, llm = TunableOCR(threshold), parts.FakeLLM()
+        s = _settings(conditions=["raw", "blackout"], levels=["l0", "l2"], ablation=False, leakage_engines=["tunable"])
+        runner = GridRunner(s, tmp_path / "cache", condition_factory=lambda name: BlackFillCondition(fill)
+                            if name == "blackout" else get_condition(name),
+                            text_fn=TextSanitizer({"l2": {"threshold": text_threshold}}), masker=TrueMasker(),
+                            ocr_engines={"tunable": ocr}, progress=False)
+        res = runner.run({"toy": items}, {"m": Counting(tiny_baseline)}, {"j": LLMJudge(llm, "j", max_tokens=max_tokens)})
+        return res.counts, ocr.reads
+
+    first, reads = run()
+    # (both items ask the same question with the same manifest: one sanitized text serves both)
+    assert first["images_built"] == 2 and first["texts_built"] == 1 and reads == 4
+    same, reads = run()  # nothing edited: pure cache reads
+    assert same.get("images_built", 0) == same.get("texts_built", 0) == same.get("model_calls", 0) == 0 and reads == 0
+    fill, reads = run(fill=9)  # condition setting -> new pixels -> new answers and reads for them only
+    assert fill["images_built"] == 2 and fill.get("texts_built", 0) == 0 and reads == 2 and fill["model_calls"] > 0
+    ocr_edit, reads = run(threshold=0.7)  # engine setting -> every image read again, nothing else
+    assert reads == 4 and ocr_edit.get("images_built", 0) == 0 and ocr_edit.get("model_calls", 0) == 0
+    text_edit, _ = run(text_threshold=0.9)  # text pipeline setting -> questions sanitized again
+    assert text_edit["texts_built"] == 1 and text_edit.get("images_built", 0) == 0
+    judge_edit, _ = run(max_tokens=5)  # judge decoding -> scores again, answers from the cache
+    assert judge_edit["judge_calls"] > 0 and judge_edit.get("model_calls", 0) == 0
+    monkeypatch.setattr(grid_mod, "__version__", "9.9.9")  # a new clinx version: nothing is served stale
+    new, reads = run()
+    assert new["images_built"] == 2 and new["texts_built"] == 1 and reads == 4 and new["model_calls"] > 0
+
+
+# ---------------------------------------------------------------------------- the one sanitization core
+
+
+class BandLocalizer:
+    """Localizes the burned-in band (the true mask); reads a 'PHI' match wherever the band is still bright."""
+
+    def __init__(self, label="band"):
+        self.label = label
+
+    def fingerprint(self):
+        return f"band-localizer:{self.label}"
+
+    def locate(self, image, manifest, *, item=None):
+        import types
+
+        bright = image[2:10, 2:30].mean() > 200
+        mask = np.zeros(image.shape[:2], bool)
+        mask[2:10, 2:30] = True
+        matches = [types.SimpleNamespace(field="patient_name")] if bright else []
+        return types.SimpleNamespace(mask=mask, matches=matches, detections=[])
+
+
+def test_grid_pixels_are_the_pixels_clinx_sanitize_releases(tmp_path, items, parts, fake_ocr, tiny_baseline):
+    """Same seed function, same outside-mask check, same verification: PRISM's stochastic output is bit-identical."""
+    from clinx.eval.grid import OCRMasker
+    from clinx.sanitize.runner import sanitize_samples
+
+    s = _settings(conditions=["prism"], levels=["l0"], ablation=False, leakage=False, seed=7)
+    res = GridRunner(s, tmp_path / "cache", text_fn=parts.fake_text, text_id="t", masker=OCRMasker(BandLocalizer()),
+                     verifier=BandLocalizer("verify"), progress=False).run({"toy": items}, {"m": tiny_baseline})
+    summary = sanitize_samples(items, tmp_path / "released", get_condition("prism"), BandLocalizer(), verify=True,
+                               verifier=BandLocalizer("verify"), seed=7, progress=False)
+    from clinx.data.images import load_image
+
+    assert set(summary.outputs) == {x.id for x in items}
+    for x in items:
+        released = load_image(summary.outputs[x.id])
+        grid_px = res.images.get(res.image_keys["toy"]["prism"][x.id])
+        assert np.array_equal(grid_px, released)
+        assert not np.array_equal(grid_px, x.image)  # PRISM really changed the band
+
+
+def test_item_the_verifier_still_reads_is_left_out_and_stays_out_on_rerun(tmp_path, items, parts, fake_ocr, tiny_baseline):
+    from clinx.sanitize.conditions import BlackFillCondition
+
+    class Gray(BlackFillCondition):
+        """Fills the band with a bright gray on item 1 only (a sanitizer that missed it)."""
+
+        def apply(self, image, mask, seed=None):
+            out = super().apply(image, mask, seed=seed)
+            if image[24:40, 24:40].mean() > 200:  # item1 has the bright lesion
+                out[mask] = 230
+            return out
+
+        def apply_batch(self, images, masks, seeds=None):
+            return [self.apply(i, m) for i, m in zip(images, masks)]
+
+    s = _settings(conditions=["raw", "gray"], levels=["l0"], ablation=False, leakage=False)
+
+    def run():
+        r = GridRunner(s, tmp_path / "cache", condition_factory=lambda n: Gray() if n == "gray" else get_condition(n),
+                       text_fn=parts.fake_text, text_id="t", masker=TrueMasker(), verifier=BandLocalizer("v"),
+                       progress=False)
+        return r.run({"toy": items}, {"m": tiny_baseline})
+
+    for res in (run(), run()):
+        assert set(res.image_keys["toy"]["gray"]) == {"item0"}  # item1 not released, so never scored
+        assert {r["item"] for r in res.rows if r["condition"] == "gray"} == {"item0"}
+        assert [(f["item"], f["stage"]) for f in res.failures] == [("item1", "verify/gray")]
+        assert "patient_name" in res.failures[0]["problem"] and parts.NAME not in res.failures[0]["problem"]

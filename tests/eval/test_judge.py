@@ -53,11 +53,13 @@ def test_fingerprint_depends_on_the_model_and_the_decoding():
 
 
 @pytest.mark.slow
-def test_real_smollm2_judge_returns_binary_scores(tmp_path):
+def test_real_smollm2_judge_tells_a_match_from_a_clear_mismatch(tmp_path):
+    """The shipped judge is weak (it calls most answers correct) but not constant: a judge that always says
+    1 — or always 0 — fails here. Greedy decoding of fixed weights makes the verdicts reproducible."""
     from clinx.llm import get_llm
 
     j = LLMJudge(get_llm("llamacpp", cache=str(tmp_path / "llm")), name="smollm2")
-    scores = j.score([("Is there a lesion?", "yes", "yes"), ("Is this an MRI?", "no", "yes"),
+    scores = j.score([("Is there a lesion?", "yes", "yes"), ("What organ is shown?", "lung", "lung"),
                       ("What imaging modality is shown?", "ct", "fundus photograph")])
-    assert all(s in (0, 1) for s in scores)
+    assert scores == [1, 1, 0]
     assert j.unparsed == 0  # constrained decoding: the reply is always {"score": 0|1}
