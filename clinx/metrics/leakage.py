@@ -791,6 +791,65 @@ def _recall_figure(num: list[int], den: list[int]) -> dict:
     }
 
 
+def attack_regions(sample: Sample, drawn: Sequence[DrawnValue] = (), *, pad_lines: float = 2.0,
+                   min_pad: int = 16, min_side: int = 64) -> list[tuple[int, int, int, int]]:
+    """Where an evaluator points a region attacker: every drawn text (PHI and non-PHI) with context, merged.
+
+    Each drawn box grows by ``pad_lines`` of its own height (at least
+    ``min_pad`` px) on every side; overlapping boxes are merged until none
+    overlap, so a block of lines becomes one region and no region cuts a line
+    that another holds. Reading these at native scale is at least as strong as
+    reading the whole image at native scale *for these texts* (the detector
+    sees the same pixels at the same scale, with less clutter) and costs a
+    fraction on a 3,000² scan; the drawn-value recall only counts reads near
+    drawn values anyway.
+    """
+    if sample.image is None:
+        return []
+    H, W = sample.image.shape[:2]
+    boxes = [tuple(d.box) for d in drawn]
+    for b in (sample.provenance or {}).get("nonphi_boxes") or ():
+        if isinstance(b, Mapping) and b.get("box"):
+            boxes.append(tuple(int(v) for v in b["box"]))
+    rects = []
+    for x0, y0, x1, y1 in boxes:
+        p = max(min_pad, int(pad_lines * max(1, y1 - y0)))
+        r = [max(0, x0 - p), max(0, y0 - p), min(W, x1 + p), min(H, y1 + p)]
+        # Tiny regions get room: detectors need some context around a glyph.
+        for lo, hi, lim in ((0, 2, W), (1, 3, H)):
+            if r[hi] - r[lo] < min_side:
+                c = (r[lo] + r[hi]) // 2
+                r[lo], r[hi] = max(0, c - min_side // 2), min(lim, c + min_side // 2)
+        rects.append(r)
+    merged = True
+    while merged:
+        merged = False
+        out: list[list[int]] = []
+        for r in rects:
+            for o in out:
+                if not (r[2] <= o[0] or o[2] <= r[0] or r[3] <= o[1] or o[3] <= r[1]):
+                    o[0], o[1], o[2], o[3] = min(o[0], r[0]), min(o[1], r[1]), max(o[2], r[2]), max(o[3], r[3])
+                    merged = True
+                    break
+            else:
+                out.append(list(r))
+        rects = out
+    return [tuple(r) for r in sorted(rects)]
+
+
+def read_regions(cache: "ReadCache", engine, image: np.ndarray, regions, name: str) -> list[Detection]:
+    """Read each region crop at native scale; detections in full-image coordinates (cached per crop)."""
+    from dataclasses import replace
+
+    out: list[Detection] = []
+    for x0, y0, x1, y1 in regions:
+        crop = np.ascontiguousarray(image[y0:y1, x0:x1])
+        for d in cache.detections(engine, crop, name):
+            b = d.box
+            out.append(replace(d, box=(b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), polygon=None))
+    return out
+
+
 def evaluate_release(
     outputs: Mapping[str, np.ndarray | str | Path],
     samples: Sequence[Sample],
@@ -799,8 +858,13 @@ def evaluate_release(
     *,
     cache: "ReadCache | None" = None,
     progress: Callable[[Iterable], Iterable] | None = None,
+    scope: str = "full",
 ) -> dict:
     """Attack the released images of one condition: drawn-identifier recall, release rate, non-PHI survival.
+
+    ``scope="full"`` reads whole images; ``"regions"`` reads the crops of
+    :func:`attack_regions` (same pixels at the same scale around every drawn
+    text — the affordable attack on large scans with slow engines).
 
     ``outputs`` maps a sample id to its released image; a sample without one
     was quarantined (or failed) and is **counted**, never dropped: every
@@ -829,11 +893,21 @@ def evaluate_release(
             if out is None:
                 continue
             img = _as_image(out)
-            dets = cache.detections(engine, img, ename)
+            if scope == "regions":
+                regions = attack_regions(s, drawn.get(s.id, ()))
+                dets = read_regions(cache, engine, img, regions, ename)
+            elif scope == "full":
+                dets = cache.detections(engine, img, ename)
+            else:
+                raise ValueError(f"scope must be 'full' or 'regions', got {scope!r}")
             per.append(drawn_leak(drawn.get(s.id, ()), dets))
             if s.nonphi_texts and s.image is not None:
-                before = cache.view(engine, s.image, ename)
-                after = cache.view(engine, img, ename)
+                if scope == "regions":
+                    before = OCRView.from_detections(read_regions(cache, engine, s.image, regions, ename))
+                    after = OCRView.from_detections(dets)
+                else:
+                    before = cache.view(engine, s.image, ename)
+                    after = cache.view(engine, img, ename)
                 survival.append(nonphi_survival(s.nonphi_texts, before, after))
                 for kind, texts in nonphi_kinds(s).items():
                     by_kind.setdefault(kind, []).append(nonphi_survival(texts, before, after))
