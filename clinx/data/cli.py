@@ -3,6 +3,7 @@
     clinx build                                        # 300 test samples, 512², built-in data
     clinx build split=all n=100 size=224 out_dir=bench/
     clinx build data=vqa_rad data.root=/data/VQA_RAD split=test n=500
+    clinx build split=native n=200                     # held-out scans at native size, custodian manifests
 
 Resumable: samples already in ``out_dir`` are skipped. The resolved config is
 written into the Hydra run folder and beside the benchmark. The summary names
@@ -35,6 +36,13 @@ def _iter_items(cfg, split: str, n: int):
     from clinx.data.benchmark import BaseSpec, build_sample, inject_sample, injected_id, sample_id
 
     data = cfg.data
+    if split == "native":  # clinx.data.native: its own bases and manifests, whatever the data config
+        from clinx.data.native import build_native_item, native_id
+
+        share = float(cfg.get("native_phantom_share", 0.5))
+        for i in range(n):
+            yield native_id(cfg.seed, i), (lambda i=i: build_native_item(i, cfg.seed, share))
+        return
     if data.get("fmt", "builtin") == "builtin":
         spec = BaseSpec(phantom_share=float(data.get("phantom_share", 0.3)), strict=bool(data.get("strict", False)))
         for i in range(n):
@@ -56,6 +64,7 @@ def run(cfg) -> dict:
 
     from clinx.config import run_dir, save_resolved
     from clinx.data.benchmark import is_saved, save_sample, summarize, write_index
+    from clinx.data.native import NativeItem, save_native_item
     from clinx.errors import ItemError
 
     out = Path(cfg.out_dir)
@@ -84,7 +93,8 @@ def run(cfg) -> dict:
                 errors.append({"item": sid or "?", "problem": f"{type(e).__name__}"})
                 continue
             ids.append(sample.id)
-            if save_sample(sample, out):
+            saver = save_native_item if isinstance(sample, NativeItem) else save_sample
+            if saver(sample, out):
                 built += 1
             else:
                 skipped += 1

@@ -74,3 +74,23 @@ def test_build_config_composes_with_every_data_group():
     from clinx.data.readers import READERS
 
     assert {"vqa_rad", "slake", "pathvqa", "jsonl", "parquet"} <= set(READERS.names())
+
+
+def test_build_native_split(tmp_path):
+    from clinx.data.native import HEADER_FIELDS, load_native
+
+    out = tmp_path / "native"
+    r = _build("split=native", "n=2", f"out_dir={out}", f"paths.runs_dir={tmp_path / 'runs'}", "progress=false",
+               cwd=tmp_path)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "built 2" in r.stdout and "native: 2" in r.stdout
+    items = load_native(out)
+    assert [it.id for it in items] == ["native-s0-00000", "native-s0-00001"]
+    for it in items:
+        assert it.drawn and set(it.sample.manifest.fields) <= set(HEADER_FIELDS)
+        assert (out / "drawn" / f"{it.id}.json").is_file()
+        with Image.open(out / "images" / f"{it.id}.png") as im:
+            assert im.size == (it.sample.provenance["width"], it.sample.provenance["height"])
+        for d in it.drawn:  # the drawn strings are PHI: never printed
+            assert d.text not in r.stdout and d.text not in r.stderr
+    assert {it.sample.image.shape[0] for it in items} != {512}
