@@ -10,13 +10,14 @@ Importing this package does not import an OCR engine; the engine is built on
 first use (:func:`clinx.ocr.get_engine`).
 """
 
-from .localizer import DEFAULT_ALLOW, Localization, PhiLocalizer
+from .localizer import DEFAULT_ALLOW, MODES, Localization, PhiLocalizer
 from .manifests import manifest_from_dicom, manifest_from_json, manifests_from_json
 from .mask import build_mask
 from .match import Match, match_detections
 
 __all__ = [
     "DEFAULT_ALLOW",
+    "MODES",
     "Localization",
     "Match",
     "PhiLocalizer",

@@ -1,12 +1,19 @@
-"""Image-side PHI localisation: OCR → manifest matching → PHI-only mask (ClinX §3.2, App. B.2).
+"""Image-side PHI localisation: OCR → manifest matching ∪ identifier patterns → PHI-only mask (ClinX §3.2, App. B.2).
 
-Two modes:
+Four modes:
 
-* ``mode="manifest"`` (default) — mask only text that matches the item's
+* ``mode="manifest+patterns"`` (default) — mask text that matches the item's
+  manifest *and* identifiers that clinx's text recognisers find on the OCR
+  lines (:mod:`clinx.localize.patterns`: dates in any rendering, IDs, phone,
+  names after cues, …), so a burned-in date that differs from the header, or
+  an ID no manifest lists, is masked too. With an empty manifest only the
+  patterns run and :attr:`Localization.mode_used` says ``"patterns"``.
+* ``mode="manifest"`` — mask only text that matches the item's
   manifest. Without known identifiers we cannot tell PHI from clinical text,
   so an **empty manifest fails closed**: :meth:`PhiLocalizer.locate` raises
   :class:`~clinx.errors.ItemError` (``stage="manifest"``) and the batch
   runner quarantines the item instead of releasing it unmasked.
+* ``mode="patterns"`` — the recognisers only; the manifest is not used.
 * ``mode="all_text"`` — an explicit opt-in fallback for data without
   manifests: mask *every* detected word except an allow-list of known
   non-PHI tokens (laterality markers, positioning and view words, units).
@@ -18,6 +25,8 @@ Engine failures inside :meth:`~PhiLocalizer.locate` are raised as
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
@@ -29,6 +38,10 @@ from clinx.records import Detection, Manifest
 from .mask import build_mask
 from .match import DEFAULT_MIN_CONFIDENCE, DEFAULT_THRESHOLD, Match, match_detections
 from .normalize import normalize
+from .patterns import pattern_matches
+
+#: Localisation modes (see module doc); the first is the default.
+MODES = ("manifest+patterns", "manifest", "patterns", "all_text")
 
 #: Burned-in words that are not PHI and that ``mode="all_text"`` keeps.
 DEFAULT_ALLOW = (
@@ -44,18 +57,28 @@ class Localization:
     """What :meth:`PhiLocalizer.locate` found in one image.
 
     ``mask`` is the PHI mask (``bool (H, W)``), ``matches`` the masked word
-    regions with their manifest field, ``detections`` everything OCR read
-    (kept so callers can count surviving non-PHI text without re-running OCR).
+    regions with their manifest field (or ``pattern:<CATEGORY>`` for a
+    pattern hit), ``detections`` everything OCR read (kept so callers can
+    count surviving non-PHI text without re-running OCR). ``mode_used`` is
+    what actually ran: ``"manifest+patterns"``, ``"manifest"``,
+    ``"patterns"`` (also when ``manifest+patterns`` got no manifest) or
+    ``"all_text"``.
     """
 
     mask: np.ndarray
     matches: list[Match] = field(default_factory=list)
     detections: list[Detection] = field(default_factory=list)
+    mode_used: str = ""
 
     @property
     def fields(self) -> list[str]:
-        """Manifest fields that were found (sorted, log-safe)."""
+        """Manifest fields and ``pattern:<CATEGORY>`` labels that were found (sorted, log-safe)."""
         return sorted({m.field for m in self.matches})
+
+    @property
+    def pattern_hits(self) -> int:
+        """Masked regions found by pattern (not by the manifest)."""
+        return sum(1 for m in self.matches if m.field.startswith("pattern:"))
 
 
 class PhiLocalizer:
@@ -75,8 +98,9 @@ class PhiLocalizer:
     min_confidence:
         OCR confidence below which a detection is ignored.
     mode:
-        ``"manifest"`` (default, fails closed on an empty manifest) or
-        ``"all_text"`` (mask all text except ``allow``).
+        ``"manifest+patterns"`` (default), ``"manifest"`` (fails closed on
+        an empty manifest), ``"patterns"`` or ``"all_text"`` (mask all text
+        except ``allow``); see the module doc.
     allow:
         Non-PHI tokens kept in ``"all_text"`` mode (compared normalised).
     match_params:
@@ -91,13 +115,13 @@ class PhiLocalizer:
         *,
         relative_dilation: float = 0.15,
         min_confidence: float = DEFAULT_MIN_CONFIDENCE,
-        mode: str = "manifest",
+        mode: str = "manifest+patterns",
         allow: Sequence[str] = DEFAULT_ALLOW,
         engine_params: dict | None = None,
         match_params: dict | None = None,
     ):
-        if mode not in ("manifest", "all_text"):
-            raise ConfigError(f"PhiLocalizer mode must be 'manifest' or 'all_text', got {mode!r}")
+        if mode not in MODES:
+            raise ConfigError(f"PhiLocalizer mode must be one of {', '.join(MODES)}, got {mode!r}")
         if not 0 <= float(threshold) <= 100:
             raise ConfigError(f"threshold is a 0-100 similarity, got {threshold}")
         if isinstance(engine, str):
@@ -132,7 +156,13 @@ class PhiLocalizer:
         dets = self.engine.read_item(image, item)
         matches = self.match(dets, manifest)
         mask = build_mask(np.shape(image), matches, self.dilation, relative_dilation=self.relative_dilation)
-        return Localization(mask=mask, matches=matches, detections=dets)
+        return Localization(mask=mask, matches=matches, detections=dets, mode_used=self.mode_used(manifest))
+
+    def mode_used(self, manifest: Manifest | None) -> str:
+        """The mode that runs for ``manifest``: ``manifest+patterns`` falls back to ``patterns`` without one."""
+        if self.mode == "manifest+patterns" and not manifest:
+            return "patterns"
+        return self.mode
 
     def locate_batch(
         self,
@@ -175,7 +205,35 @@ class PhiLocalizer:
         """The masked regions for already-read detections (no OCR)."""
         if self.mode == "all_text":
             return self._all_text(detections)
-        return match_detections(detections, manifest, self.threshold, min_confidence=self.min_confidence, **self.match_params)
+        out: list[Match] = []
+        if self.mode in ("manifest", "manifest+patterns") and manifest:
+            out.extend(match_detections(detections, manifest, self.threshold, min_confidence=self.min_confidence, **self.match_params))
+        if self.mode in ("patterns", "manifest+patterns"):
+            gap = float(self.match_params.get("gap_factor", 2.5))
+            out.extend(pattern_matches(detections, min_confidence=self.min_confidence, gap_factor=gap))
+        return out
+
+    def fingerprint(self) -> str:
+        """Identity of what this localizer does: engine fingerprint, own settings, mode, pattern code.
+
+        Deterministic; changes when a setting, the engine (its settings or
+        model files) or the source of the recognisers and matcher changes.
+        Engines without ``fingerprint()`` contribute their class and ``params``.
+        """
+        eng = self.engine.fingerprint() if hasattr(self.engine, "fingerprint") else f"{type(self.engine).__qualname__}:{getattr(self.engine, 'params', {})}"
+        doc = {
+            "engine": eng,
+            "mode": self.mode,
+            "threshold": self.threshold,
+            "dilation": self.dilation,
+            "relative_dilation": self.relative_dilation,
+            "min_confidence": self.min_confidence,
+            "allow": sorted(self.allow),
+            "match_params": self.match_params,
+            "code": code_digest(),
+        }
+        h = hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
+        return f"localizer-{h[:16]}"
 
     def _all_text(self, detections: Sequence[Detection]) -> list[Match]:
         from clinx.ocr.base import span_box, token_spans
@@ -196,3 +254,32 @@ class PhiLocalizer:
 
     def __repr__(self) -> str:
         return f"PhiLocalizer(engine={self.engine!r}, threshold={self.threshold}, dilation={self.dilation}, mode={self.mode!r})"
+
+
+#: Modules whose source decides what is masked: the recognisers rescan runs and the matcher.
+_CODE_MODULES = (
+    "clinx.text.rules",
+    "clinx.text.context",
+    "clinx.text.manifest_scan",
+    "clinx.text.pipeline",
+    "clinx.localize.patterns",
+    "clinx.localize.match",
+    "clinx.localize.normalize",
+    "clinx.localize.mask",
+    "clinx.localize.localizer",
+)
+
+
+def code_digest() -> str:
+    """SHA-256 (16 hex) of the source of the recogniser and matcher modules (the "pattern code version")."""
+    import importlib
+    import inspect
+
+    h = hashlib.sha256()
+    for name in _CODE_MODULES:
+        try:
+            src = inspect.getsource(importlib.import_module(name))
+        except (ImportError, OSError, TypeError):
+            src = "<missing>"
+        h.update(name.encode() + b"\0" + src.encode() + b"\0")
+    return h.hexdigest()[:16]

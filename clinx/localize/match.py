@@ -344,6 +344,21 @@ def match_detections(
     return sorted(best.values(), key=lambda m: (m.detection_index, m.box[0]))
 
 
+def ocr_lines(detections: Sequence[Detection], min_confidence: float = DEFAULT_MIN_CONFIDENCE, gap_factor: float = 2.5) -> list[_Line]:
+    """The text lines of ``detections`` as the matcher sees them (word units chained left to right).
+
+    Shared with :mod:`clinx.localize.patterns`, so manifest and pattern hits
+    are found on the same lines and masked by the same rules.
+    """
+    units = _units(detections, min_confidence)
+    return _lines(units, gap_factor) if units else []
+
+
+def cover_line(line: _Line, start: int, end: int, field: str, score: float, method: str, whole_unit_fraction: float = 0.9) -> list[Match]:
+    """Masks for normalised characters ``[start, end)`` of ``line``: whole words or cut word parts (see :func:`_cover`)."""
+    return _cover(line, start, end, field, score, method, whole_unit_fraction)
+
+
 def _cover(line: _Line, start: int, end: int, field: str, score: float, method: str, whole_unit_fraction: float) -> list[Match]:
     """Masks for characters ``[start, end)`` of ``line.s``: whole words or cut word parts."""
     per_unit: dict[int, list[int]] = {}

@@ -30,6 +30,22 @@ _CACHE: dict[str, OCREngine] = {}
 _LOCK = threading.Lock()
 
 
+#: Each engine's independent counterpart: different detector, recogniser and
+#: training data, so one engine's blind spot is unlikely to be the other's.
+_INDEPENDENT = {"rapidocr": "easyocr", "easyocr": "rapidocr"}
+
+
+def independent_engine(name: str) -> str:
+    """The name of the other engine (``rapidocr`` <-> ``easyocr``), e.g. for verifying another engine's masks.
+
+    Raises :class:`KeyError` for a name without a known counterpart.
+    """
+    try:
+        return _INDEPENDENT[name]
+    except KeyError:
+        raise KeyError(f"no independent OCR engine known for {name!r} (known: {', '.join(sorted(_INDEPENDENT))})") from None
+
+
 def get_engine(name: str, *, cache: bool = True, **params) -> OCREngine:
     """The OCR engine called ``name`` built with ``params``.
 
@@ -50,4 +66,4 @@ def get_engine(name: str, *, cache: bool = True, **params) -> OCREngine:
         return eng
 
 
-__all__ = ["OCR_ENGINES", "OCREngine", "get_engine"]
+__all__ = ["OCR_ENGINES", "OCREngine", "get_engine", "independent_engine"]

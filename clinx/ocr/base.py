@@ -22,9 +22,14 @@ contain recognised text.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import re
+import threading
 from abc import ABC, abstractmethod
-from typing import Sequence
+from pathlib import Path
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -84,8 +89,65 @@ class OCREngine(ABC):
             msg = str(exc).splitlines()[0][:120] if str(exc) else ""
             raise ItemError(item, f"{self.name or type(self).__name__} OCR failed: {type(exc).__name__} {msg}".strip(), stage="ocr") from exc
 
+    #: Settings that change speed only, never what is read; left out of :meth:`fingerprint`.
+    SPEED_ONLY: frozenset = frozenset({"threads", "workers", "spin"})
+
+    def settings(self) -> dict:
+        """The resolved settings that decide what this engine reads (JSON-friendly)."""
+        return {k: v for k, v in dict(getattr(self, "params", {}) or {}).items() if k not in self.SPEED_ONLY}
+
+    def model_files(self) -> Mapping[str, os.PathLike]:
+        """Model files the engine loaded, by role (empty for engines without files)."""
+        return {}
+
+    def library_version(self) -> str:
+        """Version of the underlying OCR library ("" if unknown)."""
+        return ""
+
+    def fingerprint(self) -> str:
+        """Deterministic identity: engine name, library version, resolved settings and model file digests.
+
+        Two engines with the same fingerprint read the same image the same
+        way; changing any setting that affects reads, or a model file,
+        changes it. Speed-only settings (:attr:`SPEED_ONLY`) are left out.
+        Model files are hashed once per process (SHA-256 of the content).
+        """
+        doc = {
+            "engine": self.name or type(self).__qualname__,
+            "version": self.library_version(),
+            "settings": self.settings(),
+            "models": {role: file_digest(path) for role, path in sorted(self.model_files().items())},
+        }
+        h = hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
+        return f"{self.name or type(self).__name__.lower()}-{h[:16]}"
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r})"
+
+
+_DIGESTS: dict[tuple, str] = {}
+_DIGEST_LOCK = threading.Lock()
+
+
+def file_digest(path: os.PathLike | str) -> str:
+    """``sha256:<hex>`` of a file's content, cached per (path, size, mtime); ``missing`` if absent."""
+    p = Path(path)
+    try:
+        st = p.stat()
+    except OSError:
+        return "missing"
+    key = (str(p.resolve()), st.st_size, st.st_mtime_ns)
+    with _DIGEST_LOCK:
+        if key in _DIGESTS:
+            return _DIGESTS[key]
+    h = hashlib.sha256()
+    with open(p, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    d = "sha256:" + h.hexdigest()
+    with _DIGEST_LOCK:
+        _DIGESTS[key] = d
+    return d
 
 
 def box_from_points(points) -> tuple[float, float, float, float]:

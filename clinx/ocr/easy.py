@@ -53,6 +53,7 @@ from clinx.errors import ConfigError
 from clinx.records import Detection
 
 from .base import OCREngine, box_from_points, polygon_from_points, split_line, token_spans
+from .native import NativeSettings, read_native
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +100,11 @@ class EasyOCREngine(OCREngine):
         EasyOCR's dynamic int8 quantisation of the recogniser (its default on CPU).
     model_dir:
         Folder with ``craft_mlt_25k.pth`` and ``english_g2.pth``.
+    native:
+        Native-resolution reading of images whose longer side exceeds
+        ``canvas_size`` (:class:`~clinx.ocr.native.NativeSettings`; a mapping,
+        ``True``/``False`` or ``None`` for the defaults): CRAFT runs on
+        native-size pieces where text may be, recognition on full-image crops.
     """
 
     name = "easyocr"
@@ -119,6 +125,7 @@ class EasyOCREngine(OCREngine):
         precision: str = "auto",
         quantize: bool = True,
         model_dir: str | os.PathLike | None = None,
+        native=None,
     ):
         if precision not in ("auto", "bf16", "fp32"):
             raise ConfigError(f"EasyOCR precision must be 'auto', 'bf16' or 'fp32', got {precision!r}")
@@ -157,11 +164,71 @@ class EasyOCREngine(OCREngine):
             "width_ths": float(width_ths),
             "batch_size": max(1, int(batch_size)),
         }
+        self.native = NativeSettings.from_any(native)
+        self.model_dir = folder
+        self.quantize = bool(quantize)
+
+    def settings(self) -> dict:
+        """Everything that decides what is read (thread count left out: speed only)."""
+        return {
+            **self.params,
+            "min_confidence": self.min_confidence,
+            "split_words": self.split_words,
+            "precision": self.precision,
+            "quantize": self.quantize,
+            "native": self.native.as_dict(),
+        }
+
+    def model_files(self) -> dict[str, Path]:
+        """The CRAFT detector and English recogniser weights."""
+        return {"det": self.model_dir / _REQUIRED[0], "rec": self.model_dir / _REQUIRED[1]}
+
+    def library_version(self) -> str:
+        """Installed ``easyocr`` version."""
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("easyocr")
+        except PackageNotFoundError:  # pragma: no cover
+            return ""
+
+    def _detect(self, piece: np.ndarray) -> list[np.ndarray]:
+        """CRAFT text boxes of one native-resolution piece, never downscaled, as ``(4, 2)`` quads."""
+        p = self.params
+        horizontal, free = self._reader.detect(
+            piece,
+            canvas_size=max(p["canvas_size"], *piece.shape[:2]),
+            mag_ratio=1.0,
+            text_threshold=p["text_threshold"],
+            low_text=p["low_text"],
+            link_threshold=p["link_threshold"],
+            width_ths=p["width_ths"],
+        )
+        quads = [np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32) for x0, x1, y0, y1 in horizontal[0]]
+        quads.extend(np.asarray(q, np.float32).reshape(4, 2) for q in free[0])
+        return quads
+
+    def _recognize(self, image: np.ndarray, quads: list[np.ndarray]):
+        """EasyOCR's recogniser on full-image crops at ``quads``: ``[(points, text, confidence)]``."""
+        h, w = image.shape[:2]
+        boxes = []
+        for q in quads:
+            x0, y0 = np.floor(q.min(axis=0)).astype(int)
+            x1, y1 = np.ceil(q.max(axis=0)).astype(int)
+            x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+            if x1 - x0 >= 2 and y1 - y0 >= 2:
+                boxes.append([int(x0), int(x1), int(y0), int(y1)])
+        if not boxes:
+            return []
+        return self._reader.recognize(image, horizontal_list=boxes, free_list=[], decoder="greedy", batch_size=self.params["batch_size"], detail=1)
 
     def _read(self, image: np.ndarray) -> list[Detection]:
         with self._lock, _torch_threads(self.threads), warnings.catch_warnings():
             warnings.simplefilter("ignore")  # pin_memory warning from torch's DataLoader on CPU
-            raw = self._reader.readtext(image, detail=1, paragraph=False, decoder="greedy", **self.params)
+            if self.native.enabled and max(image.shape[:2]) > self.params["canvas_size"]:
+                raw = read_native(image, self.native, self._detect, self._recognize)
+            else:
+                raw = self._reader.readtext(image, detail=1, paragraph=False, decoder="greedy", **self.params)
         out: list[Detection] = []
         for pts, text, conf in raw:
             text = str(text).strip()

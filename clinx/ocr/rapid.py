@@ -26,6 +26,7 @@ from clinx.errors import ConfigError
 from clinx.records import Detection
 
 from .base import OCREngine, box_from_points, polygon_from_points
+from .native import NativeSettings, read_native
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +96,11 @@ class RapidOCREngine(OCREngine):
         Let idle onnxruntime worker threads busy-wait. Off by default: on a
         shared 2-core machine spinning burned ~50 % extra CPU for no speed-up
         (``scripts/bench_ocr.py``).
+    native:
+        Native-resolution reading of images whose longer side exceeds the
+        detector size (:class:`~clinx.ocr.native.NativeSettings`: a mapping,
+        ``True``/``False`` or ``None`` for the defaults). Images that fit the
+        detector are read in one pass exactly as before.
     det_model_path, rec_model_path, cls_model_path:
         Local ONNX files to use instead of the shipped ones.
     """
@@ -116,6 +122,7 @@ class RapidOCREngine(OCREngine):
         threads: int = 2,
         spin: bool = False,
         workers: int = 1,
+        native=None,
         det_model_path: str | None = None,
         rec_model_path: str | None = None,
         cls_model_path: str | None = None,
@@ -156,6 +163,11 @@ class RapidOCREngine(OCREngine):
             "threads": threads,
             "spin": bool(spin),
         }
+        self.native = NativeSettings.from_any(native)
+        self.params["native"] = self.native.as_dict()
+        # Longest side read in one pass: with "max" the detector shrinks anything
+        # larger; with "min" RapidOCR's own preprocessing caps the side at 2000.
+        self.single_pass_side = int(limit_side_len) if limit_type == "max" else 2000
         self._paths = {k: params[f"{k.capitalize()}.model_path"] for k in ("det", "rec", "cls")}
         self.word_boxes = bool(word_boxes)
         self.workers = max(1, int(workers))
@@ -172,6 +184,19 @@ class RapidOCREngine(OCREngine):
                 self._load_models()
                 self._tune_sessions()
             self._free.put(self._ocr)
+
+    def model_files(self) -> dict[str, str]:
+        """The ONNX files in use (the classifier only when ``use_cls`` is on)."""
+        return {k: v for k, v in self._paths.items() if k != "cls" or self.params["use_cls"]}
+
+    def library_version(self) -> str:
+        """Installed ``rapidocr`` version."""
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("rapidocr")
+        except PackageNotFoundError:  # pragma: no cover - it is imported above
+            return ""
 
     def _load_models(self) -> None:
         """Load the ONNX sessions now rather than on the first image.
@@ -227,8 +252,11 @@ class RapidOCREngine(OCREngine):
     def _read(self, image: np.ndarray) -> list[Detection]:
         # RapidOCR treats arrays as OpenCV BGR; clinx images are RGB.
         bgr = np.ascontiguousarray(image[:, :, ::-1])
+        native = self.native.enabled and max(image.shape[:2]) > self.single_pass_side
         ocr = self._free.get()
         try:
+            if native:
+                return read_native(bgr, self.native, lambda piece: self._detect(ocr, piece), lambda img, quads: self._recognize(ocr, img, quads))
             res = ocr(bgr, return_word_box=self.word_boxes, use_cls=self.params["use_cls"])
         finally:
             self._free.put(ocr)
@@ -239,6 +267,43 @@ class RapidOCREngine(OCREngine):
         scores = getattr(res, "scores", None) or (1.0,) * len(txts)
         words = getattr(res, "word_results", None) or ()
         groups = _assign_word_groups(boxes, txts, words) if self.word_boxes else [None] * len(txts)
+        return self._detections(boxes, txts, scores, groups)
+
+    def _detect(self, ocr, piece: np.ndarray) -> list[np.ndarray]:
+        """Text boxes of one native-resolution piece (BGR), in piece coordinates, never downscaled."""
+        det = ocr._load_det_model()
+        before = (det.limit_side_len, det.limit_type)
+        det.limit_side_len, det.limit_type = max(self.native.tile, *piece.shape[:2]), "max"
+        try:
+            res = det(piece)
+        finally:
+            det.limit_side_len, det.limit_type = before
+        return [] if res.boxes is None else list(res.boxes)
+
+    def _recognize(self, ocr, bgr: np.ndarray, quads: list[np.ndarray]) -> list[Detection]:
+        """Recognise the text in ``quads`` (full-image boxes) on crops of the full-resolution image."""
+        from rapidocr.ch_ppocr_rec import TextRecInput
+
+        crops = ocr.crop_text_regions(bgr, quads)
+        keep = [i for i, c in enumerate(crops) if c.size and min(c.shape[:2]) >= 2]
+        quads = [quads[i] for i in keep]
+        crops = [crops[i] for i in keep]
+        if not crops:
+            return []
+        rec = ocr._load_rec_model()(TextRecInput(img=crops, return_word_box=self.word_boxes))
+        if rec.txts is None:
+            return []
+        txts, scores = list(rec.txts), list(rec.scores)
+        groups: list = [None] * len(txts)
+        if self.word_boxes and rec.word_results is not None and len(rec.word_results) == len(txts):
+            rec = ocr.cal_rec_boxes(crops, np.asarray(quads), rec, False)
+            if len(rec.word_results) == len(txts):
+                groups = [tuple((t, sc, b) for t, sc, b in g if b is not None) or None for g in rec.word_results]
+        kept = [i for i, (t, sc) in enumerate(zip(txts, scores)) if str(t).strip() and sc >= self.params["text_score"]]
+        return self._detections([quads[i] for i in kept], [txts[i] for i in kept], [scores[i] for i in kept], [groups[i] for i in kept])
+
+    def _detections(self, boxes, txts, scores, groups) -> list[Detection]:
+        """Detections from RapidOCR lines: word boxes where the line has them, else the line."""
         out: list[Detection] = []
 
         def add(text, score, points, level: str) -> None:

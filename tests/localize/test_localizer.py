@@ -34,7 +34,7 @@ IMG = np.zeros((128, 256, 3), np.uint8)
 
 
 def test_locate_masks_only_matched_words():
-    loc = PhiLocalizer(FixedEngine(DETS), dilation=2, relative_dilation=0)
+    loc = PhiLocalizer(FixedEngine(DETS), dilation=2, relative_dilation=0, mode="manifest")
     res = loc.locate(IMG, MANIFEST, item="a.png")
     assert isinstance(res, Localization) and res.mask.shape == (128, 256) and res.mask.dtype == bool
     assert res.fields == ["patient_name"]
@@ -43,8 +43,8 @@ def test_locate_masks_only_matched_words():
     assert sorted(res.detections, key=repr) == sorted(DETS, key=repr)
 
 
-def test_empty_manifest_fails_closed():
-    loc = PhiLocalizer(FixedEngine(DETS))
+def test_empty_manifest_fails_closed_in_manifest_mode():
+    loc = PhiLocalizer(FixedEngine(DETS), mode="manifest")
     for empty in (Manifest(), None, Manifest({"mrn": "  "})):
         with pytest.raises(ItemError) as ei:
             loc.locate(IMG, empty, item="b.png")
@@ -101,7 +101,7 @@ def test_easyocr_localizes_overlay(overlay, easy_engine):
 
 
 def test_locate_batch_keeps_order_and_can_return_errors_in_place():
-    loc = PhiLocalizer(FixedEngine(DETS))
+    loc = PhiLocalizer(FixedEngine(DETS), mode="manifest")
     out = loc.locate_batch([IMG, IMG], [MANIFEST, Manifest()], ["ok.png", "empty.png"], return_errors=True)
     assert isinstance(out[0], Localization) and out[0].fields == ["patient_name"]
     assert isinstance(out[1], ItemError) and out[1].item == "empty.png"
