@@ -81,6 +81,34 @@ def train(cfg, run_folder: Path | None = None) -> dict:
     return summary
 
 
+def validate_generator(cfg, checkpoint: str | Path) -> dict[str, float]:
+    """The validation figures (``val/psnr_mask`` …) of the generator in ``checkpoint`` on ``cfg``'s validation set.
+
+    The validation set, restoration path and figures are those training
+    selects with (:meth:`RestorationModule.validation_step`), computed by the
+    code as it is now; used to check and refresh the shipped checkpoints'
+    ``metrics.json``.
+    """
+    import hydra
+    import torch
+
+    from clinx.restore.checkpoint import read_checkpoint
+    from clinx.restore.condition import set_torch_threads
+
+    set_torch_threads(cfg.get("threads"))
+    datamodule = hydra.utils.instantiate(cfg.data)
+    model = hydra.utils.instantiate(cfg.model)
+    _, state = read_checkpoint(checkpoint)
+    model.generator.load_state_dict(state, strict=True)
+    model.eval()
+    datamodule.setup("validate")
+    model.on_validation_epoch_start()
+    with torch.no_grad():
+        for i, batch in enumerate(datamodule.val_dataloader()):
+            model.validation_step(batch, i)
+    return model.val_figures()
+
+
 def run(cfg) -> dict:
     """``clinx train``: train, print the summary."""
     summary = train(cfg)

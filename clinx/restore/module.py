@@ -132,15 +132,19 @@ class RestorationModule(pl.LightningModule):
     def on_validation_epoch_start(self) -> None:
         self._val, self.samples = [], []
 
-    def on_validation_epoch_end(self) -> None:
-        if not self._val:
-            return
+    def val_figures(self) -> dict[str, float]:
+        """The validation figures of the epoch so far: masked PSNR / SSIM, base-fill PSNR and the selection score."""
         a = np.array(self._val, dtype=np.float64)
         a[~np.isfinite(a)] = np.nan
         psnr, ssim, fill = np.nanmean(a, axis=0)
         # Selection score: masked PSNR, with SSIM as a tie-breaker on the same scale (0.01 SSIM ~ 0.1 dB).
-        self.log_dict({"val/psnr_mask": psnr, "val/ssim_mask": ssim, "val/psnr_mask_fill": fill,
-                       "val/score": psnr + 10.0 * ssim}, prog_bar=True)
+        return {"val/psnr_mask": float(psnr), "val/ssim_mask": float(ssim), "val/psnr_mask_fill": float(fill),
+                "val/score": float(psnr + 10.0 * ssim)}
+
+    def on_validation_epoch_end(self) -> None:
+        if not self._val:
+            return
+        self.log_dict(self.val_figures(), prog_bar=True)
 
     def on_train_start(self) -> None:
         self.log_dict({"params/generator": float(count_parameters(self.generator)),
