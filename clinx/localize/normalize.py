@@ -68,14 +68,25 @@ def normalize(text: str) -> str:
 
 
 def normalize_with_map(text: str) -> tuple[str, list[int]]:
-    """:func:`normalize` plus, for each output character, the index of its source character."""
+    """:func:`normalize` plus, for each output character, the index of its source character.
+
+    The text is first Unicode-folded as the text recognisers see it
+    (:func:`clinx.text.unicode.fold`: zero-width characters dropped,
+    full-width forms and homoglyphs read as Latin), so ``Ѕmіth`` in a
+    manifest or an OCR read matches ``Smith``; the map points past the fold
+    to the characters as given.
+    """
+    from clinx.text.unicode import fold  # one Unicode fold for text and image matching (pure string work)
+
+    view = fold(text, casefold=True)
+    back = view.index
     out: list[str] = []
     idx: list[int] = []
-    for i, c in enumerate(text):
+    for i, c in enumerate(view.text):
         n = _norm_char(c)
         for ch in n:
             out.append(ch)
-            idx.append(i)
+            idx.append(i if back is None else back[i])
     return "".join(out), idx
 
 

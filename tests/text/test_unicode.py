@@ -95,3 +95,13 @@ def test_levels_see_folded_text_but_replace_the_original():
     assert r.text == "DOB [DATE] and MRN [MRN]."
     values = sorted(s.value for s in r.removed)
     assert values == sorted(["\uff10\uff13/\uff11\uff14/\uff11\uff19\uff16\uff11", "0048\u200b2913"])
+
+
+def test_ocr_and_manifest_normalisation_use_the_same_fold():
+    from clinx.localize.normalize import normalize, normalize_with_map
+
+    text = "DOE^J\u200b\u041eHN \u0405m\u0456th"  # zero-width space, Cyrillic О, Ѕ, і
+    norm, idx = normalize_with_map(text)
+    assert norm == "doejohnsmith" == normalize("Doe John Smith")
+    assert [text[i] for i in idx[3:7]] == ["J", "\u041e", "H", "N"]  # the map skips the zero-width space
+    assert normalize("\uff10\uff10\uff14\uff18\uff12\uff19\uff11\uff13") == "00482913"
