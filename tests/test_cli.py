@@ -89,7 +89,8 @@ def test_condition_raw_is_quarantined_by_the_verifier_through_the_cli(tmp_path):
     from clinx.data.benchmark import build_benchmark, save_benchmark
 
     bench = tmp_path / "bench"
-    save_benchmark(build_benchmark("test", 1, 0, 256), bench)
+    # 384 px: at 256 px the overlay text is ~6 px high and EasyOCR (the verifier) reads only noise
+    save_benchmark(build_benchmark("test", 1, 0, 384), bench)
     out = tmp_path / "clean"
     r = run_clinx("sanitize", f"benchmark_dir={bench}", f"output_dir={out}", "condition=raw", "progress=false",
                   f"hydra.run.dir={tmp_path / 'run'}", cwd=tmp_path)

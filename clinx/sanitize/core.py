@@ -126,7 +126,11 @@ def manifest_digest(manifest: Manifest | None) -> str:
 
 
 def engine_name(localizer) -> str:
-    """The OCR engine's registry name behind a localizer (``"rapidocr"``), for per-engine counts."""
+    """The OCR engine's registry name behind a localizer (``"rapidocr"``), for per-engine counts.
+
+    A pool of localizers (``wrapped``: its first instance) is named after that instance.
+    """
+    localizer = getattr(localizer, "wrapped", localizer)
     engine = getattr(localizer, "engine", None)
     name = getattr(engine, "name", "") if engine is not None else ""
     return str(name or type(engine if engine is not None else localizer).__name__)

@@ -109,12 +109,13 @@ class _Pool:
 
     def __init__(self, instances: list):
         self.instances = instances
+        self.wrapped = instances[0]
         self._free: queue.Queue = queue.Queue()
         for x in instances:
             self._free.put(x)
 
     def __getattr__(self, name):  # engine, mode, … of the first instance
-        if name in ("instances", "_free"):
+        if name in ("instances", "_free", "wrapped"):
             raise AttributeError(name)
         return getattr(self.instances[0], name)
 

@@ -292,3 +292,51 @@ def test_parallel_localizers_give_the_same_outputs(tmp_path, kit, manifest_file)
     for i in range(7):
         assert (tmp_path / "one" / f"img{i}.png").read_bytes() == (tmp_path / "two" / f"img{i}.png").read_bytes()
     assert len(done_records(tmp_path / "two")) == 7
+
+
+class PatternLocalizer:
+    """A manifest+patterns localizer stand-in: pure red is a name (needs the manifest), pure green a date pattern."""
+
+    mode = "manifest+patterns"
+
+    def locate(self, image, manifest, *, item="<image>"):
+        from types import SimpleNamespace
+
+        red = (image[:, :, 0] == 255) & (image[:, :, 1] == 0) & (image[:, :, 2] == 0)
+        green = (image[:, :, 0] == 0) & (image[:, :, 1] == 255) & (image[:, :, 2] == 0)
+        mask = green | (red if manifest else np.zeros_like(red))
+        matches = [SimpleNamespace(field="pattern:DATE")] if green.any() else []
+        if manifest and red.any():
+            matches.append(SimpleNamespace(field="patient_name"))
+        mode = "manifest+patterns" if manifest else "patterns"
+        return SimpleNamespace(mask=mask, matches=matches, detections=[], mode_used=mode)
+
+
+def test_without_a_manifest_only_patterns_run_and_the_summary_says_so(tmp_path, kit, caplog):
+    src = tmp_path / "in"
+    img = kit.phi_image(0)
+    img[4:10, 4:30] = (0, 255, 0)  # only a date, found by pattern
+    kit.write_png(src / "a.png", img)
+    out = tmp_path / "out"
+    s = sanitize_folder(src, out, get_condition("blackout"), PatternLocalizer(), "none", progress=False)
+    assert s.sanitized == 1 and (load_image(out / "a.png")[4:10, 4:30] == 0).all()
+    summary = json.loads((out / SUMMARY_FILE).read_text())
+    assert summary["localize_modes"] == {"patterns": 1}
+    assert summary["note"] == "no manifest: only identifier patterns were used to find PHI"
+    assert "only identifier patterns" in s.table()
+    assert summary["engines"]["localize"]["matches_by_field"] == {"pattern:DATE": 1}
+    # with a manifest the same localizer matches both, and no such note is written
+    mf = tmp_path / "m.json"
+    mf.write_text(json.dumps(kit.MANIFEST))
+    s2 = sanitize_folder(src, tmp_path / "out2", get_condition("blackout"), PatternLocalizer(), mf, progress=False)
+    assert "note" not in json.loads((tmp_path / "out2" / SUMMARY_FILE).read_text()) and s2.modes == {"manifest+patterns": 1}
+
+
+def test_manifest_none_with_a_manifest_only_localizer_is_a_config_error(tmp_path, kit):
+    class ManifestOnly(kit.RedLocalizer):
+        mode = "manifest"
+
+    kit.write_png(tmp_path / "in" / "a.png", kit.phi_image(0))
+    with pytest.raises(ClinxError, match="manifest=none needs"):
+        sanitize_folder(tmp_path / "in", tmp_path / "out", get_condition("blackout"), ManifestOnly(), "none", progress=False)
+    assert not (tmp_path / "out").exists()
