@@ -53,8 +53,9 @@ def source_line(name: str, fig: dict) -> str:
 # ---------------------------------------------------------------------------- tables
 
 
-def _conditions(fig: dict, prefix: str) -> list[str]:
-    found = {k.split("/")[2] for k in fig if k.startswith(prefix) and k.count("/") == 2}
+def _conditions(fig: dict, prefix: str, index: int = 2) -> list[str]:
+    """Conditions named at position ``index`` of ``prefix<a>/<b>`` keys, in the paper's order."""
+    found = {k.split("/")[index] for k in fig if k.startswith(prefix) and k.count("/") == 2}
     return [c for c in COND if c in found] + sorted(found - set(COND))
 
 
@@ -76,7 +77,7 @@ def table_demo(fig: dict) -> str:
             rows.append(row)
     head = ["Lvl", "Condition", "EM", "F1", "Y/N EM"] + [f"{j} judge" for j in judges] + ["ΔEM vs raw (± SE)"]
     out = [_md(head, rows), ""]
-    lconds = _conditions(fig, "token_recall/")
+    lconds = _conditions(fig, "token_recall/", 1)
     engines = sorted({k.split("/")[2] for k in fig if k.startswith("token_recall/") and k.count("/") == 2})
     out.append(_md(["OCR attack (token recall)"] + [COND.get(c, c) for c in lconds],
                    [[ENGINE.get(e, e)] + [_f(fig.get(f"token_recall/{c}/{e}"), "{:.3f}") for c in lconds] for e in engines]))
@@ -95,7 +96,7 @@ def table_restore(fig: dict) -> str:
 
 def table_leakage(fig: dict) -> str:
     """Token recall per condition and attacker, released fraction when recorded (``bench_leakage.py``)."""
-    conds = _conditions(fig, "token_recall/")
+    conds = _conditions(fig, "token_recall/", 1)
     engines = sorted({k.split("/")[2] for k in fig if k.startswith("token_recall/") and k.count("/") == 2})
     head = ["condition"] + [f"token recall {ENGINE.get(e, e)}" for e in engines]
     has_released = any(f"released_fraction/{c}" in fig for c in conds)
