@@ -91,7 +91,15 @@ def fold_char(ch: str, casefold: bool = False) -> str:
         return " "
     if cat in ("Zl", "Zp"):
         return "\n"
+    nfkc = unicodedata.normalize("NFKC", ch)
+    if nfkc.isascii():  # full-width, mathematical, ligature, circled forms
+        return nfkc.lower() if casefold else nfkc
     conf = _confusables()
+    if ch in conf and cat != "Nd":
+        # before decomposing: NFKD can turn a confusable into a letter that is not
+        # one (Greek lunate sigma ϲ, a "c", decomposes to final sigma ς)
+        s = conf[ch]
+        return s.lower() if casefold else s
     out: list[str] = []
     for c in unicodedata.normalize("NFKD", ch):
         if c.isascii():
