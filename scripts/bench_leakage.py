@@ -79,14 +79,23 @@ def log(msg: str) -> None:
 
 
 def load_engines(names, params=None) -> dict:
-    """``{name: OCREngine}`` for the engines that load; a note for the others."""
+    """``{name: OCREngine}`` for the engines that load; a note for the others.
+
+    ``tesseract`` is an attacker only (:class:`clinx.metrics.attackers.TesseractAttacker`), independent of
+    both engines clinx sanitizes with.
+    """
     from clinx.ocr import get_engine
 
     out = {}
     for n in names:
         try:
             t = time.perf_counter()
-            out[n] = get_engine(n, **dict((params or {}).get(n, {})))
+            if n == "tesseract":
+                from clinx.metrics.attackers import TesseractAttacker
+
+                out[n] = TesseractAttacker(**dict((params or {}).get(n, {})))
+            else:
+                out[n] = get_engine(n, **dict((params or {}).get(n, {})))
             log(f"engine {n}: loaded in {time.perf_counter() - t:.1f}s")
         except Exception as exc:  # noqa: BLE001 — a missing engine is reported, not fatal
             log(f"NOTE: engine {n} unavailable ({type(exc).__name__}: {exc}); skipped")
@@ -220,7 +229,9 @@ def print_table(results: dict, masks: dict) -> str:
 #: Attacker settings: each engine reads at native scale — never shrinking the image — which is what
 #: RapidOCR's library defaults (limit 736 on the *short* side) do on any image whose short side is >= 736.
 ATTACKER_PARAMS = {"rapidocr": {"limit_type": "max", "limit_side_len": 4096},
-                   "easyocr": {"canvas_size": 4096, "mag_ratio": 1.0}}
+                   "easyocr": {"canvas_size": 4096, "mag_ratio": 1.0},
+                   # Tesseract reads best at 20-40 px text: the attacker doubles the crop (see TesseractAttacker).
+                   "tesseract": {"scale": 2.0, "psm": 11}}
 #: The black-fill condition was renamed ``blackout``; either name is accepted.
 CONDITION_ALIASES = {"ocr": ("ocr", "blackout"), "blackout": ("blackout", "ocr")}
 
@@ -378,7 +389,8 @@ def main(argv=None) -> int:
     ap.add_argument("--n", type=int, default=None, help="number of native images (overrides --quick)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--phantom-share", type=float, default=0.5)
-    ap.add_argument("--attackers", default="rapidocr,easyocr")
+    ap.add_argument("--attackers", default="rapidocr,easyocr,tesseract",
+                    help="tesseract (independent of clinx's engines) is skipped with a note when not installed")
     ap.add_argument("--attacker-params", default=None, help="JSON {engine: {param: value}} replacing ATTACKER_PARAMS")
     ap.add_argument("--conditions", default="raw,ocr,prism")
     ap.add_argument("--attack-scope", default="regions", choices=("regions", "full"),

@@ -287,3 +287,52 @@ def test_read_cache_persists_reads_on_disk(tmp_path):
     other = ReadCache(tmp_path, {"fake": "fake{limit:2}"})  # other settings: read again
     other.detections(engine, image)
     assert other.calls == 1
+
+
+def test_attack_regions_cover_every_drawn_text_and_do_not_overlap():
+    from clinx.metrics.leakage import attack_regions
+
+    s = Sample(id="x", image=np.zeros((1000, 800, 3), np.uint8),
+               provenance={"nonphi_boxes": [{"text": "L", "kind": "marker", "box": [700, 500, 712, 520]}]})
+    drawn = [DrawnValue("DOE, JOHN", "PatientName", True, (10, 10, 120, 22)),
+             DrawnValue("12345678", "PatientID", True, (10, 30, 100, 42)),  # same block: merged with the name
+             DrawnValue("Anna Smith", "ReferringPhysicianName", False, (600, 960, 760, 975))]
+    regions = attack_regions(s, drawn)
+    assert len(regions) == 3
+    for x0, y0, x1, y1 in [d.box for d in drawn] + [(700, 500, 712, 520)]:
+        assert any(r[0] <= x0 and r[1] <= y0 and r[2] >= x1 and r[3] >= y1 for r in regions)
+    for i, a in enumerate(regions):
+        assert 0 <= a[0] < a[2] <= 800 and 0 <= a[1] < a[3] <= 1000
+        for b in regions[i + 1:]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+
+
+def test_region_reads_come_back_in_image_coordinates():
+    from clinx.metrics.leakage import read_regions
+
+    class CropEngine:
+        name = "crop"
+
+        def read(self, image):
+            return [Detection("seen", (1, 2, 5, 6))] if image.shape[:2] == (50, 40) else []
+
+    dets = read_regions(ReadCache(), CropEngine(), np.zeros((200, 200, 3), np.uint8), [(100, 10, 140, 60)], "crop")
+    assert [d.box for d in dets] == [(101, 12, 105, 16)]
+
+
+from clinx.metrics.attackers import TesseractAttacker, tesseract_available  # noqa: E402
+
+
+@pytest.mark.skipif(not tesseract_available(), reason="tesseract (an optional attacker) is not installed")
+@pytest.mark.parametrize("polarity", ["light_on_dark", "dark_on_light"])
+def test_tesseract_attacker_reads_both_polarities(polarity):
+    import cv2
+
+    bg, fg = (0, 255) if polarity == "light_on_dark" else (255, 0)
+    img = np.full((120, 520, 3), bg, np.uint8)
+    cv2.putText(img, "PATIENT 48213377", (10, 70), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (fg,) * 3, 2, cv2.LINE_AA)
+    dets = TesseractAttacker().read(img)
+    view = OCRView.from_detections(dets)
+    assert view.has_token("48213377")
+    hit = next(d for d in dets if "48213377" in d.text)
+    assert 140 < hit.box[0] < 260 and 30 < hit.box[1] < 70 and hit.box[3] < 90  # original coordinates
