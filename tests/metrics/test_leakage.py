@@ -336,3 +336,30 @@ def test_tesseract_attacker_reads_both_polarities(polarity):
     assert view.has_token("48213377")
     hit = next(d for d in dets if "48213377" in d.text)
     assert 140 < hit.box[0] < 260 and 30 < hit.box[1] < 70 and hit.box[3] < 90  # original coordinates
+
+
+def test_leakage_cli_on_a_native_benchmark_counts_the_quarantined(tmp_path, monkeypatch, capsys):
+    """``clinx leakage`` on a native split: drawn-identifier recall, and a missing output is counted, not dropped."""
+    import shutil
+
+    from clinx.config import compose
+    from clinx.data.native import build_native, save_native
+    from clinx.metrics.cli import run
+
+    items = build_native(2, seed=5)
+    bench = tmp_path / "bench"
+    save_native(items, bench)
+    released = tmp_path / "released"
+    released.mkdir()
+    shutil.copy(bench / "images" / f"{items[0].id}.png", released / f"{items[0].id}.png")  # item 1: quarantined
+    monkeypatch.chdir(tmp_path)
+    cfg = compose("leakage", [f"images_dir={released}", f"benchmark_dir={bench}", "engines=[rapidocr]",
+                              "progress=false", "label=raw"])
+    res = run(cfg)["raw"]["rapidocr"]
+    assert res["n_items"] == 2 and res["n_released"] == 1 and res["n_quarantined"] == 1
+    assert res["released_fraction"] == 0.5
+    assert res["token_recall"]["recall"] > 0.5  # the raw image gives its identifiers away
+    out = capsys.readouterr().out
+    assert "released_fraction" in out and "token_recall_unlisted" in out
+    for d in items[0].drawn:
+        assert d.text not in out
