@@ -115,24 +115,38 @@ def localizers_from_config(cfg, workers: int) -> list:
 
 
 def verifiers_from_config(cfg, localizers: list, workers: int) -> list | None:
-    """The verifier localizers: the ``localize`` settings with the independent engine (``verify_engine``), or ``None``."""
+    """The verifiers per worker (``cfg.localize`` settings, verifier engines from ``verify_engine``), or ``None``.
+
+    ``verify_engine``: ``auto`` (the other engine than ``ocr``), an engine
+    name, ``both`` (the other engine and the localizing one: each must read
+    nothing), or a list of engine names. Each worker gets a tuple with one
+    verifier per engine.
+    """
     from hydra.utils import instantiate
+    from omegaconf import ListConfig
 
     from clinx.sanitize.core import engine_name, independent_engine_name
 
     if not cfg.verify:
         return None
     loc_engine = engine_name(localizers[0])
-    name = str(cfg.verify_engine or "auto")
-    if name == "auto":
-        name = independent_engine_name(loc_engine)
-    if name == loc_engine:
-        log.warning("verify_engine is the localization engine (%s): verification is not independent", name)
-    node = _engine_node(name, cfg.get("verify_ocr"))
-    if workers > 1 and "threads" in node:
-        node.threads = max(1, (os.cpu_count() or 1) // workers)
+    spec = cfg.verify_engine if cfg.verify_engine is not None else "auto"
+    names = [str(x) for x in spec] if isinstance(spec, (list, ListConfig)) else [str(spec)]
+    if names == ["both"]:
+        names = ["auto", loc_engine]
+    names = [independent_engine_name(loc_engine) if n == "auto" else n for n in names]
+    names = list(dict.fromkeys(names))
+    if not names:
+        raise ConfigError("verify_engine lists no engine; use verify=false to switch verification off")
+    if names == [loc_engine]:
+        log.warning("verify_engine is the localization engine (%s): verification is not independent", loc_engine)
+    nodes = [_engine_node(n, cfg.get("verify_ocr")) for n in names]
+    for node in nodes:
+        if workers > 1 and "threads" in node:
+            node.threads = max(1, (os.cpu_count() or 1) // workers)
     return [
-        _build("verifier (localize with verify_engine)", lambda: instantiate(cfg.localize, engine=instantiate(node)))
+        tuple(_build("verifier (localize with verify_engine)", lambda n=n: instantiate(cfg.localize, engine=instantiate(n)))
+              for n in nodes)
         for _ in range(workers)
     ]
 

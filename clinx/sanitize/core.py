@@ -54,6 +54,7 @@ __all__ = [
     "part_fingerprint",
     "independent_engine_name",
     "independent_verifier",
+    "verifier_list",
     "sanitize_frames",
     "sanitize_batch",
 ]
@@ -71,9 +72,9 @@ class SanitizedItem:
     frame); ``localizations`` the localizer's results per frame (empty when no
     localization ran). ``reads`` counts, per engine, the matches the masks were
     built from, by field (``{"rapidocr": {"patient_name": 2, "pattern:DATE": 1}}``);
-    ``verification`` counts the verifier's residual matches the same way
+    ``verification`` counts each verifier's residual matches the same way
     (``{"easyocr": {}}`` = verified, nothing left). ``words`` counts the OCR
-    detections each engine read. ``modes`` are the localizer modes actually
+    detections each engine read, by role (``{"localize/rapidocr": 21, "verify/easyocr": 19}``). ``modes`` are the localizer modes actually
     used per frame (``"patterns"`` when there was no manifest to match).
     ``released`` is true only when every stage passed; otherwise ``stage`` and
     ``reason`` (PHI-safe) say why not.
@@ -159,23 +160,15 @@ def part_fingerprint(part) -> str:
     return base if " at 0x" in text else f"{base}|{text}"
 
 
-#: Fallback pairing until every install has :func:`clinx.ocr.independent_engine`.
-_INDEPENDENT = {"rapidocr": "easyocr", "easyocr": "rapidocr"}
-
-
 def independent_engine_name(name: str) -> str:
-    """The OCR engine that verifies masks built with engine ``name`` (the *other* engine)."""
-    try:
-        from clinx.ocr import independent_engine
-    except ImportError:
-        independent_engine = None
-    if independent_engine is not None:
-        return str(independent_engine(name))
-    if name not in _INDEPENDENT:
-        from clinx.errors import ConfigError
+    """The OCR engine that verifies masks built with engine ``name`` (the *other* engine, :func:`clinx.ocr.independent_engine`)."""
+    from clinx.errors import ConfigError
+    from clinx.ocr import independent_engine
 
-        raise ConfigError(f"no independent verification engine is known for OCR engine {name!r}; set verify_engine")
-    return _INDEPENDENT[name]
+    try:
+        return str(independent_engine(name))
+    except KeyError:
+        raise ConfigError(f"no independent verification engine is known for OCR engine {name!r}; set verify_engine") from None
 
 
 def independent_verifier(localizer, *, cache: bool = True, **engine_params):
@@ -245,7 +238,7 @@ def _localize(job: FrameJob, res: SanitizedItem, localizer, needs_mask: bool) ->
         words += len(getattr(loc, "detections", ()) or ())
     res.masks = masks
     res.reads[name] = dict(sorted(counts.items()))
-    res.words[name] = res.words.get(name, 0) + words
+    res.words[f"localize/{name}"] = words
 
 
 def _condition(pairs: list[tuple[FrameJob, SanitizedItem]], condition, base_seed: int) -> None:
@@ -290,21 +283,35 @@ def _check(job: FrameJob, res: SanitizedItem) -> None:
     res.outputs = outs
 
 
-def _verify(job: FrameJob, res: SanitizedItem, verifier) -> None:
-    name = engine_name(verifier)
-    residual: Counter = Counter()
-    words = 0
-    for o in res.outputs:
-        loc = verifier.locate(o, job.manifest, item=job.item)
-        residual.update(str(getattr(m, "field", "unknown")) for m in getattr(loc, "matches", ()) or ())
-        words += len(getattr(loc, "detections", ()) or ())
-    res.verification[name] = dict(sorted(residual.items()))
-    res.words[name] = res.words.get(name, 0) + words
-    if residual:
-        names = ", ".join(sorted(residual))
+def verifier_list(verifier) -> list:
+    """``verifier`` as a list of verifiers, one per OCR engine (``None`` → none)."""
+    if verifier is None:
+        return []
+    return list(verifier) if isinstance(verifier, (list, tuple)) else [verifier]
+
+
+def _verify(job: FrameJob, res: SanitizedItem, verifiers: list) -> None:
+    leaked = []
+    for verifier in verifiers:
+        name = engine_name(verifier)
+        residual: Counter = Counter()
+        words = 0
+        for o in res.outputs:
+            loc = verifier.locate(o, job.manifest, item=job.item)
+            residual.update(str(getattr(m, "field", "unknown")) for m in getattr(loc, "matches", ()) or ())
+            words += len(getattr(loc, "detections", ()) or ())
+        res.verification[name] = dict(sorted(residual.items()))
+        res.words[f"verify/{name}"] = words
+        if residual:
+            leaked.append((name, residual))
+    if leaked:
+        fields = Counter()
+        for _, residual in leaked:
+            fields.update(residual)
+        who = " and ".join(name for name, _ in leaked)
         raise ItemError(
             job.item,
-            f"{name} still reads PHI after sanitizing ({sum(residual.values())} match(es) in fields: {names})",
+            f"{who} still reads PHI after sanitizing ({sum(fields.values())} match(es) in fields: {', '.join(sorted(fields))})",
             stage="verify",
         )
 
@@ -332,13 +339,16 @@ def sanitize_batch(
 
     ``localizer`` and ``verifier`` need ``locate(image, manifest, *, item)``
     returning an object with ``mask``, ``matches`` (each with ``field``) and
-    ``detections``; ``verifier=None`` skips verification. ``each(fn, jobs)``
+    ``detections``; ``verifier`` may be a list of verifiers with different
+    engines (every one must read nothing); ``verifier=None`` skips
+    verification. ``each(fn, jobs)``
     maps the OCR stages (localize, check + verify) over items — the runner
     passes a thread pool's ``map``; the default is sequential. Returns one
     :class:`SanitizedItem` per job, in order; failures are recorded on the
     item, never raised.
     """
     mapper = each or (lambda fn, xs: [fn(x) for x in xs])
+    verifiers = verifier_list(verifier)
     needs_mask = getattr(condition, "needs_mask", True)
     pairs = [(job, SanitizedItem(item=job.item)) for job in jobs]
 
@@ -353,8 +363,8 @@ def sanitize_batch(
     def stage_check_verify(pair):
         job, res = pair
         _guard(lambda: _check(job, res), job, res, "condition")
-        if verifier is not None:
-            _guard(lambda: _verify(job, res, verifier), job, res, "verify")
+        if verifiers:
+            _guard(lambda: _verify(job, res, verifiers), job, res, "verify")
         if not res.failed:
             res.released = True
 

@@ -141,7 +141,9 @@ class Sanitizer:
     ``localizer`` needs ``locate(image, manifest, *, item) -> Localization``
     (:class:`clinx.localize.PhiLocalizer`); ``verifier`` is a second
     localizer (by default built by the entry points with the *other* OCR
-    engine); ``None`` disables verification.
+    engine); ``None`` disables verification. ``verifier`` may be one instance,
+    a list with one per worker, and each of those a tuple of verifiers with
+    different engines (``verify_engine=both``: every one must read nothing).
 
     Parallelism: pass a *list* of localizers (each with its own engine
     instance) to OCR that many items at once in threads — ONNX Runtime and
@@ -168,23 +170,28 @@ class Sanitizer:
         locs = list(localizer) if isinstance(localizer, (list, tuple)) else [localizer]
         if not locs:
             raise ConfigError("at least one localizer is needed")
-        vers: list | None = None
+        # Verifiers: one instance (shared by every worker), or one per worker; an
+        # entry may be a tuple of verifiers with different engines (all must read nothing).
+        per_worker: list[tuple] = []
         if verifier is not None:
-            vers = list(verifier) if isinstance(verifier, (list, tuple)) else [verifier] * len(locs)
+            vers = list(verifier) if isinstance(verifier, list) else [verifier] * len(locs)
             if len(vers) != len(locs):
                 raise ConfigError("give as many verifiers as localizers")
+            per_worker = [tuple(v) if isinstance(v, tuple) else (v,) for v in vers]
+            if len({len(v) for v in per_worker}) != 1:
+                raise ConfigError("every worker needs the same verification engines")
         self.workers = len(locs)
         self.loc_pool = _Pool(locs)
-        if vers is None:
-            self.ver_pool = None
-        elif all(v is l for v, l in zip(vers, locs)):
-            self.ver_pool = self.loc_pool  # the same instances verify: never two threads on one engine
-        else:
-            self.ver_pool = _Pool(vers)
+        self.ver_pools: list[_Pool] = []
+        for k in range(len(per_worker[0]) if per_worker else 0):
+            instances = [w[k] for w in per_worker]
+            # the same instances that localize also verify: one pool, never two threads on one engine
+            same = all(v is l for v, l in zip(instances, locs))
+            self.ver_pools.append(self.loc_pool if same else _Pool(instances))
         self.localizer = locs[0]
-        self.verifier = vers[0] if vers else None
+        self.verifier = per_worker[0] if per_worker else None
         self.loc_engine = engine_name(self.localizer)
-        self.ver_engine = engine_name(self.verifier) if self.verifier is not None else None
+        self.ver_engines = [engine_name(p) for p in self.ver_pools]
         self._lock = threading.Lock()
         self.output_dir = Path(output_dir)
         self.batch_size = max(1, int(batch_size))
@@ -196,7 +203,7 @@ class Sanitizer:
         self.settings_fp = text_digest(
             self.cond_fp,
             part_fingerprint(self.localizer) if getattr(condition, "needs_mask", True) else "",
-            part_fingerprint(self.verifier) if self.verifier is not None else "noverify",
+            "|".join(part_fingerprint(v) for v in self.verifier) if self.verifier else "noverify",
             str(self.seed),
             str(bool(check_dicom_header)),
         )
@@ -234,7 +241,7 @@ class Sanitizer:
         write_text_atomic(self.output_dir / QUARANTINE_FILE, "")  # this run's quarantine only
         summary = RunSummary(condition=self.cond_fp)
         summary.settings = {"localize_engine": self.loc_engine if getattr(self.condition, "needs_mask", True) else None,
-                            "verify_engine": self.ver_engine}
+                            "verify_engines": self.ver_engines}
         lines = []
         for label, reason in skipped_inputs:
             summary.not_processed[reason] += 1
@@ -256,7 +263,7 @@ class Sanitizer:
                 prepared = [p for p in each(lambda it: self._prepare(it, summary), chunk) if p is not None]
                 bar.update(len(chunk) - len(prepared))
                 jobs = [FrameJob(loaded.frames, loaded.manifest, item.id) for item, _, loaded in prepared]
-                results = sanitize_batch(jobs, self.condition, self.loc_pool, self.ver_pool, seed=self.seed, each=each)
+                results = sanitize_batch(jobs, self.condition, self.loc_pool, self.ver_pools or None, seed=self.seed, each=each)
                 each(lambda pr: self._finish(*pr[0], pr[1], summary), list(zip(prepared, results)))
                 bar.update(len(prepared))
         finally:
@@ -291,7 +298,7 @@ class Sanitizer:
 
     def _finish(self, item: Item, key: str, loaded: Loaded, result: SanitizedItem, summary: RunSummary) -> None:
         with self._lock:
-            summary.add_engine_counts(result, self.loc_engine, self.ver_engine)
+            summary.add_engine_counts(result, self.loc_engine, self.ver_engines)
         if not result.released:
             self._quarantine(summary, item, result.stage, result.reason, loaded.manifest)
             return

@@ -58,17 +58,19 @@ class RunSummary:
         """True when every localized frame ran patterns only (no manifest was matched)."""
         return bool(self.modes) and set(self.modes) == {"patterns"}
 
-    def add_engine_counts(self, result: SanitizedItem, localize_engine: str | None, verify_engine: str | None) -> None:
-        """Fold one item's per-engine reads into the run's totals."""
-        for role, engine, counts, key in (
-            ("localize", localize_engine, result.reads, "matches_by_field"),
-            ("verify", verify_engine, result.verification, "residual_by_field"),
-        ):
+    def add_engine_counts(self, result: SanitizedItem, localize_engine: str | None, verify_engines: list[str] | None) -> None:
+        """Fold one item's per-engine reads into the run's totals (role ``verify``, or ``verify/<engine>`` with several)."""
+        roles = [("localize", localize_engine, result.reads, "matches_by_field")]
+        verify_engines = list(verify_engines or [])
+        for engine in verify_engines:
+            role = "verify" if len(verify_engines) == 1 else f"verify/{engine}"
+            roles.append((role, engine, result.verification, "residual_by_field"))
+        for role, engine, counts, key in roles:
             if engine is None or engine not in counts:
                 continue
             entry = self.engines.setdefault(role, {"engine": engine, "items": 0, "words": 0, key: Counter()})
             entry["items"] += 1
-            entry["words"] += int(result.words.get(engine, 0))
+            entry["words"] += int(result.words.get(f"{role.split('/')[0]}/{engine}", 0))
             entry[key].update(counts[engine])
         self.modes.update(result.modes)
 

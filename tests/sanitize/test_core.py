@@ -98,7 +98,7 @@ def test_released_item_has_masked_outputs_and_per_engine_counts(frame, manifest)
     assert np.array_equal(out[30:], frame[30:])
     assert r.reads == {"rapidocr": {"pattern:DATE": 1, "patient_name": 1}}
     assert r.verification == {"easyocr": {}}  # verified: nothing left
-    assert r.words == {"rapidocr": 4, "easyocr": 2}
+    assert r.words == {"localize/rapidocr": 4, "verify/easyocr": 2}
     assert r.modes == ["manifest+patterns"]
 
 
@@ -191,3 +191,17 @@ def test_manifest_digest_is_content_based_and_phi_free(manifest):
     d = manifest_digest(manifest)
     assert d == manifest_digest(Manifest.from_dict(manifest.to_dict())) and "QUIXBY" not in d
     assert d != manifest_digest(Manifest(fields={"patient_name": "OTHER^NAME"})) and manifest_digest(None) == ""
+
+
+def test_several_verifiers_must_all_read_nothing(frame, manifest):
+    class Blind(Reader):
+        def locate(self, image, manifest, *, item="<image>"):
+            from types import SimpleNamespace
+
+            return SimpleNamespace(mask=np.zeros(image.shape[:2], bool), matches=[], detections=[])
+
+    both = [Blind("easyocr"), Reader("rapidocr")]
+    r = sanitize_frames([frame], manifest, Leaky(), Reader("rapidocr"), both, item="a", seed=0)
+    assert (r.released, r.stage) == (False, "verify") and r.reason.startswith("rapidocr still reads PHI")
+    assert r.verification == {"easyocr": {}, "rapidocr": {"patient_name": 1}}
+    assert sanitize_frames([frame], manifest, get_condition("blackout"), Reader("rapidocr"), both, item="a", seed=0).released

@@ -107,3 +107,17 @@ def test_samples_runner_outputs_keep_non_mask_pixels(bench, localizer, tmp_path)
         changed = np.any(out != x.image, axis=2)
         assert changed.any(), "something was masked"
         assert (out[changed] == 0).all(), "only black fill inside the mask"
+
+
+def test_verify_with_both_engines_catches_what_one_cannot_read(localizer, tmp_path):
+    """At 256 px the overlay is ~6 px high: EasyOCR reads noise, RapidOCR still reads it. Both verifying: quarantined."""
+    from clinx.data.benchmark import build_benchmark
+    from clinx.sanitize.core import independent_verifier
+
+    samples = build_benchmark("test", 2, 0, 256)
+    both = (independent_verifier(localizer), localizer)
+    s = sanitize_samples(samples, tmp_path / "o", get_condition("raw"), localizer, verify=True, verifier=both, progress=False)
+    assert (s.sanitized, set(s.by_stage)) == (0, {"verify"})
+    assert all("rapidocr" in r["reason"] for r in s.quarantine)
+    engines = s.to_dict()["engines"]
+    assert set(engines) == {"verify/easyocr", "verify/rapidocr"} and engines["verify/rapidocr"]["residual_by_field"]
