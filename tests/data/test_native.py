@@ -62,7 +62,9 @@ def test_text_heights_are_scanner_sized(items):
     caps = []
     for it in items:
         H = it.sample.image.shape[0]
-        lo, hi = text_px_range(H)
+        # Issue 8: cap height 0.8-2.5 % of the image height (8 px floor unless 2.5 % is less) — not the module's constants.
+        lo, hi = max(0.008 * H, min(8, 0.025 * H)), 0.025 * H
+        assert text_px_range(H) == pytest.approx((lo, hi))
         blocks = it.sample.provenance["overlay_blocks"]
         assert blocks, "every image carries at least one PHI block"
         for b in blocks:
