@@ -29,6 +29,8 @@ from typing import Callable, Iterable
 from clinx.records import Manifest
 from clinx.text.base import PLACEHOLDER_RE, Candidate, TextResult, apply_candidates, check_text, drop_inside
 from clinx.text.clinical import CLINICAL_CODE_RE, CLINICAL_WORDS, EPONYM_HEADS, EPONYMS
+from clinx.text.evidence import SERVICES, classify, find_evidence
+from clinx.text.lexicons import fold
 
 # --------------------------------------------------------------------------- vocabularies
 
@@ -456,11 +458,15 @@ _NEXT_WORD_RE = re.compile(r"(?:['’]s?)?\s{0,3}([A-Za-z]{1,30})")
 _TOKEN_SPLIT_RE = re.compile(r"[\s,]+")
 _SENTENCE_START_CHARS = frozenset(".?!:;\n\"'([{")
 _HOSPITAL_WORD_SET = frozenset("hospital hospitals clinic infirmary institute sanatorium hospice healthcare center centre".split())
+_HEAD_WORDS = _HOSPITAL_WORD_SET | frozenset("medical health cancer imaging nursing".split())
 
 
 def _is_non_name(word: str) -> bool:
     w = word.lower().rstrip(".")
-    return w in NON_NAMES or w in _HOSPITAL_WORD_SET
+    if w in NON_NAMES or w in _HOSPITAL_WORD_SET:
+        return True
+    # everyday and clinical words are no names in any letter case ("PT PLACED SUPINE", "PNEUMONIA, RLL")
+    return classify(fold(w), word) in ("W", "C")
 
 
 def _trim_name(text: str, start: int, end: int, strict: bool = True) -> tuple[int, int] | None:
@@ -479,6 +485,43 @@ def _trim_name(text: str, start: int, end: int, strict: bool = True) -> tuple[in
     if not toks:
         return None
     return start + toks[0][0], start + toks[-1][1]
+
+
+_HOSP_TOKEN_RE = re.compile(r"\S{1,60}")
+_HOSP_KEEP = frozenset("st mt ft st. mt. ft. general memorial community medical health".split())
+
+
+def _trim_hospital(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The institution's name inside a hospital match: the words before the head word that belong to it.
+
+    Walking back from the head word, stop at a line break, a sentence or clause
+    end, a clinical word, a service ("PULM CLINIC", "Cardiology clinic") or a
+    function word; a head with no name word before it is no institution.
+    """
+    toks = [(m.start(), m.end()) for m in _HOSP_TOKEN_RE.finditer(text, start, end)]
+    heads = [k for k, (a, b) in enumerate(toks) if text[a:b].lower().strip(".,'’s") in _HEAD_WORDS]
+    if not heads:
+        return start, end
+    h = heads[0]
+    k = h
+    while k > 0:
+        a, b = toks[k - 1]
+        w = text[a:b]
+        gap = text[b : toks[k][0]]
+        low = w.lower()
+        if "\n" in gap or (w[-1] in ".,;:" and low not in _HOSP_KEEP):
+            break
+        core = fold(low.strip(".,'’"))
+        if core in START_WORDS and core not in ("of", "the", "and") or core in SERVICES:
+            break
+        if classify(core, w) == "C" and core not in _HOSP_KEEP and core not in _HEAD_WORDS:
+            break
+        k -= 1
+    while k < h and text[toks[k][0] : toks[k][1]].lower() in ("of", "the", "and", "&"):
+        k += 1
+    if k == h:
+        return None
+    return toks[k][0], end
 
 
 def _sentence_initial(text: str, start: int) -> bool:
@@ -519,24 +562,13 @@ def _validate(name: str, m: re.Match, text: str) -> tuple[int, int] | None:
             return None
         start, end = trimmed
         if name == "name_cue":
-            first_tok = text[start:end].split()[0]
-            # capitals after a cue are only trusted when the gazetteer knows them
-            if first_tok.isupper() and len(first_tok) > 1:
-                first, last = name_gazetteer()
-                if not any(t.lower().strip(".,") in first or t.lower().strip(".,") in last for t in text[start:end].split()):
-                    return None
+            # after a cue, at least one token must be a name and nothing else, or a word no lexicon knows
+            # ("Patient John Smith", "PT: OKAFOR"), not only ambiguous words ("pt Will")
+            if not any(classify(fold(t.strip(".,'’")), t) in ("N", "U") for t in text[start:end].split()):
+                return None
         return start, end
     if name in ("hospital",):
-        # drop sentence-initial function words swallowed by the capitalised run ("Was St. Mary Hospital")
-        span = text[start:end]
-        toks = span.split()
-        skip = 0
-        while skip < len(toks) - 1 and toks[skip].lower() in START_WORDS:
-            skip += 1
-        if skip:
-            off = span.index(toks[skip])
-            start += off
-        return start, end
+        return _trim_hospital(text, start, end)
     if name.startswith("cue_"):
         value = text[start:end]
         if not any(ch.isdigit() for ch in value):
@@ -743,7 +775,7 @@ class RuleRecognizer:
                         e -= 1
                 cands.append(Candidate(s, e, cat, _SOURCE[name], score))
         if self._on("name_runs"):
-            cands.extend(_name_runs(text))
+            cands.extend(find_evidence(text))
         cands = [_extend_name_left(text, c) if c.category == "NAME" else c for c in cands]
         # placeholders from an earlier pass are not identifiers
         if "[" in text:

@@ -39,13 +39,16 @@ def test_l0_is_identity():
 
 
 def test_levels_are_cumulative():
-    l1 = deidentify(Q, "L1")
-    l2 = deidentify(Q, "L2")
+    q = Q.replace("1961:", "1961, record QX7741:")
+    l1 = deidentify(q, "L1")
+    l2 = deidentify(q, "L2")
     # L2 = T2(T1(q)): running L2 alone on the L1 output gives the same text
     assert make_level("L2").apply(l1.text).text == l2.text
     assert [s for s in l2.removed if s.level == "L1"] == l1.removed
-    assert "john" in l1.text  # lower-case name: rules do not fire ...
-    assert "john" not in l2.text and "smith" not in l2.text  # ... context does
+    # lower-case names are found at L1 already (lexicons, not capitals, decide)
+    assert "john" not in l1.text and "smith" not in l1.text
+    assert "QX7741" in l1.text  # a code after a plain word: rules do not fire ...
+    assert "QX7741" not in l2.text  # ... context does
     assert "is the left lung clear?" in l2.text
 
 
@@ -107,8 +110,9 @@ def test_result_counts_and_dict():
 
 
 def test_pipeline_passes_params_to_levels():
-    strict = TextPipeline("L2", l2={"threshold": 5.0})
-    assert "john" in strict.run(Q).text
+    q = "Record QX7741: is the left lung clear?"
+    assert "QX7741" in TextPipeline("L2", l2={"threshold": 5.0}).run(q).text
+    assert "QX7741" not in TextPipeline("L2").run(q).text
     no_manifest = TextPipeline("L1", l1={"use_manifest": False})
     m = Manifest(fields={"other_id": "zz-top"})
     assert "zz-top" in no_manifest.run("is zz-top ok?", m).text

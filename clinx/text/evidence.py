@@ -1,0 +1,524 @@
+"""Names, institutions and places decided on evidence, in any letter case.
+
+Capitalisation says little in clinical notes: whole notes are in capitals
+(``PMH: CAD, S/P MI``), whole notes in lower case (``dr hunter aware``), and
+headers shout (``MENTAL STATUS CHANGES``). So this pass decides from
+lexicons and context, and uses letter case only as weak extra evidence in
+mixed-case lines.
+
+Every word token gets a class from :mod:`clinx.text.lexicons`:
+
+* ``C`` clinical (abbreviation, drug, anatomy, finding) or a function word — never PHI;
+* ``N`` a name and nothing else (in the first/last name lists, not an everyday word: "okafor", "angela");
+* ``A`` ambiguous: a name that is also an everyday word ("hope", "will", "grace", "hunter");
+* ``U`` unknown: in no lexicon, not everyday English ("wojciechowska", "baystate");
+* ``W`` an everyday word that is no name.
+
+Then, on evidence:
+
+* after a title (``dr``, ``mrs``) or a relation (``wife``, ``son``, ``dtr``): the next
+  N/A/U tokens are a name (``wife Hope``, ``dr hunter``);
+* after a role (``rn``, ``pcp``, ``attending``) or a label (``name:``, ``pt``,
+  ``d/w``, ``called``): the next N/U tokens (not A: ``pt will``);
+* before a credential (``, MD``, ``RN``, ``PA-C``): the N/A/U tokens before it;
+* no cue: a run of N/A/U tokens holding an N is a name when it has two tokens or
+  the N is long enough to be no abbreviation ("RODRIGUEZ, CARMEN", "sato");
+* institutions: tokens before a head word (``hospital``, ``medical center``,
+  ``clinic``, ``rehab``…) or N/U/acronym tokens after ``seen at``,
+  ``transferred from``, ``at``, ``to``;
+* places: the places lexicon (not everyday words), tokens after ``lives in``,
+  ``from``, and ``Town, MA``.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from functools import lru_cache
+
+from clinx.text.base import Candidate
+from clinx.text.clinical import EPONYM_HEADS, EPONYMS
+from clinx.text.lexicons import (
+    AMBIGUOUS_NAMES,
+    FUNCTION_WORDS,
+    clinical_vocab,
+    everyday_names,
+    first_names,
+    fold,
+    last_names,
+    ordinary_words,
+    places,
+    zipf,
+)
+
+TITLES = frozenset("dr drs doctor mr mrs ms miss mx prof professor".split())
+RELATIONS = frozenset(
+    """
+wife husband son sons daughter daughters dtr dau sister sisters brother brothers bro sis mother mom mum father dad
+niece nephew grandson granddaughter grandmother grandfather grandma grandpa granddtr partner boyfriend girlfriend bf gf
+fiance fiancee spouse friend neighbor neighbour roommate aunt uncle cousin guardian caregiver stepson stepdaughter
+stepmother stepfather hcp poa proxy escort
+""".split()
+)
+ROLES = frozenset(
+    """
+rn np pa pcp attending fellow resident intern surgeon cardiologist oncologist nephrologist neurologist endoscopist
+anesthesiologist anesthesia radiologist pathologist consultant tech technician midwife coach mgr manager nurse physician
+therapist operator provider hospitalist intensivist dentist pharmacist crna surgeon: chaplain interpreter ot pt/ot slp
+""".split()
+)
+LABELS = frozenset(
+    """
+name patient pt re attn signed dictated transcribed typed read seen discussed spoke called paged notified per by
+referred referring ordering contact dw d/w
+""".split()
+)
+# labels after which an ambiguous word is still not a name ("pt will", "called back")
+_WEAK_LABELS = frozenset("patient pt by per called seen read contact".split())
+CREDENTIALS = frozenset(
+    """
+md m.d do d.o rn np pa pa-c phd dpt pt licsw lcsw otr otr/l crna rvt facc facs cnm lpn lvn mph msw pharmd dds dmd
+ms ccc-slp slp cde rd aprn fnp anp dnp bsn
+""".split()
+)
+HOSPITAL_HEADS = frozenset(
+    """
+hospital hospitals clinic clinics infirmary rehab rehabilitation healthcare hospice institute sanatorium memorial
+""".split()
+)
+# two-word heads ("medical center", "health center", "home health", "skilled nursing", "eye and ear")
+HOSPITAL_HEAD_PAIRS = frozenset(
+    {
+        ("medical", "center"), ("medical", "centre"), ("health", "center"), ("health", "centre"), ("med", "ctr"),
+        ("home", "health"), ("skilled", "nursing"), ("nursing", "home"), ("community", "care"), ("health", "alliance"),
+        ("health", "system"), ("cancer", "center"), ("cancer", "institute"), ("medical", "group"), ("surgical", "clinic"),
+        ("nursing", "facility"), ("care", "center"), ("rehab", "center"), ("eye", "ear"), ("general", "hospital"),
+    }
+)
+#: Services and departments: "PULM CLINIC", "anticoag clinic", "Cardiology clinic" are no institutions' names.
+SERVICES = frozenset(
+    """
+cardiology cards pulm pulmonary pulmonology anticoag anticoagulation fracture surgical surgery breast bridge ortho orthopedic
+orthopaedic urgent dermatology derm oncology onc neurology neuro nephrology renal gi memory sleep pain wound infusion dialysis
+transplant primary care walk-in eye ent urology uro endocrine endocrinology rheumatology rheum allergy vascular spine hand
+sports travel fertility prenatal ob gyn obstetric pediatric peds geriatric geriatrics psychiatry psych behavioral methadone
+smoking cessation lipid diabetes heart lung liver kidney cancer stroke trauma rehab clinic clinics outpatient inpatient
+same follow-up follow up the this that our your their his her a an in at to from with
+""".split()
+)
+VENUE_CUES = frozenset("at from to in".split())
+VENUE_PAIRS = frozenset(
+    {("seen", "at"), ("transferred", "from"), ("transferred", "to"), ("admitted", "to"), ("treated", "at"), ("works", "at"),
+     ("rehab", "at"), ("done", "at"), ("performed", "at"), ("referred", "to"), ("sent", "from"), ("care", "at"),
+     ("followed", "at"), ("hospitalized", "at"), ("bx", "at"), ("dx", "at"), ("cath", "at"), ("ed", "at")}
+)
+PLACE_CUES = frozenset({("lives", "in"), ("lives", "at"), ("living", "in"), ("resides", "in"), ("resident", "of"), ("home", "in"),
+                        ("moved", "to"), ("moved", "from"), ("visiting", "family"), ("family", "in"), ("police", "in"), ("from", "in")})
+US_STATES = frozenset(
+    "al ak az ar ca co ct de fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj nm ny nc nd oh ok or pa ri sc "
+    "sd tn tx ut vt va wa wv wi wy dc pr".split()
+)
+# words that are never part of a name even when a lexicon lists them (note vocabulary)
+_NEVER = frozenset(
+    """
+aware updated notified present bedside available agrees agreed called informed consented today tomorrow yesterday
+here there home work phone cell at with and or in on by re hcp poa note notes md rn np xxxx
+""".split()
+)
+
+_TOKEN_RE = re.compile(r"[^\W\d_](?:[^\W\d_]|['’](?=[^\W\d_])|-(?=[^\W\d_]))*\.?")
+_LINE_RE = re.compile(r"[^\n]+")
+_INITIAL_RE = re.compile(r"[A-Za-z]\.?")
+
+N, A, U, W, C = "N", "A", "U", "W", "C"
+
+
+@lru_cache(maxsize=1)
+def _lex():
+    return first_names(), last_names(), ordinary_words(), clinical_vocab(), places(), everyday_names()
+
+
+def classify(low: str, raw: str) -> str:
+    """Token class (see the module docstring) of a folded word ``low`` written as ``raw``."""
+    first, last, ordinary, clinical, _, _ = _lex()
+    if low in clinical or low in _NEVER:
+        return C
+    if low in FUNCTION_WORDS:
+        return A if low in AMBIGUOUS_NAMES else C  # "may", "will": names only with evidence
+    named = low in first or low in last
+    if low in ordinary:
+        if not named and low not in AMBIGUOUS_NAMES:
+            return W
+        return A if low in _lex()[5] or _inflected(low, ordinary) else N
+    if named:
+        # inflected everyday words that are also surnames ("weeks", "falls", "held")
+        z = zipf(low)
+        if z >= 4.8 and low not in first or _inflected(low, ordinary):
+            return A
+        return N
+    if zipf(low) > 0.0:
+        return W  # an everyday word (an inflected form: "lives", "returns", "weeks")
+    if len(low) < 3 or not low.isalpha() and not ("-" in low or "'" in low or "’" in low):
+        return W
+    return U
+
+
+def _inflected(low: str, ordinary: frozenset) -> bool:
+    """``low`` is an inflection of an everyday word ("weeks" -> "week", "falls" -> "fall", "placed" -> "place")."""
+    for suf, rep in (("s", ""), ("es", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"), ("ly", ""), ("er", ""), ("ers", "")):
+        if low.endswith(suf) and len(low) - len(suf) >= 3 and low[: len(low) - len(suf)] + rep in ordinary:
+            return True
+    return False
+
+
+def _line_case(text: str, s: int, e: int) -> str:
+    """``caps``, ``lower`` or ``mixed`` for the line text[s:e]."""
+    up = lo = 0
+    for ch in text[s:e]:
+        if ch.isupper():
+            up += 1
+        elif ch.islower():
+            lo += 1
+    if lo == 0 or up > 3 * lo:
+        return "caps"
+    if up * 50 < lo:
+        return "lower"
+    return "mixed"
+
+
+class _Tok:
+    __slots__ = ("s", "e", "raw", "low", "cls", "case", "dot")
+
+    def __init__(self, s, e, raw, low, cls, case, dot):
+        self.s, self.e, self.raw, self.low, self.cls, self.case, self.dot = s, e, raw, low, cls, case, dot
+
+
+def tokens(text: str) -> list[_Tok]:
+    """Word tokens with their class and line case."""
+    out: list[_Tok] = []
+    for lm in _LINE_RE.finditer(text):
+        ls, le = lm.span()
+        case = _line_case(text, ls, le)
+        for m in _TOKEN_RE.finditer(text, ls, le):
+            raw = m.group()
+            s, e = m.span()
+            dot = raw.endswith(".")
+            if dot:
+                raw, e = raw[:-1], e - 1
+            if len(raw) > 2 and raw[-2] in "'’" and raw[-1] in "sS":
+                raw, e = raw[:-2], e - 2
+            low = fold(raw)
+            out.append(_Tok(s, e, raw, low, classify(low, raw), case, dot))
+    return out
+
+
+_SEP_NAME_RE = re.compile(r"[ \t]{1,3}|[ \t]?,[ \t]{0,2}|\.[ \t]{0,2}|[ \t]?&[ \t]?")
+
+
+def _gap(text: str, a: _Tok, b: _Tok) -> str:
+    return text[a.e + (1 if a.dot else 0) : b.s]
+
+
+def _joined(text: str, a: _Tok, b: _Tok, comma: bool = True) -> bool:
+    """Tokens a, b are adjacent within a name (spaces, an initial's dot, or one comma)."""
+    g = _gap(text, a, b)
+    if g == "":
+        return a.dot
+    if "\n" in g or len(g) > 4:
+        return False
+    if "," in g and not comma:
+        return False
+    return all(ch in " \t,." for ch in g) and g.count(",") <= 1
+
+
+def _is_initial(t: _Tok, text: str) -> bool:
+    return len(t.raw) == 1 and t.raw.isalpha() and (t.dot or t.raw.isupper())
+
+
+def _name_ok(t: _Tok, allow_ambiguous: bool) -> bool:
+    if t.cls in (N, U):
+        return True
+    return allow_ambiguous and t.cls == A
+
+
+def _given_then_surname(text: str, toks: list[_Tok], j: int) -> bool:
+    """toks[j] is a given name and toks[j+1] a surname ("May Smith", "Grace Hill"): a person, ambiguous words or not."""
+    first, last = _lex()[0], _lex()[1]
+    if j + 1 >= len(toks) or toks[j].cls not in (N, A) or toks[j + 1].cls not in (N, A):
+        return False
+    return toks[j].low in first and toks[j + 1].low in last and _joined(text, toks[j], toks[j + 1], comma=False)
+
+
+def _clinical_surname(text: str, prev: _Tok, t: _Tok) -> bool:
+    """``t`` is a clinical word used as a surname after a given name: "Cheryl Walker", "TONY SMALL"."""
+    first, last = _lex()[0], _lex()[1]
+    return (
+        t.low in last and t.low not in FUNCTION_WORDS and t.raw[:1].isupper() and prev.low in first
+        and prev.raw[:1].isupper() and prev.raw.isupper() == t.raw.isupper() and _joined(text, prev, t, comma=False)
+    )
+
+
+def _cue_gap(text: str, cue: _Tok, nxt: _Tok) -> str | None:
+    """The characters between a cue and the word after it, or None when they do not join them.
+
+    Spaces, a colon, a comma, an opening parenthesis or a hyphen join; a line
+    break or a sentence end ("consent w/ pt. anesthesiologist") does not.
+    """
+    g = text[cue.e : nxt.s]
+    if cue.dot:
+        if cue.low not in TITLES and cue.low not in _ABBREV_CUES:
+            return None
+        g = g[1:]
+    if len(g) > 4 or "\n" in g or not g and not cue.dot:
+        return None
+    if all(ch in " \t:,(-=#" for ch in g):
+        return g
+    return None
+
+
+_ABBREV_CUES = frozenset("pt dtr dau sis bro mgr attn re".split())
+
+
+def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit: int = 3, pure_only: bool = False) -> int:
+    """Index one past the name starting at ``i`` (initials allowed), or ``i`` when none starts there."""
+    j = i
+    n = 0
+    while j < len(toks) and n < limit:
+        t = toks[j]
+        if j > i and not _joined(text, toks[j - 1], t, comma=False):
+            break
+        if _is_initial(t, text) and j + 1 < len(toks) and _joined(text, t, toks[j + 1], comma=False):
+            j += 1
+            continue
+        # after the first token, an ambiguous word continues a name only before another name token
+        # or when it is itself a surname following a given name ("Mark Tobin", "Joy Lee")
+        if pure_only and n == 0 and t.cls != N and not _given_then_surname(text, toks, j):
+            break
+        if n > 0 and t.cls == C and _clinical_surname(text, toks[j - 1], t):
+            j += 1
+            n += 1
+            continue
+        # a surname that is also a word continues a name: "Michele May", "SON BILL WARD" ("son bill will" does not)
+        cont = n > 0 and t.cls == A and t.low in _lex()[1] and (t.low not in FUNCTION_WORDS or t.case == "mixed" and t.raw[:1].isupper())
+        if not _name_ok(t, allow_ambiguous and (n == 0 or cont or t.low not in FUNCTION_WORDS) or cont):
+            break
+        j += 1
+        n += 1
+    # drop trailing initials that did not lead to a name
+    while j > i and _is_initial(toks[j - 1], text) and not _name_ok(toks[j - 1], True):
+        j -= 1
+    return j if n else i
+
+
+def find_evidence(text: str) -> list[Candidate]:
+    """NAME, HOSPITAL and LOCATION candidates decided on lexicon and context evidence."""
+    toks = tokens(text)
+    n = len(toks)
+    if not n:
+        return []
+    first, last, _, _, place_set, _ = _lex()
+    out: list[Candidate] = []
+    named = [False] * n
+
+    def add(i: int, j: int, cat: str, source: str, score: float) -> None:
+        if j <= i:
+            return
+        # take in initials right before ("J. Kowalczyk", "K HOLLOWAY")
+        while i > 0 and _is_initial(toks[i - 1], text) and _joined(text, toks[i - 1], toks[i], comma=False) and cat == "NAME":
+            i -= 1
+        out.append(Candidate(toks[i].s, toks[j - 1].e, cat, source, score))
+        for k in range(i, j):
+            named[k] = True
+
+    lows = [t.low for t in toks]
+    for i, t in enumerate(toks):
+        low = t.low
+        k = i + 1
+        if k >= n:
+            break
+        nk = toks[k]
+        # ---- cue before: a title or a relation vouches even for ambiguous words ("wife Hope", "dr hunter")
+        if (low in TITLES or low in RELATIONS) and _cue_gap(text, t, nk) is not None:
+            j = _take_name(text, toks, k, allow_ambiguous=True)
+            if j > k:
+                add(k, j, "NAME", "evidence:cue", 0.95)
+                continue
+        # ---- a role or a label: pure names and unknown words ("RN Tamika", "Name: Okafor"), ambiguous
+        # words only after "Label:" ("ATTENDING: WILL BRENNAN")
+        cue = low in ROLES or low in LABELS or (low == "with" and i > 0 and lows[i - 1] in ("discussed", "seen", "spoke", "d/w"))
+        if cue and nk.low not in TITLES and nk.low not in RELATIONS:
+            g = _cue_gap(text, t, nk)
+            if g is not None:
+                colon = ":" in g
+                weak = low in _WEAK_LABELS and not colon
+                j = _take_name(text, toks, k, allow_ambiguous=colon, pure_only=weak)
+                if j > k:
+                    add(k, j, "NAME", "evidence:role", 0.9)
+                    continue
+        # "DICTATED BY: X", "seen with Dr", "d/w": label with colon gap
+        if low in CREDENTIALS and i > 0 and not named[i - 1]:
+            # walk back over the name before the credential ("Thomas Whitfield, MD")
+            j = i
+            k = i - 1
+            cnt = 0
+            while k >= 0 and cnt < 3 and _joined(text, toks[k], toks[k + 1]) and (toks[k].cls in (N, U, A) or _is_initial(toks[k], text)):
+                if toks[k].low in CREDENTIALS or toks[k].low in TITLES:
+                    break
+                k -= 1
+                cnt += 1
+            if cnt and any(toks[m].cls in (N, U) for m in range(k + 1, j)):
+                add(k + 1, j, "NAME", "evidence:credential", 0.9)
+    # ---- runs with no cue: names from the lexicons
+    i = 0
+    while i < n:
+        t = toks[i]
+        if named[i] or not _run_ok(t):
+            i += 1
+            continue
+        j = i + 1
+        while j < n and j - i < 4 and not named[j] and _run_ok(toks[j]) and _joined(text, toks[j - 1], toks[j]):
+            j += 1
+        # a surname that is also a clinical word, right after a given name: "Cheryl Walker", "TONY SMALL"
+        surname_ext = False
+        if j < n and not named[j] and toks[j].low in last and toks[j].cls == C and toks[j].low not in FUNCTION_WORDS:
+            tj, tp = toks[j], toks[j - 1]
+            if _clinical_surname(text, tp, tj):
+                j += 1
+                surname_ext = True
+        run = toks[i:j]
+        has_n = [r for r in run if r.cls == N]
+        decided = False
+        if surname_ext:
+            decided = True
+        elif has_n:
+            if len(run) >= 2:
+                # two or more name-ish tokens with a pure name among them
+                strong = sum(1 for r in run if r.cls in (N, U))
+                decided = len(run) == 2 or strong >= 2
+            else:
+                r = run[0]
+                # a lone pure name: long enough not to be an abbreviation, and not a CAPS acronym in running text
+                decided = len(r.low) >= 4 and not (r.case != "caps" and r.raw.isupper())
+        elif len(run) >= 2 and _given_then_surname(text, toks, i) and all(r.raw[:1].isupper() for r in run[:2]):
+            # "Grace Hill", "MARK BIRD": a given name then a surname, both capitalised
+            decided = True
+            j = i + 2
+            run = toks[i:j]
+        if decided:
+            nx = re.match(r"(?:['’]s?)?\s{0,3}([A-Za-z]{1,30})", text[run[-1].e :])
+            head = nx.group(1).lower() if nx else ""
+            if head in EPONYM_HEADS or (len(run) == 1 and run[0].low in EPONYMS):
+                decided = False
+        if decided:
+            # a place that is also a surname in a place slot stays a place (handled below)
+            add(i, j, "NAME", "evidence:lexicon", 0.86)
+        i = j
+    # ---- institutions: words before a head
+    for i, t in enumerate(toks):
+        head_end = None
+        if t.low in HOSPITAL_HEADS:
+            head_end = i + 1
+            first_head = i
+        elif i + 1 < n and (t.low, toks[i + 1].low) in HOSPITAL_HEAD_PAIRS and _joined(text, t, toks[i + 1], comma=False):
+            head_end = i + 2
+            first_head = i
+        elif i + 2 < n and t.low == "eye" and toks[i + 1].low == "and" and toks[i + 2].low == "ear":
+            head_end = i + 3
+            first_head = i
+        if head_end is None:
+            continue
+        k = first_head
+        cnt = 0
+        while k - 1 >= 0 and cnt < 4 and _joined(text, toks[k - 1], toks[k], comma=False):
+            p = toks[k - 1]
+            if p.low in FUNCTION_WORDS and p.low not in ("of", "the", "and") or p.low in VENUE_CUES:
+                break
+            if p.cls == C and p.low not in HOSPITAL_HEADS and p.low not in ("general", "memorial", "community", "medical", "health"):
+                break
+            if p.low in SERVICES:
+                break
+            if p.low in TITLES or p.low in RELATIONS:
+                break
+            k -= 1
+            cnt += 1
+        while k < first_head and toks[k].low in ("of", "the", "and"):
+            k += 1
+        if cnt and k < first_head:
+            # "St. Elizabeth's" / "Sturdy Memorial": the words before the head plus the head
+            add(k, head_end, "HOSPITAL", "evidence:hospital", 0.93)
+    # ---- venues and places after cues
+    for i, t in enumerate(toks):
+        low = t.low
+        pair = (lows[i - 1], low) if i > 0 else None
+        venue = pair in VENUE_PAIRS or low in ("at",) or (low in ("from", "to") and i > 0)
+        place_cue = pair in PLACE_CUES or low in ("in", "from", "to", "near")
+        if not (venue or place_cue):
+            continue
+        k = i + 1
+        if k >= n or named[k] or not _joined(text, t, toks[k], comma=False):
+            continue
+        if toks[k].low in ("the",) and k + 1 < n:
+            k += 1
+        j = k
+        while j < n and j - k < 3:
+            if j > k and (named[j] or not _joined(text, toks[j - 1], toks[j], comma=False)):
+                break
+            tj = toks[j]
+            acronym = tj.raw.isupper() and 2 <= len(tj.raw) <= 6 and tj.cls not in (C, W) and (tj.case != "caps" or len(tj.raw) <= 5)
+            inplace = tj.low in place_set and tj.cls not in (C, W)
+            strong_venue = pair in VENUE_PAIRS or pair in PLACE_CUES
+            title_u = tj.cls == U and tj.case == "mixed" and tj.raw[:1].isupper() and not tj.raw.isupper()
+            if tj.cls == N or inplace or acronym or title_u or (tj.cls == U and strong_venue):
+                j += 1
+                continue
+            # multi-word place names ("fall river", "new bedford")
+            if j + 1 < n and f"{tj.low} {toks[j + 1].low}" in place_set:
+                j += 2
+                continue
+            # lower-case acronyms of institutions after a venue cue ("at mgh", "to bmc")
+            if venue and tj.case == "lower" and 3 <= len(tj.low) <= 5 and tj.cls == U:
+                j += 1
+                continue
+            break
+        if j > k:
+            is_place = any(toks[m].low in place_set for m in range(k, j)) or (
+                j < n and j + 1 <= n and _state_after(text, toks[j - 1])
+            )
+            cat = "LOCATION" if (is_place or place_cue and not venue) else "HOSPITAL"
+            add(k, j, cat, "evidence:venue", 0.9)
+    # ---- places on their own (not everyday words) and "Town, MA"
+    for i, t in enumerate(toks):
+        if named[i]:
+            continue
+        if t.cls in (N, U) and len(t.low) >= 4 and t.low in place_set and not (t.raw.isupper() and t.case != "caps"):
+            add(i, i + 1, "LOCATION", "evidence:place", 0.85)
+        elif i + 1 < n and f"{t.low} {toks[i + 1].low}" in place_set and t.cls != C and toks[i + 1].cls != C and _joined(text, t, toks[i + 1], comma=False):
+            add(i, i + 2, "LOCATION", "evidence:place", 0.85)
+        elif t.cls in (N, U, A) and _state_after(text, t) and t.cls != C:
+            add(i, i + 1, "LOCATION", "evidence:place", 0.85)
+    return out
+
+
+def _run_ok(t: _Tok) -> bool:
+    """May ``t`` be part of a name found without a cue? In mixed-case lines names are capitalised."""
+    if t.cls not in (N, A, U):
+        return False
+    return t.case != "mixed" or t.raw[:1].isupper()
+
+
+def _sentence_start(text: str, s: int) -> bool:
+    k = s - 1
+    while k >= 0 and text[k] in " \t":
+        k -= 1
+    return k < 0 or text[k] in ".!?\n:;"
+
+
+_STATE_AFTER_RE = re.compile(r",\s{0,2}([A-Z]{2})\b")
+
+
+def _state_after(text: str, t: _Tok) -> bool:
+    m = _STATE_AFTER_RE.match(text, t.e)
+    return bool(m) and m.group(1).lower() in US_STATES
+
+
+__all__ = ["classify", "find_evidence", "tokens"]
