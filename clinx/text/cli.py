@@ -60,6 +60,7 @@ class Summary:
     l3_fallbacks: int = 0
     removed: Counter = field(default_factory=Counter)
     errors_by_stage: Counter = field(default_factory=Counter)
+    not_processed: Counter = field(default_factory=Counter)
     status: str = "ok"
 
     def to_dict(self) -> dict:
@@ -71,6 +72,7 @@ class Summary:
             "ok": self.ok,
             "errors": self.errors,
             "errors_by_stage": dict(sorted(self.errors_by_stage.items())),
+            "not_processed": dict(sorted(self.not_processed.items())),
             "l3_fallbacks": self.l3_fallbacks,
             "removed_by_category": {k: self.removed[k] for k in sorted(self.removed, key=_cat_order)},
             "removed_total": sum(self.removed.values()),
@@ -373,7 +375,7 @@ def _iter_folder(entries: list[FolderEntry], st: Settings) -> Iterator[Row | Inp
     for e in entries:
         label = _path_label(e.rel, st.log_paths)
         if e.link:
-            yield InputError(label, "symbolic link: not followed (inputs must lie inside the input folder)", "read")
+            yield InputError(label, "symbolic link: not followed (clinx reads only regular files inside the input folder)", "read")
             continue
         try:
             size = e.path.stat().st_size
@@ -628,7 +630,7 @@ def run(cfg) -> dict:
         save_resolved(cfg, out_dir)
         summary = Summary(kind, pipe.level)
         if others:
-            summary.errors_by_stage["not .txt (not processed)"] = others
+            summary.not_processed["not a .txt file"] = others
         try:
             _process(cfg, st, kind, inp, entries, text_names, main_name, out_dir, pipe, summary)
         except ClinxError:

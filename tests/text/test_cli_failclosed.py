@@ -154,12 +154,13 @@ def test_row_ids_and_file_names_are_not_echoed_unless_allowed(tmp_path):
     outside = tmp_path / "outside.txt"
     outside.write_text("Patient Mary Major")
     (folder / "link.txt").symlink_to(outside)
+    (folder / "scan.gif").write_bytes(b"GIF89a")
     s = run(cfg(tmp_path / "out3", f"input={folder}", "output.names=hash"))
     errs = (tmp_path / "out3" / "errors.jsonl").read_text()
     assert "john" not in errs and "symbolic link" in errs and "not UTF-8" in errs
     released = [p.name for p in (tmp_path / "out3" / "texts").iterdir()]
     assert len(released) == 1 and released[0] != "ok.txt"  # the link was not followed, the name is opaque
-    assert s["ok"] == 1 and s["errors"] == 2
+    assert s["ok"] == 1 and s["errors"] == 2 and s["not_processed"] == {"not a .txt file": 1}
 
 
 def test_two_default_run_folders_in_the_same_instant_are_distinct(tmp_path, monkeypatch):
