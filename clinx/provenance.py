@@ -71,11 +71,19 @@ def _host_digest() -> str:
     return hashlib.sha256(platform.node().encode()).hexdigest()[:8]
 
 
-def write_figures(path: str | os.PathLike, figures: Mapping[str, Any], **extra: Any) -> Path:
+def write_figures(path: str | os.PathLike, figures: Mapping[str, Any], *, start: Mapping[str, Any] | None = None,
+                  **extra: Any) -> Path:
     """Write ``figures`` (flat ``name -> value``) plus :func:`provenance` and ``extra`` keys as sorted JSON, atomically.
 
-    The provenance is taken when the figures are written (the load average of
-    the run, not of its start); values JSON cannot hold become text.
+    ``start`` is :func:`provenance` taken when the benchmark began: the code
+    that ran is the commit (and edits) of the start, not of the end (a long
+    run can outlive a commit); the load average is the end's (the run's).
+    Values JSON cannot hold become text.
     """
-    doc = {**dict(figures), **extra, **provenance()}
+    prov = provenance()
+    if start is not None:
+        for key in ("provenance/git_commit", "provenance/git_dirty", "provenance/argv"):
+            prov[key] = start.get(key, prov[key])
+        prov["provenance/utc_start"] = start.get("provenance/utc")
+    doc = {**dict(figures), **extra, **prov}
     return write_text_atomic(Path(path), json.dumps(doc, indent=2, sort_keys=True, default=str))

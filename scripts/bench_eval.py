@@ -47,6 +47,9 @@ def main(argv=None) -> int:
     from clinx.eval.cli import run_from_config
     from clinx.eval.report import paired_comparisons, render_markdown
 
+    from clinx.provenance import provenance
+
+    start = provenance()
     work = Path(args.workdir or tempfile.mkdtemp(prefix="clinx_bench_eval_"))
     n = args.n if args.n is not None else (12 if args.quick else 32)
     overrides = [f"n={n}", f"paths.cache_dir={work / 'cache'}", f"paths.runs_dir={work / 'runs'}", "progress=false"] + args.set
@@ -79,7 +82,7 @@ def main(argv=None) -> int:
     figs["rerun_identical"] = int(same)
     from clinx.provenance import write_figures
 
-    out = write_figures(args.out, figs)
+    out = write_figures(args.out, figs, start=start)
     print(f"cold {wall:.1f} s, cached {wall_cached:.1f} s, rerun identical: {same}; figures -> {out}; reports in {work}")
     return 0
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
 import os
 import statistics
 import sys
@@ -157,6 +156,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--base-url", default=None, help="openai backend: e.g. http://127.0.0.1:8000/v1")
     ap.add_argument("--model", default=None, help="openai: served model name; transformers: local folder")
     args = ap.parse_args(argv)
+    from clinx.provenance import provenance
+
+    start = provenance()  # the commit that runs, before anything can change it
 
     bt = _bench_text()
     from clinx.llm import get_llm
@@ -227,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     for k, v in figures.items():
         if "reject_reason" in k or "routes" in k or "quasi_" in k or "changed" in k or "rate" in k:
             print(f"{k}: {v}")
-    out = write_figures(args.out, figures)
+    out = write_figures(args.out, figures, start=start)
     print(f"wrote {out}")
     return 0
 

@@ -26,7 +26,6 @@ training or checkpoint selection), in one process:
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import sys
@@ -168,6 +167,9 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
+    from clinx.provenance import provenance
+
+    start = provenance()  # the commit that runs, before anything can change it
     if args.split == "train":
         raise SystemExit("the benchmark must run on a held-out split")
 
@@ -207,7 +209,7 @@ def main(argv=None) -> int:
     }
     from clinx.provenance import write_figures
 
-    write_figures(args.out, figures, _meta=meta, _details={"leakage": details, "table_md": md})
+    write_figures(args.out, figures, start=start, _meta=meta, _details={"leakage": details, "table_md": md})
     log(f"wrote {args.out}")
     return 0
 

@@ -17,9 +17,7 @@ Figures: ``step_s/<device>/<arch>``, ``images_per_s/<device>/<arch>``,
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
 import sys
 import time
 from contextlib import nullcontext
@@ -105,6 +103,9 @@ def main(argv=None) -> int:
     ap.add_argument("--archs", default="prism,gskip")
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
+    from clinx.provenance import provenance
+
+    start = provenance()  # the commit that runs, before anything can change it
     torch.set_num_threads(args.threads)
     warmup, iters = (1, 3) if args.quick else (2, 8)
     figures: dict[str, float] = {}
@@ -129,7 +130,7 @@ def main(argv=None) -> int:
     from clinx.provenance import write_figures
 
     meta = {"batch": args.batch, "size": args.size, "threads": args.threads, "warmup": warmup, "iters": iters}
-    write_figures(args.out, figures, _meta=meta, _details={"table_md": md})
+    write_figures(args.out, figures, start=start, _meta=meta, _details={"table_md": md})
     log(f"wrote {args.out}")
     return 0
 

@@ -17,13 +17,16 @@ import logging
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from omegaconf import OmegaConf
 
 from clinx.cli_common import hydra_main
 from clinx.config import run_dir, save_resolved
 from clinx.records import text_digest
+
+if TYPE_CHECKING:
+    from .grid import GridSettings
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +73,7 @@ def load_dataset(node: Mapping, cfg, cache_dir: Path) -> list:
     """
     from hydra.utils import instantiate
 
-    from clinx.data.benchmark import inject_sample, is_saved, load_benchmark, save_benchmark
+    from clinx.data.benchmark import inject_sample, load_benchmark, save_benchmark
 
     node = dict(node)
     fmt = str(node.get("fmt", "data"))

@@ -39,7 +39,6 @@ sanitisation fails is left out of the cells that need it and listed in
 
 from __future__ import annotations
 
-import itertools
 import logging
 import sys
 import time
@@ -254,6 +253,41 @@ def _safe(exc: BaseException) -> str:
     return type(exc).__name__
 
 
+class CachedReads:
+    """An OCR engine whose reads go through a grid runner's OCR cache (every other attribute is the engine's)."""
+
+    def __init__(self, engine, runner: "GridRunner"):
+        self._engine, self._runner = engine, runner
+
+    def __getattr__(self, name):
+        return getattr(self._engine, name)
+
+    def fingerprint(self) -> str:
+        return fingerprint_of(self._engine)
+
+    def read(self, image: np.ndarray) -> list[Detection]:
+        return self._runner.read_pixels(self._engine, image)
+
+    def read_item(self, image: np.ndarray, item: str) -> list[Detection]:
+        return self._runner.read_pixels(self._engine, image, read=lambda: self._engine.read_item(image, item))
+
+
+def _with_cached_reads(localizer, runner: "GridRunner"):
+    """A shallow copy of ``localizer`` reading through the runner's OCR cache (as is, when it has no engine)."""
+    import copy
+
+    engine = getattr(localizer, "engine", None)
+    if engine is None or not callable(getattr(engine, "read", None)):
+        return localizer
+    out = copy.copy(localizer)
+    out.engine = CachedReads(engine, runner)
+    return out
+
+
+def _poly(points):
+    return tuple(tuple(p) for p in points) if points else None
+
+
 # --------------------------------------------------------------------------- the runner
 
 
@@ -293,11 +327,11 @@ class GridRunner:
         self.text_id = text_id
         self.masker = masker or OCRMasker()
         self._ocr_engines = dict(ocr_engines) if ocr_engines is not None else None
-        self.verifier = verifier
+        self.verifier = _with_cached_reads(verifier, self) if verifier is not None else None
         self.progress = progress
         self.counts: dict[str, int] = {}
         self._mem: dict[str, np.ndarray] = {}
-        self._engine_fps: dict[str, str] = {}
+        self._engine_fps: dict[int, str] = {}
 
     # ----------------------------------------------------------- helpers
     def _count(self, name: str, n: int = 1) -> None:
@@ -350,6 +384,9 @@ class GridRunner:
                 for s in samples}
         todo = [s for s in samples if not self.images.has(keys[s.id])]
         self._count("mask_cache_hits", len(samples) - len(todo))
+        if todo and isinstance(self.masker, OCRMasker) and not isinstance(getattr(self.masker._localizer(), "engine", None), CachedReads):
+            # The mask engine's reads of the raw images also serve the leakage attack by the same engine.
+            self.masker._loc = _with_cached_reads(self.masker._localizer(), self)
         for chunk in self._bar(list(iter_chunks(todo, self.s.batch_size)), f"{dataset}: PHI masks"):
             for s, m in zip(chunk, self.masker.masks(chunk)):
                 if isinstance(m, BaseException):
@@ -520,17 +557,28 @@ class GridRunner:
         return self._ocr_engines
 
     def _read(self, engine_name: str, engine, key: str) -> list[Detection]:
-        # Keyed by the engine's fingerprint (resolved settings, code), not its name: a changed
-        # threshold or engine version reads again.
-        if engine_name not in self._engine_fps:
-            self._engine_fps[engine_name] = fingerprint_of(engine)
-        ck = text_digest("ocr", __version__, self._engine_fps[engine_name], key)
+        return self.read_pixels(engine, self.image(key))
+
+    def read_pixels(self, engine, image: np.ndarray, read=None) -> list[Detection]:
+        """``engine``'s reading of ``image`` from the OCR cache, or read now (``read()``, default ``engine.read``) and cached.
+
+        Keyed by the engine's fingerprint (resolved settings, code) and the
+        pixels, not by a name: a changed threshold or engine version reads
+        again, and the verifier's reading of a sanitized image serves the
+        leakage attack by the same engine.
+        """
+        efp = self._engine_fps.get(id(engine))
+        if efp is None:
+            efp = self._engine_fps[id(engine)] = fingerprint_of(engine)
+        ck = text_digest("ocr", __version__, efp, image_digest(image))
         hit = self.kv.get("ocr", ck)
         if hit is not None:
             self._count("ocr_cache_hits")
-            return [Detection(text=t, box=tuple(b), confidence=c) for t, b, c in hit]
-        dets = list(engine.read(self.image(key)))
-        self.kv.put_many("ocr", {ck: [[d.text, list(map(float, d.box)), float(d.confidence)] for d in dets]})
+            return [Detection(text=t, box=tuple(b), confidence=c, engine=e, level=lv, polygon=_poly(pg))
+                    for t, b, c, e, lv, pg in hit]
+        dets = list(read() if read is not None else engine.read(image))
+        self.kv.put_many("ocr", {ck: [[d.text, list(map(float, d.box)), float(d.confidence), d.engine, d.level,
+                                       [list(map(float, p)) for p in d.polygon] if d.polygon else None] for d in dets]})
         self._count("ocr_reads")
         return dets
 

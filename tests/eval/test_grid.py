@@ -263,3 +263,36 @@ def test_item_the_verifier_still_reads_is_left_out_and_stays_out_on_rerun(tmp_pa
         assert {r["item"] for r in res.rows if r["condition"] == "gray"} == {"item0"}
         assert [(f["item"], f["stage"]) for f in res.failures] == [("item1", "verify/gray")]
         assert "patient_name" in res.failures[0]["problem"] and parts.NAME not in res.failures[0]["problem"]
+
+
+def test_verifier_reads_serve_the_attack_by_the_same_engine(tmp_path, items, parts, tiny_baseline):
+    """One read per (engine settings, pixels): the attacker re-uses what the verifier read on the released image."""
+    import types
+
+    class ItemOCR(parts.FakeOCR):
+        def fingerprint(self):
+            return "fakeocr:v1"
+
+        def read_item(self, image, item):
+            return self.read(image)
+
+    class EngineLocalizer:
+        def __init__(self, engine):
+            self.engine = engine
+
+        def fingerprint(self):
+            return "engine-localizer:" + self.engine.fingerprint()
+
+        def locate(self, image, manifest, *, item=None):
+            dets = self.engine.read_item(image, item)
+            hits = [types.SimpleNamespace(field="patient_name") for d in dets if parts.NAME.upper() in d.text]
+            return types.SimpleNamespace(mask=np.zeros(image.shape[:2], bool), matches=hits, detections=dets)
+
+    ocr = ItemOCR()
+    s = _settings(conditions=["raw", "blackout"], levels=["l0"], ablation=False)
+    res = GridRunner(s, tmp_path / "c", text_fn=parts.fake_text, text_id="t", masker=TrueMasker(),
+                     ocr_engines={"fakeocr": ocr}, verifier=EngineLocalizer(ocr), progress=False).run(
+        {"toy": items}, {"m": tiny_baseline})
+    assert set(res.image_keys["toy"]["blackout"]) == {"item0", "item1"}  # verified clean, released
+    assert ocr.reads == 4  # 2 raw (attack) + 2 released (verify); the attack on them hit the cache
+    assert res.counts["ocr_cache_hits"] == 2 and res.leakage["toy"]["blackout"]["fakeocr"]["token_recall"] == 0.0
