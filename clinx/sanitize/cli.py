@@ -140,7 +140,7 @@ def verifiers_from_config(cfg, localizers: list, workers: int) -> list | None:
         raise ConfigError("verify_engine lists no engine; use verify=false to switch verification off")
     if names == [loc_engine]:
         log.warning("verify_engine is the localization engine (%s): verification is not independent", loc_engine)
-    nodes = [_engine_node(n, cfg.get("verify_ocr")) for n in names]
+    nodes = [_engine_node(n, cfg.get("verify_params")) for n in names]
     for node in nodes:
         if workers > 1 and "threads" in node:
             node.threads = max(1, (os.cpu_count() or 1) // workers)
