@@ -391,14 +391,17 @@ def _cover(line: _Line, start: int, end: int, field: str, score: float, method: 
 
 
 def _limits(line: _Line, p: int) -> tuple[float, float]:
-    """Halfway points to the neighbouring words of unit ``p`` in its line (±inf at the line ends).
+    """The edges of the neighbouring words of unit ``p`` in its line (±inf at the line ends).
 
-    Two matched neighbours each grow up to the midpoint, so the gap between
-    them is still covered; an unmatched neighbour (a label) is never reached.
+    The mask's margin may fill the whole gap up to a neighbour's box but never
+    enters it, so an unmatched neighbour (a label) keeps its ink. Not the
+    midpoint: word boxes cut from a line (RapidOCR's CTC positions, estimated
+    splits) are off by a few pixels, and at native resolution the first
+    glyph column of a name then sat outside a midpoint limit.
     """
     u = line.units[p]
-    left = -float("inf") if p == 0 else (line.units[p - 1].box[2] + u.box[0]) / 2
-    right = float("inf") if p + 1 >= len(line.units) else (u.box[2] + line.units[p + 1].box[0]) / 2
+    left = -float("inf") if p == 0 else line.units[p - 1].box[2]
+    right = float("inf") if p + 1 >= len(line.units) else line.units[p + 1].box[0]
     return (min(left, u.box[0]), max(right, u.box[2]))
 
 
