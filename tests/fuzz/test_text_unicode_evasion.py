@@ -114,3 +114,20 @@ def test_fold_maps_every_span_back_to_the_characters_that_made_it(text, data):
         b = data.draw(st.integers(a + 1, len(text)))
         s, e = view.span_back(a, b)
         assert fold(original[s:e]).text == text[a:b]
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(text=st.text(max_size=60), casefold=st.booleans())
+def test_fold_of_any_text_is_well_formed(text, casefold):
+    view = fold(text, casefold=casefold)
+    if view.identity:
+        assert view.text == (text.lower() if casefold and text.isascii() else text)
+        return
+    idx = view.index
+    assert len(idx) == len(view.text)
+    assert all(0 <= i < len(text) for i in idx) and idx == sorted(idx)
+    for a in range(len(view.text)):
+        s, e = view.span_back(a, a + 1)
+        assert 0 <= s < e <= len(text)
+    # the pipeline replaces spans of any text without raising
+    PIPE.run(text)
