@@ -24,6 +24,8 @@ from bisect import bisect_right
 from clinx.records import Manifest
 from clinx.text.base import Candidate, TextResult, apply_candidates, check_text
 from clinx.text.clinical import CLINICAL_CODE_RE
+from clinx.text.evidence import classify
+from clinx.text.lexicons import fold
 from clinx.text.rules import NON_NAMES, _extend_name_left, name_gazetteer
 
 #: Single-word anchors -> the category a boosted token most likely has.
@@ -112,20 +114,29 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
         return 0.1, "numeric"
     if not t[0].isalpha():
         return 0.0, "alpha"
-    gaz = low in first or low in last
-    if t[0].isupper():
-        if t.isupper() and len(t) > 1:
-            return (0.5 if gaz else 0.3), "alpha"
+    # lexicon class, not capitalisation, decides (see clinx.text.evidence): everyday and
+    # clinical words are never candidates, ambiguous names need more than one piece of evidence
+    cls = classify(fold(t), t)
+    if cls == "W" and t[0].isupper() and not t.isupper() and start > 0 and text[start - 1] == " " and text[start - 2 : start - 1] not in (".", ":", "?", "!", "\n"):
+        # a capitalised everyday word mid-sentence: a place or institution name only right after
+        # a place anchor ("seen at Riverside"); the loop below checks the anchor's category
+        return 0.25, "place"
+    if cls in ("C", "W"):
+        return 0.0, "alpha"
+    if cls == "N":
+        return 0.5, "alpha"
+    if cls == "A":
+        return 0.2, "alpha"
+    # unknown words: a capitalised one mid-sentence in mixed case is a proper noun more often than not
+    if t[0].isupper() and not t.isupper():
         i = start - 1
         while i >= 0 and text[i] in " \t":
             i -= 1
         initial = i < 0 or text[i] in ".?!:;\n"
-        if gaz:
-            return 0.5, "alpha"
         return (0.2 if initial else 0.35), "alpha"
-    # lower-case: only names the gazetteer knows are worth a look; other
-    # lower-case words are ordinary language and never candidates
-    return (0.4 if gaz else 0.0), "alpha"
+    if t.isupper() and len(t) > 1:
+        return 0.2, "alpha"
+    return 0.0, "alpha"
 
 
 class ContextEnhancer:
@@ -256,6 +267,10 @@ class ContextEnhancer:
             score = base + boost
             if score < threshold:
                 continue
+            if shape == "place":
+                if cat not in ("HOSPITAL", "LOCATION"):
+                    continue
+                shape = "alpha"
             if cat is None or (shape == "alpha") != (cat in _ALPHA_CATS):
                 cat = "NAME" if shape == "alpha" else "ID"
             out.append(Candidate(starts[i], ends[i], cat, f"context:{cat.lower()}", round(score, 3)))

@@ -56,14 +56,14 @@ RELATIONS = frozenset(
     """
 wife husband son sons daughter daughters dtr dau sister sisters brother brothers bro sis mother mom mum father dad
 niece nephew grandson granddaughter grandmother grandfather grandma grandpa granddtr partner boyfriend girlfriend bf gf
-fiance fiancee spouse friend neighbor neighbour roommate aunt uncle cousin guardian caregiver stepson stepdaughter
+fiance fiancee spouse friend neighbor neighbour roommate aunt uncle cousin guardian stepson stepdaughter
 stepmother stepfather hcp poa proxy escort
 """.split()
 )
 ROLES = frozenset(
     """
 rn np pa pcp attending fellow resident intern surgeon cardiologist oncologist nephrologist neurologist endoscopist
-anesthesiologist anesthesia radiologist pathologist consultant tech technician midwife coach mgr manager nurse physician
+anesthesiologist radiologist pathologist consultant tech technician midwife coach mgr manager nurse physician
 therapist operator provider hospitalist intensivist dentist pharmacist crna surgeon: chaplain interpreter ot pt/ot slp
 """.split()
 )
@@ -77,8 +77,8 @@ referred referring ordering contact dw d/w
 _WEAK_LABELS = frozenset("patient pt by per called seen read contact".split())
 CREDENTIALS = frozenset(
     """
-md m.d do d.o rn np pa pa-c phd dpt pt licsw lcsw otr otr/l crna rvt facc facs cnm lpn lvn mph msw pharmd dds dmd
-ms ccc-slp slp cde rd aprn fnp anp dnp bsn
+md m.d do d.o rn np pa pa-c phd dpt licsw lcsw otr otr/l crna rvt facc facs cnm lpn lvn mph msw pharmd dds dmd
+ccc-slp cde aprn fnp anp dnp bsn
 """.split()
 )
 HOSPITAL_HEADS = frozenset(
@@ -149,7 +149,11 @@ def classify(low: str, raw: str) -> str:
     if low in ordinary:
         if not named and low not in AMBIGUOUS_NAMES:
             return W
-        return A if low in _lex()[5] or _inflected(low, ordinary) else N
+        # an everyday word that is also a name: a person only with evidence, unless it is a
+        # given name first ("laura", "steven" are Webster entries too) and not a curated everyday one
+        if low in _lex()[5] or _inflected(low, ordinary) or low not in first:
+            return A
+        return N
     if named:
         # inflected everyday words that are also surnames ("weeks", "falls", "held")
         z = zipf(low)
@@ -224,6 +228,8 @@ def _joined(text: str, a: _Tok, b: _Tok, comma: bool = True) -> bool:
     g = _gap(text, a, b)
     if g == "":
         return a.dot
+    if a.dot and not (len(a.raw) == 1 or a.low in TITLES):
+        return False  # "wife Dolores. Pt ...": a sentence ended
     if "\n" in g or len(g) > 4:
         return False
     if "," in g and not comma:
@@ -232,7 +238,8 @@ def _joined(text: str, a: _Tok, b: _Tok, comma: bool = True) -> bool:
 
 
 def _is_initial(t: _Tok, text: str) -> bool:
-    return len(t.raw) == 1 and t.raw.isalpha() and (t.dot or t.raw.isupper())
+    # "F/U", "S/P", "I&O" hold single letters too: an initial stands after a blank or a line start
+    return len(t.raw) == 1 and t.raw.isalpha() and (t.dot or t.raw.isupper()) and (t.s == 0 or text[t.s - 1] in " \t\n(")
 
 
 def _name_ok(t: _Tok, allow_ambiguous: bool) -> bool:
@@ -407,7 +414,7 @@ def find_evidence(text: str) -> list[Candidate]:
         if decided:
             nx = re.match(r"(?:['’]s?)?\s{0,3}([A-Za-z]{1,30})", text[run[-1].e :])
             head = nx.group(1).lower() if nx else ""
-            if head in EPONYM_HEADS or (len(run) == 1 and run[0].low in EPONYMS):
+            if head in EPONYM_HEADS or head in _EPONYM_HEADS_MORE or (len(run) == 1 and run[0].low in EPONYMS):
                 decided = False
         if decided:
             # a place that is also a surname in a place slot stays a place (handled below)
@@ -497,6 +504,13 @@ def find_evidence(text: str) -> list[Candidate]:
         elif t.cls in (N, U, A) and _state_after(text, t) and t.cls != C:
             add(i, i + 1, "LOCATION", "evidence:place", 0.85)
     return out
+
+
+#: Nouns after an eponym beyond clinx.text.clinical.EPONYM_HEADS ("Hasson technique", "Foley catheter").
+_EPONYM_HEADS_MORE = frozenset(
+    "technique maneuver manoeuvre procedure approach catheter tube sign test score criteria classification scale "
+    "incision retractor forceps clamp stitch suture repair method position view operation rule index".split()
+)
 
 
 def _run_ok(t: _Tok) -> bool:

@@ -31,6 +31,8 @@ from clinx.text.base import PLACEHOLDER_RE, Candidate, TextResult, apply_candida
 from clinx.text.clinical import CLINICAL_CODE_RE, CLINICAL_WORDS, EPONYM_HEADS, EPONYMS
 from clinx.text.evidence import SERVICES, classify, find_evidence
 from clinx.text.lexicons import fold
+from clinx.text.recognizers import EXTRA_RECOGNIZERS, Recognizer
+from clinx.text.dates import YEAR_NAMES, strip_year
 
 # --------------------------------------------------------------------------- vocabularies
 
@@ -270,7 +272,23 @@ def _compile_cues() -> re.Pattern:
     )
 
 
-_COMPILED: list[tuple[str, re.Pattern, str, float]] = [(n, re.compile(p), c, s) for n, p, c, s in PATTERNS]
+_BASE_VALIDATED = frozenset({"name_cue", "name_title", "name_comma", "name_possessive", "hospital", "id_prefixed", "id_hyphenated", "id_digits"})
+
+
+def _base_validator(name: str):
+    return lambda m, text: _validate(name, m, text)
+
+
+#: Every pattern recogniser as a record (:class:`~clinx.text.recognizers.Recognizer`): the
+#: built-in patterns above (gated by :func:`_plan`), then :data:`EXTRA_RECOGNIZERS` (each
+#: gated by its own ``gate``). Append a record to add a recogniser.
+RECOGNIZERS: list[Recognizer] = [
+    Recognizer(n, p, c, sc, validator=_base_validator(n) if n in _BASE_VALIDATED else None) for n, p, c, sc in PATTERNS
+] + list(EXTRA_RECOGNIZERS)
+_EXTRA = {r.name: r for r in EXTRA_RECOGNIZERS}
+PATTERNS = [(r.name, r.pattern, r.category, r.score) for r in RECOGNIZERS]
+
+_COMPILED: list[tuple[str, re.Pattern, str, float]] = [(r.name, r.compiled, r.category, r.score) for r in RECOGNIZERS]
 _CUE_RE = _compile_cues()
 _CUE_CATEGORY = {f"cue_{cat.lower()}": cat for _, cat in ID_CUES}
 
@@ -401,6 +419,10 @@ def _plan(text: str, low: str, exotic: bool) -> tuple[list[int], bool]:
     if _HOSP_GATE_RE.search(text) is not None:
         add("hospital")
         add("hospital_of")
+    # records that bring their own gate (or none: always run)
+    for name, rec in _EXTRA.items():
+        if exotic or rec.gate is None or rec.gate(text, low):
+            add(name)
     return sorted([_INDEX[n] for n in on]), bool(runs)
 
 
@@ -410,7 +432,7 @@ _INDEX = {n: i for i, n in enumerate(_NAMES)}
 _HAS_V = [("v" in rx.groupindex) for _, rx, _, _ in _COMPILED]
 _NAME_CUE_IDX = _NAMES.index("name_cue")
 _DATE_IDX = _NAMES.index("date")
-_VALIDATED = frozenset({"name_cue", "name_title", "name_comma", "name_possessive", "hospital", "id_prefixed", "id_hyphenated", "id_digits"})
+_VALIDATED = _BASE_VALIDATED | frozenset(r.name for r in EXTRA_RECOGNIZERS if r.validator is not None or r.needs_context)
 
 
 def _starts_matches(text: str, low: str, rx: re.Pattern, starts: re.Pattern, exotic: bool) -> list[re.Match]:
@@ -533,6 +555,9 @@ def _sentence_initial(text: str, start: int) -> bool:
 
 def _validate(name: str, m: re.Match, text: str) -> tuple[int, int] | None:
     """Post-checks that a regex cannot express cheaply; returns the span to mask or None."""
+    rec = _EXTRA.get(name)
+    if rec is not None:
+        return rec.check(m, text)
     start, end = m.span("v") if "v" in m.re.groupindex else m.span()
     if name in ("name_cue", "name_title", "name_comma", "name_possessive"):
         if name == "name_possessive":
@@ -719,12 +744,22 @@ def _extend_name_left(text: str, c: Candidate) -> Candidate:
 class RuleRecognizer:
     """Find L1 identifier spans in a text; stateless and thread-safe after construction.
 
-    ``enabled`` restricts the recognisers by name (see :data:`PATTERNS`; cue
-    recognisers are ``cue_<category>``; ``name_runs`` is the gazetteer/shape
-    pass); ``None`` enables all.
+    ``enabled`` restricts the recognisers by name (see :data:`RECOGNIZERS`; cue
+    recognisers are ``cue_<category>``; ``name_runs`` is the lexicon/context
+    pass of :mod:`clinx.text.evidence`); ``None`` enables all.
+
+    ``years``: ``remove`` (default) masks years that are part of a date and
+    bare years in clinical text (``S/P MI 1992``, ``'92``); ``keep`` (HIPAA
+    Safe Harbor keeps years) leaves every year in place, masking only the
+    month and day of a date.
     """
 
     enabled: frozenset[str] | None = None
+    years: str = "remove"
+
+    def __post_init__(self):
+        if self.years not in ("remove", "keep"):
+            raise ValueError(f"years must be 'remove' or 'keep', got {self.years!r}")
 
     def _on(self, name: str) -> bool:
         return self.enabled is None or name in self.enabled
@@ -749,9 +784,12 @@ class RuleRecognizer:
                     continue
                 cands.append(Candidate(s, e, _CUE_CATEGORY.get(name, "ID"), f"rule:{name}", 0.99))
         enabled = self.enabled
+        keep_years = self.years == "keep"
         for i in plan:
             name, rx, cat, score = _COMPILED[i]
             if enabled is not None and name not in enabled:
+                continue
+            if keep_years and name in YEAR_NAMES:
                 continue
             if i == _NAME_CUE_IDX:
                 matches = _starts_matches(text, low, rx, _NAME_CUE_START_RE, exotic)
@@ -777,10 +815,36 @@ class RuleRecognizer:
         if self._on("name_runs"):
             cands.extend(find_evidence(text))
         cands = [_extend_name_left(text, c) if c.category == "NAME" else c for c in cands]
+        cands = [_drop_credential(text, c) if c.category == "NAME" else c for c in cands]
+        if keep_years:
+            cands = _without_years(text, cands)
         # placeholders from an earlier pass are not identifiers
         if "[" in text:
             cands = drop_inside(cands, [m.span() for m in PLACEHOLDER_RE.finditer(text)])
         return cands
+
+
+_CREDENTIAL_TAIL_RE = re.compile(r",?\s{1,2}(?:MD|M\.D\.?|PhD|DO|RN|NP|PA-C|md|rn|np)\.?$")
+
+
+def _drop_credential(text: str, c: Candidate) -> Candidate:
+    """A credential after a name ("Jane Roe, MD") is not part of the identifier: keep it in the text."""
+    m = _CREDENTIAL_TAIL_RE.search(text, c.start, c.end)
+    if m is None or m.end() != c.end or m.start() <= c.start:
+        return c
+    return Candidate(c.start, m.start(), c.category, c.source, c.score)
+
+
+def _without_years(text: str, cands: list[Candidate]) -> list[Candidate]:
+    out = []
+    for c in cands:
+        if c.category == "DATE":
+            span = strip_year(text, c.start, c.end)
+            if span is None:
+                continue
+            c = Candidate(span[0], span[1], c.category, c.source, c.score)
+        out.append(c)
+    return out
 
 
 def manifest_candidates(text: str, manifest: Manifest | None, *, fuzzy: bool = True) -> list[Candidate]:
@@ -803,12 +867,13 @@ class RuleLevel:
         use_manifest: bool = True,
         fuzzy: bool = True,
         enabled: Iterable[str] | None = None,
+        years: str = "remove",
         salt: bytes | str | None = None,
         keep_values: bool = False,
     ):
         self.use_manifest = use_manifest
         self.fuzzy = fuzzy
-        self.recognizer = RuleRecognizer(frozenset(enabled) if enabled is not None else None)
+        self.recognizer = RuleRecognizer(frozenset(enabled) if enabled is not None else None, years=years)
         self.salt = salt
         self.keep_values = keep_values
 

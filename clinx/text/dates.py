@@ -1,0 +1,188 @@
+"""Dates as clinicians write them, beyond the full forms of :data:`clinx.text.rules.DATE_RE`.
+
+``7/22`` (month/day), ``'92`` (a year with an apostrophe), ``3rd of June``,
+``the 14th``, ``june 3rd``, a month or weekday alone (``seen in November``,
+``recheck inr thurs``), a bare year (``S/P MI 1992``). What is *not* a date:
+doses and ratios (``5/325 mg``, ``25/100 TID``), vital signs and scores
+(``BP 120/80``, ``pain 4/10``, ``5/5 strength``, ``MoCA 19/30``), ``2/2``
+("secondary to"), clock times and durations (``14:30``, ``x3 days``,
+``2 weeks``) — the validators below reject those.
+
+Years: :data:`YEAR_RECOGNIZERS` (``'92``, bare ``1992``) run only when the
+``years`` setting is ``remove`` (the default); with ``keep`` (HIPAA Safe
+Harbor keeps years) they are off and :func:`strip_year` trims the year off
+every other date span.
+"""
+
+from __future__ import annotations
+
+import re
+
+from clinx.text.recognizers import Recognizer
+
+_MONTHS_FULL = "january february march april june july august september october november december".split()
+MONTH_ANY = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|"
+    r"nov(?:ember)?|dec(?:ember)?)"
+)
+_DAY_ORD = r"(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)"
+_PREV_WORD_RE = re.compile(r"([A-Za-z][A-Za-z&/]{0,15})[\s:(]{1,3}$")
+_NEXT_WORD_RE = re.compile(r"[\s(]{0,3}([A-Za-z%][A-Za-z/]{0,15})")
+
+#: Words before a slash number that make it a measurement, not a date.
+NOT_DATE_BEFORE = frozenset(
+    """
+bp sbp dbp pressure pressures pain strength str moca mmse gcs score scored i&o io i/o intake output ratio abg vbg vs
+hr rr sat sats o2 grade murmur apgar apgars pulses reflexes dtr dtrs power motor sensation vision va acuity
+fev1/fvc hearing ecog nyha tmax temp map cvp pap pcwp rvsp ef pt/inr inr x gravida para gp g p parity
+was is of rated level score: percocet norco vicodin sinemet carbidopa/levodopa vicodin dose dosing
+""".split()
+)
+#: Words after a slash number that make it a dose, score or measurement.
+NOT_DATE_AFTER = frozenset(
+    """
+mg mcg g gm ml cc l units u iu tab tabs tablet tablets cap caps puff puffs bid tid qid qd qhs daily prn q4h q6h q8h
+pain strength str ble bue bilat bilaterally murmur score mmhg mm cm kg lb lbs hr hrs h min mins sec x % pct
+dilated effaced station ratio scale grade reflexes pulses mcg/kg with w/ uti secondary
+""".split()
+)
+
+
+def _prev_word(text: str, start: int) -> str:
+    m = _PREV_WORD_RE.search(text, max(0, start - 20), start)
+    return m.group(1).lower() if m else ""
+
+
+def _next_word(text: str, end: int) -> str:
+    m = _NEXT_WORD_RE.match(text, end)
+    return m.group(1).lower() if m else ""
+
+
+def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """Month/day ``7/22`` unless it is a dose, ratio, vital sign or score."""
+    s, e = m.span()
+    mon, day = (int(x) for x in m.group().split("/"))
+    prev, nxt = _prev_word(text, s), _next_word(text, e)
+    if prev in NOT_DATE_BEFORE or nxt in NOT_DATE_AFTER:
+        return None
+    if day == 10 and ("pain" in text[max(0, s - 25) : e + 25].lower()):
+        return None  # pain scale "4/10"
+    if mon == day and mon <= 5 and nxt and nxt not in ("at", "and", "to", "on", "in", "for", "by", "was", "were"):
+        return None  # "2/2 UTI" (secondary to), "5/5 BLE", "3/3"
+    if mon > day and prev in ("x", "of"):
+        return None
+    return s, e
+
+
+def _ordinal_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """``3rd of June``, ``the 14th``, ``on the 2nd``: an ordinal day, not ``the 4th ventricle``."""
+    s, e = m.span()
+    if m.group("of"):
+        return s, e
+    prev = _prev_word(text, s)
+    nxt = _next_word(text, e)
+    if prev in ("the", "on", "by", "until", "til", "since", "before", "after", "from", "thru", "through") and (
+        nxt in ("", "of", "at", "and", "or", "to", "through", "in", "when", "for", "was", "we", "she", "he", "pt", "patient")
+        or not nxt
+    ):
+        return s, e
+    return None
+
+
+def _may_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """The month May only with evidence: ``in May``, ``May 2021`` (``may`` is mostly a verb)."""
+    s, e = m.span()
+    word = m.group()
+    prev = _prev_word(text, s)
+    if prev in ("in", "since", "of", "early", "late", "mid", "last", "next", "until", "by", "during", "from", "this", "before", "after") and word[0] == "M":
+        return s, e
+    return None
+
+
+def _year_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """A bare year ``1992`` unless a unit or a count follows it (``1950 mL``)."""
+    s, e = m.span()
+    nxt = _next_word(text, e)
+    if nxt in NOT_DATE_AFTER or nxt in ("kcal", "calories", "steps", "patients", "cases", "ft", "feet", "meters"):
+        return None
+    prev = _prev_word(text, s)
+    if prev in ("room", "rm", "bed", "ext", "x", "pager", "suite", "box", "unit", "#"):
+        return None
+    return s, e
+
+
+def _has_digit_slash(text: str, low: str) -> bool:
+    return "/" in text
+
+
+def _has_apostrophe(text: str, low: str) -> bool:
+    return "'" in text or "’" in text
+
+
+_ORD_GATE_RE = re.compile(r"\d(?:st|nd|rd|th)")
+_WEEKDAY_STEMS = ("mon", "tue", "wed", "thu", "fri", "saturday", "sunday")
+_YEAR_GATE_RE = re.compile(r"(?:19|20)\d\d")
+
+DATE_RECOGNIZERS: list[Recognizer] = [
+    Recognizer(
+        "date_md",
+        r"(?<![\w/.:-])(?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9])(?![\w/]|[.:-]\d)",
+        "DATE", 0.9, validator=_md_ok, gate=_has_digit_slash,
+    ),
+    Recognizer(
+        "date_ordinal",
+        rf"(?<![\w/.-]){_DAY_ORD}\b(?P<of>\s{{1,3}}of\s{{1,3}}(?i:{MONTH_ANY})\b\.?(?:,?\s{{1,3}}(?:19|20)\d\d\b)?)?",
+        "DATE", 0.9, validator=_ordinal_ok, gate=lambda t, low: _ORD_GATE_RE.search(low) is not None, flags=re.I,
+    ),
+    Recognizer(
+        "date_month_day_any_case",
+        rf"(?i:\b{MONTH_ANY}\.?\s{{1,3}}(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\b(?!\s{{0,2}}(?:mm|cm|ml|mg|lesions?|nodules?|days?|weeks?|times?|units?)\b)(?![/.:]\d))",
+        "DATE", 0.9, gate=lambda t, low: any(m in low for m in ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")),
+    ),
+    Recognizer(
+        "date_month_name",
+        r"(?i:\b(?:" + "|".join(_MONTHS_FULL) + r")\b)",
+        "DATE", 0.85, gate=lambda t, low: any(m[:4] in low for m in _MONTHS_FULL),
+    ),
+    Recognizer("date_month_may", r"(?i:\bmay\b)", "DATE", 0.8, validator=_may_ok, gate=lambda t, low: "may" in low),
+    Recognizer(
+        "date_weekday",
+        r"(?i:\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thurs?|thu|fri)\b)(?!-)",
+        "DATE", 0.85, gate=lambda t, low: any(w in low for w in _WEEKDAY_STEMS),
+    ),
+]
+
+#: Year-only recognisers, off when ``years="keep"``.
+YEAR_RECOGNIZERS: list[Recognizer] = [
+    Recognizer("date_year_apostrophe", r"(?<![\w'’])['’]\d\d(?![\w'’]|[.,:/-]\d)", "DATE", 0.88, gate=_has_apostrophe),
+    Recognizer(
+        "date_year",
+        r"(?<![\w/.:,#-])(?:19[0-9]\d|20[0-3]\d)(?![\w/%:-]|[.,]\d)",
+        "DATE", 0.8, validator=_year_ok, gate=lambda t, low: _YEAR_GATE_RE.search(t) is not None,
+    ),
+]
+DATE_RECOGNIZERS.extend(YEAR_RECOGNIZERS)
+YEAR_NAMES = frozenset(r.name for r in YEAR_RECOGNIZERS)
+
+_TRAILING_YEAR_RE = re.compile(r"(?:[\s,./-]{1,3}|['’])(?:(?:19|20)\d\d|\d\d)$")
+_LEADING_YEAR_RE = re.compile(r"^(?:19|20)\d\d(?:[-/.]|(?=\d{4}))")
+
+
+def strip_year(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The span of a date without its year (Safe Harbor keeps years): ``03/14/[1961]``, ``[1961]-03-14``.
+
+    Returns None when nothing but the year is left.
+    """
+    v = text[start:end]
+    m = _TRAILING_YEAR_RE.search(v)
+    if m and m.start() > 0:
+        return start, start + m.start()
+    m = _LEADING_YEAR_RE.match(v)
+    if m and m.end() < len(v):
+        return start + m.end(), end
+    if re.fullmatch(r"['’]?(?:(?:19|20)\d\d|\d\d)", v):
+        return None
+    return start, end
+
+
+__all__ = ["DATE_RECOGNIZERS", "NOT_DATE_AFTER", "NOT_DATE_BEFORE", "YEAR_NAMES", "YEAR_RECOGNIZERS", "strip_year"]

@@ -1,0 +1,81 @@
+"""Recognisers as records: one :class:`Recognizer` per identifier form, as Presidio's ``PatternRecognizer``.
+
+A record says everything about one recogniser — its name, its regular
+expression, the placeholder category, a score that breaks ties between
+overlapping spans, the context words that must stand before it (when
+``needs_context``), a validator that can reject or trim a match, and an
+optional cheap *gate* that says "this pattern cannot match this text".
+Adding a recogniser is one edit: append a record to :data:`EXTRA_RECOGNIZERS`
+(or to :data:`clinx.text.rules.RECOGNIZERS`) and :class:`~clinx.text.rules.RuleRecognizer`
+runs it, gated and validated, like the built-in ones.
+
+Gates must be *sound*: False only when the pattern cannot match (the
+property tests in ``tests/text/test_rules.py`` check this for every record);
+a record without a gate always runs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+#: validator(match, text) -> (start, end) to mask, or None to drop the match
+Validator = Callable[[re.Match, str], "tuple[int, int] | None"]
+#: gate(text, lower_text) -> False when the pattern cannot match
+Gate = Callable[[str, str], bool]
+
+_WORDS_BEFORE_RE = re.compile(r"[A-Za-z][A-Za-z/&'.-]{0,30}")
+
+
+@dataclass(frozen=True)
+class Recognizer:
+    """One pattern recogniser.
+
+    ``pattern`` may name a group ``v``: then only that group is masked (the
+    cue before it stays). ``context`` lists lower-case words; with
+    ``needs_context`` a match counts only when one of them is among the
+    ``context_window`` words before it ("on 3/14", "seen 12/8").
+    """
+
+    name: str
+    pattern: str
+    category: str
+    score: float = 0.9
+    context: tuple[str, ...] = ()
+    needs_context: bool = False
+    context_window: int = 3
+    validator: Validator | None = None
+    gate: Gate | None = None
+    flags: int = 0
+    compiled: re.Pattern = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "compiled", re.compile(self.pattern, self.flags))
+
+    def has_context(self, text: str, start: int) -> bool:
+        """Is one of :attr:`context` among the ``context_window`` words before ``start``?"""
+        words = _WORDS_BEFORE_RE.findall(text, max(0, start - 12 * self.context_window), start)
+        ctx = set(self.context)
+        return any(w.lower().rstrip(".:") in ctx for w in words[-self.context_window :])
+
+    def check(self, m: re.Match, text: str) -> tuple[int, int] | None:
+        """The span to mask for match ``m`` (context and validator applied), or None."""
+        s, e = m.span("v") if "v" in self.compiled.groupindex else m.span()
+        if self.needs_context and not self.has_context(text, m.start()):
+            return None
+        if self.validator is not None:
+            return self.validator(m, text)
+        return s, e
+
+
+def _extra() -> list[Recognizer]:
+    from clinx.text.dates import DATE_RECOGNIZERS
+
+    return list(DATE_RECOGNIZERS)
+
+
+#: Records beyond the built-in patterns of :mod:`clinx.text.rules` (dates as clinicians write them).
+EXTRA_RECOGNIZERS: list[Recognizer] = _extra()
+
+__all__ = ["EXTRA_RECOGNIZERS", "Gate", "Recognizer", "Validator"]
