@@ -215,6 +215,10 @@ class Journal:
         """
         if not (out_path.exists() or out_path.is_symlink()):
             return "absent"
+        try:
+            out_path.parent.resolve().relative_to(self.dir.resolve())
+        except ValueError:
+            return "not ours"  # reached through a link out of the folder
         if not self.owns(out_path):
             return "not ours"
         try:

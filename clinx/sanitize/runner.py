@@ -323,6 +323,9 @@ class Sanitizer:
             if (out.exists() or out.is_symlink()) and not self.journal.owns(out):
                 raise ItemError(item.id, "a file clinx did not write is at this item's output path; refusing to overwrite it", stage="write")
         out.parent.mkdir(parents=True, exist_ok=True)
+        if not _is_within(out.parent.resolve(), self.output_dir.resolve()):
+            # a link placed inside output_dir would send the release (and the deletes) elsewhere
+            raise ItemError(item.id, "the output folder leads out of output_dir (a link); refusing to write there", stage="write")
         tmp = out.with_name(f".{out.name}.{os.getpid()}.{threading.get_ident()}.clinx-tmp{out.suffix}")
         try:
             if loaded.dataset is None:

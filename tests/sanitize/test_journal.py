@@ -137,3 +137,17 @@ def test_journal_owns_only_what_it_recorded(tmp_path):
     assert j.remove(theirs) == "not ours" and theirs.exists()
     assert j.remove(mine) == "removed" and not mine.exists()
     assert Journal(tmp_path / "o").open().done == {}, "a removed output's record is gone after reopening"
+
+
+def test_a_link_inside_output_dir_never_redirects_writes(tmp_path, kit, manifest_file):
+    src, out, elsewhere = tmp_path / "in", tmp_path / "out", tmp_path / "elsewhere"
+    kit.write_png(src / "sub" / "a.png", kit.phi_image(0))
+    run(src, out, kit, manifest_file)
+    import shutil
+
+    shutil.rmtree(out / "sub")
+    elsewhere.mkdir()
+    (out / "sub").symlink_to(elsewhere)  # planted after the first run
+    s = run(src, out, kit, manifest_file)
+    assert s.quarantined == 1 and "leads out of output_dir" in s.quarantine[0]["reason"]
+    assert list(elsewhere.iterdir()) == []
