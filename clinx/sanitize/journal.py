@@ -24,6 +24,7 @@ cannot be removed is reported as an error, not ignored.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 from datetime import datetime, timezone
@@ -139,14 +140,29 @@ class Journal:
         self.done: dict[str, dict] = {}
         #: relative output path -> digests clinx wrote there (intended or finished)
         self.written: dict[str, set[str]] = {}
+        self._lock_fd: int | None = None
+
+    def close(self) -> None:
+        """Release the folder for other runs."""
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # closing drops the flock
+            self._lock_fd = None
 
     def open(self) -> "Journal":
         """Create the folder and the journal (or read an existing one)."""
         check_output_dir(self.dir)
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         except OSError as exc:
-            raise ConfigError(f"output_dir cannot be created ({type(exc).__name__})") from None
+            raise ConfigError(f"output_dir cannot be written ({type(exc).__name__})") from None
+        try:
+            # Two runs writing one folder would each take the other's files for their own.
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise ConfigError("output_dir is in use by another clinx sanitize run") from None
+        self._lock_fd = fd
         records = read_jsonl(self.path)
         if not records:
             append_jsonl(self.path, {"journal": JOURNAL_KIND, "version": JOURNAL_VERSION, "created": now()})

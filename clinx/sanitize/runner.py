@@ -238,16 +238,20 @@ class Sanitizer:
     def run(self, items: Sequence[Item], skipped_inputs: Sequence[tuple[str, str]] = (), total: int | None = None) -> RunSummary:
         """Process ``items`` (``skipped_inputs``: ``(label, reason)`` of input entries not taken, recorded) and return the summary."""
         self.journal = Journal(self.output_dir, resume=self.resume).open()
-        write_text_atomic(self.output_dir / QUARANTINE_FILE, "")  # this run's quarantine only
-        summary = RunSummary(condition=self.cond_fp)
-        summary.settings = {"localize_engine": self.loc_engine if getattr(self.condition, "needs_mask", True) else None,
-                            "verify_engines": self.ver_engines}
-        lines = []
-        for label, reason in skipped_inputs:
-            summary.not_processed[reason] += 1
-            lines.append(json.dumps({"item": label, "reason": reason}, ensure_ascii=True))
-            log.warning("not processed: %s: %s", label, reason)
-        write_text_atomic(self.output_dir / INPUTS_FILE, "".join(x + "\n" for x in lines))
+        try:
+            write_text_atomic(self.output_dir / QUARANTINE_FILE, "")  # this run's quarantine only
+            summary = RunSummary(condition=self.cond_fp)
+            summary.settings = {"localize_engine": self.loc_engine if getattr(self.condition, "needs_mask", True) else None,
+                                "verify_engines": self.ver_engines}
+            lines = []
+            for label, reason in skipped_inputs:
+                summary.not_processed[reason] += 1
+                lines.append(json.dumps({"item": label, "reason": reason}, ensure_ascii=True))
+                log.warning("not processed: %s: %s", label, reason)
+            write_text_atomic(self.output_dir / INPUTS_FILE, "".join(x + "\n" for x in lines))
+        except BaseException:
+            self.journal.close()
+            raise
         t0, c0 = time.perf_counter(), time.process_time()
         bar = _progress_bar(len(items) if total is None else total, self.progress, desc=f"sanitize[{self.cond_fp}]")
         pool = ThreadPoolExecutor(self.workers, thread_name_prefix="clinx-ocr") if self.workers > 1 else None
@@ -274,7 +278,10 @@ class Sanitizer:
             # CPU seconds of this process (all threads): on a shared machine the
             # wall clock also counts time other processes held the cores.
             summary.cpu_s = time.process_time() - c0
-            write_text_atomic(self.output_dir / SUMMARY_FILE, json.dumps(summary.to_dict(), indent=2))
+            try:
+                write_text_atomic(self.output_dir / SUMMARY_FILE, json.dumps(summary.to_dict(), indent=2))
+            finally:
+                self.journal.close()
         return summary
 
     def _prepare(self, item: Item, summary: RunSummary) -> tuple[Item, str, Loaded] | None:

@@ -136,7 +136,10 @@ def test_journal_owns_only_what_it_recorded(tmp_path):
     assert j.owns(mine) and not j.owns(theirs)
     assert j.remove(theirs) == "not ours" and theirs.exists()
     assert j.remove(mine) == "removed" and not mine.exists()
-    assert Journal(tmp_path / "o").open().done == {}, "a removed output's record is gone after reopening"
+    j.close()
+    again = Journal(tmp_path / "o").open()
+    assert again.done == {}, "a removed output's record is gone after reopening"
+    again.close()
 
 
 def test_a_link_inside_output_dir_never_redirects_writes(tmp_path, kit, manifest_file):
@@ -151,3 +154,11 @@ def test_a_link_inside_output_dir_never_redirects_writes(tmp_path, kit, manifest
     s = run(src, out, kit, manifest_file)
     assert s.quarantined == 1 and "leads out of output_dir" in s.quarantine[0]["reason"]
     assert list(elsewhere.iterdir()) == []
+
+
+def test_two_runs_cannot_share_one_output_dir_at_once(tmp_path):
+    first = Journal(tmp_path / "o").open()
+    with pytest.raises(ConfigError, match="in use"):
+        Journal(tmp_path / "o").open()
+    first.close()
+    Journal(tmp_path / "o").open().close()
