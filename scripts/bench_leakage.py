@@ -345,6 +345,10 @@ def native_figures(results: dict, roles: dict, mask_engine: str) -> tuple[dict, 
         # Non-PHI survival is read by an attacker that did not build the masks when there is one.
         reader = next((e for e in r["leakage"] if e != mask_engine), next(iter(r["leakage"])))
         f[f"nonphi_survival/{cname}"] = r["leakage"][reader]["nonphi"]["image_rate"]
+        # Which non-PHI text is lost: image rate per kind (label, marker, position, technique, scale) and text rate.
+        f[f"nonphi_survival_text/{cname}"] = r["leakage"][reader]["nonphi"]["text_rate"]
+        for kind, agg in r["leakage"][reader].get("nonphi_by_kind", {}).items():
+            f[f"nonphi_survival_kind/{cname}/{kind}"] = agg["image_rate"]
     clean = {k: (round(v, 5) if isinstance(v, float) and v == v else (v if not isinstance(v, float) else None))
              for k, v in f.items()}
     return clean, headline
