@@ -504,6 +504,11 @@ def main(argv=None) -> int:
                 "headline": headline,
                 "conditions": list(results),
                 "speed_noverify_n": speed_n, "speed512_n": args.speed512_n,
+                "speed_notes": {
+                    "images_per_s/native/ocr": "the ocr run above: all n images, masks + verification by the other engine",
+                    "images_per_s/native/ocr_noverify": "first speed_noverify_n images, masks only",
+                    "images_per_s/512/ocr": "built-in 512² test images, 2 single-threaded mask-engine workers, no verification",
+                },
                 "wall_s": round(wall, 1), "targets": checks,
                 "se": "cluster bootstrap over images (1000 resamples); upper95 = rule of three when nothing was read",
             },
