@@ -10,6 +10,12 @@ onnxruntime or torch — and looked up by name::
 Known names: ``rapidocr`` (default; RapidOCR 3.x on onnxruntime, word boxes)
 and ``easyocr`` (EasyOCR with its offline English weights; line boxes split
 into estimated word boxes). Neither downloads anything.
+
+Images larger than an engine's detector size are read at native resolution
+(:mod:`clinx.ocr.native`): a cheap test finds where text may be, the
+detector runs there on native-size pieces, recognition on full-image crops.
+Every engine has a deterministic :meth:`~clinx.ocr.base.OCREngine.fingerprint`,
+and :func:`independent_engine` names the other engine (for verification).
 """
 
 from __future__ import annotations

@@ -15,8 +15,11 @@ What this module does instead (measured with ``scripts/bench_ocr.py``):
    radiographic anatomy is smooth at native resolution. A cell whose share of
    strong-edge pixels reaches ``min_density`` may hold text. ~30 ms per
    megapixel, and on chest films only a few % of cells pass.
-2. **Regions** (:func:`plan_tiles`): passing cells are grown by ``margin``
-   pixels, grouped into connected rectangles, and every rectangle larger than
+2. **Regions** (:func:`plan_tiles`): passing cells are grouped into
+   connected components; a compact group (a text block) becomes its bounding
+   rectangle, a sparse one (an anatomical edge that also passed) is read in
+   ``block``-px blocks cut to their own cells, so a long diagonal edge does not
+   turn into one huge piece. Rectangles are grown by ``margin`` pixels, and every rectangle larger than
    ``tile`` is cut into ``tile``-sized pieces overlapping by ``overlap``
    pixels (at least the tallest text expected, so every line is whole in some
    piece). If more than ``max_active`` of the image passes (noisy or textured
@@ -64,14 +67,18 @@ class NativeSettings:
     #: Cell side of the text test (px).
     cell: int = 16
     #: Smallest grey-level step (0-255) that counts as a glyph edge.
-    min_contrast: float = 32.0
+    min_contrast: float = 48.0
     #: ... or this many times the image's median gradient, if larger (noisy images).
     noise_factor: float = 6.0
     #: Share of strong-edge pixels a cell needs to be read.
-    min_density: float = 0.02
+    min_density: float = 0.04
     #: Margin around passing cells (px); also ``margin_frac`` of the image height, whichever is larger.
     margin: int = 24
     margin_frac: float = 0.005
+    #: A group of passing cells filling less than this share of its bounding box
+    #: (an anatomical edge, not a text block) is read in ``block``-px blocks.
+    min_fill: float = 0.3
+    block: int = 256
     #: Above this share of passing cells the test is not trusted: every piece is read.
     max_active: float = 0.5
     #: ``False``: skip the test and read every piece (slowest, no assumption about text).
@@ -146,8 +153,15 @@ def _tile_rect(r: Box, s: NativeSettings) -> list[Box]:
     return [(xa, ya, xb, yb) for ya, yb in _split(y0, y1, s.tile, s.overlap) for xa, xb in _split(x0, x1, s.tile, s.overlap)]
 
 
-def _merge_rects(rects: list[Box]) -> list[Box]:
-    """Unite rectangles that intersect, until none do."""
+def _merge_rects(rects: list[Box], max_growth: float = 1.5) -> list[Box]:
+    """Unite intersecting rectangles when their bounding box is not much larger than the two together.
+
+    Two lines of one corner block become one piece (one detector call, no
+    double-read overlap), but an L-shaped pair never becomes a huge square.
+    """
+    def area(r: Box) -> int:
+        return max(0, r[2] - r[0]) * max(0, r[3] - r[1])
+
     rects = list(rects)
     changed = True
     while changed:
@@ -156,9 +170,11 @@ def _merge_rects(rects: list[Box]) -> list[Box]:
         for r in rects:
             for i, o in enumerate(out):
                 if r[0] < o[2] and o[0] < r[2] and r[1] < o[3] and o[1] < r[3]:
-                    out[i] = (min(r[0], o[0]), min(r[1], o[1]), max(r[2], o[2]), max(r[3], o[3]))
-                    changed = True
-                    break
+                    u = (min(r[0], o[0]), min(r[1], o[1]), max(r[2], o[2]), max(r[3], o[3]))
+                    if area(u) <= max_growth * (area(r) + area(o)):
+                        out[i] = u
+                        changed = True
+                        break
             else:
                 out.append(r)
         rects = out
@@ -179,11 +195,29 @@ def plan_tiles(image: np.ndarray, s: NativeSettings) -> tuple[list[Box], float]:
         return _tile_rect(whole, s), active
     c = s.cell
     m = max(int(s.margin), int(round(s.margin_frac * h)))
-    n, _, stats, _ = cv2.connectedComponentsWithStats(cells.astype(np.uint8), connectivity=8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(cells.astype(np.uint8), connectivity=8)
     rects: list[Box] = []
+    b = max(1, int(s.block) // c)
+
+    def rect(x0c: int, y0c: int, x1c: int, y1c: int) -> Box:
+        return (max(0, x0c * c - m), max(0, y0c * c - m), min(w, x1c * c + m), min(h, y1c * c + m))
+
     for k in range(1, n):
-        x, y, cw, ch = (int(v) for v in stats[k, :4])
-        rects.append((max(0, x * c - m), max(0, y * c - m), min(w, (x + cw) * c + m), min(h, (y + ch) * c + m)))
+        x, y, cw, ch, count = (int(v) for v in stats[k, :5])
+        if count >= s.min_fill * cw * ch:
+            rects.append(rect(x, y, x + cw, y + ch))
+            continue
+        # A sparse component (an anatomical edge winding across the image):
+        # its bounding box would be mostly empty, so read it block by block,
+        # each block cut to its own passing cells.
+        sub = labels[y : y + ch, x : x + cw] == k
+        for by in range(0, ch, b):
+            for bx in range(0, cw, b):
+                blk = sub[by : by + b, bx : bx + b]
+                if not blk.any():
+                    continue
+                ys, xs = np.nonzero(blk)
+                rects.append(rect(x + bx + int(xs.min()), y + by + int(ys.min()), x + bx + int(xs.max()) + 1, y + by + int(ys.max()) + 1))
     tiles: list[Box] = []
     for r in _merge_rects(rects):
         tiles.extend(_tile_rect(r, s))

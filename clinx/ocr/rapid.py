@@ -9,7 +9,10 @@ Speed on a 2-core CPU is dominated by recognition (~30 ms CPU per text line)
 and by detection input size. The defaults below (``limit_type="max"``,
 ``limit_side_len=512`` — a 512² image is not upscaled to 736 as RapidOCR does
 by default —, no angle classifier since burned-in overlays are upright, two
-onnxruntime threads) were chosen with ``scripts/bench_ocr.py``.
+onnxruntime threads) were chosen with ``scripts/bench_ocr.py``. They apply to
+images up to ``limit_side_len``; a larger image is read at native resolution
+(``native`` settings, :mod:`clinx.ocr.native`) instead of being shrunk, which
+made 20-px text on a 2,846 px film invisible.
 """
 
 from __future__ import annotations

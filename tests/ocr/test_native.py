@@ -73,6 +73,21 @@ def test_noisy_image_is_tiled_whole_rather_than_trusted():
     assert covered.all()
 
 
+def test_a_long_diagonal_edge_is_read_in_blocks_not_as_one_huge_piece():
+    import cv2
+
+    img = np.full((2400, 2400, 3), 40, np.uint8)
+    cv2.line(img, (100, 100), (2300, 2300), (230, 230, 230), 3)  # a sharp edge winding across the film
+    tiles, _ = plan_tiles(img, NativeSettings())
+    assert tiles
+    area = sum((t[2] - t[0]) * (t[3] - t[1]) for t in tiles)
+    assert area < 0.35 * 2400 * 2400  # its bounding box would be ~84 % of the image
+    covered = np.zeros((2400, 2400), bool)
+    for x0, y0, x1, y1 in tiles:
+        covered[y0:y1, x0:x1] = True
+    assert covered[(img[:, :, 0] > 200)].all()  # still every edge pixel is read
+
+
 def test_split_covers_with_the_requested_overlap():
     pieces = _split(0, 1000, 256, 64)
     assert pieces[0][0] == 0 and pieces[-1][1] == 1000
