@@ -4,7 +4,8 @@ Main entry point::
 
     from clinx.localize import PhiLocalizer, manifest_from_dicom
     loc = PhiLocalizer("rapidocr").locate(image, manifest_from_dicom(ds), item="scan_001.dcm")
-    loc.mask          # bool (H, W): pixels of the words that show manifest values
+    loc.mask          # bool (H, W): pixels of the words that show manifest values or identifiers
+    loc.mode_used     # "manifest+patterns" (default), or "patterns" when no manifest was given
 
 Importing this package does not import an OCR engine; the engine is built on
 first use (:func:`clinx.ocr.get_engine`).
