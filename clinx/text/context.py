@@ -24,7 +24,7 @@ from bisect import bisect_right
 from clinx.records import Manifest
 from clinx.text.base import Candidate, TextResult, apply_candidates, check_text
 from clinx.text.clinical import CLINICAL_CODE_RE
-from clinx.text.evidence import classify
+from clinx.text.evidence import _CLASS_CACHE, classify
 from clinx.text.lexicons import fold
 from clinx.text.rules import NON_NAMES, _extend_name_left, name_gazetteer
 
@@ -126,6 +126,10 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
     if cls == "N":
         return 0.5, "alpha"
     if cls == "A":
+        # an ambiguous word in lower case is the everyday word ("a person", "will"); L1's cues
+        # catch the lower-case names that follow "wife", "dr"
+        if t[0].islower():
+            return (0.2 if _all_lower(text) else 0.0), "alpha"
         return 0.2, "alpha"
     # unknown words: a capitalised one mid-sentence in mixed case is a proper noun more often than not
     if t[0].isupper() and not t.isupper():
@@ -137,6 +141,21 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
     if t.isupper() and len(t) > 1:
         return 0.2, "alpha"
     return 0.0, "alpha"
+
+
+_LOWER_CACHE: dict[int, tuple[str, bool]] = {}
+
+
+def _all_lower(text: str) -> bool:
+    """Is ``text`` written all in lower case (placeholders aside)? Then lower case says nothing."""
+    hit = _LOWER_CACHE.get(id(text))
+    if hit is not None and hit[0] is text:
+        return hit[1]
+    v = not any(ch.isupper() for ch in _PLACEHOLDER_TOKEN_RE.sub("", text))
+    if len(_LOWER_CACHE) > 64:
+        _LOWER_CACHE.clear()
+    _LOWER_CACHE[id(text)] = (text, v)
+    return v
 
 
 class ContextEnhancer:
@@ -227,10 +246,13 @@ class ContextEnhancer:
             if is_ph[i] or low in ANCHORS:
                 continue  # anchors and removed spans are context, not candidates
             t = words[i]
-            # cheap reject, same outcome as _shape_score's 0.0: a lower-case word without
-            # digits that the gazetteer does not know is ordinary language
-            if t[0].islower() and low not in first and low not in last and not _HAS_DIGIT_RE.search(t):
-                continue
+            # cheap reject, same outcome as _shape_score's 0.0: a lower-case word that no
+            # lexicon calls a name, or a clinical word, in any case ("PMH", "CAD", "Lasix")
+            c0 = t[0]
+            if c0.isalpha():
+                cls = _CLASS_CACHE.get(low)
+                if cls == "C" or (cls == "W" or cls is None and not (low in first or low in last)) and c0.islower() and not _HAS_DIGIT_RE.search(t):
+                    continue
             if low.rstrip(".:") in ANCHORS:
                 continue
             base, shape = _shape_score(t, low, starts[i], text, first, last)

@@ -58,11 +58,25 @@ def _next_word(text: str, end: int) -> str:
     return m.group(1).lower() if m else ""
 
 
+#: Words before a month/day that make it a date whatever follows ("on 2/2", "seen 12/8").
+DATE_CUES = frozenset(
+    """
+on dated date hours from since seen radiograph radiographs film films exam exams examination examinations study studies
+ct mri xray x-ray obtained comparison indication until til by before after last next due sched scheduled appt visit
+admitted admit discharged extubated intubated started stopped placed removed done performed
+""".split()
+)
+
+
 def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Month/day ``7/22`` unless it is a dose, ratio, vital sign or score."""
     s, e = m.span()
     mon, day = (int(x) for x in m.group().split("/"))
+    if not (1 <= mon <= 12 and 1 <= day <= 31):
+        return None
     prev, nxt = _prev_word(text, s), _next_word(text, e)
+    if prev in DATE_CUES:
+        return s, e
     if prev in NOT_DATE_BEFORE or nxt in NOT_DATE_AFTER:
         return None
     if day == 10 and ("pain" in text[max(0, s - 25) : e + 25].lower()):
@@ -77,6 +91,8 @@ def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
 def _ordinal_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """``3rd of June``, ``the 14th``, ``on the 2nd``: an ordinal day, not ``the 4th ventricle``."""
     s, e = m.span()
+    if not 1 <= int(m.group("d")) <= 31:
+        return None
     if m.group("of"):
         return s, e
     prev = _prev_word(text, s)
@@ -119,6 +135,15 @@ def _has_apostrophe(text: str, low: str) -> bool:
     return "'" in text or "’" in text
 
 
+def _month_start() -> str:
+    """Month words as one branch per first letter, so the compiled pattern starts with a set of letters."""
+    by_first = {
+        "j": r"an(?:uary)?|une?|uly?", "f": r"eb(?:ruary)?", "m": r"ar(?:ch)?|ay", "a": r"pr(?:il)?|ug(?:ust)?",
+        "s": r"ep(?:t(?:ember)?)?", "o": r"ct(?:ober)?", "n": r"ov(?:ember)?", "d": r"ec(?:ember)?",
+    }
+    return "(?:" + "|".join(f"[{c}{c.upper()}](?<![^\\W][{c}{c.upper()}])(?:{rest})\\b" for c, rest in by_first.items()) + ")"
+
+
 _ORD_GATE_RE = re.compile(r"\d(?:st|nd|rd|th)")
 _WEEKDAY_STEMS = ("mon", "tue", "wed", "thu", "fri", "saturday", "sunday")
 _YEAR_GATE_RE = re.compile(r"(?:19|20)\d\d")
@@ -126,38 +151,36 @@ _YEAR_GATE_RE = re.compile(r"(?:19|20)\d\d")
 DATE_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "date_md",
-        r"(?<![\w/.:-])(?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9])(?![\w/]|[.:-]\d)",
+        # the first character is a digit so the engine skips every other position; ranges checked in _md_ok
+        r"[0-9](?<![\w/.:-][0-9])[0-9]?/[0-9]{1,2}(?![\w/]|[.:-]\d)",
         "DATE", 0.9, validator=_md_ok, gate=_has_digit_slash,
     ),
     Recognizer(
         "date_ordinal",
-        rf"(?<![\w/.-]){_DAY_ORD}\b(?P<of>\s{{1,3}}of\s{{1,3}}(?i:{MONTH_ANY})\b\.?(?:,?\s{{1,3}}(?:19|20)\d\d\b)?)?",
+        rf"(?P<d>[0-9](?<![\w/.-][0-9])[0-9]?)(?:st|nd|rd|th)\b(?P<of>\s{{1,3}}of\s{{1,3}}(?i:{MONTH_ANY})\b\.?(?:,?\s{{1,3}}(?:19|20)\d\d\b)?)?",
         "DATE", 0.9, validator=_ordinal_ok, gate=lambda t, low: _ORD_GATE_RE.search(low) is not None, flags=re.I,
     ),
     Recognizer(
         "date_month_day_any_case",
-        rf"(?i:\b{MONTH_ANY}\.?\s{{1,3}}(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\b(?!\s{{0,2}}(?:mm|cm|ml|mg|lesions?|nodules?|days?|weeks?|times?|units?)\b)(?![/.:]\d))",
-        "DATE", 0.9, gate=lambda t, low: any(m in low for m in ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")),
+        _month_start() + r"\.?\s{1,3}(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\b"
+        r"(?!\s{0,2}(?:mm|cm|ml|mg|lesions?|nodules?|days?|weeks?|times?|units?)\b)(?![/.:]\d)",
+        "DATE", 0.9, flags=re.I,
     ),
+    # words: looked up on the word tokens (a set lookup, no scan)
+    Recognizer("date_month_name", None, "DATE", 0.85, lexicon=frozenset(_MONTHS_FULL)),
+    Recognizer("date_month_may", None, "DATE", 0.8, validator=_may_ok, lexicon=frozenset({"may"})),
     Recognizer(
-        "date_month_name",
-        r"(?i:\b(?:" + "|".join(_MONTHS_FULL) + r")\b)",
-        "DATE", 0.85, gate=lambda t, low: any(m[:4] in low for m in _MONTHS_FULL),
-    ),
-    Recognizer("date_month_may", r"(?i:\bmay\b)", "DATE", 0.8, validator=_may_ok, gate=lambda t, low: "may" in low),
-    Recognizer(
-        "date_weekday",
-        r"(?i:\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thurs?|thu|fri)\b)(?!-)",
-        "DATE", 0.85, gate=lambda t, low: any(w in low for w in _WEEKDAY_STEMS),
+        "date_weekday", None, "DATE", 0.85,
+        lexicon=frozenset("monday tuesday wednesday thursday friday saturday sunday mon tues tue wed thurs thur thu fri".split()),
     ),
 ]
 
 #: Year-only recognisers, off when ``years="keep"``.
 YEAR_RECOGNIZERS: list[Recognizer] = [
-    Recognizer("date_year_apostrophe", r"(?<![\w'’])['’]\d\d(?![\w'’]|[.,:/-]\d)", "DATE", 0.88, gate=_has_apostrophe),
+    Recognizer("date_year_apostrophe", r"['’](?<![\w'’]['’])\d\d(?![\w'’]|[.,:/-]\d)", "DATE", 0.88, gate=_has_apostrophe),
     Recognizer(
         "date_year",
-        r"(?<![\w/.:,#-])(?:19[0-9]\d|20[0-3]\d)(?![\w/%:-]|[.,]\d)",
+        r"[12](?<![\w/.:,#-][12])(?:(?<=1)9\d\d|(?<=2)0[0-3]\d)(?![\w/%:-]|[.,]\d)",
         "DATE", 0.8, validator=_year_ok, gate=lambda t, low: _YEAR_GATE_RE.search(t) is not None,
     ),
 ]

@@ -37,6 +37,7 @@ from bisect import bisect_right
 from functools import lru_cache
 
 from clinx.text.base import Candidate
+from clinx.text.recognizers import TokenMatch
 from clinx.text.clinical import EPONYM_HEADS, EPONYMS
 from clinx.text.lexicons import (
     AMBIGUOUS_NAMES,
@@ -138,8 +139,23 @@ def _lex():
     return first_names(), last_names(), ordinary_words(), clinical_vocab(), places(), everyday_names()
 
 
-def classify(low: str, raw: str) -> str:
-    """Token class (see the module docstring) of a folded word ``low`` written as ``raw``."""
+_CLASS_CACHE: dict[str, str] = {}
+
+
+def classify(low: str, raw: str = "") -> str:
+    """Token class (see the module docstring) of a folded word ``low`` (``raw``: as written, unused today).
+
+    Memoised per word: a class depends on the lexicons only, and notes repeat their words.
+    """
+    c = _CLASS_CACHE.get(low)
+    if c is None:
+        c = _classify(low)
+        if len(_CLASS_CACHE) < 200_000:
+            _CLASS_CACHE[low] = c
+    return c
+
+
+def _classify(low: str) -> str:
     first, last, ordinary, clinical, _, _ = _lex()
     if low in clinical or low in _NEVER:
         return C
@@ -175,14 +191,15 @@ def _inflected(low: str, ordinary: frozenset) -> bool:
     return False
 
 
+_UPPER_RE = re.compile(r"[A-ZÀ-ÖØ-Þ]")
+_LOWER_RE = re.compile(r"[a-zß-öø-ÿ]")
+
+
 def _line_case(text: str, s: int, e: int) -> str:
     """``caps``, ``lower`` or ``mixed`` for the line text[s:e]."""
-    up = lo = 0
-    for ch in text[s:e]:
-        if ch.isupper():
-            up += 1
-        elif ch.islower():
-            lo += 1
+    seg = text[s:e]
+    up = len(_UPPER_RE.findall(seg))
+    lo = len(_LOWER_RE.findall(seg))
     if lo == 0 or up > 3 * lo:
         return "caps"
     if up * 50 < lo:
@@ -200,19 +217,27 @@ class _Tok:
 def tokens(text: str) -> list[_Tok]:
     """Word tokens with their class and line case."""
     out: list[_Tok] = []
+    append = out.append
+    cache = _CLASS_CACHE
     for lm in _LINE_RE.finditer(text):
         ls, le = lm.span()
         case = _line_case(text, ls, le)
         for m in _TOKEN_RE.finditer(text, ls, le):
             raw = m.group()
-            s, e = m.span()
-            dot = raw.endswith(".")
+            s = m.start()
+            e = s + len(raw)
+            dot = raw[-1] == "."
             if dot:
-                raw, e = raw[:-1], e - 1
-            if len(raw) > 2 and raw[-2] in "'’" and raw[-1] in "sS":
-                raw, e = raw[:-2], e - 2
-            low = fold(raw)
-            out.append(_Tok(s, e, raw, low, classify(low, raw), case, dot))
+                raw = raw[:-1]
+                e -= 1
+            if len(raw) > 2 and raw[-1] in "sS" and raw[-2] in "'’":
+                raw = raw[:-2]
+                e -= 2
+            low = raw.lower() if raw.isascii() else fold(raw)
+            cls = cache.get(low)
+            if cls is None:
+                cls = classify(low)
+            append(_Tok(s, e, raw, low, cls, case, dot))
     return out
 
 
@@ -317,12 +342,31 @@ def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit
     return j if n else i
 
 
-def find_evidence(text: str) -> list[Candidate]:
-    """NAME, HOSPITAL and LOCATION candidates decided on lexicon and context evidence."""
+def find_evidence(text: str, lexicon_recognizers: tuple = (), *, names: bool = True) -> list[Candidate]:
+    """NAME, HOSPITAL and LOCATION candidates decided on lexicon and context evidence.
+
+    ``lexicon_recognizers`` (:class:`~clinx.text.recognizers.Recognizer` records with a
+    ``lexicon``) are looked up on the same word tokens; ``names=False`` runs only those.
+    """
     toks = tokens(text)
     n = len(toks)
     if not n:
         return []
+    found: list[Candidate] = []
+    for rec in lexicon_recognizers:
+        words = rec.lexicon
+        for t in toks:
+            if t.low in words:
+                span = rec.check(TokenMatch(text, t.s, t.e), text)
+                if span is not None:
+                    found.append(Candidate(span[0], span[1], rec.category, f"rule:{rec.name}", rec.score))
+    if not names:
+        return found
+    return found + _find_names(text, toks)
+
+
+def _find_names(text: str, toks: list) -> list[Candidate]:
+    n = len(toks)
     first, last, _, _, place_set, _ = _lex()
     out: list[Candidate] = []
     named = [False] * n

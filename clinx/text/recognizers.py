@@ -6,7 +6,7 @@ overlapping spans, the context words that must stand before it (when
 ``needs_context``), a validator that can reject or trim a match, and an
 optional cheap *gate* that says "this pattern cannot match this text".
 Adding a recogniser is one edit: append a record to :data:`EXTRA_RECOGNIZERS`
-(or to :data:`clinx.text.rules.RECOGNIZERS`) and :class:`~clinx.text.rules.RuleRecognizer`
+(or to :data:`clinx.text.dates.DATE_RECOGNIZERS`) and :class:`~clinx.text.rules.RuleRecognizer`
 runs it, gated and validated, like the built-in ones.
 
 Gates must be *sound*: False only when the pattern cannot match (the
@@ -36,10 +36,15 @@ class Recognizer:
     cue before it stays). ``context`` lists lower-case words; with
     ``needs_context`` a match counts only when one of them is among the
     ``context_window`` words before it ("on 3/14", "seen 12/8").
+
+    A *lexicon* recogniser has ``lexicon`` (lower-case words) instead of a
+    pattern: the word-token pass of :mod:`clinx.text.evidence` looks each token
+    up in it (a set lookup instead of a regex scan) and hands the validator a
+    :class:`TokenMatch`.
     """
 
     name: str
-    pattern: str
+    pattern: str | None
     category: str
     score: float = 0.9
     context: tuple[str, ...] = ()
@@ -48,10 +53,13 @@ class Recognizer:
     validator: Validator | None = None
     gate: Gate | None = None
     flags: int = 0
-    compiled: re.Pattern = field(init=False, repr=False, compare=False)
+    lexicon: frozenset[str] = frozenset()
+    compiled: re.Pattern | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
-        object.__setattr__(self, "compiled", re.compile(self.pattern, self.flags))
+        if (self.pattern is None) == (not self.lexicon):
+            raise ValueError(f"recogniser {self.name!r} needs exactly one of pattern or lexicon")
+        object.__setattr__(self, "compiled", re.compile(self.pattern, self.flags) if self.pattern is not None else None)
 
     def has_context(self, text: str, start: int) -> bool:
         """Is one of :attr:`context` among the ``context_window`` words before ``start``?"""
@@ -61,7 +69,7 @@ class Recognizer:
 
     def check(self, m: re.Match, text: str) -> tuple[int, int] | None:
         """The span to mask for match ``m`` (context and validator applied), or None."""
-        s, e = m.span("v") if "v" in self.compiled.groupindex else m.span()
+        s, e = m.span("v") if self.compiled is not None and "v" in self.compiled.groupindex else m.span()
         if self.needs_context and not self.has_context(text, m.start()):
             return None
         if self.validator is not None:
@@ -69,13 +77,29 @@ class Recognizer:
         return s, e
 
 
-def _extra() -> list[Recognizer]:
-    from clinx.text.dates import DATE_RECOGNIZERS
+class TokenMatch:
+    """The part of :class:`re.Match` a validator uses, for a word a lexicon recogniser matched."""
 
-    return list(DATE_RECOGNIZERS)
+    __slots__ = ("_text", "_s", "_e")
+
+    def __init__(self, text: str, start: int, end: int):
+        self._text, self._s, self._e = text, start, end
+
+    def span(self, group=0) -> tuple[int, int]:
+        return self._s, self._e
+
+    def start(self, group=0) -> int:
+        return self._s
+
+    def end(self, group=0) -> int:
+        return self._e
+
+    def group(self, group=0) -> str:
+        return self._text[self._s : self._e]
 
 
-#: Records beyond the built-in patterns of :mod:`clinx.text.rules` (dates as clinicians write them).
-EXTRA_RECOGNIZERS: list[Recognizer] = _extra()
+#: Records beyond the built-in patterns of :mod:`clinx.text.rules` and the dates of
+#: :mod:`clinx.text.dates`: append one here (one edit) and ``RuleRecognizer`` runs it.
+EXTRA_RECOGNIZERS: list[Recognizer] = []
 
-__all__ = ["EXTRA_RECOGNIZERS", "Gate", "Recognizer", "Validator"]
+__all__ = ["EXTRA_RECOGNIZERS", "Gate", "Recognizer", "TokenMatch", "Validator"]

@@ -31,8 +31,8 @@ from clinx.text.base import PLACEHOLDER_RE, Candidate, TextResult, apply_candida
 from clinx.text.clinical import CLINICAL_CODE_RE, CLINICAL_WORDS, EPONYM_HEADS, EPONYMS
 from clinx.text.evidence import SERVICES, classify, find_evidence
 from clinx.text.lexicons import fold
+from clinx.text.dates import DATE_RECOGNIZERS, YEAR_NAMES, strip_year
 from clinx.text.recognizers import EXTRA_RECOGNIZERS, Recognizer
-from clinx.text.dates import YEAR_NAMES, strip_year
 
 # --------------------------------------------------------------------------- vocabularies
 
@@ -284,11 +284,13 @@ def _base_validator(name: str):
 #: gated by its own ``gate``). Append a record to add a recogniser.
 RECOGNIZERS: list[Recognizer] = [
     Recognizer(n, p, c, sc, validator=_base_validator(n) if n in _BASE_VALIDATED else None) for n, p, c, sc in PATTERNS
-] + list(EXTRA_RECOGNIZERS)
-_EXTRA = {r.name: r for r in EXTRA_RECOGNIZERS}
-PATTERNS = [(r.name, r.pattern, r.category, r.score) for r in RECOGNIZERS]
+] + list(DATE_RECOGNIZERS) + list(EXTRA_RECOGNIZERS)
+_EXTRA = {r.name: r for r in list(DATE_RECOGNIZERS) + list(EXTRA_RECOGNIZERS) if r.compiled is not None}
+PATTERNS = [(r.name, r.pattern, r.category, r.score) for r in RECOGNIZERS if r.pattern is not None]
 
-_COMPILED: list[tuple[str, re.Pattern, str, float]] = [(r.name, r.compiled, r.category, r.score) for r in RECOGNIZERS]
+_COMPILED: list[tuple[str, re.Pattern, str, float]] = [(r.name, r.compiled, r.category, r.score) for r in RECOGNIZERS if r.compiled is not None]
+#: Lexicon records: looked up on the word tokens of the evidence pass.
+_LEXICON_RECS: tuple[Recognizer, ...] = tuple(r for r in RECOGNIZERS if r.compiled is None)
 _CUE_RE = _compile_cues()
 _CUE_CATEGORY = {f"cue_{cat.lower()}": cat for _, cat in ID_CUES}
 
@@ -432,7 +434,7 @@ _INDEX = {n: i for i, n in enumerate(_NAMES)}
 _HAS_V = [("v" in rx.groupindex) for _, rx, _, _ in _COMPILED]
 _NAME_CUE_IDX = _NAMES.index("name_cue")
 _DATE_IDX = _NAMES.index("date")
-_VALIDATED = _BASE_VALIDATED | frozenset(r.name for r in EXTRA_RECOGNIZERS if r.validator is not None or r.needs_context)
+_VALIDATED = _BASE_VALIDATED | frozenset(n for n, r in _EXTRA.items() if r.validator is not None or r.needs_context)
 
 
 def _starts_matches(text: str, low: str, rx: re.Pattern, starts: re.Pattern, exotic: bool) -> list[re.Match]:
@@ -812,8 +814,9 @@ class RuleRecognizer:
                     while e > s and text[e - 1] in ".,;:!?":
                         e -= 1
                 cands.append(Candidate(s, e, cat, _SOURCE[name], score))
-        if self._on("name_runs"):
-            cands.extend(find_evidence(text))
+        lex = tuple(r for r in _LEXICON_RECS if (enabled is None or r.name in enabled) and not (keep_years and r.name in YEAR_NAMES))
+        if self._on("name_runs") or lex:
+            cands.extend(find_evidence(text, lex, names=self._on("name_runs")))
         cands = [_extend_name_left(text, c) if c.category == "NAME" else c for c in cands]
         cands = [_drop_credential(text, c) if c.category == "NAME" else c for c in cands]
         if keep_years:
