@@ -13,7 +13,11 @@ hit becomes :class:`~clinx.localize.match.Match` objects with
 the hit covers, the matched characters of a word it covers only in part
 (``DOB:07.16.1953`` keeps its label).
 
-Overlay words that are not PHI must survive. A hit is dropped when every one
+Field labels survive: the characters of a label (:data:`_LABEL`: ``DOB:``,
+``Pat ID:``, ``Ref. Phys:``, ``ID2:``) are taken out of every hit, because
+the recognisers sometimes pull a label word into a name (``Pat`` in
+``Pat ID:``, ``Phys`` in ``Ref Phys:``) or a label digit into an ID (the
+``2`` of ``ID2:``). Overlay words that are not PHI must survive. A hit is dropped when every one
 of its tokens is an overlay word (:data:`NON_PHI_WORDS`: laterality,
 orientation markers such as ``LA6``, view and position words) or a technique
 / scale value (:data:`_TECHNIQUE`: a number with a unit such as ``120 kVp``,
@@ -45,6 +49,11 @@ NON_PHI_WORDS = frozenset(
 #: Orientation / laterality markers with a number (``LA6``, ``R2``): up to three orientation letters and one
 #: or two digits. Letter-only markers are listed in NON_PHI_WORDS instead, so a short surname ("LI") is never dropped.
 _MARKER = re.compile(r"^[LRAPSIHF]{1,3}\d{1,2}$")
+#: Field labels drawn before a value: one short word ending in ``:`` or ``#`` (``DOB:``, ``ID2:``,
+#: ``Acc#:``), optionally after a known first word (``Pat ID:``, ``Ref. Phys:``, ``Alt ID:``,
+#: ``Study Date:``). Only listed first words: a free one would take the surname in ``DOE ID:``.
+_LABEL_FIRST = r"(?:pat|patient|pt|alt|other|ref\.?|referring|study|exam|birth|acq|acc|inst|med|rec)"
+_LABEL = re.compile(rf"(?<![\w^])(?:(?i:{_LABEL_FIRST})\s{{1,2}})?[A-Za-z][A-Za-z0-9.]{{0,9}}[:#]{{1,2}}")
 #: Technique and scale values: a number and a unit (``120 kVp``, ``2.5mAs``, ``5 cm``, ``0.8 mm``).
 _TECHNIQUE = re.compile(r"^\d+(?:[.,]\d+)?\s*(?:kvp|kv|mas|ma|ms|s|cm|mm|m|%|deg|°)$", re.IGNORECASE)
 
@@ -108,12 +117,30 @@ def pattern_matches(
             parts.append(u.text)
             off += len(u.text) + 1
         text = " ".join(parts)
+        labels = [m.span() for m in _LABEL.finditer(text)]
         for span in _rescan(text):
-            hit = text[span.start : span.end]
-            if is_non_phi_text(hit):
-                continue
-            ks = [k for k, p in enumerate(raw_pos) if span.start <= p < span.end]
-            if not ks:
-                continue
-            out.extend(cover_line(line, ks[0], ks[-1] + 1, f"pattern:{span.category}", 100.0, "pattern", whole_unit_fraction))
+            for a, b in _minus(span.start, span.end, labels):
+                hit = text[a:b]
+                if is_non_phi_text(hit) or not any(c.isalnum() for c in hit):
+                    continue
+                ks = [k for k, p in enumerate(raw_pos) if a <= p < b]
+                if ks:
+                    out.extend(cover_line(line, ks[0], ks[-1] + 1, f"pattern:{span.category}", 100.0, "pattern", whole_unit_fraction))
     return out
+
+
+def _minus(start: int, end: int, cuts: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``[start, end)`` with the ranges ``cuts`` taken out (what is left, in order)."""
+    pieces = [(start, end)]
+    for c0, c1 in cuts:
+        nxt = []
+        for a, b in pieces:
+            if c1 <= a or c0 >= b:
+                nxt.append((a, b))
+                continue
+            if a < c0:
+                nxt.append((a, c0))
+            if c1 < b:
+                nxt.append((c1, b))
+        pieces = nxt
+    return pieces

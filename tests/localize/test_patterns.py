@@ -82,6 +82,24 @@ def test_ids_and_cued_names_are_found_on_lines_rebuilt_from_words():
     assert "Name:" not in fields and "MRN:" not in fields
 
 
+@pytest.mark.parametrize(
+    ("words", "masked"),
+    [
+        (["Pat", "ID:", "Z0172576"], ["Z0172576"]),  # "Pat" is the label's, not a first name
+        (["Ref", "Phys:", "Jeremy", "Madden"], ["Jeremy", "Madden"]),
+        (["ID2:", "16164750"], ["16164750"]),  # the 2 of the label is no ID
+        (["Gilbert", "Alt", "ID:", "78121997"], ["Gilbert", "78121997"]),
+        (["Name:", "DOE,", "JOHN", "ID:", "00482913"], ["DOE,", "JOHN", "00482913"]),  # a surname before a label stays PHI
+    ],
+)
+def test_field_labels_are_taken_out_of_pattern_hits(words, masked):
+    dets, x = [], 10
+    for w in words:
+        dets.append(W(w, x, 10, x + 12 * len(w), 30))
+        x += 12 * len(w) + 8
+    assert sorted({dets[m.detection_index].text for m in pattern_matches(dets)}) == sorted(masked)
+
+
 NON_PHI = ["L", "R", "LA6", "PORTABLE", "AP", "PA", "SUPINE", "Semi-Upright", "Name:", "5 cm", "120 kVp", "2.5 mAs", "CHEST PA"]
 
 
