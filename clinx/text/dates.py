@@ -197,12 +197,13 @@ def strip_year(text: str, start: int, end: int) -> tuple[int, int] | None:
     Returns None when nothing but the year is left.
     """
     v = text[start:end]
-    m = _TRAILING_YEAR_RE.search(v)
-    if m and m.start() > 0:
-        return start, start + m.start()
     m = _LEADING_YEAR_RE.match(v)
     if m and m.end() < len(v):
         return start + m.end(), end
+    m = _TRAILING_YEAR_RE.search(v)
+    # a two-digit year only ends a date of three numbers ("3/14/61"), never "3/14"
+    if m and m.start() > 0 and (len(m.group().strip(" ,./-'’")) == 4 or len(re.findall(r"\d+", v)) >= 3 or m.group()[0] in "'’"):
+        return start, start + m.start()
     if re.fullmatch(r"['’]?(?:(?:19|20)\d\d|\d\d)", v):
         return None
     return start, end

@@ -70,7 +70,7 @@ therapist operator provider hospitalist intensivist dentist pharmacist crna surg
 )
 LABELS = frozenset(
     """
-name patient pt re attn signed dictated transcribed typed read seen discussed spoke called paged notified per by
+name patient pt re ref attn signed dictated transcribed typed read seen discussed spoke called paged notified per by
 referred referring ordering contact dw d/w
 """.split()
 )
@@ -311,7 +311,10 @@ def _cue_gap(text: str, cue: _Tok, nxt: _Tok) -> str | None:
 _ABBREV_CUES = frozenset("pt dtr dau sis bro mgr attn re".split())
 
 
-def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit: int = 3, pure_only: bool = False) -> int:
+_FIELD_LABELS = frozenset("name patient pt re ref attn".split())
+
+
+def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit: int = 3, pure_only: bool = False, any_word: bool = False) -> int:
     """Index one past the name starting at ``i`` (initials allowed), or ``i`` when none starts there."""
     j = i
     n = 0
@@ -332,7 +335,9 @@ def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit
             continue
         # a surname that is also a word continues a name: "Michele May", "SON BILL WARD" ("son bill will" does not)
         cont = n > 0 and t.cls == A and t.low in _lex()[1] and (t.low not in FUNCTION_WORDS or t.case == "mixed" and t.raw[:1].isupper())
-        if not _name_ok(t, allow_ambiguous and (n == 0 or cont or t.low not in FUNCTION_WORDS) or cont):
+        if any_word and t.cls in (W, C) and t.raw[:1].isupper() and t.low not in FUNCTION_WORDS and t.low not in _NEVER:
+            pass  # "Name: DOE": after a field label every capitalised word is the value
+        elif not _name_ok(t, allow_ambiguous and (n == 0 or cont or t.low not in FUNCTION_WORDS) or cont):
             break
         j += 1
         n += 1
@@ -382,7 +387,10 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             named[k] = True
 
     lows = [t.low for t in toks]
-    for i, t in enumerate(toks):
+    # each pass visits only the tokens that can start its pattern (set lookups, no scan)
+    cue_idx = [i for i, w in enumerate(lows) if w in _CUE_WORDS]
+    for i in cue_idx:
+        t = toks[i]
         low = t.low
         k = i + 1
         if k >= n:
@@ -402,7 +410,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             if g is not None:
                 colon = ":" in g
                 weak = low in _WEAK_LABELS and not colon
-                j = _take_name(text, toks, k, allow_ambiguous=colon, pure_only=weak)
+                j = _take_name(text, toks, k, allow_ambiguous=colon, pure_only=weak, any_word=colon and low in _FIELD_LABELS)
                 if j > k:
                     add(k, j, "NAME", "evidence:role", 0.9)
                     continue
@@ -465,7 +473,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             add(i, j, "NAME", "evidence:lexicon", 0.86)
         i = j
     # ---- institutions: words before a head
-    for i, t in enumerate(toks):
+    for i in [i for i, w in enumerate(lows) if w in _HEAD_START]:
+        t = toks[i]
         head_end = None
         if t.low in HOSPITAL_HEADS:
             head_end = i + 1
@@ -498,7 +507,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             # "St. Elizabeth's" / "Sturdy Memorial": the words before the head plus the head
             add(k, head_end, "HOSPITAL", "evidence:hospital", 0.93)
     # ---- venues and places after cues
-    for i, t in enumerate(toks):
+    for i in [i for i, w in enumerate(lows) if w in _VENUE_WORDS]:
+        t = toks[i]
         low = t.low
         pair = (lows[i - 1], low) if i > 0 else None
         venue = pair in VENUE_PAIRS or low in ("at",) or (low in ("from", "to") and i > 0)
@@ -515,7 +525,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             if j > k and (named[j] or not _joined(text, toks[j - 1], toks[j], comma=False)):
                 break
             tj = toks[j]
-            acronym = tj.raw.isupper() and 2 <= len(tj.raw) <= 6 and tj.cls not in (C, W) and (tj.case != "caps" or len(tj.raw) <= 5)
+            # an acronym in running text ("at BMC", "from MWMC"); in capitals only a short unknown one
+            acronym = tj.raw.isupper() and 2 <= len(tj.raw) <= 6 and tj.cls != C and (tj.case == "mixed" or tj.cls != W and len(tj.raw) <= 5)
             inplace = tj.low in place_set and tj.cls not in (C, W)
             strong_venue = pair in VENUE_PAIRS or pair in PLACE_CUES
             title_u = tj.cls == U and tj.case == "mixed" and tj.raw[:1].isupper() and not tj.raw.isupper()
@@ -538,12 +549,13 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             cat = "LOCATION" if (is_place or place_cue and not venue) else "HOSPITAL"
             add(k, j, cat, "evidence:venue", 0.9)
     # ---- places on their own (not everyday words) and "Town, MA"
+    place_first = _place_first()
     for i, t in enumerate(toks):
-        if named[i]:
+        if named[i] or t.cls == W and t.low not in place_first or t.cls == C:
             continue
         if t.cls in (N, U) and len(t.low) >= 4 and t.low in place_set and not (t.raw.isupper() and t.case != "caps"):
             add(i, i + 1, "LOCATION", "evidence:place", 0.85)
-        elif i + 1 < n and f"{t.low} {toks[i + 1].low}" in place_set and t.cls != C and toks[i + 1].cls != C and _joined(text, t, toks[i + 1], comma=False):
+        elif i + 1 < n and t.low in place_first and f"{t.low} {toks[i + 1].low}" in place_set and t.cls != C and toks[i + 1].cls != C and _joined(text, t, toks[i + 1], comma=False):
             add(i, i + 2, "LOCATION", "evidence:place", 0.85)
         elif t.cls in (N, U, A) and _state_after(text, t) and t.cls != C:
             add(i, i + 1, "LOCATION", "evidence:place", 0.85)
@@ -555,6 +567,17 @@ _EPONYM_HEADS_MORE = frozenset(
     "technique maneuver manoeuvre procedure approach catheter tube sign test score criteria classification scale "
     "incision retractor forceps clamp stitch suture repair method position view operation rule index".split()
 )
+
+
+_CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | frozenset({"with"})
+_HEAD_START = HOSPITAL_HEADS | frozenset(a for a, _ in HOSPITAL_HEAD_PAIRS) | frozenset({"eye"})
+_VENUE_WORDS = VENUE_CUES | frozenset(b for _, b in VENUE_PAIRS) | frozenset(b for _, b in PLACE_CUES) | frozenset({"near"})
+
+
+@lru_cache(maxsize=1)
+def _place_first() -> frozenset[str]:
+    """First words of multi-word place names ("fall" of "fall river")."""
+    return frozenset(p.split(" ", 1)[0] for p in _lex()[4] if " " in p)
 
 
 def _run_ok(t: _Tok) -> bool:

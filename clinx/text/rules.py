@@ -204,7 +204,7 @@ PATTERNS: list[tuple[str, str, str, float]] = [
     ("date_md_cue", r"(?i:(?:\b(?:on|dated?|hours|from|since|seen|radiographs?|films?|exams?|examinations?|study|studies|ct|mri|x-?ray|obtained|comparison|indication)|[ap]\.m\.):?\s{1,3})(?P<v>(?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9]))(?![\w/]|\.\d)", "DATE", 0.97),
     (
         "age_over_89",
-        r"(?<![\w.])(?:9\d|1[01]\d)(?=\s{0,2}-?\s{0,2}(?:years?|yrs?|y/?o|y\.o\.|yo[mf]?|[MF])(?:[\s-]{1,2}old)?\b)",
+        r"(?<![\w.])(?:9\d|1[01]\d)(?=\s{0,2}-?\s{0,2}(?:(?i:years?|yrs?|y/?o|y\.o\.|yo[mf]?)|[MF])(?:[\s-]{1,2}(?i:old))?\b)",
         "AGE",
         0.96,
     ),
@@ -555,6 +555,9 @@ def _sentence_initial(text: str, start: int) -> bool:
     return i < 0 or text[i] in _SENTENCE_START_CHARS or PLACEHOLDER_RE.match(text, max(0, i - 10), i + 1) is not None
 
 
+_WEAK_CUE_RE = re.compile(r"(?i)(?:pt|patient)\b(?!\s{0,3}[:=#])")
+
+
 def _validate(name: str, m: re.Match, text: str) -> tuple[int, int] | None:
     """Post-checks that a regex cannot express cheaply; returns the span to mask or None."""
     rec = _EXTRA.get(name)
@@ -591,7 +594,12 @@ def _validate(name: str, m: re.Match, text: str) -> tuple[int, int] | None:
         if name == "name_cue":
             # after a cue, at least one token must be a name and nothing else, or a word no lexicon knows
             # ("Patient John Smith", "PT: OKAFOR"), not only ambiguous words ("pt Will")
-            if not any(classify(fold(t.strip(".,'’")), t) in ("N", "U") for t in text[start:end].split()):
+            classes = [classify(fold(t.strip(".,'’")), t) for t in text[start:end].split()]
+            if not any(c in ("N", "U") for c in classes):
+                return None
+            # after a bare "pt"/"patient" (no colon) an unknown word is more often clinical
+            # ("PT PLACED SUPINE") than a name: ask for a name the lexicons know
+            if _WEAK_CUE_RE.match(m.group()) and "N" not in classes:
                 return None
         return start, end
     if name in ("hospital",):

@@ -140,6 +140,8 @@ FRAGMENTS = [
     "St. Mary Hospital", "GENERAL HOSPITAL", "Hospital of Ohio", "a.b@x.org", "www.x.com/a.", "http://h.io/x", "x.health",
     "SMITH^JOHN", "is", "the", "left", "lung", "clear", "?", ",", ".", ":", "-", "/", "'", "’", "(", ")", "\n",
     "İ", "ſ", "ı", "K", "٣", "²", "_", "#", "Baker", "cyst", "Crohn's", "disease", "Jr", "MD", "ﬁ",
+    # dates as clinicians write them (clinx.text.dates records)
+    "7/22", "5/325", "'92", "’09", "3rd", "of", "June", "the", "14th", "1992", "2031", "jan", "MAY", "thurs", "x3",
 ]
 
 texts = st.lists(st.sampled_from(FRAGMENTS), min_size=0, max_size=14).flatmap(
