@@ -332,6 +332,7 @@ class GridRunner:
         self.counts: dict[str, int] = {}
         self._mem: dict[str, np.ndarray] = {}
         self._engine_fps: dict[int, str] = {}
+        self._pixel_digests: dict[str, str] = {}
 
     # ----------------------------------------------------------- helpers
     def _count(self, name: str, n: int = 1) -> None:
@@ -366,6 +367,17 @@ class GridRunner:
             return str(fp(level))
         raise ClinxError("the text function has no fingerprint(level) and no text_id was given: "
                          "its cache entries could go stale")
+
+    def pixels(self, key: str) -> str:
+        """The content digest of grid image ``key``'s pixels (raw and clean keys are that digest already)."""
+        if key in self._mem:
+            return key
+        d = self._pixel_digests.get(key) or self.kv.get("pixels", key)
+        if d is None:  # written before digests were recorded: digest the stored image once
+            d = image_digest(self.image(key))
+            self.kv.put_many("pixels", {key: d})
+        self._pixel_digests[key] = d
+        return d
 
     def image(self, key: str) -> np.ndarray:
         """A grid image by key (memory first, then the on-disk store)."""
@@ -458,9 +470,11 @@ class GridRunner:
                 jobs = [FrameJob([s.image], s.manifest, s.id, masks=[self.images.get(mask_keys[s.id])]) for s, _ in chunk]
                 done = sanitize_batch(jobs, cond, None, self.verifier, seed=self.s.seed)
                 held = {}
+                pixels = {}
                 for (s, k), r in zip(chunk, done):
                     if r.released:
                         self.images.put(k, r.outputs[0])
+                        pixels[k] = image_digest(r.outputs[0])
                         self._count("images_built")
                         continue
                     keys.pop(s.id, None)
@@ -469,6 +483,7 @@ class GridRunner:
                                             "problem": r.reason})
                     self._count(f"quarantined/{cname}")
                 self.kv.put_many("quarantine", held)
+                self.kv.put_many("pixels", pixels)
             out[cname] = keys
         return out
 
@@ -644,7 +659,9 @@ class GridRunner:
                         q = texts[level].get(s.id)
                         if ik is None or q is None:
                             continue
-                        pk = text_digest("pred", __version__, mid, ik, q)
+                        # Keyed by the pixels, not by how they were made: an edit to the mask or
+                        # condition code that leaves the pixels as they were asks the model nothing.
+                        pk = text_digest("pred", __version__, mid, self.pixels(ik), q)
                         jobs[pk] = (ik, q)
                         plan.append((cell, s, pk))
                 preds = self._predict(dname, model, jobs)
