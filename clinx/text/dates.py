@@ -115,6 +115,14 @@ def _may_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return None
 
 
+def _after_date_word(m, text: str) -> tuple[int, int] | None:
+    """A month abbreviation alone only after a date preposition: ``in Feb``, ``since Oct``."""
+    s, e = m.span()
+    if _prev_word(text, s) in ("in", "since", "of", "early", "late", "mid", "last", "next", "until", "by", "during", "from", "this", "before", "after"):
+        return s, e
+    return None
+
+
 def _year_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """A bare year ``1992`` unless a unit or a count follows it (``1950 mL``)."""
     s, e = m.span()
@@ -169,6 +177,10 @@ DATE_RECOGNIZERS: list[Recognizer] = [
     # words: looked up on the word tokens (a set lookup, no scan)
     Recognizer("date_month_name", None, "DATE", 0.85, lexicon=frozenset(_MONTHS_FULL)),
     Recognizer("date_month_may", None, "DATE", 0.8, validator=_may_ok, lexicon=frozenset({"may"})),
+    Recognizer(
+        "date_month_abbrev", None, "DATE", 0.8, validator=_after_date_word,
+        lexicon=frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split()),
+    ),
     Recognizer(
         "date_weekday", None, "DATE", 0.85,
         lexicon=frozenset("monday tuesday wednesday thursday friday saturday sunday mon tues tue wed thurs thur thu fri".split()),

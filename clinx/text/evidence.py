@@ -253,7 +253,7 @@ def _joined(text: str, a: _Tok, b: _Tok, comma: bool = True) -> bool:
     g = _gap(text, a, b)
     if g == "":
         return a.dot
-    if a.dot and not (len(a.raw) == 1 or a.low in TITLES):
+    if a.dot and not (len(a.raw) == 1 or a.low in TITLES or a.low in ("st", "mt", "ft")):
         return False  # "wife Dolores. Pt ...": a sentence ended
     if "\n" in g or len(g) > 4:
         return False
@@ -487,6 +487,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             first_head = i
         if head_end is None:
             continue
+        # "Healthcare Center", "Medical Center Hospital": take in the rest of the head
+        while head_end < n and toks[head_end].low in _HEAD_TAIL and _joined(text, toks[head_end - 1], toks[head_end], comma=False):
+            head_end += 1
         k = first_head
         cnt = 0
         while k - 1 >= 0 and cnt < 4 and _joined(text, toks[k - 1], toks[k], comma=False):
@@ -506,6 +509,12 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         if cnt and k < first_head:
             # "St. Elizabeth's" / "Sturdy Memorial": the words before the head plus the head
             add(k, head_end, "HOSPITAL", "evidence:hospital", 0.93)
+    # ---- "St. Elizabeth's", "ST. MARY": a saint's name is an institution's
+    for i in [i for i, w in enumerate(lows) if w in ("st", "saint")]:
+        t = toks[i]
+        if i + 1 < n and (t.dot or t.low == "saint") and not named[i + 1] and toks[i + 1].raw[:1].isupper() and toks[i + 1].cls != C:
+            if _joined(text, t, toks[i + 1], comma=False) and not (i > 0 and toks[i - 1].raw[:1].isdigit()):
+                add(i, i + 2, "HOSPITAL", "evidence:saint", 0.9)
     # ---- venues and places after cues
     for i in [i for i, w in enumerate(lows) if w in _VENUE_WORDS]:
         t = toks[i]
@@ -527,7 +536,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             tj = toks[j]
             # an acronym in running text ("at BMC", "from MWMC"); in capitals only a short unknown one
             acronym = tj.raw.isupper() and 2 <= len(tj.raw) <= 6 and tj.cls != C and (tj.case == "mixed" or tj.cls != W and len(tj.raw) <= 5)
-            inplace = tj.low in place_set and tj.cls not in (C, W)
+            # a known place after "in"/"from"/"to", even one that is also a word, when capitalised ("in Worcester")
+            inplace = tj.low in place_set and tj.cls != C and (tj.cls != W or tj.raw[:1].isupper())
             strong_venue = pair in VENUE_PAIRS or pair in PLACE_CUES
             title_u = tj.cls == U and tj.case == "mixed" and tj.raw[:1].isupper() and not tj.raw.isupper()
             if tj.cls == N or inplace or acronym or title_u or (tj.cls == U and strong_venue):
@@ -569,6 +579,7 @@ _EPONYM_HEADS_MORE = frozenset(
 )
 
 
+_HEAD_TAIL = frozenset("center centre ctr hospital clinic system institute".split())
 _CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | frozenset({"with"})
 _HEAD_START = HOSPITAL_HEADS | frozenset(a for a, _ in HOSPITAL_HEAD_PAIRS) | frozenset({"eye"})
 _VENUE_WORDS = VENUE_CUES | frozenset(b for _, b in VENUE_PAIRS) | frozenset(b for _, b in PLACE_CUES) | frozenset({"near"})
