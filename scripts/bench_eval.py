@@ -17,6 +17,7 @@ leakage table, writes flat figures to JSON:
 * ``ablation/<metric>/<level>/<raw|clean>`` (text-only ablation),
 * ``token_recall/<condition>/<engine>``, ``char_overlap/<condition>/<engine>`` (fractions),
 * ``diff/<metric>/<level>/<a>-<b>`` and ``diff_se/…`` (paired differences, percentage points),
+* ``released/<condition>`` and ``quarantined/<condition>`` (items the verifier let through / held back),
 * ``wall_s`` (cold) and ``wall_s_cached`` (rerun), ``n_items``, ``missing/<part>`` = 1 for parts not evaluated.
 """
 
@@ -74,6 +75,13 @@ def main(argv=None) -> int:
     figs["wall_s"] = round(wall, 2)
     figs["wall_s_cached"] = round(wall_cached, 2)
     figs["n_items"] = sum(result.meta.get("datasets", {}).values())
+    # Released vs quarantined per condition (the verifier's verdicts): leakage is measured on released images only.
+    for keys in result.image_keys.values():
+        for cond, items in keys.items():
+            figs[f"released/{cond}"] = figs.get(f"released/{cond}", 0) + len(items)
+    for k, v in result.counts.items():
+        if k.startswith("quarantined/"):
+            figs[k] = v
     figs["model_calls_cold"] = result.counts.get("model_calls", 0)
     figs["model_calls_cached"] = result2.counts.get("model_calls", 0)
     for k, v in result.timings.items():

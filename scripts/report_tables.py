@@ -44,7 +44,7 @@ def source_line(name: str, fig: dict) -> str:
     """``*source: benchmarks/results/<file> — commit abc1234, load 2.1 on 2 CPUs, 2026-12-01*``."""
     commit = str(fig.get("provenance/git_commit", "unknown"))[:10]
     dirty = " (uncommitted edits)" if fig.get("provenance/git_dirty") else ""
-    load = fig.get("provenance/load_avg_1m")
+    load = f"{fig.get('provenance/load_avg_1m')} (15 min: {fig.get('provenance/load_avg_15m')})"
     cpus = fig.get("provenance/cpu_count")
     when = str(fig.get("provenance/utc", ""))[:10]
     return f"*source: `benchmarks/results/{name}` — commit {commit}{dirty}, load {load} on {cpus} CPUs, {when}*"
@@ -81,6 +81,9 @@ def table_demo(fig: dict) -> str:
     engines = sorted({k.split("/")[2] for k in fig if k.startswith("token_recall/") and k.count("/") == 2})
     out.append(_md(["OCR attack (token recall)"] + [COND.get(c, c) for c in lconds],
                    [[ENGINE.get(e, e)] + [_f(fig.get(f"token_recall/{c}/{e}"), "{:.3f}") for c in lconds] for e in engines]))
+    if any(f"released/{c}" in fig for c in lconds):  # leakage is measured on what the verifier released
+        out[-1] += "\n| released / quarantined | " + " | ".join(
+            f"{fig.get(f'released/{c}', '—')} / {fig.get(f'quarantined/{c}', 0)}" for c in lconds) + " |"
     out += ["", f"{fig.get('n_items')} items; cold {fig.get('wall_s', 0):.0f} s wall, cached rerun "
             f"{fig.get('wall_s_cached', 0):.0f} s."]
     return "\n".join(out)
