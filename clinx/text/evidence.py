@@ -358,16 +358,29 @@ def find_evidence(text: str, lexicon_recognizers: tuple = (), *, names: bool = T
     if not n:
         return []
     found: list[Candidate] = []
-    for rec in lexicon_recognizers:
-        words = rec.lexicon
+    if lexicon_recognizers:
+        index = _lexicon_index(lexicon_recognizers)
         for t in toks:
-            if t.low in words:
+            recs = index.get(t.low)
+            if recs is None:
+                continue
+            for rec in recs:
                 span = rec.check(TokenMatch(text, t.s, t.e), text)
                 if span is not None:
                     found.append(Candidate(span[0], span[1], rec.category, f"rule:{rec.name}", rec.score))
     if not names:
         return found
     return found + _find_names(text, toks)
+
+
+@lru_cache(maxsize=16)
+def _lexicon_index(recs: tuple) -> dict[str, tuple]:
+    """word -> the lexicon recognisers listing it (one dict lookup per token instead of one per record)."""
+    index: dict[str, list] = {}
+    for rec in recs:
+        for w in rec.lexicon:
+            index.setdefault(w, []).append(rec)
+    return {w: tuple(v) for w, v in index.items()}
 
 
 def _find_names(text: str, toks: list) -> list[Candidate]:
@@ -431,7 +444,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
     i = 0
     while i < n:
         t = toks[i]
-        if named[i] or not _run_ok(t):
+        if named[i] or t.cls is C or t.cls is W or not _run_ok(t):
             i += 1
             continue
         j = i + 1
