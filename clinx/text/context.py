@@ -124,6 +124,9 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
     if cls in ("C", "W"):
         return 0.0, "alpha"
     if cls == "N":
+        # a name in lower case inside mixed-case text is more likely a foreign or rare word ("el", "claro")
+        if t[0].islower() and not _all_lower(text):
+            return 0.2, "alpha"
         return 0.5, "alpha"
     if cls == "A":
         # an ambiguous word in lower case is the everyday word ("a person", "will"); L1's cues
