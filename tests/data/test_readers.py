@@ -283,7 +283,7 @@ def test_pathvqa_missing_files(tmp_path):
 
 @pytest.fixture
 def parquet_dir(tmp_path):
-    pa = pytest.importorskip("pyarrow")
+    import pyarrow as pa  # a declared dependency: an import failure is a broken install
     import pyarrow.parquet as pq
 
     root = tmp_path / "hf" / "data"
