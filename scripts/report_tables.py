@@ -41,13 +41,23 @@ def _f(v, fmt: str = "{:.1f}") -> str:
 
 
 def source_line(name: str, fig: dict) -> str:
-    """``*source: benchmarks/results/<file> — commit abc1234, load 2.1 on 2 CPUs, 2026-12-01*``."""
-    commit = str(fig.get("provenance/git_commit", "unknown"))[:10]
-    dirty = " (uncommitted edits)" if fig.get("provenance/git_dirty") else ""
-    load = f"{fig.get('provenance/load_avg_1m')} (15 min: {fig.get('provenance/load_avg_15m')})"
-    cpus = fig.get("provenance/cpu_count")
+    """``*source: benchmarks/results/<file> — commit abc1234, load 2.1 on 2 CPUs, 2026-12-01*``.
+
+    Reads the provenance in any of the three shapes the benches write: ``provenance/*`` keys
+    (``clinx.provenance``), a ``_meta`` dict (bench_leakage) or ``config/*`` keys (bench_text).
+    """
+    meta = fig.get("_meta") or {}
+    commit = fig.get("provenance/git_commit") or meta.get("git_commit") or fig.get("config/git_commit") or fig.get("git_commit") or "unknown"
+    dirty = " (uncommitted edits)" if (fig.get("provenance/git_dirty") or meta.get("git_dirty")) else ""
+    if "provenance/load_avg_1m" in fig:
+        load = f"load {fig.get('provenance/load_avg_1m')} (15 min: {fig.get('provenance/load_avg_15m')})"
+    else:
+        la = meta.get("loadavg") or fig.get("config/loadavg") or [fig.get("load_average_1min")]
+        load = f"load {la[0]}" if la and la[0] is not None else "load not recorded"
+    cpus = fig.get("provenance/cpu_count") or meta.get("cpu_count") or fig.get("cpu_count") or 2
     when = str(fig.get("provenance/utc", ""))[:10]
-    return f"*source: `benchmarks/results/{name}` — commit {commit}{dirty}, load {load} on {cpus} CPUs, {when}*"
+    when = f", {when}" if when else ""
+    return f"*source: `benchmarks/results/{name}` — commit {str(commit)[:10]}{dirty}, {load} on {cpus} CPUs{when}*"
 
 
 # ---------------------------------------------------------------------------- tables
@@ -117,6 +127,82 @@ def table_leakage(fig: dict) -> str:
     return _md(head, rows)
 
 
+def table_leakage_native(fig: dict) -> str:
+    """Drawn-identifier recall per condition and attacker role on the native held-out split (``bench_leakage.py``).
+
+    Columns are labelled by the attacker's role: the engine that built the masks, the verifier,
+    and the independent attacker (the headline). Released fraction and non-PHI survival stand beside them.
+    """
+    meta = fig.get("_meta") or {}
+    roles = {e: a.get("role", "") for e, a in (meta.get("attackers") or {}).items()}
+    order = sorted(roles, key=lambda e: {"independent": 0, "verifier": 1, "mask engine": 2}.get(roles[e], 3))
+    conds = [c for c in meta.get("conditions", []) if f"released_fraction/{c}" in fig]
+
+    def rec(key: str) -> str:
+        v, se, hi = fig.get(key), fig.get(key.replace("/", "_se/", 1)), fig.get(key.replace("/", "_upper95/", 1))
+        if v is None:
+            return "—"
+        if v == 0 and hi is not None:
+            return f"0 (≤ {hi:.3f})"
+        return f"{v:.3f}" + (f" ± {se:.3f}" if se else "")
+
+    head = ["condition", "released"] + [f"{ENGINE.get(e, e)} ({roles[e]})" for e in order]
+    head += [f"unlisted, {ENGINE.get(order[0], order[0])}", "non-PHI kept (texts / images)"]
+    rows = []
+    for c in conds:
+        row = [COND.get(c, c), f"{fig[f'released_fraction/{c}']:.3f} ({fig.get(f'n_released/{c}')}/{fig.get(f'n_released/{c}', 0) + fig.get(f'n_quarantined/{c}', 0)})"]
+        row += [rec(f"token_recall/{c}/{e}") for e in order]
+        row.append(rec(f"token_recall_unlisted/{c}/{order[0]}"))
+        row.append(f"{_f(fig.get(f'nonphi_survival_text/{c}'), '{:.3f}')} / {_f(fig.get(f'nonphi_survival/{c}'), '{:.3f}')}")
+        rows.append(row)
+    n = fig.get("n_images")
+    sizes = meta.get("image_sides_px") or []
+    speed = ", ".join(f"`{k}` {v}" for k, v in fig.items() if k.startswith("images_per_s/"))
+    note = (
+        f"\n\n{n} held-out images (sides {sizes[0]}–{sizes[-1]} px), {meta.get('images_with_unlisted_identifier')} with an identifier "
+        f"the manifest does not list; masks by {meta.get('mask_engine')}, verification by {meta.get('verifier')}. "
+        f"± is a cluster-bootstrap SE over images; `0 (≤ x)` is the 95 % upper bound when nothing was read. Speed: {speed}."
+        if sizes
+        else ""
+    )
+    return _md(head, rows) + note
+
+
+def table_text(fig: dict) -> str:
+    """Span-level recall / precision on hand-annotated notes, question recall, speed (``bench_text.py``)."""
+    rows = []
+    for split, label in (("notes_tune", "notes, tuning split"), ("notes_heldout", "notes, held-out split (never tuned on)"), ("notes", "notes, all")):
+        for sys_ in ("L1", "L2", "presidio", "philter"):
+            r, p = fig.get(f"recall/{split}/{sys_}"), fig.get(f"precision/{split}/{sys_}")
+            if r is None:
+                continue
+            ret = fig.get(f"retention/{split}/{sys_}")
+            rows.append([label, sys_, _f(r, "{:.3f}"), _f(p, "{:.3f}"), _f(ret, "{:.3f}") if ret is not None else "—"])
+    for q, label in (("", "injected questions"), ("questions_ood/", "questions, names from other locales"), ("iu/", "IU X-ray reports, PHI in XXXX slots")):
+        for lvl in ("L1", "L2"):
+            r, p = fig.get(f"{q}phi_recall/{lvl}"), fig.get(f"{q}phi_precision/{lvl}")
+            if r is not None:
+                rows.append([label, lvl, _f(r, "{:.3f}"), _f(p, "{:.3f}"), _f(fig.get(f"{q}clinical_term_retention/{lvl}"), "{:.3f}")])
+    out = _md(["data", "system", "recall", "precision", "clinical terms kept"], rows)
+    speed = [f"`{k}` {fig[k]:,.0f}" for k in fig if k.startswith(("notes_per_s", "questions_per_s/L1", "questions_per_s/L2")) and isinstance(fig[k], (int, float))]
+    if speed:
+        out += f"\n\nThroughput, one core ({fig.get('notes_mean_chars', 0):.0f}-character notes; `_1kb` scales to 1 KB): " + ", ".join(speed) + "."
+    return out
+
+
+def table_ocr(fig: dict) -> str:
+    """CPU seconds per image by engine and image side, and the estimate with verification (``bench_ocr.py``)."""
+    sizes = sorted({int(k.rsplit("/", 1)[1]) for k in fig if k.startswith("native_cpu_s/")})
+    rows = []
+    for key, label in (("native_cpu_s/rapidocr", "RapidOCR, CPU s"), ("native_cpu_s/easyocr", "EasyOCR, CPU s"),
+                       ("native_cpu_s/ocr_verify", "mask (RapidOCR) + verify (EasyOCR), CPU s"),
+                       ("images_per_s_est/native_verify_2cores", "images/s on 2 cores, with verification (2 ÷ CPU s)"),
+                       ("native_phi_masked/rapidocr", "PHI tokens masked, RapidOCR"), ("native_unlisted_masked/rapidocr", "unlisted PHI masked, RapidOCR"),
+                       ("native_nonphi_kept/rapidocr", "non-PHI texts kept, RapidOCR")):
+        rows.append([label] + [_f(fig.get(f"{key}/{s}"), "{:.2f}") for s in sizes])
+    return _md(["per image"] + [f"{s}²" for s in sizes], rows)
+
+
 def table_train(fig: dict) -> str:
     """Seconds per G+D step and images/s per generator (``bench_train.py``)."""
     rows = []
@@ -130,7 +216,9 @@ def table_train(fig: dict) -> str:
 #: README table name -> (JSON file in benchmarks/results/, renderer)
 TABLES: dict[str, tuple[str, Callable[[dict], str]]] = {
     "demo": ("bench_eval.json", table_demo),
-    "leakage": ("bench_leakage.json", table_leakage),
+    "leakage": ("bench_leakage_quick.json", table_leakage_native),
+    "text": ("bench_text.json", table_text),
+    "ocr": ("bench_ocr.json", table_ocr),
     "restore": ("bench_restore.json", table_restore),
     "train": ("bench_train.json", table_train),
 }
