@@ -155,6 +155,9 @@ def _month_start() -> str:
 _ORD_GATE_RE = re.compile(r"\d(?:st|nd|rd|th)")
 _WEEKDAY_STEMS = ("mon", "tue", "wed", "thu", "fri", "saturday", "sunday")
 _YEAR_GATE_RE = re.compile(r"(?:19|20)\d\d")
+# a month word (any of its spellings: 3 letters and up to 6 more) then blanks and a digit, on the
+# lower-cased text: one literal-led scan, ten times cheaper than the case-insensitive pattern itself
+_MONTH_DAY_GATE_RE = re.compile(r"(?:jan|feb|ma[ry]|apr|ju[nl]|aug|sep|oct|nov|dec)[a-z]{0,6}\.?\s{1,3}\d")
 
 DATE_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
@@ -172,7 +175,7 @@ DATE_RECOGNIZERS: list[Recognizer] = [
         "date_month_day_any_case",
         _month_start() + r"\.?\s{1,3}(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\b"
         r"(?!\s{0,2}(?:mm|cm|ml|mg|lesions?|nodules?|days?|weeks?|times?|units?)\b)(?![/.:]\d)",
-        "DATE", 0.9, flags=re.I,
+        "DATE", 0.9, flags=re.I, gate=lambda t, low: _MONTH_DAY_GATE_RE.search(low) is not None,
     ),
     # words: looked up on the word tokens (a set lookup, no scan)
     Recognizer("date_month_name", None, "DATE", 0.85, lexicon=frozenset(_MONTHS_FULL)),

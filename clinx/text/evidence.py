@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from functools import lru_cache
+from typing import NamedTuple
 
 from clinx.text.base import Candidate
 from clinx.text.recognizers import TokenMatch
@@ -207,37 +208,57 @@ def _line_case(text: str, s: int, e: int) -> str:
     return "mixed"
 
 
-class _Tok:
-    __slots__ = ("s", "e", "raw", "low", "cls", "case", "dot")
+class _Tok(NamedTuple):
+    """A word token: a named tuple (built with one C call, no Python ``__init__``: notes have hundreds)."""
 
-    def __init__(self, s, e, raw, low, cls, case, dot):
-        self.s, self.e, self.raw, self.low, self.cls, self.case, self.dot = s, e, raw, low, cls, case, dot
+    s: int
+    e: int
+    raw: str
+    low: str
+    cls: str
+    case: str
+    dot: bool
+
+
+_new_tok = tuple.__new__
+# matched text -> (characters cut off the end, raw, low, cls, dot): everything about a token but
+# its offsets and line case depends on its text alone, and notes repeat their words
+_TOK_INFO: dict[str, tuple] = {}
+
+
+def _tok_info(g: str) -> tuple:
+    raw = g
+    dot = raw[-1] == "."
+    if dot:
+        raw = raw[:-1]
+    if len(raw) > 2 and raw[-1] in "sS" and raw[-2] in "'’":
+        raw = raw[:-2]
+    low = raw.lower() if raw.isascii() else fold(raw)
+    cls = _CLASS_CACHE.get(low)
+    if cls is None:
+        cls = classify(low)
+    info = (len(g) - len(raw), raw, low, cls, dot)
+    if len(_TOK_INFO) > 100_000:
+        _TOK_INFO.clear()
+    _TOK_INFO[g] = info
+    return info
 
 
 def tokens(text: str) -> list[_Tok]:
     """Word tokens with their class and line case."""
     out: list[_Tok] = []
     append = out.append
-    cache = _CLASS_CACHE
+    info_of = _TOK_INFO.get
     for lm in _LINE_RE.finditer(text):
         ls, le = lm.span()
         case = _line_case(text, ls, le)
         for m in _TOKEN_RE.finditer(text, ls, le):
-            raw = m.group()
+            g = m.group()
+            info = info_of(g)
+            if info is None:
+                info = _tok_info(g)
             s = m.start()
-            e = s + len(raw)
-            dot = raw[-1] == "."
-            if dot:
-                raw = raw[:-1]
-                e -= 1
-            if len(raw) > 2 and raw[-1] in "sS" and raw[-2] in "'’":
-                raw = raw[:-2]
-                e -= 2
-            low = raw.lower() if raw.isascii() else fold(raw)
-            cls = cache.get(low)
-            if cls is None:
-                cls = classify(low)
-            append(_Tok(s, e, raw, low, cls, case, dot))
+            append(_new_tok(_Tok, (s, s + len(g) - info[0], info[1], info[2], info[3], case, info[4])))
     return out
 
 
