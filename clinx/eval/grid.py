@@ -48,7 +48,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from clinx import __version__
-from clinx.errors import ClinxError
+from clinx.errors import ClinxError, safe_reason
 from clinx.fingerprint import code_digest, fingerprint_of, make_fingerprint
 from clinx.metrics.utility import score_answer
 from clinx.records import Detection, Manifest, Sample, image_digest, iter_chunks, text_digest
@@ -247,10 +247,8 @@ def default_text_fn(**params) -> TextSanitizer:
 
 
 def _safe(exc: BaseException) -> str:
-    """An error description for reports: the type and the message of clinx errors (which never carry PHI)."""
-    if isinstance(exc, ClinxError) or isinstance(exc, (KeyError, ImportError, ModuleNotFoundError, FileNotFoundError)):
-        return f"{type(exc).__name__}: {exc}"[:300]
-    return type(exc).__name__
+    """The error type and clinx's one PHI-safe reason (:func:`clinx.errors.safe_reason`)."""
+    return f"{type(exc).__name__}: {safe_reason(exc)}"
 
 
 class CachedReads:

@@ -17,7 +17,7 @@ from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
-from clinx.errors import ClinxError
+from clinx.errors import ClinxError, safe_reason
 
 ROLES = ("system", "user", "assistant")
 
@@ -184,7 +184,7 @@ class ChatLLM(ABC):
             raise
         except Exception as e:  # wrap backend errors without echoing the prompt
             self.stats.errors += 1
-            raise LLMError(f"{self.name}: {type(e).__name__}: {_safe_reason(e)}") from e
+            raise LLMError(f"{self.name}: {safe_reason(e)}") from e
         finally:
             self.stats.backend_seconds += time.perf_counter() - t0
         if not isinstance(text, str):
@@ -215,9 +215,3 @@ class ChatLLM(ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(model_id={self.model_id!r})"
-
-
-def _safe_reason(e: BaseException, limit: int = 200) -> str:
-    """A short error reason. Backend messages rarely echo prompts, but cap length to be safe."""
-    s = str(e).splitlines()[0] if str(e) else ""
-    return s[:limit]
