@@ -37,8 +37,8 @@ from clinx.records import Detection, Manifest
 
 from .mask import build_mask
 from .match import DEFAULT_MIN_CONFIDENCE, DEFAULT_THRESHOLD, Match, match_detections
-from .normalize import normalize
-from .patterns import pattern_matches
+from .normalize import normalize, tokens
+from .patterns import label_boxes, pattern_matches
 
 #: Localisation modes (see module doc); the first is the default.
 MODES = ("manifest+patterns", "manifest", "patterns", "all_text")
@@ -156,7 +156,25 @@ class PhiLocalizer:
         dets = self.engine.read_item(image, item)
         matches = self.match(dets, manifest)
         mask = build_mask(np.shape(image), matches, self.dilation, relative_dilation=self.relative_dilation)
+        if matches and self.mode != "all_text":
+            mask = self._spare_labels(mask, dets, matches, manifest)
         return Localization(mask=mask, matches=matches, detections=dets, mode_used=self.mode_used(manifest))
+
+    def _spare_labels(self, mask: np.ndarray, dets, matches, manifest: Manifest) -> np.ndarray:
+        """The mask with its margins taken back off the field labels' boxes (``Pt:`` above a masked name).
+
+        The margin (dilation) of a value, or of the line above or below, would
+        otherwise clip a label's glyphs. Only margins: the matched regions
+        themselves stay masked, so a value whose box overlaps a label's box is
+        still covered whole, and a label-looking manifest value is never a label.
+        """
+        gap = float(self.match_params.get("gap_factor", 2.5))
+        boxes = label_boxes(dets, min_confidence=self.min_confidence, gap_factor=gap, protect=_manifest_tokens(manifest))
+        if not boxes:
+            return mask
+        keep = build_mask(mask.shape, boxes, 0)
+        core = build_mask(mask.shape, matches, 0)
+        return (mask & ~keep) | core
 
     def mode_used(self, manifest: Manifest | None) -> str:
         """The mode that runs for ``manifest``: ``manifest+patterns`` falls back to ``patterns`` without one."""
@@ -210,7 +228,7 @@ class PhiLocalizer:
             out.extend(match_detections(detections, manifest, self.threshold, min_confidence=self.min_confidence, **self.match_params))
         if self.mode in ("patterns", "manifest+patterns"):
             gap = float(self.match_params.get("gap_factor", 2.5))
-            out.extend(pattern_matches(detections, min_confidence=self.min_confidence, gap_factor=gap))
+            out.extend(pattern_matches(detections, min_confidence=self.min_confidence, gap_factor=gap, protect=_manifest_tokens(manifest)))
         return out
 
     def fingerprint(self) -> str:
@@ -268,6 +286,13 @@ _CODE_MODULES = (
     "clinx.localize.mask",
     "clinx.localize.localizer",
 )
+
+
+def _manifest_tokens(manifest: Manifest | None) -> frozenset[str]:
+    """Every normalised token of the manifest's values: words that are never taken for a field label."""
+    if not manifest:
+        return frozenset()
+    return frozenset(t for f in manifest.fields for v in manifest.values_for(f) for t in tokens(v))
 
 
 def code_digest() -> str:

@@ -152,3 +152,70 @@ def test_code_digest_changes_with_the_recogniser_source(monkeypatch):
     real = inspect.getsource
     monkeypatch.setattr(inspect, "getsource", lambda m: real(m) + ("#changed" if m.__name__ == "clinx.text.rules" else ""))
     assert localizer.code_digest() != before
+
+
+# ------------------------------------------------------------------ field labels as OCR reads them
+
+
+def _line(words, y=10):
+    """Word detections of one overlay line, 12 px per character, 8 px apart."""
+    dets, x = [], 10
+    for w in words:
+        dets.append(W(w, x, y, x + 12 * len(w), y + 20))
+        x += 12 * len(w) + 8
+    return dets
+
+
+def _masked_words(dets, **kw):
+    return sorted({dets[m.detection_index].text for m in pattern_matches(dets, **kw)})
+
+
+@pytest.mark.parametrize(
+    ("words", "masked"),
+    [
+        (["Narne:", "DOE,", "JOHN"], ["DOE,", "JOHN"]),  # "rn" read for "m"; the whole value after a name label
+        (["Name:", "DOE,", "JOHN"], ["DOE,", "JOHN"]),  # rescan alone flagged only JOHN
+        (["DOB", "07.16.1953"], ["07.16.1953"]),  # colon lost
+        (["PatID:", "Z0172576"], ["Z0172576"]),  # two-word label read as one word
+        (["Ref.Phys", "Jeremy", "Madden"], ["Jeremy", "Madden"]),
+        (["Ref.", "Phy3:", "STAFFORD,", "DANIEL"], ["DANIEL", "STAFFORD,"]),  # a misread letter in the label
+        (["Name:", "CRUZ", "MICHAEL", "DOB", "12.04.2005"], ["12.04.2005", "CRUZ", "MICHAEL"]),  # DOB ends the name
+        (["Pt:", "Pat", "Li"], ["Li", "Pat"]),  # inside a name's value "Pat" and "Li" are names, not "Pat ID"
+        (["Patient:Fisher;", "Mark"], ["Mark", "Patient:Fisher;"]),  # the value glued to its label is cut below
+    ],
+)
+def test_ocr_variants_of_field_labels_are_kept_and_name_values_masked(words, masked):
+    assert _masked_words(_line(words)) == sorted(masked)
+
+
+@pytest.mark.parametrize("words", [["Pat", "ID"], ["Pat", "IL"], ["Pal", "ID"], ["Birthe"], ["Pat", "ID?"], ["Name:", "DOB"], ["Ref", "Phys"]])
+def test_a_line_of_labels_whose_values_were_masked_has_no_hit(words):
+    # What the verifier reads on a sanitized image: a hit here quarantines a clean item.
+    assert pattern_matches(_line(words)) == []
+
+
+def test_a_glued_name_value_is_cut_after_its_label():
+    d = _line(["Patient:Fisher;"])
+    (m,) = pattern_matches(d)
+    assert m.field == "pattern:NAME" and m.box[0] > 10 + 12 * 6  # "Patient:" (8 of 15 characters) is left out
+
+
+def test_a_label_looking_word_that_is_a_manifest_value_stays_masked():
+    d = _line(["Pat", "ID", "07.16.1953"])
+    assert _masked_words(d) == ["07.16.1953"]  # without a manifest: the label "Pat ID" and its date
+    assert "Pat" in _masked_words(d, protect={"PAT"})  # a given name the manifest lists is no label
+    res = PhiLocalizer(FixedEngine(d), dilation=0, relative_dilation=0).locate(np.zeros((40, 300, 3), np.uint8), Manifest({"PatientName": "ID^PAT"}))
+    for w in d:  # the manifest match masks both words, and no label box takes its margin back
+        assert res.mask[20, int((w.box[0] + w.box[2]) / 2)], w.text
+    assert res.mask[20, int(d[0].box[0])] and res.mask[20, int(d[1].box[2]) - 1]
+
+
+def test_mask_margins_stay_off_a_label_on_the_line_below():
+    # Two tight lines: the name's margin (relative dilation) would clip the top of "DOB:" below it.
+    d = [W("Pt:", 10, 10, 46, 30), W("KOWALSKI", 54, 10, 150, 30), W("DOB:", 54, 32, 102, 52), W("07.16.1953", 108, 32, 228, 52)]
+    loc = PhiLocalizer(FixedEngine(d), dilation=3, relative_dilation=0.3)
+    res = loc.locate(np.zeros((70, 260, 3), np.uint8), Manifest({"PatientName": "KOWALSKI^ANNA"}))
+    assert res.mask[20, 100] and res.mask[42, 160]  # the name and the date (pattern) masked
+    assert not res.mask[32:52, 56:100].any()  # the whole "DOB:" box kept
+    assert not res.mask[10:30, 12:44].any()  # and "Pt:"
+    assert res.mask[31, 100]  # the name's margin is still there outside the label boxes
