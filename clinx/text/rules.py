@@ -307,6 +307,8 @@ _TITLE_GATE_RE = re.compile("|".join(_TITLES))
 _MONTH_STEMS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 # month/day after a cue: the value is "m/d" not followed by another "/" or digit group
 _MD_GATE_RE = re.compile(r"[0-9]/[0-9]{1,2}(?![\w/]|\.\d)")
+# "Doe, John": a name token ends on a lower-case letter, the next starts on a capital after ", "
+_NAME_COMMA_GATE_RE = re.compile(rf",(?<=[{_LO}],)\s{{0,2}}[{_UP}]")
 # every word that can start a name cue (lower-cased substrings; "next of kin" starts with "next")
 _NAME_CUE_WORDS = (
     "name", "called", "patient", "pt", "mother", "father", "wife", "husband", "son", "daughter", "guardian",
@@ -411,7 +413,7 @@ def _plan(text: str, low: str, exotic: bool) -> tuple[list[int], bool]:
         add("name_title")
     if "^" in text:
         add("name_dicom")
-    if "," in text:
+    if "," in text and _NAME_COMMA_GATE_RE.search(text) is not None:
         add("name_comma")
     if "'" in text or "’" in text:
         add("name_possessive")
@@ -434,6 +436,8 @@ _INDEX = {n: i for i, n in enumerate(_NAMES)}
 _HAS_V = [("v" in rx.groupindex) for _, rx, _, _ in _COMPILED]
 _NAME_CUE_IDX = _NAMES.index("name_cue")
 _DATE_IDX = _NAMES.index("date")
+_MD_CUE_IDX = _NAMES.index("date_md_cue")
+_PARTS_IDX = _NAMES.index("id_prefixed_parts")
 _VALIDATED = _BASE_VALIDATED | frozenset(n for n, r in _EXTRA.items() if r.validator is not None or r.needs_context)
 
 
@@ -459,6 +463,43 @@ def _starts_matches(text: str, low: str, rx: re.Pattern, starts: re.Pattern, exo
             out.append(hit)
             last = hit.end() if hit.end() > p else p + 1
     return out
+
+
+def _anchored_matches(text: str, rx: re.Pattern, anchors: re.Pattern, reach: int, firsts: frozenset) -> list[re.Match]:
+    """``list(rx.finditer(text))`` for a pattern every match of which holds an *anchor* near its start.
+
+    Each match of ``rx`` contains a match of ``anchors`` at most ``reach``
+    characters after its own start, starts on a character of ``firsts``, and
+    holds no other anchor before that one; the anchor pattern's hits never
+    overlap. So a match can only start in the ``reach`` characters before an
+    anchor: those few positions are tried with ``rx.match`` instead of
+    running the pattern over the whole text (for the month/day after a date
+    cue, whose case-insensitive word alternation has no literal prefix the
+    engine could skip to). The property tests check the equality.
+    """
+    out = []
+    last = 0
+    for a in anchors.finditer(text):
+        p = a.start()
+        if p < last:
+            continue
+        for q in range(max(last, p - reach), p):
+            if text[q] in firsts:
+                hit = rx.match(text, q)
+                if hit is not None:
+                    out.append(hit)
+                    last = hit.end()
+                    break
+    return out
+
+
+# month/day after a cue: the value starts after a blank (the cue's "\s{1,3}") at most 16 characters
+# (longest cue "examinations", a colon, three blanks) after the match start; cues start on these letters
+_MD_CUE_ANCHOR_RE = re.compile(r"(?<=\s)(?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9])(?![\w/]|\.\d)")
+_MD_CUE_FIRSTS = frozenset("odhfsrecmxiap" + "odhfsrecmxiap".upper())
+# letter-prefixed parts ("AB12-345"): the first digit follows a letter, "-" or "#", at most 6 characters in
+_PARTS_ANCHOR_RE = re.compile(r"(?<=[A-Za-z#-])\d")
+_ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
 # a name token may carry a possessive ("VAUGHAN's"); otherwise it must end at a non-word
@@ -805,6 +846,10 @@ class RuleRecognizer:
                 matches = _starts_matches(text, low, rx, _NAME_CUE_START_RE, exotic)
             elif i == _DATE_IDX:
                 matches = _starts_matches(text, low, rx, _DATE_START_RE, exotic)
+            elif i == _MD_CUE_IDX and not exotic:
+                matches = _anchored_matches(text, rx, _MD_CUE_ANCHOR_RE, 16, _MD_CUE_FIRSTS)
+            elif i == _PARTS_IDX and not exotic:
+                matches = _anchored_matches(text, rx, _PARTS_ANCHOR_RE, 6, _ASCII_LETTERS)
             else:
                 matches = rx.finditer(text)
             validated = name in _VALIDATED

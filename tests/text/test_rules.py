@@ -179,6 +179,36 @@ def test_start_scans_equal_finditer(text):
         assert got == [m.span() for m in rx.finditer(text)]
 
 
+ANCHOR_FRAGMENTS = [
+    "on", "ON", "dated", "date", "Exam:", "examinations", "comparison", "x-ray", "xray", "CT", "a.m.", "P.M.", "seen", "from",
+    "3/14", "12/8", "7/22", "13/1", "1/31", "12/3/", "4/5.6", "2/2", "AB12-345", "X#12/34", "MRN-12-34-56", "q12-34", "abc",
+    "12-34", "a1", "-", "#", "/", ":", " ", "  ", "   ", "\t", "\n", "٣", "_", "x", "Dolores", "dr", "5/325",
+]
+
+
+@PROP
+@given(parts=st.lists(st.sampled_from(ANCHOR_FRAGMENTS), max_size=16))
+def test_anchored_scans_equal_finditer(parts):
+    """The anchor-window scans of month/day-after-cue and letter-prefixed parts give finditer's matches."""
+    text = "".join(parts)
+    for idx, anchors, reach, firsts in (
+        (R._MD_CUE_IDX, R._MD_CUE_ANCHOR_RE, 16, R._MD_CUE_FIRSTS),
+        (R._PARTS_IDX, R._PARTS_ANCHOR_RE, 6, R._ASCII_LETTERS),
+    ):
+        rx = R._COMPILED[idx][1]
+        got = [m.span() for m in R._anchored_matches(text, rx, anchors, reach, firsts)]
+        assert got == [m.span() for m in rx.finditer(text)]
+
+
+def test_anchored_scan_catches_a_removed_shortcut():
+    # a reach too short misses the longest cue: the equality test above would fail with it
+    rx = R._COMPILED[R._MD_CUE_IDX][1]
+    text = "examinations:   3/14"
+    assert [m.span() for m in rx.finditer(text)] == [(0, len(text))]
+    assert R._anchored_matches(text, rx, R._MD_CUE_ANCHOR_RE, 16, R._MD_CUE_FIRSTS)[0].span() == (0, len(text))
+    assert R._anchored_matches(text, rx, R._MD_CUE_ANCHOR_RE, 15, R._MD_CUE_FIRSTS) == []
+
+
 @PROP
 @given(text=st.text(alphabet="ab Z_9'’-\t.,é٣²vandr", max_size=60), data=st.data())
 def test_prev_word_equals_regex(text, data):
