@@ -195,17 +195,20 @@ class ContextEnhancer:
         words: list[str] = []
         for m in _TOKEN_RE.finditer(text):
             t = m.group()
-            s, e = m.span()
+            s = m.start()
             if len(t) > 2 and t[-2] in "'’" and t[-1] in "sS":
-                t, e = t[:-2], e - 2  # possessive: the token is the name, not the "'s"
+                t = t[:-2]  # possessive: the token is the name, not the "'s"
             starts.append(s)
-            ends.append(e)
+            ends.append(s + len(t))
             words.append(t)
         n = len(words)
         if not n:
             return []
         lows = [w.lower() for w in words]
         covered = sorted(covered) if covered else ()
+        # first words of the two-word anchors: the pair lookup runs only after one of them
+        pair_firsts = {a for a, _ in ANCHOR_PAIRS}
+        anchors_get = ANCHORS.get
         ncov = len(covered)
         # anchor category per token index (None when not an anchor)
         anchor: list[str | None] = [None] * n
@@ -227,11 +230,12 @@ class ContextEnhancer:
                     is_ph[i] = True  # inside an L1 span: acts like a placeholder
                     continue
             low = lows[i]
-            a = ANCHORS.get(low) or ANCHORS.get(low.rstrip(".:"))
+            # rstrip changes the word (and the second lookup) only when it ends in "." or ":"
+            a = anchors_get(low) or (low[-1] in ".:" and anchors_get(low.rstrip(".:")))
             if a:
                 anchor[i] = a
                 any_anchor = True
-            if i + 1 < n:
+            if i + 1 < n and low in pair_firsts:
                 pair = ANCHOR_PAIRS.get((low, lows[i + 1]))
                 if pair:
                     anchor[i + 1] = anchor[i + 1] or pair
