@@ -424,7 +424,12 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         # take in initials right before ("J. Kowalczyk", "K HOLLOWAY")
         while i > 0 and _is_initial(toks[i - 1], text) and _joined(text, toks[i - 1], toks[i], comma=False) and cat == "NAME":
             i -= 1
-        out.append(Candidate(toks[i].s, toks[j - 1].e, cat, source, score))
+        end = toks[j - 1].e
+        if cat == "HOSPITAL":
+            # an institution's possessive is part of its name ("St. Elizabeth's", "Children's")
+            if text[end : end + 2] in ("'s", "’s") and (end + 2 == len(text) or not text[end + 2].isalnum()):
+                end += 2
+        out.append(Candidate(toks[i].s, end, cat, source, score))
         for k in range(i, j):
             named[k] = True
 
@@ -469,6 +474,13 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 cnt += 1
             if cnt and any(toks[m].cls in (N, U) for m in range(k + 1, j)):
                 add(k + 1, j, "NAME", "evidence:credential", 0.9)
+    # ---- "St. Elizabeth's", "ST. MARY": a saint's name is an institution's
+    # (before the lexicon runs, which would take "St. Elizabeth" for a person and leave its "'s")
+    for i in [i for i, w in enumerate(lows) if w in ("st", "saint")]:
+        t = toks[i]
+        if i + 1 < n and (t.dot or t.low == "saint") and not named[i + 1] and toks[i + 1].raw[:1].isupper() and toks[i + 1].cls != C:
+            if _joined(text, t, toks[i + 1], comma=False) and not (i > 0 and toks[i - 1].raw[:1].isdigit()):
+                add(i, i + 2, "HOSPITAL", "evidence:saint", 0.9)
     # ---- runs with no cue: names from the lexicons
     i = 0
     while i < n:
@@ -551,12 +563,6 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         if cnt and k < first_head:
             # "St. Elizabeth's" / "Sturdy Memorial": the words before the head plus the head
             add(k, head_end, "HOSPITAL", "evidence:hospital", 0.93)
-    # ---- "St. Elizabeth's", "ST. MARY": a saint's name is an institution's
-    for i in [i for i, w in enumerate(lows) if w in ("st", "saint")]:
-        t = toks[i]
-        if i + 1 < n and (t.dot or t.low == "saint") and not named[i + 1] and toks[i + 1].raw[:1].isupper() and toks[i + 1].cls != C:
-            if _joined(text, t, toks[i + 1], comma=False) and not (i > 0 and toks[i - 1].raw[:1].isdigit()):
-                add(i, i + 2, "HOSPITAL", "evidence:saint", 0.9)
     # ---- venues and places after cues
     for i in [i for i, w in enumerate(lows) if w in _VENUE_WORDS]:
         t = toks[i]

@@ -871,6 +871,8 @@ class RuleRecognizer:
         if self._on("name_runs") or lex:
             cands.extend(find_evidence(text, lex, names=self._on("name_runs")))
         cands = [_extend_name_left(text, c) if c.category == "NAME" else c for c in cands]
+        if any(c.category == "HOSPITAL" for c in cands):
+            cands.extend(_towns_after_institutions(text, cands))
         cands = [_drop_credential(text, c) if c.category == "NAME" else c for c in cands]
         if keep_years:
             cands = _without_years(text, cands)
@@ -878,6 +880,34 @@ class RuleRecognizer:
         if "[" in text:
             cands = drop_inside(cands, [m.span() for m in PLACEHOLDER_RE.finditer(text)])
         return cands
+
+
+_TOWN_AFTER_RE = re.compile(r"(?:['’]s)?,[ \t]{1,2}([A-Z][a-z]{2,20}(?:[ \t][A-Z][a-z]{2,20})?)(?![\w'’-])")
+
+
+def _towns_after_institutions(text: str, cands: list[Candidate]) -> list[Candidate]:
+    """The town after an institution ("Lahey Hospital & Medical Center, Burlington"), even one that is an everyday word.
+
+    Only a capitalised name from the places lexicon, right after the comma that follows the institution.
+    """
+    from clinx.text.evidence import _lex
+
+    place_set = _lex()[4]
+    out = []
+    for c in cands:
+        if c.category != "HOSPITAL":
+            continue
+        m = _TOWN_AFTER_RE.match(text, c.end)
+        if m is None:
+            continue
+        words = m.group(1)
+        if words.lower() in place_set:
+            out.append(Candidate(m.start(1), m.end(1), "LOCATION", "rule:town_after_institution", 0.85))
+        elif " " in words or "\t" in words:
+            first = re.split(r"[ \t]", words)[0]
+            if first.lower() in place_set:
+                out.append(Candidate(m.start(1), m.start(1) + len(first), "LOCATION", "rule:town_after_institution", 0.85))
+    return out
 
 
 _CREDENTIAL_TAIL_RE = re.compile(r",?\s{1,2}(?:MD|M\.D\.?|PhD|DO|RN|NP|PA-C|md|rn|np)\.?$")

@@ -119,9 +119,12 @@ def test_ambiguous_names_without_evidence_are_kept(text, kept):
         ("presents from Framingham with chest pressure", ["Framingham"]),
         ("FROM QUINCY BROUGHT IN BY DAUGHTER", ["QUINCY"]),
         ("Mailed to 22 Wendell St, Cambridge", ["Wendell", "Cambridge"]),
+        ("Admitted to St. Vincent's for pneumonia.", ["Vincent", "'s"]),
+        ("Echo done at Lowell General Hospital, Chelmsford.", ["Lowell", "Chelmsford"]),
     ],
     ids=["medical_center", "caps_hospital", "lower_hospital_after_at", "acronym_after_from", "acronym_after_at",
-         "lower_town_after_lives_in", "town_after_from", "caps_town", "street_and_town"],
+         "lower_town_after_lives_in", "town_after_from", "caps_town", "street_and_town", "saint_possessive",
+         "town_after_institution"],
 )
 def test_institutions_and_places(text, gone):
     out = _out(text)
