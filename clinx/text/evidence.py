@@ -376,11 +376,13 @@ def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit
     return j if n else i
 
 
-def find_evidence(text: str, lexicon_recognizers: tuple = (), *, names: bool = True) -> list[Candidate]:
+def find_evidence(text: str, lexicon_recognizers: tuple = (), *, names: bool = True, index: dict | None = None) -> list[Candidate]:
     """NAME, HOSPITAL and LOCATION candidates decided on lexicon and context evidence.
 
     ``lexicon_recognizers`` (:class:`~clinx.text.recognizers.Recognizer` records with a
     ``lexicon``) are looked up on the same word tokens; ``names=False`` runs only those.
+    ``index``: their word index (:func:`_lexicon_index`) when the caller keeps it, which
+    saves hashing the records on every call.
     """
     toks = tokens(text)
     n = len(toks)
@@ -388,7 +390,8 @@ def find_evidence(text: str, lexicon_recognizers: tuple = (), *, names: bool = T
         return []
     found: list[Candidate] = []
     if lexicon_recognizers:
-        index = _lexicon_index(lexicon_recognizers)
+        if index is None:
+            index = _lexicon_index(lexicon_recognizers)
         for t in toks:
             recs = index.get(t.low)
             if recs is None:

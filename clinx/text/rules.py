@@ -29,7 +29,7 @@ from typing import Callable, Iterable
 from clinx.records import Manifest
 from clinx.text.base import PLACEHOLDER_RE, Candidate, TextResult, apply_candidates, check_text, drop_inside
 from clinx.text.clinical import CLINICAL_CODE_RE, CLINICAL_WORDS, EPONYM_HEADS, EPONYMS
-from clinx.text.evidence import SERVICES, classify, find_evidence
+from clinx.text.evidence import SERVICES, _lexicon_index, classify, find_evidence
 from clinx.text.lexicons import fold
 from clinx.text.dates import DATE_RECOGNIZERS, YEAR_NAMES, strip_year
 from clinx.text.recognizers import EXTRA_RECOGNIZERS, Recognizer
@@ -815,6 +815,17 @@ class RuleRecognizer:
     def _on(self, name: str) -> bool:
         return self.enabled is None or name in self.enabled
 
+    def _lexicon_plan(self) -> tuple[tuple, dict | None]:
+        """The lexicon records this configuration runs and their word index, kept per (enabled, years)."""
+        key = (self.enabled, self.years)
+        hit = self.__dict__.get("_lex_plan")
+        if hit is None or hit[0] != key:
+            enabled, keep_years = self.enabled, self.years == "keep"
+            lex = tuple(r for r in _LEXICON_RECS if (enabled is None or r.name in enabled) and not (keep_years and r.name in YEAR_NAMES))
+            hit = (key, lex, _lexicon_index(lex) if lex else None)
+            self.__dict__["_lex_plan"] = hit
+        return hit[1], hit[2]
+
     def find(self, text: str) -> list[Candidate]:
         """All candidate spans in ``text`` (overlaps not yet resolved)."""
         check_text(text)
@@ -867,9 +878,9 @@ class RuleRecognizer:
                     while e > s and text[e - 1] in ".,;:!?":
                         e -= 1
                 cands.append(Candidate(s, e, cat, _SOURCE[name], score))
-        lex = tuple(r for r in _LEXICON_RECS if (enabled is None or r.name in enabled) and not (keep_years and r.name in YEAR_NAMES))
+        lex, index = self._lexicon_plan()
         if self._on("name_runs") or lex:
-            cands.extend(find_evidence(text, lex, names=self._on("name_runs")))
+            cands.extend(find_evidence(text, lex, names=self._on("name_runs"), index=index))
         cands = [_extend_name_left(text, c) if c.category == "NAME" else c for c in cands]
         if any(c.category == "HOSPITAL" for c in cands):
             cands.extend(_towns_after_institutions(text, cands))
