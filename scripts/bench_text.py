@@ -481,6 +481,12 @@ def main(argv: list[str] | None = None) -> int:
         bench_set("iu", iu_items(nr, args.seed), figures, table, 1)
     notes_table: list = []
     bench_notes(figures, notes_table, repeats)
+    if not args.notes_only:
+        # Unicode evasion (homoglyphs, zero-width, full-width): the same set as scripts/bench_evasion.py
+        from clinx.text.evasion import evasion_recall
+
+        for level in ("L1", "L2"):
+            figures.update(evasion_recall(level, n_per_cell=10 if args.quick else 25, seed=args.seed))
     if args.l3 and not args.notes_only:
         run_l3(q, figures, n=args.n_l3 or (5 if args.quick else 20))
     figures["config/wall_s"] = round(time.time() - t0, 1)
@@ -494,7 +500,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'notes':<16}{'system':<10}{'recall':>8}{'prec':>8}{'retain':>8}")
     for name, sys_, rec, prec, ret in notes_table:
         print(f"{name:<16}{sys_:<10}{rec:>8.4f}{prec:>8.4f}{ret:>8.4f}")
-    for k in ("notes_per_s/L1", "notes_per_s/L2", "notes_per_s_1kb/L1", "notes_per_s_1kb/L2", "notes_mean_chars"):
+    for k in ("notes_per_s/L1", "notes_per_s/L2", "notes_per_s_1kb/L1", "notes_per_s_1kb/L2", "notes_mean_chars", "recall/evasion/L1", "recall/evasion/L2", "n_identifiers"):
         print(f"{k}: {figures.get(k)}")
     for k, v in figures.items():
         if "rewrite" in k or "l3" in k.lower():

@@ -185,8 +185,11 @@ def table_text(fig: dict) -> str:
                 rows.append([label, lvl, _f(r, "{:.3f}"), _f(p, "{:.3f}"), _f(fig.get(f"{q}clinical_term_retention/{lvl}"), "{:.3f}")])
     out = _md(["data", "system", "recall", "precision", "clinical terms kept"], rows)
     speed = [f"`{k}` {fig[k]:,.0f}" for k in fig if k.startswith(("notes_per_s", "questions_per_s/L1", "questions_per_s/L2")) and isinstance(fig[k], (int, float))]
+    ev = [f"`{k}` {fig[k]:.3f}" for k in ("recall/evasion/L1", "recall/evasion/L2") if k in fig]
     if speed:
         out += f"\n\nThroughput, one core ({fig.get('notes_mean_chars', 0):.0f}-character notes; `_1kb` scales to 1 KB): " + ", ".join(speed) + "."
+    if ev:
+        out += f" Unicode evasion ({fig.get('n_identifiers')} identifiers): " + ", ".join(ev) + "."
     return out
 
 
@@ -224,6 +227,10 @@ TABLES: dict[str, tuple[str, Callable[[dict], str]]] = {
 }
 
 
+#: Side runs whose competitor rows join a table (competitors install apart from clinx; see bench_text.py).
+EXTRA: dict[str, str] = {"text": "bench_text_competitors.json"}
+
+
 def render(name: str, results: Path = RESULTS) -> str | None:
     """The Markdown of table ``name`` with its source line, or ``None`` when its JSON is not there."""
     file, fn = TABLES[name]
@@ -231,7 +238,13 @@ def render(name: str, results: Path = RESULTS) -> str | None:
     if not path.is_file():
         return None
     fig = json.loads(path.read_text())
-    return fn(fig) + "\n\n" + source_line(file, fig)
+    sources = [source_line(file, fig)]
+    extra = results / EXTRA.get(name, "-")
+    if extra.is_file():  # only the competitors' figures come from the side run
+        side = json.loads(extra.read_text())
+        fig.update({k: v for k, v in side.items() if k.split("/")[-1] in ("presidio", "philter")})
+        sources.append(source_line(extra.name, side) + " (competitor rows)")
+    return fn(fig) + "\n\n" + "  \n".join(sources)
 
 
 def replace_sections(text: str, tables: dict[str, str]) -> tuple[str, list[str]]:
