@@ -247,8 +247,8 @@ def default_text_fn(**params) -> TextSanitizer:
 
 
 def _safe(exc: BaseException) -> str:
-    """The error type and clinx's one PHI-safe reason (:func:`clinx.errors.safe_reason`)."""
-    return f"{type(exc).__name__}: {safe_reason(exc)}"
+    """clinx's one PHI-safe reason (:func:`clinx.errors.safe_reason`): a clinx error's message, else ``unexpected <Type>``."""
+    return safe_reason(exc)
 
 
 class CachedReads:

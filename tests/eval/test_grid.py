@@ -137,7 +137,7 @@ def test_failed_text_level_fails_closed(tmp_path, items, parts, fake_ocr, tiny_b
         {"toy": items}, {"m": tiny_baseline})
     l1_items = {r["item"] for r in res.rows if r["level"] == "l1"}
     assert l1_items == {"item0"}  # item1 is never scored at l1 on its unsanitized question
-    assert res.failures == [{"dataset": "toy", "item": "item1", "stage": "text/l1", "problem": "RuntimeError"}]
+    assert res.failures == [{"dataset": "toy", "item": "item1", "stage": "text/l1", "problem": "unexpected RuntimeError"}]
 
 
 # ---------------------------------------------------------------------------- cache keys that know the parts
