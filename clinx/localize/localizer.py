@@ -33,8 +33,10 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from clinx.errors import ConfigError, ItemError
+from clinx.fingerprint import settings_digest
 from clinx.records import Detection, Manifest
 
+from .glyphs import snap_cuts
 from .mask import build_mask
 from .match import DEFAULT_MIN_CONFIDENCE, DEFAULT_THRESHOLD, Match, match_detections
 from .normalize import normalize, tokens
@@ -154,7 +156,7 @@ class PhiLocalizer:
                 stage="manifest",
             )
         dets = self.engine.read_item(image, item)
-        matches = self.match(dets, manifest)
+        matches = snap_cuts(image, self.match(dets, manifest))
         mask = build_mask(np.shape(image), matches, self.dilation, relative_dilation=self.relative_dilation)
         if matches and self.mode != "all_text":
             mask = self._spare_labels(mask, dets, matches, manifest)
@@ -274,20 +276,6 @@ class PhiLocalizer:
         return f"PhiLocalizer(engine={self.engine!r}, threshold={self.threshold}, dilation={self.dilation}, mode={self.mode!r})"
 
 
-#: Modules whose source decides what is masked: the recognisers rescan runs and the matcher.
-_CODE_MODULES = (
-    "clinx.text.rules",
-    "clinx.text.context",
-    "clinx.text.manifest_scan",
-    "clinx.text.pipeline",
-    "clinx.localize.patterns",
-    "clinx.localize.match",
-    "clinx.localize.normalize",
-    "clinx.localize.mask",
-    "clinx.localize.localizer",
-)
-
-
 def _manifest_tokens(manifest: Manifest | None) -> frozenset[str]:
     """Every normalised token of the manifest's values: words that are never taken for a field label."""
     if not manifest:
@@ -296,15 +284,14 @@ def _manifest_tokens(manifest: Manifest | None) -> frozenset[str]:
 
 
 def code_digest() -> str:
-    """SHA-256 (16 hex) of the source of the recogniser and matcher modules (the "pattern code version")."""
-    import importlib
-    import inspect
+    """sha256 (16 hex) of the code and data that decide a mask besides the settings.
 
-    h = hashlib.sha256()
-    for name in _CODE_MODULES:
-        try:
-            src = inspect.getsource(importlib.import_module(name))
-        except (ImportError, OSError, TypeError):
-            src = "<missing>"
-        h.update(name.encode() + b"\0" + src.encode() + b"\0")
-    return h.hexdigest()[:16]
+    The text recognisers with their lexicons and rule tables
+    (:func:`clinx.text.pipeline.text_code_digest`: every file under
+    ``clinx/text`` but the CLI, reports and L3) and every module of
+    :mod:`clinx.localize` (matcher, patterns, glyph snapping, mask).
+    """
+    from clinx.fingerprint import code_digest as modules_digest
+    from clinx.text.pipeline import text_code_digest
+
+    return settings_digest(text_code_digest(), modules_digest("clinx.localize"))

@@ -90,6 +90,10 @@ class Match:
     #: words of the line, or the region's own edge where unmatched characters
     #: of the same word follow (``MRN:`` before ``00482913``). ``None``: no limit.
     limits: tuple[float, float] | None = None
+    #: For a part of one OCR word: ``(word box, first glyph, end glyph, glyphs in the word)``,
+    #: glyphs counted without spaces, so :func:`clinx.localize.glyphs.snap_cuts` can move the
+    #: cut to the ink gap beside a glued label. ``None`` for whole words.
+    cut: tuple[tuple[float, float, float, float], int, int, int] | None = None
 
 
 @dataclass
@@ -386,8 +390,14 @@ def _cover(line: _Line, start: int, end: int, field: str, score: float, method: 
             left = box[0]
         if any(c.isalnum() for c in u.text[b:]):
             right = box[2]
-        out.append(Match(u.det_index, field, score, method, box, None, (left, right)))
+        glyphs = (tuple(u.box), _glyphs(u.text[:a]), _glyphs(u.text[:b]), _glyphs(u.text))
+        out.append(Match(u.det_index, field, score, method, box, None, (left, right), glyphs))
     return out
+
+
+def _glyphs(text: str) -> int:
+    """Glyphs drawn for ``text``: its characters less the spaces."""
+    return sum(not c.isspace() for c in text)
 
 
 def _limits(line: _Line, p: int) -> tuple[float, float]:
