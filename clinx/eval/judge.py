@@ -36,6 +36,10 @@ SCORE_SCHEMA = {
     "required": ["score"],
 }
 
+#: Closed-ended answers: a yes/no pair is graded by equality, never by the LLM.
+_CLOSED = frozenset({"yes", "no"})
+_ARTICLE = re.compile(r"^(?:the|a|an)\s+")
+
 _DIGIT = re.compile(r"(?<![\d.])([01])(?!\d|\.\d)")
 _WORDS = re.compile(r"\b(yes|no|correct|incorrect|consistent|inconsistent|true|false)\b", re.I)
 _POSITIVE = {"yes", "correct", "consistent", "true"}
@@ -64,15 +68,44 @@ def parse_score(text: str | None) -> int | None:
     return None
 
 
+def _norm_answer(text: str) -> str:
+    """Lower case, punctuation and a leading article dropped, spaces collapsed: ``"The Lung."`` -> ``"lung"``."""
+    s = re.sub(r"[^\w\s]", " ", str(text).lower())
+    return _ARTICLE.sub("", " ".join(s.split()))
+
+
+def rule_score(reference: str, prediction: str) -> int | None:
+    """The verdict when no judgement is needed, else ``None``.
+
+    1 when the answers are the same after :func:`_norm_answer`; for a
+    closed-ended pair (both yes/no) equality decides, so a ``no`` against a
+    ``yes`` is 0 — the exact-match scoring VQA-RAD and SLAKE use for closed
+    questions. Open answers that differ go to the LLM.
+    """
+    r, p = _norm_answer(reference), _norm_answer(prediction)
+    if not p:
+        return 0
+    if r == p:
+        return 1
+    if r in _CLOSED and p in _CLOSED:
+        return 0
+    return None
+
+
 class LLMJudge:
     """A binary judge on top of a chat LLM.
 
     An empty prediction is scored 0 without asking (nothing can be consistent
-    with a reference); an unparseable reply is scored 0 and counted in
+    with a reference); with ``rules`` (the default) identical answers and
+    closed-ended yes/no pairs are graded by :func:`rule_score` without asking
+    either — the embedded SmolLM2-135M calls nearly every pair consistent
+    under llama-cpp-python 0.3.35/0.3.36, so on its own it cannot tell ``no``
+    from ``yes``. An unparseable reply is scored 0 and counted in
     ``unparsed`` so reports can say how often the judge failed to answer.
     """
 
-    def __init__(self, llm: Any, name: str = "judge", max_tokens: int = 12, constrained: bool = True):
+    def __init__(self, llm: Any, name: str = "judge", max_tokens: int = 12, constrained: bool = True, rules: bool = True):
+        self.rules = bool(rules)
         self.llm = llm
         self.name = name
         self.max_tokens = int(max_tokens)
@@ -86,7 +119,7 @@ class LLMJudge:
         from clinx.fingerprint import code_digest, fingerprint_of
 
         return f"{self.name}:" + text_digest(fingerprint_of(self.llm), SYSTEM, USER, str(self.max_tokens),
-                                             str(self.constrained), code_digest(__name__), __version__)[:12]
+                                             str(self.constrained), str(self.rules), code_digest(__name__), __version__)[:12]
 
     @property
     def judge_id(self) -> str:
@@ -96,6 +129,10 @@ class LLMJudge:
     def score_one(self, question: str, reference: str, prediction: str) -> int:
         if not str(prediction).strip():
             return 0
+        if self.rules:
+            v = rule_score(reference, prediction)
+            if v is not None:
+                return v
         self.calls += 1
         kw = {"json_schema": SCORE_SCHEMA} if self.constrained else {}
         reply = self.llm.chat(build_messages(question, reference, prediction), max_tokens=self.max_tokens,
@@ -111,10 +148,10 @@ class LLMJudge:
         return [self.score_one(q, r, p) for q, r, p in items]
 
 
-def build_judge(name: str, llm: Mapping | Any, max_tokens: int = 12, constrained: bool = True) -> LLMJudge:
+def build_judge(name: str, llm: Mapping | Any, max_tokens: int = 12, constrained: bool = True, rules: bool = True) -> LLMJudge:
     """A judge from a config: ``llm`` is a Hydra ``_target_`` node (or an already built ChatLLM)."""
     if isinstance(llm, Mapping) or hasattr(llm, "keys"):
         from hydra.utils import instantiate
 
         llm = instantiate(llm)
-    return LLMJudge(llm, name=name, max_tokens=max_tokens, constrained=constrained)
+    return LLMJudge(llm, name=name, max_tokens=max_tokens, constrained=constrained, rules=rules)
