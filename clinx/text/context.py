@@ -76,6 +76,9 @@ _DATEISH_RE = re.compile(r"\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{1,4})?")
 _AGE_WORD_RE = re.compile(r"\d{1,3}-?(?:years?|yrs?|months?|weeks?|days?|y/?o)(?:-old)?", re.I)
 _SENT_BREAK_RE = re.compile(r"[.?!;\n]\s|\n")
 _SEP_ONLY_RE = re.compile(r"[\s,:;=()-]{0,4}")
+#: First words of the two-word anchors: the pair lookup runs only after one of them
+#: (built once here, not on every call).
+_PAIR_FIRSTS = frozenset(a for a, _ in ANCHOR_PAIRS)
 
 
 _ABBREV = frozenset("dr mr mrs ms st mt ft prof no vs jr sr dept approx e.g i.e".split())
@@ -206,8 +209,7 @@ class ContextEnhancer:
             return []
         lows = [w.lower() for w in words]
         covered = sorted(covered) if covered else ()
-        # first words of the two-word anchors: the pair lookup runs only after one of them
-        pair_firsts = {a for a, _ in ANCHOR_PAIRS}
+        pair_firsts = _PAIR_FIRSTS
         anchors_get = ANCHORS.get
         ncov = len(covered)
         # anchor category per token index (None when not an anchor)

@@ -292,6 +292,8 @@ _COMPILED: list[tuple[str, re.Pattern, str, float]] = [(r.name, r.compiled, r.ca
 #: Lexicon records: looked up on the word tokens of the evidence pass.
 _LEXICON_RECS: tuple[Recognizer, ...] = tuple(r for r in RECOGNIZERS if r.compiled is None)
 _CUE_RE = _compile_cues()
+_EXTRA_UNGATED = tuple(n for n, r in _EXTRA.items() if r.gate is None)
+_EXTRA_GATED = tuple((n, r.gate) for n, r in _EXTRA.items() if r.gate is not None)
 _CUE_CATEGORY = {f"cue_{cat.lower()}": cat for _, cat in ID_CUES}
 
 # ---- gates: cheap tests that say a pattern cannot match, so it is not run at all.
@@ -424,9 +426,13 @@ def _plan(text: str, low: str, exotic: bool) -> tuple[list[int], bool]:
         add("hospital")
         add("hospital_of")
     # records that bring their own gate (or none: always run)
-    for name, rec in _EXTRA.items():
-        if exotic or rec.gate is None or rec.gate(text, low):
-            add(name)
+    if exotic:
+        on.update(_EXTRA)
+    else:
+        on.update(_EXTRA_UNGATED)
+        for name, gate in _EXTRA_GATED:
+            if gate(text, low):
+                add(name)
     return sorted([_INDEX[n] for n in on]), bool(runs)
 
 
@@ -438,6 +444,7 @@ _NAME_CUE_IDX = _NAMES.index("name_cue")
 _DATE_IDX = _NAMES.index("date")
 _MD_CUE_IDX = _NAMES.index("date_md_cue")
 _PARTS_IDX = _NAMES.index("id_prefixed_parts")
+_PREFIXED_IDX = _NAMES.index("id_prefixed")
 _VALIDATED = _BASE_VALIDATED | frozenset(n for n, r in _EXTRA.items() if r.validator is not None or r.needs_context)
 
 
@@ -497,7 +504,8 @@ def _anchored_matches(text: str, rx: re.Pattern, anchors: re.Pattern, reach: int
 # (longest cue "examinations", a colon, three blanks) after the match start; cues start on these letters
 _MD_CUE_ANCHOR_RE = re.compile(r"(?<=\s)(?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9])(?![\w/]|\.\d)")
 _MD_CUE_FIRSTS = frozenset("odhfsrecmxiap" + "odhfsrecmxiap".upper())
-# letter-prefixed parts ("AB12-345"): the first digit follows a letter, "-" or "#", at most 6 characters in
+# letter-prefixed identifiers and parts ("AB12-345", "ACC2020134801"): the first digit follows a letter,
+# "-" or "#", at most 6 characters in (1 letter, up to 4 more, an optional "-" or "#")
 _PARTS_ANCHOR_RE = re.compile(r"(?<=[A-Za-z#-])\d")
 _ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
@@ -859,7 +867,7 @@ class RuleRecognizer:
                 matches = _starts_matches(text, low, rx, _DATE_START_RE, exotic)
             elif i == _MD_CUE_IDX and not exotic:
                 matches = _anchored_matches(text, rx, _MD_CUE_ANCHOR_RE, 16, _MD_CUE_FIRSTS)
-            elif i == _PARTS_IDX and not exotic:
+            elif (i == _PARTS_IDX or i == _PREFIXED_IDX) and not exotic:
                 matches = _anchored_matches(text, rx, _PARTS_ANCHOR_RE, 6, _ASCII_LETTERS)
             else:
                 matches = rx.finditer(text)
@@ -922,10 +930,14 @@ def _towns_after_institutions(text: str, cands: list[Candidate]) -> list[Candida
 
 
 _CREDENTIAL_TAIL_RE = re.compile(r",?\s{1,2}(?:MD|M\.D\.?|PhD|DO|RN|NP|PA-C|md|rn|np)\.?$")
+#: Last characters of the credentials above (MD, M.D., PhD, DO, RN, NP, PA-C, md, rn, np, and a final ".").
+_CREDENTIAL_LAST = frozenset("DONPCdnp.")
 
 
 def _drop_credential(text: str, c: Candidate) -> Candidate:
     """A credential after a name ("Jane Roe, MD") is not part of the identifier: keep it in the text."""
+    if text[c.end - 1 : c.end] not in _CREDENTIAL_LAST:
+        return c  # every credential ends on one of these characters: no search needed
     m = _CREDENTIAL_TAIL_RE.search(text, c.start, c.end)
     if m is None or m.end() != c.end or m.start() <= c.start:
         return c
