@@ -150,6 +150,9 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
 
 
 _LOWER_CACHE: dict[int, tuple[str, bool]] = {}
+#: token -> _shape_score's answer for tokens holding a digit (it depends on their characters
+#: alone), False for tokens without one (scored in context every time)
+_DIGIT_SHAPES: dict[str, tuple[float, str] | bool] = {}
 
 
 def _all_lower(text: str) -> bool:
@@ -262,9 +265,24 @@ class ContextEnhancer:
                 cls = _CLASS_CACHE.get(low)
                 if cls == "C" or (cls == "W" or cls is None and not (low in first or low in last)) and c0.islower() and not _HAS_DIGIT_RE.search(t):
                     continue
+                # an everyday word in capitals ("CHIEF COMPLAINT"): _shape_score's 0.0 too (only a
+                # Title-case one can be a place name)
+                if cls == "W" and t.isupper() and not _HAS_DIGIT_RE.search(t):
+                    continue
             if low.rstrip(".:") in ANCHORS:
                 continue
-            base, shape = _shape_score(t, low, starts[i], text, first, last)
+            if low in NON_NAMES:
+                continue  # _shape_score's first test: 0.0
+            # a token with a digit is scored on its characters alone: memoised per token
+            hit = _DIGIT_SHAPES.get(t)
+            if hit:
+                base, shape = hit
+            else:
+                base, shape = _shape_score(t, low, starts[i], text, first, last)
+                if hit is None:
+                    if len(_DIGIT_SHAPES) > 50_000:
+                        _DIGIT_SHAPES.clear()
+                    _DIGIT_SHAPES[t] = (base, shape) if _HAS_DIGIT_RE.search(t) else False
             if base <= 0.0:
                 continue
             if breaks is None:

@@ -180,6 +180,11 @@ _STATES = (
     "PA RI SC SD TN TX UT VT VA WA WV WI WY DC PR"
 ).split()
 
+_STREET_WORDS = (
+    r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Court|Ct|Way|Place|Pl|Terrace|Circle|Parkway|Pkwy|"
+    r"Highway|Hwy|Square|Sq)"
+)
+
 # Plain patterns: (name, regex, category, score). Score breaks ties between
 # overlapping spans of equal length (a compact date beats a generic ID).
 PATTERNS: list[tuple[str, str, str, float]] = [
@@ -213,8 +218,7 @@ PATTERNS: list[tuple[str, str, str, float]] = [
     ("zip4", r"\d(?<![\w-]\d)\d{4}-\d{4}(?![\w-])", "ZIP", 0.95),
     (
         "street",
-        r"\d(?<![\w-]\d)\d{0,5}\s{1,3}(?:[A-Z][a-z]{1,20}\s{1,3}){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|"
-        r"Lane|Ln|Drive|Court|Ct|Way|Place|Pl|Terrace|Circle|Parkway|Pkwy|Highway|Hwy|Square|Sq)\b\.?"
+        r"\d(?<![\w-]\d)\d{0,5}\s{1,3}(?:[A-Z][a-z]{1,20}\s{1,3}){1,3}" + _STREET_WORDS + r"\b\.?"
         r"(?:,?\s{1,3}(?:Apt|Suite|Unit)\.?\s{0,2}\d{1,6})?",
         "LOCATION",
         0.95,
@@ -301,6 +305,7 @@ _CUE_CATEGORY = {f"cue_{cat.lower()}": cat for _, cat in ID_CUES}
 # Every gate is *sound*: it is False only when its pattern cannot match (the
 # comments give the reason), so gating never changes what is found.
 _DIGIT_RUN_RE = re.compile(r"\d+")
+_STREET_GATE_RE = re.compile(r"\s" + _STREET_WORDS + r"\b")
 _TLD_RE = re.compile(r"\.(?:com|org|net|edu|gov|info|biz|io|health|us|uk|ca)\b")
 _HOSP_GATE_RE = re.compile(r"Hospital|HOSPITAL|Clinic|CLINIC|Cent(?:er|re)|CENT(?:ER|RE)|Infirmary|INFIRMARY|Institute|"
                            r"INSTITUTE|Health|HEALTH|Sanatorium|Hospice|HOSPICE|Medical|MEDICAL|Nursing|NURSING|University")
@@ -394,7 +399,8 @@ def _plan(text: str, low: str, exotic: bool) -> tuple[list[int], bool]:
             add("zip_state")
             if hyphen and 4 in lens:
                 add("zip4")
-        if min(lens) <= 6:
+        # street: a short number, then a blank and a street word before a word boundary
+        if min(lens) <= 6 and _STREET_GATE_RE.search(text) is not None:
             add("street")
         if maxlen >= 5:
             if maxlen <= 12 or any(5 <= n <= 12 for n in lens):
