@@ -70,6 +70,7 @@ PLACEHOLDER_RE = re.compile(r"\[(?:" + "|".join(CATEGORIES) + r")\]")
 # One random salt per process unless the caller pins one: digests link spans
 # within a run but cannot be looked up in a table of common names across runs.
 _PROCESS_SALT = secrets.token_bytes(16)
+_PROCESS_HASHER = hashlib.blake2b(key=_PROCESS_SALT, digest_size=8)
 
 
 _FIELD_SUFFIX = (("_date", "DATE"), ("_name", "NAME"), ("_phone", "PHONE"), ("_email", "EMAIL"), ("_id", "ID"))
@@ -108,8 +109,11 @@ def digest_value(value: str, salt: bytes | str | None = None) -> str:
     digests comparable across runs (keep that salt as secret as the data).
     """
     if salt is None:
-        key = _PROCESS_SALT
-    elif isinstance(salt, str):
+        # the keyed state for the process salt is built once: copying it is cheaper than keying anew
+        h = _PROCESS_HASHER.copy()
+        h.update(value.encode("utf-8", "surrogatepass"))
+        return h.hexdigest()
+    if isinstance(salt, str):
         key = salt.encode("utf-8")
     else:
         key = bytes(salt)

@@ -76,6 +76,9 @@ _DATEISH_RE = re.compile(r"\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{1,4})?")
 _AGE_WORD_RE = re.compile(r"\d{1,3}-?(?:years?|yrs?|months?|weeks?|days?|y/?o)(?:-old)?", re.I)
 _SENT_BREAK_RE = re.compile(r"[.?!;\n]\s|\n")
 _SEP_ONLY_RE = re.compile(r"[\s,:;=()-]{0,4}")
+#: First words of the two-word anchors: the pair lookup runs only after one of them
+#: (built once here, not on every call).
+_PAIR_FIRSTS = frozenset(a for a, _ in ANCHOR_PAIRS)
 
 
 _ABBREV = frozenset("dr mr mrs ms st mt ft prof no vs jr sr dept approx e.g i.e".split())
@@ -147,6 +150,9 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
 
 
 _LOWER_CACHE: dict[int, tuple[str, bool]] = {}
+#: token -> _shape_score's answer for tokens holding a digit (it depends on their characters
+#: alone), False for tokens without one (scored in context every time)
+_DIGIT_SHAPES: dict[str, tuple[float, str] | bool] = {}
 
 
 def _all_lower(text: str) -> bool:
@@ -206,8 +212,7 @@ class ContextEnhancer:
             return []
         lows = [w.lower() for w in words]
         covered = sorted(covered) if covered else ()
-        # first words of the two-word anchors: the pair lookup runs only after one of them
-        pair_firsts = {a for a, _ in ANCHOR_PAIRS}
+        pair_firsts = _PAIR_FIRSTS
         anchors_get = ANCHORS.get
         ncov = len(covered)
         # anchor category per token index (None when not an anchor)
@@ -260,9 +265,24 @@ class ContextEnhancer:
                 cls = _CLASS_CACHE.get(low)
                 if cls == "C" or (cls == "W" or cls is None and not (low in first or low in last)) and c0.islower() and not _HAS_DIGIT_RE.search(t):
                     continue
+                # an everyday word in capitals ("CHIEF COMPLAINT"): _shape_score's 0.0 too (only a
+                # Title-case one can be a place name)
+                if cls == "W" and t.isupper() and not _HAS_DIGIT_RE.search(t):
+                    continue
             if low.rstrip(".:") in ANCHORS:
                 continue
-            base, shape = _shape_score(t, low, starts[i], text, first, last)
+            if low in NON_NAMES:
+                continue  # _shape_score's first test: 0.0
+            # a token with a digit is scored on its characters alone: memoised per token
+            hit = _DIGIT_SHAPES.get(t)
+            if hit:
+                base, shape = hit
+            else:
+                base, shape = _shape_score(t, low, starts[i], text, first, last)
+                if hit is None:
+                    if len(_DIGIT_SHAPES) > 50_000:
+                        _DIGIT_SHAPES.clear()
+                    _DIGIT_SHAPES[t] = (base, shape) if _HAS_DIGIT_RE.search(t) else False
             if base <= 0.0:
                 continue
             if breaks is None:

@@ -180,6 +180,11 @@ _STATES = (
     "PA RI SC SD TN TX UT VT VA WA WV WI WY DC PR"
 ).split()
 
+_STREET_WORDS = (
+    r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Court|Ct|Way|Place|Pl|Terrace|Circle|Parkway|Pkwy|"
+    r"Highway|Hwy|Square|Sq)"
+)
+
 # Plain patterns: (name, regex, category, score). Score breaks ties between
 # overlapping spans of equal length (a compact date beats a generic ID).
 PATTERNS: list[tuple[str, str, str, float]] = [
@@ -213,8 +218,7 @@ PATTERNS: list[tuple[str, str, str, float]] = [
     ("zip4", r"\d(?<![\w-]\d)\d{4}-\d{4}(?![\w-])", "ZIP", 0.95),
     (
         "street",
-        r"\d(?<![\w-]\d)\d{0,5}\s{1,3}(?:[A-Z][a-z]{1,20}\s{1,3}){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|"
-        r"Lane|Ln|Drive|Court|Ct|Way|Place|Pl|Terrace|Circle|Parkway|Pkwy|Highway|Hwy|Square|Sq)\b\.?"
+        r"\d(?<![\w-]\d)\d{0,5}\s{1,3}(?:[A-Z][a-z]{1,20}\s{1,3}){1,3}" + _STREET_WORDS + r"\b\.?"
         r"(?:,?\s{1,3}(?:Apt|Suite|Unit)\.?\s{0,2}\d{1,6})?",
         "LOCATION",
         0.95,
@@ -292,6 +296,8 @@ _COMPILED: list[tuple[str, re.Pattern, str, float]] = [(r.name, r.compiled, r.ca
 #: Lexicon records: looked up on the word tokens of the evidence pass.
 _LEXICON_RECS: tuple[Recognizer, ...] = tuple(r for r in RECOGNIZERS if r.compiled is None)
 _CUE_RE = _compile_cues()
+_EXTRA_UNGATED = tuple(n for n, r in _EXTRA.items() if r.gate is None)
+_EXTRA_GATED = tuple((n, r.gate) for n, r in _EXTRA.items() if r.gate is not None)
 _CUE_CATEGORY = {f"cue_{cat.lower()}": cat for _, cat in ID_CUES}
 
 # ---- gates: cheap tests that say a pattern cannot match, so it is not run at all.
@@ -299,6 +305,7 @@ _CUE_CATEGORY = {f"cue_{cat.lower()}": cat for _, cat in ID_CUES}
 # Every gate is *sound*: it is False only when its pattern cannot match (the
 # comments give the reason), so gating never changes what is found.
 _DIGIT_RUN_RE = re.compile(r"\d+")
+_STREET_GATE_RE = re.compile(r"\s" + _STREET_WORDS + r"\b")
 _TLD_RE = re.compile(r"\.(?:com|org|net|edu|gov|info|biz|io|health|us|uk|ca)\b")
 _HOSP_GATE_RE = re.compile(r"Hospital|HOSPITAL|Clinic|CLINIC|Cent(?:er|re)|CENT(?:ER|RE)|Infirmary|INFIRMARY|Institute|"
                            r"INSTITUTE|Health|HEALTH|Sanatorium|Hospice|HOSPICE|Medical|MEDICAL|Nursing|NURSING|University")
@@ -392,7 +399,8 @@ def _plan(text: str, low: str, exotic: bool) -> tuple[list[int], bool]:
             add("zip_state")
             if hyphen and 4 in lens:
                 add("zip4")
-        if min(lens) <= 6:
+        # street: a short number, then a blank and a street word before a word boundary
+        if min(lens) <= 6 and _STREET_GATE_RE.search(text) is not None:
             add("street")
         if maxlen >= 5:
             if maxlen <= 12 or any(5 <= n <= 12 for n in lens):
@@ -424,9 +432,13 @@ def _plan(text: str, low: str, exotic: bool) -> tuple[list[int], bool]:
         add("hospital")
         add("hospital_of")
     # records that bring their own gate (or none: always run)
-    for name, rec in _EXTRA.items():
-        if exotic or rec.gate is None or rec.gate(text, low):
-            add(name)
+    if exotic:
+        on.update(_EXTRA)
+    else:
+        on.update(_EXTRA_UNGATED)
+        for name, gate in _EXTRA_GATED:
+            if gate(text, low):
+                add(name)
     return sorted([_INDEX[n] for n in on]), bool(runs)
 
 
@@ -438,6 +450,7 @@ _NAME_CUE_IDX = _NAMES.index("name_cue")
 _DATE_IDX = _NAMES.index("date")
 _MD_CUE_IDX = _NAMES.index("date_md_cue")
 _PARTS_IDX = _NAMES.index("id_prefixed_parts")
+_PREFIXED_IDX = _NAMES.index("id_prefixed")
 _VALIDATED = _BASE_VALIDATED | frozenset(n for n, r in _EXTRA.items() if r.validator is not None or r.needs_context)
 
 
@@ -497,7 +510,8 @@ def _anchored_matches(text: str, rx: re.Pattern, anchors: re.Pattern, reach: int
 # (longest cue "examinations", a colon, three blanks) after the match start; cues start on these letters
 _MD_CUE_ANCHOR_RE = re.compile(r"(?<=\s)(?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9])(?![\w/]|\.\d)")
 _MD_CUE_FIRSTS = frozenset("odhfsrecmxiap" + "odhfsrecmxiap".upper())
-# letter-prefixed parts ("AB12-345"): the first digit follows a letter, "-" or "#", at most 6 characters in
+# letter-prefixed identifiers and parts ("AB12-345", "ACC2020134801"): the first digit follows a letter,
+# "-" or "#", at most 6 characters in (1 letter, up to 4 more, an optional "-" or "#")
 _PARTS_ANCHOR_RE = re.compile(r"(?<=[A-Za-z#-])\d")
 _ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
@@ -859,7 +873,7 @@ class RuleRecognizer:
                 matches = _starts_matches(text, low, rx, _DATE_START_RE, exotic)
             elif i == _MD_CUE_IDX and not exotic:
                 matches = _anchored_matches(text, rx, _MD_CUE_ANCHOR_RE, 16, _MD_CUE_FIRSTS)
-            elif i == _PARTS_IDX and not exotic:
+            elif (i == _PARTS_IDX or i == _PREFIXED_IDX) and not exotic:
                 matches = _anchored_matches(text, rx, _PARTS_ANCHOR_RE, 6, _ASCII_LETTERS)
             else:
                 matches = rx.finditer(text)
@@ -922,10 +936,14 @@ def _towns_after_institutions(text: str, cands: list[Candidate]) -> list[Candida
 
 
 _CREDENTIAL_TAIL_RE = re.compile(r",?\s{1,2}(?:MD|M\.D\.?|PhD|DO|RN|NP|PA-C|md|rn|np)\.?$")
+#: Last characters of the credentials above (MD, M.D., PhD, DO, RN, NP, PA-C, md, rn, np, and a final ".").
+_CREDENTIAL_LAST = frozenset("DONPCdnp.")
 
 
 def _drop_credential(text: str, c: Candidate) -> Candidate:
     """A credential after a name ("Jane Roe, MD") is not part of the identifier: keep it in the text."""
+    if text[c.end - 1 : c.end] not in _CREDENTIAL_LAST:
+        return c  # every credential ends on one of these characters: no search needed
     m = _CREDENTIAL_TAIL_RE.search(text, c.start, c.end)
     if m is None or m.end() != c.end or m.start() <= c.start:
         return c

@@ -67,3 +67,33 @@ def test_window_limits_anchor_reach():
     text = "Patient is seen for the first time Okafor: any mass?"
     assert ContextEnhancer(window=2).find(text) == []
     assert ContextEnhancer(window=8).find(text)
+
+
+# --- the shortcuts ContextEnhancer.find takes before _shape_score (class-cache rejects, the digit
+# memo) give _shape_score's answer: find on a cold cache (no shortcut can fire) equals find on a warm one
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from clinx.text import context as C  # noqa: E402
+from clinx.text.evidence import _CLASS_CACHE, classify  # noqa: E402
+from clinx.text.lexicons import fold  # noqa: E402
+
+# capitalised and numeric tokens, anchors and placeholders (a lower-case word, and a clinical word holding a
+# digit such as "B12", are rejected on a cold cache by the older reject, which this test does not cover)
+_FRAGMENTS = ["CHIEF", "COMPLAINT", "DAILY", "HIGH", "Riverside", "RIVERSIDE", "Okafor", "OKAFOR", "HOPE", "Will", "S/P",
+              "PMH", "CAD", "4471", "QX7741", "3/14", "C5-C6", "12345678", "Patient", "MRN", "Dr.", "ID",
+              "[NAME]", "[DATE]", "seen at", "lives in", ",", ".", ":", "\n", "Mercy", "Hospital", "STRASSE"]
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(parts=st.lists(st.sampled_from(_FRAGMENTS), min_size=1, max_size=12))
+def test_find_shortcuts_equal_the_full_scoring(parts):
+    text = " ".join(parts)
+    _CLASS_CACHE.clear()
+    C._DIGIT_SHAPES.clear()
+    cold = C.ContextEnhancer().find(text)
+    for w in C._TOKEN_RE.findall(text):
+        classify(fold(w), w)  # what L1's pass leaves in the cache
+    warm = C.ContextEnhancer().find(text)
+    assert cold == warm
+    assert C.ContextEnhancer().find(text) == warm  # and with the digit memo filled

@@ -134,3 +134,15 @@ def test_pipeline_chains_a_level_and_collects_notes():
     res = pipe.run(Q)
     assert res.text == deidentify(Q, "L2").text.upper()
     assert res.accepted is False and res.notes == {"L3": {"reason": "toy"}}
+
+
+def test_process_salt_digest_is_the_keyed_blake2b_of_the_value():
+    # the cached keyed state (copied per value) must give the digest of keying anew each time
+    import hashlib
+
+    from clinx.text import base
+
+    for v in ("48213377", "Jöhn Smith", "\udc80x", ""):
+        want = hashlib.blake2b(v.encode("utf-8", "surrogatepass"), key=base._PROCESS_SALT, digest_size=8).hexdigest()
+        assert digest_value(v) == want
+    assert digest_value("a") != digest_value("b")

@@ -183,17 +183,20 @@ ANCHOR_FRAGMENTS = [
     "on", "ON", "dated", "date", "Exam:", "examinations", "comparison", "x-ray", "xray", "CT", "a.m.", "P.M.", "seen", "from",
     "3/14", "12/8", "7/22", "13/1", "1/31", "12/3/", "4/5.6", "2/2", "AB12-345", "X#12/34", "MRN-12-34-56", "q12-34", "abc",
     "12-34", "a1", "-", "#", "/", ":", " ", "  ", "   ", "\t", "\n", "٣", "_", "x", "Dolores", "dr", "5/325",
+    # letter-prefixed identifiers: the first digit up to 6 characters after the start
+    "ACC2020134801", "abcde-12345", "MRN#1234567", "Q12345", "12345", "678901", "Ab", "xyz", "2020",
 ]
 
 
 @PROP
 @given(parts=st.lists(st.sampled_from(ANCHOR_FRAGMENTS), max_size=16))
 def test_anchored_scans_equal_finditer(parts):
-    """The anchor-window scans of month/day-after-cue and letter-prefixed parts give finditer's matches."""
+    """The anchor-window scans of month/day-after-cue and letter-prefixed identifiers give finditer's matches."""
     text = "".join(parts)
     for idx, anchors, reach, firsts in (
         (R._MD_CUE_IDX, R._MD_CUE_ANCHOR_RE, 16, R._MD_CUE_FIRSTS),
         (R._PARTS_IDX, R._PARTS_ANCHOR_RE, 6, R._ASCII_LETTERS),
+        (R._PREFIXED_IDX, R._PARTS_ANCHOR_RE, 6, R._ASCII_LETTERS),
     ):
         rx = R._COMPILED[idx][1]
         got = [m.span() for m in R._anchored_matches(text, rx, anchors, reach, firsts)]
@@ -207,6 +210,37 @@ def test_anchored_scan_catches_a_removed_shortcut():
     assert [m.span() for m in rx.finditer(text)] == [(0, len(text))]
     assert R._anchored_matches(text, rx, R._MD_CUE_ANCHOR_RE, 16, R._MD_CUE_FIRSTS)[0].span() == (0, len(text))
     assert R._anchored_matches(text, rx, R._MD_CUE_ANCHOR_RE, 15, R._MD_CUE_FIRSTS) == []
+
+
+def test_prefixed_id_scan_catches_a_removed_shortcut():
+    # the longest prefix (five letters and a hyphen) puts the first digit 6 characters in:
+    # a reach of 5 would miss it, and the equality test above would fail with it
+    rx = R._COMPILED[R._PREFIXED_IDX][1]
+    text = "abcde-12345"
+    assert [m.span() for m in rx.finditer(text)] == [(0, len(text))]
+    assert R._anchored_matches(text, rx, R._PARTS_ANCHOR_RE, 6, R._ASCII_LETTERS)[0].span() == (0, len(text))
+    assert R._anchored_matches(text, rx, R._PARTS_ANCHOR_RE, 5, R._ASCII_LETTERS) == []
+
+
+@PROP
+@given(parts=st.lists(st.sampled_from(["Jane", "Roe", " ", "  ", ",", ", ", "MD", "M.D", "M.D.", "PhD", "DO", "RN", "NP", "PA-C",
+                                       "md", "rn", "np", ".", "\n", "x", "Smith", "MRN"]), max_size=8), data=st.data())
+def test_credential_gate_equals_plain_search(parts, data):
+    """_drop_credential's last-character gate gives the plain search's answer on any span."""
+    text = "".join(parts)
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    c = R.Candidate(start, end, "NAME", "rule:x", 0.9)
+    m = R._CREDENTIAL_TAIL_RE.search(text, start, end)
+    plain = c if m is None or m.end() != end or m.start() <= start else R.Candidate(start, m.start(), "NAME", "rule:x", 0.9)
+    assert R._drop_credential(text, c) == plain
+
+
+def test_credential_last_characters_cover_every_credential():
+    # a credential added to the pattern but not to the gate's characters would be skipped silently
+    for cred in ("MD", "M.D", "M.D.", "PhD", "DO", "RN", "NP", "PA-C", "md", "rn", "np", "RN."):
+        text = f"Jane Roe, {cred}"
+        assert R._drop_credential(text, R.Candidate(0, len(text), "NAME", "rule:x", 0.9)).end == len("Jane Roe")
 
 
 @PROP
