@@ -15,12 +15,16 @@ ORG/FAC -> HOSPITAL):
   placeholders at the span's edges are trimmed off, so a model span can never
   remove a clinical term at its edge;
 * what is left is kept only when one of its tokens carries *name evidence* of
-  its own: a name from the name lexicons or a word in no lexicon (``N``/``U``),
-  a known place (for GPE/LOC), or, in a mixed-case line, a capitalised
-  ambiguous or everyday word that does not start the sentence ("Hope", "Riverside").
-  A span made only of clinical vocabulary and everyday words
-  (``MENTAL STATUS CHANGES``) is dropped: the model is one piece of evidence
-  and a second one is required, as for every other L2 decision.
+  its own: a name that is no everyday word (``N`` in :mod:`clinx.text.evidence`,
+  four letters or more in ALL-CAPS / lower-case lines), a known place (for
+  places and institutions), or, in a mixed-case line, a capitalised name,
+  ambiguous or unknown word that does not start the sentence ("Hope",
+  "Okafor"). A span made only of clinical vocabulary and everyday words
+  (``MENTAL STATUS CHANGES``) is dropped, and so are eponyms ("Hasson
+  technique"): the model is one piece of evidence and a second one is
+  required, as for every other L2 decision. Unknown words alone do not count
+  in ALL-CAPS or lower-case lines: on the development notes they were mostly
+  clinical words the vocabulary lacks ("pericholecystic", "endobag").
 
 Letter case: the model is case-sensitive (trained on edited text), so lines
 written ALL IN CAPITALS or all in lower case are shown to it through a
@@ -29,6 +33,11 @@ do not know are title-cased, every other word is lower-cased
 (:func:`case_view`). Mixed-case lines are shown as written. The gate above
 still decides on the original text's evidence, so the view can only add
 proposals, not evidence.
+
+Cost: since a span needs an evidence token, the model reads only a window of
+:data:`WINDOW` words around each such token, within its line (its embedding
+layer sees four words either side); on the development notes this gives the
+same spans as reading whole notes at a fraction of the cost.
 
 Nothing is downloaded: the model ships inside its package, and asking for
 ``ner: spacy`` without it installed raises :class:`NerUnavailable` naming the
@@ -134,7 +143,11 @@ class SpacyNer:
     def find(self, text: str) -> list[Candidate]:
         """NAME / LOCATION / HOSPITAL candidates the model proposed and the evidence confirmed."""
         check_text(text)
-        toks = tokens(text)
+        holes = [m.span() for m in PLACEHOLDER_RE.finditer(text)] if "[" in text else []
+        # tokens and line case read with L1's placeholders blanked out: "[NAME]" is no word, and its
+        # capitals would make a lower-case line look mixed ("dr [NAME] at baystate")
+        probe = PLACEHOLDER_RE.sub(lambda m: " " * len(m.group()), text) if holes else text
+        toks = tokens(probe)
         if not toks:
             return []
         # A model span is kept only when it holds a token with name evidence (see _name_evidence),
@@ -171,7 +184,6 @@ class SpacyNer:
             for e in doc.ents
             if e.label_ in LABELS
         ]
-        holes = [m.span() for m in PLACEHOLDER_RE.finditer(text)] if "[" in text else []
         out: list[Candidate] = []
         k = 0
         for s, e, cat in ents:
@@ -180,8 +192,7 @@ class SpacyNer:
             j = k
             while j < len(toks) and toks[j].s < e:
                 j += 1
-            # token indices of the span, placeholders left out
-            idx = [i for i in range(k, j) if not any(a <= toks[i].s < b for a, b in holes)]
+            idx = list(range(k, j))
             # trim what can never be PHI off both edges: clinical words, function words, cue words
             while idx and _edge_junk(toks[idx[0]]):
                 idx.pop(0)

@@ -64,6 +64,12 @@ def test_all_caps_lines_are_read_through_a_case_restored_view():
     assert not {line[c.start : c.end] for c in SpacyNer(case="asis").find(line)} >= {"ANGELA"}
 
 
+def test_placeholders_do_not_turn_a_lower_case_line_into_mixed_case():
+    # L2 reads L1's output: the capitals of "[NAME]" must not hide that the note is in lower case
+    text = "son [NAME] drove her here from braintree today."
+    assert [(text[c.start : c.end], c.category) for c in SpacyNer().find(text)] == [("braintree", "LOCATION")]
+
+
 def test_window_gives_what_the_whole_text_gives():
     text = "PMH: CAD, S/P MI 1992. NIDDM, HTN. Plan reviewed with Heather.\nLives in Braintree with daughter."
     whole = SpacyNer(window=0).find(text)
