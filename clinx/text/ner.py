@@ -223,6 +223,8 @@ def _name_evidence(t, text: str, prev=None, *, places: bool) -> bool:
         return True  # a known place ("Dorchester") inside a place or institution span
     if not _NAME_SHAPE_RE.fullmatch(t.raw) or len(t.raw) < 3:
         return False  # "BI-RADS", "pip/tazo", "d/c'd", "cm": no name's shape
+    if text[t.e : t.e + 1] == "/" or text[t.s - 1 : t.s] == "/" and t.s:
+        return False  # "Cor/Cardiac", "HEENT/Neck": a header or abbreviation pair, not a name
     if t.case != "mixed":
         # ALL CAPS or all lower case: letter case says nothing, the lexicons decide alone
         return t.cls == N and len(t.low) >= 4
@@ -231,12 +233,14 @@ def _name_evidence(t, text: str, prev=None, *, places: bool) -> bool:
     if t.cls == N:
         return True
     if t.cls in (U, A):
-        # a capital is evidence only where a sentence does not start ("Dr. Hunter" is no sentence start)
+        if t.cls == U and prev is not None and prev.cls == C and prev.low not in _CUE_WORDS and text[prev.e : t.s].isspace():
+            return False  # the rest of a clinical term the vocabulary lacks ("Enalapril Maleate")
+        # a capital is evidence only where a sentence does not start
         k = t.s - 1
         while k >= 0 and text[k] in " \t":
             k -= 1
-        if k >= 0 and text[k] == "." and prev is not None and prev.low in TITLES:
-            return True
+        if k >= 0 and text[k] == "." and prev is not None and (prev.low in TITLES or len(prev.raw) == 1):
+            return True  # "Dr. Hunter", "Xzavian G. Tavares": a title's or an initial's dot ends no sentence
         return k >= 0 and text[k] not in ".!?:;\n"
     return False  # an everyday word: capitalised in headers and titles as often as in names
 

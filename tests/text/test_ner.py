@@ -46,6 +46,18 @@ def test_clinical_vocabulary_the_model_calls_organisations_stays(l2_ner):
     assert out.startswith("PMH: CAD, S/P MI.") and "Heather" not in out
 
 
+@pytest.mark.parametrize(
+    "text, word",
+    [("Meds: Enalapril Maleate PO 10 MG QD, Lasix 40 MG QD.", "Maleate"), ("Exam:\n      Cor/Cardiac\nRRR, no murmur.", "Cor")],
+    ids=["drug-salt", "header-pair"],
+)
+def test_the_rest_of_a_clinical_term_is_no_name(text, word):
+    # the model proposes them (a drug salt after the drug, a header pair with a slash); no evidence backs it
+    at = text.index(word)
+    assert any(e.start_char <= at < e.end_char for e in load_spacy()(text).ents)
+    assert not [c for c in SpacyNer().find(text) if c.start <= at < c.end]
+
+
 def test_a_header_of_everyday_words_is_no_entity():
     # evidence from letter case alone: an everyday word is capitalised in headers as often as in names
     ner = SpacyNer()
