@@ -208,6 +208,7 @@ class SpacyNer:
 
 
 def _edge_junk(t) -> bool:
+    """Is token ``t`` something a model span may not start or end with (it is never PHI)?"""
     return t.cls == C or t.low in FUNCTION_WORDS or t.low in _CUE_WORDS or bool(_DIGIT_RE.search(t.raw))
 
 
