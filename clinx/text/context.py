@@ -22,10 +22,11 @@ import re
 from bisect import bisect_right
 
 from clinx.records import Manifest
-from clinx.text.base import Candidate, TextResult, apply_candidates, check_text
+from clinx.text.base import Candidate, TextResult, apply_candidates, check_text, drop_inside
 from clinx.text.clinical import CLINICAL_CODE_RE
 from clinx.text.evidence import _CLASS_CACHE, classify
 from clinx.text.lexicons import fold
+from clinx.text.ner import make_ner
 from clinx.text.rules import NON_NAMES, _extend_name_left, name_gazetteer
 
 #: Single-word anchors -> the category a boosted token most likely has.
@@ -354,20 +355,29 @@ class ContextEnhancer:
 class ContextLevel:
     """L2 as a :class:`~clinx.text.base.TextLevel`.
 
-    Applied on L1's output (placeholders there act as anchors). When used
+    Applied on L1's output (placeholders there act as anchors). ``ner``
+    (``None`` or ``"spacy"``) adds the statistical layer of :mod:`clinx.text.ner`;
+    the other parameters are :class:`ContextEnhancer`'s. When used
     stand-alone on raw text it runs L1's recognisers first so their spans
     count as anchors — see :func:`clinx.text.pipeline.rescan`.
     """
 
     name = "L2"
 
-    def __init__(self, *, salt: bytes | str | None = None, keep_values: bool = False, **params):
+    def __init__(self, *, salt: bytes | str | None = None, keep_values: bool = False, ner: str | None = None, **params):
         self.enhancer = ContextEnhancer(**params)
+        # the optional statistical layer (text.l2.ner): loaded here, so a missing package fails at build time
+        self.ner = make_ner(ner)
         self.salt = salt
         self.keep_values = keep_values
 
     def find(self, text: str, covered: list[tuple[int, int]] | None = None) -> list[Candidate]:
-        return self.enhancer.find(text, covered)
+        """L2 candidates: context evidence, plus the gated model proposals when ``ner`` is on."""
+        out = self.enhancer.find(text, covered)
+        if self.ner is not None:
+            extra = self.ner.find(text)
+            out = out + (drop_inside(extra, sorted(covered)) if covered else extra)
+        return out
 
     def apply(self, text: str, manifest: Manifest | None = None) -> TextResult:
         # The manifest is used at L1; L2 deliberately works from context alone so

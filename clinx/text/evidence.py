@@ -520,11 +520,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             decided = True
             j = i + 2
             run = toks[i:j]
-        if decided:
-            nx = re.match(r"(?:['’]s?)?\s{0,3}([A-Za-z]{1,30})", text[run[-1].e :])
-            head = nx.group(1).lower() if nx else ""
-            if head in EPONYM_HEADS or head in _EPONYM_HEADS_MORE or (len(run) == 1 and run[0].low in EPONYMS):
-                decided = False
+        if decided and is_eponym(text, run):
+            decided = False
         if decided:
             # a place that is also a surname in a place slot stays a place (handled below)
             add(i, j, "NAME", "evidence:lexicon", 0.86)
@@ -642,6 +639,13 @@ def _place_first() -> frozenset[str]:
     return frozenset(p.split(" ", 1)[0] for p in _lex()[4] if " " in p)
 
 
+def is_eponym(text: str, run: list) -> bool:
+    """Are the tokens ``run`` an eponym ("Hasson technique", "Foley", "Graves' disease"), not a person?"""
+    nx = re.match(r"(?:['’]s?)?\s{0,3}([A-Za-z]{1,30})", text[run[-1].e :])
+    head = nx.group(1).lower() if nx else ""
+    return head in EPONYM_HEADS or head in _EPONYM_HEADS_MORE or (len(run) == 1 and run[0].low in EPONYMS)
+
+
 def _run_ok(t: _Tok) -> bool:
     """May ``t`` be part of a name found without a cue? In mixed-case lines names are capitalised."""
     if t.cls not in (N, A, U):
@@ -664,4 +668,4 @@ def _state_after(text: str, t: _Tok) -> bool:
     return bool(m) and m.group(1).lower() in US_STATES
 
 
-__all__ = ["classify", "find_evidence", "tokens"]
+__all__ = ["classify", "find_evidence", "is_eponym", "tokens"]
