@@ -24,7 +24,7 @@ from bisect import bisect_right
 from clinx.records import Manifest
 from clinx.text.base import Candidate, TextResult, apply_candidates, check_text, drop_inside
 from clinx.text.clinical import CLINICAL_CODE_RE
-from clinx.text.evidence import _CLASS_CACHE, classify
+from clinx.text.evidence import classify
 from clinx.text.lexicons import fold
 from clinx.text.ner import make_ner
 from clinx.text.rules import NON_NAMES, _extend_name_left, name_gazetteer
@@ -263,7 +263,8 @@ class ContextEnhancer:
             # lexicon calls a name, or a clinical word, in any case ("PMH", "CAD", "Lasix")
             c0 = t[0]
             if c0.isalpha():
-                cls = _CLASS_CACHE.get(low)
+                # classify(), not a look in its cache: what was classified before must not change the result
+                cls = classify(fold(t))
                 if cls == "C" or (cls == "W" or cls is None and not (low in first or low in last)) and c0.islower() and not _HAS_DIGIT_RE.search(t):
                     continue
                 # an everyday word in capitals ("CHIEF COMPLAINT"): _shape_score's 0.0 too (only a
