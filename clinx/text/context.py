@@ -36,7 +36,8 @@ ANCHORS: dict[str, str] = {
     "surgeon": "NAME", "attending": "NAME", "nurse": "NAME", "mother": "NAME", "father": "NAME",
     "wife": "NAME", "husband": "NAME", "son": "NAME", "daughter": "NAME", "guardian": "NAME",
     "re": "NAME", "attn": "NAME", "signed": "NAME", "dictated": "NAME", "referred": "NAME", "called": "NAME", "mrs.": "NAME",
-    "mr.": "NAME", "dr.": "NAME", "ms.": "NAME", "prof": "NAME", "prof.": "NAME",
+    "mr.": "NAME", "dr.": "NAME", "ms.": "NAME", "prof": "NAME", "prof.": "NAME", "rabbi": "NAME", "rev": "NAME",
+    "reverend": "NAME", "pastor": "NAME", "imam": "NAME",
     # dates
     "dob": "DATE", "d.o.b": "DATE", "d.o.b.": "DATE", "born": "DATE", "birth": "DATE", "birthday": "DATE",
     "date": "DATE", "dated": "DATE", "admitted": "DATE", "discharged": "DATE", "deceased": "DATE",
@@ -71,7 +72,11 @@ _ALPHA_CATS = frozenset({"NAME", "HOSPITAL", "LOCATION"})
 _TOKEN_RE = re.compile(r"\[[A-Z]{2,10}\]|[#]|[^\W_](?:[\w'’./#-]{0,48}[^\W_])?")
 _PLACEHOLDER_TOKEN_RE = re.compile(r"\[[A-Z]{2,10}\]")
 _HAS_DIGIT_RE = re.compile(r"\d")
-_DATEISH_RE = re.compile(r"\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{1,4})?")
+# "3/14", "3-14-61", "03.14.61"; a dotted pair is a decimal ("INR 3.4", "TMAX 38.6"), no date
+_DATEISH_RE = re.compile(r"\d{1,4}[/-]\d{1,2}(?:[/-]\d{1,4})?|\d{1,4}\.\d{1,2}\.\d{1,4}")
+# "2200", "0500": a 24-hour clock time (nursing notes time every event), no identifier
+_CLOCK_RE = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
+_NUMBER_CATS = frozenset({"MRN", "ACCESSION", "ID", "SSN", "PHONE", "ZIP"})
 # "45-year-old": ages up to 89 are not identifiers (older ones are L1's job)
 _AGE_WORD_RE = re.compile(r"\d{1,3}-?(?:years?|yrs?|months?|weeks?|days?|y/?o)(?:-old)?", re.I)
 _SENT_BREAK_RE = re.compile(r"[.?!;\n]\s|\n")
@@ -271,6 +276,7 @@ class ContextEnhancer:
             si = bisect_right(breaks, starts[i]) if breaks else 0
             cat = None
             boost = 0.0
+            ph_anchor = False
             lo, hi = max(0, i - window), min(n, i + after + 1)
             for j in range(i - 1, lo - 1, -1):
                 if anchor[j] is not None and (not breaks or bisect_right(breaks, starts[j]) == si):
@@ -278,7 +284,7 @@ class ContextEnhancer:
                     # "[AGE]-year-old with Hodgkin" is not a name by proximity
                     if is_ph[j] and (shape == "alpha") != (anchor[j] in _ALPHA_CATS):
                         continue
-                    cat, boost = anchor[j], self.boost
+                    cat, boost, ph_anchor = anchor[j], self.boost, is_ph[j]
                     break
             else:
                 for j in range(i + 1, hi):
@@ -300,6 +306,17 @@ class ContextEnhancer:
                 if cat not in ("HOSPITAL", "LOCATION"):
                     continue
                 shape = "alpha"
+            if shape == "numeric" and cat not in _NUMBER_CATS:
+                # a name or place cue vouches for no plain number ("wife called at 2200"; a code with
+                # letters may be a user name), and a clock time is an identifier only after an ID cue
+                if cat in _ALPHA_CATS and not any(ch.isalpha() for ch in t):
+                    continue
+                if len(t) == 4 and t.isdigit() and 1900 <= int(t) <= 2039 and (cat is None or ph_anchor):
+                    # a year beside a span L1 removed ("[DATE] 2019") is one L1 chose to keep
+                    # (text.years: keep); a year after a word cue ("born 1961") stays a date
+                    continue
+                if _CLOCK_RE.fullmatch(t) and not (cat == "DATE" and not ph_anchor and 1900 <= int(t) <= 2039):
+                    continue
             if cat is None or (shape == "alpha") != (cat in _ALPHA_CATS):
                 cat = "NAME" if shape == "alpha" else "ID"
             out.append(Candidate(starts[i], ends[i], cat, f"context:{cat.lower()}", round(score, 3)))

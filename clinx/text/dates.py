@@ -36,6 +36,7 @@ bp sbp dbp pressure pressures pain strength str moca mmse gcs score scored i&o i
 hr rr sat sats o2 grade murmur apgar apgars pulses reflexes dtr dtrs power motor sensation vision va acuity
 fev1/fvc hearing ecog nyha tmax temp map cvp pap pcwp rvsp ef pt/inr inr x gravida para gp g p parity
 was is of rated level score: percocet norco vicodin sinemet carbidopa/levodopa vicodin dose dosing
+bipap cpap psv ps peep ac simv prvc vent settings setting ipap epap
 """.split()
 )
 #: Words after a slash number that make it a dose, score or measurement.
@@ -43,7 +44,8 @@ NOT_DATE_AFTER = frozenset(
     """
 mg mcg g gm ml cc l units u iu tab tabs tablet tablets cap caps puff puffs bid tid qid qd qhs daily prn q4h q6h q8h
 pain strength str ble bue bilat bilaterally murmur score mmhg mm cm kg lb lbs hr hrs h min mins sec x % pct
-dilated effaced station ratio scale grade reflexes pulses mcg/kg with w/ uti secondary
+dilated effaced station ratio scale grade reflexes pulses mcg/kg uti secondary
+sem hsm sm holosystolic systolic diastolic ejection blowing harsh rub
 """.split()
 )
 
@@ -115,9 +117,14 @@ def _may_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return None
 
 
+_OF_YEAR_RE = re.compile(r"\s{1,3}of\s{1,3}(?:this|last|next|that)\s{1,3}year\b", re.I)
+
+
 def _after_date_word(m, text: str) -> tuple[int, int] | None:
-    """A month abbreviation alone only after a date preposition: ``in Feb``, ``since Oct``."""
+    """A month abbreviation alone only after a date preposition (``in Feb``, ``since Oct``) or before ``of this year``."""
     s, e = m.span()
+    if _OF_YEAR_RE.match(text, e):
+        return s, e
     if _prev_word(text, s) in ("in", "since", "of", "early", "late", "mid", "last", "next", "until", "by", "during", "from", "this", "before", "after"):
         return s, e
     return None
