@@ -51,7 +51,7 @@ ANCHORS: dict[str, str] = {
     "address": "LOCATION", "lives": "LOCATION", "resides": "LOCATION", "city": "LOCATION", "town": "LOCATION",
     "zip": "ZIP",
     # contact
-    "phone": "PHONE", "tel": "PHONE", "telephone": "PHONE", "fax": "PHONE", "cell": "PHONE", "email": "EMAIL",
+    "phone": "PHONE", "pager": "PHONE", "beeper": "PHONE", "pgr": "PHONE", "tel": "PHONE", "telephone": "PHONE", "fax": "PHONE", "cell": "PHONE", "email": "EMAIL",
     "age": "AGE", "aged": "AGE",
 }
 

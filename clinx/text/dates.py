@@ -1,6 +1,6 @@
 """Dates as clinicians write them, beyond the full forms of :data:`clinx.text.rules.DATE_RE`.
 
-``7/22`` (month/day), ``'92`` (a year with an apostrophe), ``3rd of June``,
+``7/22`` (month/day), ``on 10-12`` (after a date word), ``'92`` (a year with an apostrophe), ``3rd of June``,
 ``the 14th``, ``june 3rd``, a month or weekday alone (``seen in November``,
 ``recheck inr thurs``), a bare year (``S/P MI 1992``). What is *not* a date:
 doses and ratios (``5/325 mg``, ``25/100 TID``), vital signs and scores
@@ -90,6 +90,25 @@ def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return s, e
 
 
+#: Words before a hyphenated month-day that make it a date ("on 10-12"); without one, "10-12" is a range.
+HYPHEN_DATE_CUES = frozenset(
+    """
+on dated date since seen admitted admit discharged extubated intubated started stopped placed removed done performed
+last next due sched scheduled appt visit before after
+""".split()
+)
+
+
+def _md_hyphen_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """Month-day with a hyphen (``on 10-12``) only after a date word, then checked as ``10/12`` is."""
+    if _prev_word(text, m.start()) not in HYPHEN_DATE_CUES:
+        return None
+    mon, day = (int(x) for x in m.group().split("-"))
+    if not (1 <= mon <= 12 and 1 <= day <= 31):
+        return None
+    return m.span()
+
+
 def _ordinal_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """``3rd of June``, ``the 14th``, ``on the 2nd``: an ordinal day, not ``the 4th ventricle``."""
     s, e = m.span()
@@ -172,6 +191,11 @@ DATE_RECOGNIZERS: list[Recognizer] = [
         # the first character is a digit so the engine skips every other position; ranges checked in _md_ok
         r"[0-9](?<![\w/.:-][0-9])[0-9]?/[0-9]{1,2}(?![\w/]|[.:-]\d)",
         "DATE", 0.9, validator=_md_ok, gate=_has_digit_slash,
+    ),
+    Recognizer(
+        "date_md_hyphen",
+        r"[0-9](?<![\w/.:-][0-9])[0-9]?-[0-9]{1,2}(?![\w/-]|[.:]\d)",
+        "DATE", 0.85, validator=_md_hyphen_ok, gate=lambda t, low: "-" in t,
     ),
     Recognizer(
         "date_ordinal",

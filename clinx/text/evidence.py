@@ -648,7 +648,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 break
             tj = toks[j]
             # an acronym in running text ("at BMC", "from MWMC"); in capitals only a short unknown one
-            acronym = tj.raw.isupper() and 2 <= len(tj.raw) <= 6 and tj.cls != C and (tj.case == "mixed" or tj.cls != W and len(tj.raw) <= 5)
+            acronym = tj.raw.isupper() and 2 <= len(tj.raw) <= 6 and tj.cls != C and (tj.case == "mixed" or tj.cls not in (W, A) and len(tj.raw) <= 5)
             # a known place after "in"/"from"/"to", even one that is also a word, when capitalised ("in Worcester")
             # (in lower-case text, a place that is also a rare word: "from worcester", "to arlington")
             inplace = tj.low in place_set and tj.cls != C and (
@@ -656,7 +656,13 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             )
             strong_venue = pair in VENUE_PAIRS or pair in PLACE_CUES
             title_u = tj.cls == U and tj.case == "mixed" and tj.raw[:1].isupper() and not tj.raw.isupper()
-            if tj.cls == N or inplace or acronym or title_u or (tj.cls == U and strong_venue):
+            # a word no lexicon knows, long enough to be no abbreviation, after "from"/"in"/"near" in a
+            # one-case line: a place or an institution ("from roxbury", "IN MATTAPAN")
+            unknown_place = (
+                tj.cls == U and (low in ("from", "near") or pair in PLACE_CUES) and tj.case != "mixed" and len(tj.low) >= 5
+                and j == k and not tj.low.endswith(("ing", "ed"))
+            )
+            if tj.cls == N or inplace or acronym or title_u or (tj.cls == U and strong_venue) or unknown_place:
                 j += 1
                 continue
             # multi-word place names ("fall river", "new bedford")

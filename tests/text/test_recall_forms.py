@@ -235,3 +235,26 @@ def test_philter_notes_load_without_importing_the_package(tmp_path, monkeypatch)
     monkeypatch.delitem(__import__("sys").modules, "philter_ucsf", raising=False)
     notes = philter_notes()
     assert [n.spans for n in notes] == [((8, 15, "NAME"),)]
+
+
+# ----------------------------------------------------------------------------- hyphen dates, pagers, unknown towns
+
+
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [
+        ("extubated on 10-12, doing well", ["10-12"], []),
+        ("hr 10-12 on the monitor", [], ["10-12"]),
+        ("page cards fellow, pgr 4471", ["4471"], []),
+        ("PT FROM MATTAPAN, TO GO TO DIALYSIS", ["MATTAPAN"], ["GO"]),
+        ("pt came in diuresing, lives in roxbury", ["roxbury"], ["diuresing"]),
+    ],
+    ids=["hyphen_month_day_after_date_word", "hyphen_range_without_date_word", "pager", "caps_unknown_town_after_from",
+         "lower_unknown_town_after_lives_in"],
+)
+def test_hyphen_dates_pagers_and_unknown_towns(text, gone, kept):
+    out = _out(text)
+    for g in gone:
+        assert g not in out
+    for k in kept:
+        assert k in out
