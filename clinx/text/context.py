@@ -72,6 +72,8 @@ _ALPHA_CATS = frozenset({"NAME", "HOSPITAL", "LOCATION"})
 _TOKEN_RE = re.compile(r"\[[A-Z]{2,10}\]|[#]|[^\W_](?:[\w'’./#-]{0,48}[^\W_])?")
 _PLACEHOLDER_TOKEN_RE = re.compile(r"\[[A-Z]{2,10}\]")
 _HAS_DIGIT_RE = re.compile(r"\d")
+# "4x3", "550x12", "2.5x1.8": sizes and vent settings (volume x rate), no codes
+_DIMENSION_RE = re.compile(r"\d+(?:\.\d+)?[xX]\d+(?:\.\d+)?(?:[xX]\d+(?:\.\d+)?)?")
 # "3/14", "3-14-61", "03.14.61"; a dotted pair is a decimal ("INR 3.4", "TMAX 38.6"), no date
 _DATEISH_RE = re.compile(r"\d{1,4}[/-]\d{1,2}(?:[/-]\d{1,4})?|\d{1,4}\.\d{1,2}\.\d{1,4}")
 # "2200", "0500": a 24-hour clock time (nursing notes time every event), no identifier
@@ -107,7 +109,7 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
     if low in NON_NAMES or low.rstrip(".") in NON_NAMES:
         return 0.0, "alpha"
     if _HAS_DIGIT_RE.search(t):
-        if CLINICAL_CODE_RE.fullmatch(t) or _AGE_WORD_RE.fullmatch(t):
+        if CLINICAL_CODE_RE.fullmatch(t) or _AGE_WORD_RE.fullmatch(t) or _DIMENSION_RE.fullmatch(t):
             return 0.0, "numeric"
         digits = sum(ch.isdigit() for ch in t)
         if t.isdigit():

@@ -45,7 +45,7 @@ NOT_DATE_AFTER = frozenset(
 mg mcg g gm ml cc l units u iu tab tabs tablet tablets cap caps puff puffs bid tid qid qd qhs daily prn q4h q6h q8h
 pain strength str ble bue bilat bilaterally murmur score mmhg mm cm kg lb lbs hr hrs h min mins sec x % pct
 dilated effaced station ratio scale grade reflexes pulses mcg/kg uti secondary
-sem hsm sm holosystolic systolic diastolic ejection blowing harsh rub
+sem hsm sm holosystolic systolic diastolic ejection blowing harsh rub wk wks week weeks wga
 """.split()
 )
 
@@ -189,7 +189,8 @@ DATE_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "date_md",
         # the first character is a digit so the engine skips every other position; ranges checked in _md_ok
-        r"[0-9](?<![\w/.:-][0-9])[0-9]?/[0-9]{1,2}(?![\w/]|[.:-]\d)",
+        # ("+5/40%" and "33 2/7 wk" are vent settings and weeks of gestation: no "+" before, no "%" after)
+        r"[0-9](?<![\w/.:+-][0-9])[0-9]?/[0-9]{1,2}(?![\w/%]|[.:-]\d)",
         "DATE", 0.9, validator=_md_ok, gate=_has_digit_slash,
     ),
     Recognizer(

@@ -90,6 +90,7 @@ ccc-slp cde aprn fnp anp dnp bsn
 HOSPITAL_HEADS = frozenset(
     """
 hospital hospitals clinic clinics infirmary rehab rehabilitation healthcare hospice institute sanatorium memorial vanguard
+associates
 """.split()
 )
 # two-word heads ("medical center", "health center", "home health", "skilled nursing", "eye and ear")
@@ -610,14 +611,20 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 break
             if p.cls == C and p.low not in HOSPITAL_HEADS and p.low not in ("general", "memorial", "community", "medical", "health"):
                 break
-            if p.low in SERVICES or p.low in GENERIC_BEFORE_HEAD or len(p.raw) == 1 and not p.dot:
-                break
+            if p.low in SERVICES and t.low not in _PRACTICE_HEADS or p.low in GENERIC_BEFORE_HEAD or len(p.raw) == 1 and not p.dot:
+                break  # ("Pediatric Associates", "Cardiology Associates" name practices)
             if p.low in TITLES or p.low in RELATIONS:
                 break
             k -= 1
             cnt += 1
         while k < first_head and toks[k].low in ("of", "the", "and"):
             k += 1
+        # "... Associates of Brockton", "Hospital of Central Maine": the place after "of" is part of the name
+        if head_end + 1 < n and toks[head_end].low == "of":
+            tp = toks[head_end + 1]
+            if (tp.cls in (N, U) or tp.cls in (W, A) and tp.low in place_set) and _joined(text, toks[head_end - 1], toks[head_end], comma=False) \
+                    and _joined(text, toks[head_end], tp, comma=False):
+                head_end += 2
         if cnt and k < first_head:
             # "St. Elizabeth's" / "Sturdy Memorial": the words before the head plus the head
             add(k, head_end, "HOSPITAL", "evidence:hospital", 0.93)
@@ -670,7 +677,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 j += 2
                 continue
             # lower-case acronyms of institutions after a venue cue ("at mgh", "to bmc")
-            if venue and tj.case == "lower" and 3 <= len(tj.low) <= 5 and tj.cls == U:
+            # (not after a bare "to": "plan to wean", "to void" are verbs)
+            if venue and (low != "to" or pair in VENUE_PAIRS) and tj.case == "lower" and 3 <= len(tj.low) <= 5 and tj.cls == U:
                 j += 1
                 continue
             break
@@ -731,13 +739,13 @@ def _known_hospitals(text: str, toks: list, lows: list, named: list, add) -> Non
     index = hospitals()
     names = hospital_names()
     n = len(toks)
-    for i, low in enumerate(lows):
+    # only tokens that can start a name (one set test each): most notes have none
+    starts = [i for i, w in enumerate(lows) if w in index or "-" in w and w.split("-", 1)[0] in index]
+    for i in starts:
+        low = lows[i]
         if named[i]:
             continue
-        first = low.split("-", 1)[0] if "-" in low else low
-        longest = index.get(first)
-        if longest is None:
-            continue
+        longest = index[low.split("-", 1)[0]]
         words = low.replace("-", " ").split(" ")
         ends = [(i + 1, " ".join(words))]
         j = i + 1
@@ -765,6 +773,8 @@ _EPONYM_HEADS_MORE = frozenset(
 )
 
 
+#: Heads of a practice's name, which a specialty may begin ("Pediatric Associates").
+_PRACTICE_HEADS = frozenset("associates partners group physicians".split())
 _HEAD_TAIL = frozenset("center centre ctr hospital clinic system institute".split())
 _CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | frozenset({"with"})
 _HEAD_START = HOSPITAL_HEADS | frozenset(a for a, _ in HOSPITAL_HEAD_PAIRS) | frozenset({"eye", "medical"})

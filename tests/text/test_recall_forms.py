@@ -258,3 +258,18 @@ def test_hyphen_dates_pagers_and_unknown_towns(text, gone, kept):
         assert g not in out
     for k in kept:
         assert k in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["pt remains on cmv 550x12/+5/40%. abg 7.41/38/102", "33 2/7 wk GA, BW 1890 g.", "plan to wean to psv in am",
+     "SHOCKED X3 BY EMS, PRIOR SA"],
+    ids=["vent_volume_by_rate_and_peep_fio2", "gestational_weeks_fraction", "verb_after_to", "ems_and_sa"],
+)
+def test_more_ward_shorthand_survives(text):
+    assert _out(text) == text
+
+
+def test_practice_name_with_specialty_and_place():
+    out = _out("Pediatrician: Dr. Gabriel Ostrander, Pediatric Associates of Brockton.")
+    assert "Associates" not in out and "Brockton" not in out and out.startswith("Pediatrician:")
