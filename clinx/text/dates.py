@@ -136,11 +136,12 @@ def _may_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return None
 
 
-_OF_YEAR_RE = re.compile(r"\s{1,3}of\s{1,3}(?:this|last|next|that)\s{1,3}year\b", re.I)
+# "JAN OF THIS YEAR", "jan '19", "Oct 2018": a year after the month makes it a date
+_OF_YEAR_RE = re.compile(r"\s{1,3}(?:of\s{1,3}(?:this|last|next|that)\s{1,3}year\b|['’]\d\d\b|(?:19|20)\d\d\b)", re.I)
 
 
 def _after_date_word(m, text: str) -> tuple[int, int] | None:
-    """A month abbreviation alone only after a date preposition (``in Feb``, ``since Oct``) or before ``of this year``."""
+    """A month abbreviation alone only after a date preposition (``in Feb``, ``since Oct``) or before a year (``jan '19``, ``of this year``)."""
     s, e = m.span()
     if _OF_YEAR_RE.match(text, e):
         return s, e
@@ -181,6 +182,7 @@ def _month_start() -> str:
 _ORD_GATE_RE = re.compile(r"\d(?:st|nd|rd|th)")
 _WEEKDAY_STEMS = ("mon", "tue", "wed", "thu", "fri", "saturday", "sunday")
 _YEAR_GATE_RE = re.compile(r"(?:19|20)\d\d")
+_DAY_MONTH_GATE_RE = re.compile(r"\d-(?:jan|feb|ma[ry]|apr|ju[nl]|aug|sep|oct|nov|dec)")
 # a month word (any of its spellings: 3 letters and up to 6 more) then blanks and a digit, on the
 # lower-cased text: one literal-led scan, ten times cheaper than the case-insensitive pattern itself
 _MONTH_DAY_GATE_RE = re.compile(r"(?:jan|feb|ma[ry]|apr|ju[nl]|aug|sep|oct|nov|dec)[a-z]{0,6}\.?\s{1,3}\d")
@@ -215,6 +217,17 @@ DATE_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "date_month_abbrev", None, "DATE", 0.8, validator=_after_date_word,
         lexicon=frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split()),
+    ),
+    # holidays name a day ("over Thanksgiving", "xmas eve")
+    Recognizer(
+        "date_holiday", None, "DATE", 0.85,
+        lexicon=frozenset("thanksgiving christmas xmas easter halloween hanukkah chanukah".split()),
+    ),
+    Recognizer(
+        "date_day_month",
+        # "7-Apr", "22-SEPT": day, hyphen, month abbreviation, no year
+        r"[0-9](?<![\w/.-][0-9])[0-9]?-(?i:jan|feb|mar|apr|may|jun|jul|aug|sept?|oct|nov|dec)\b(?!-\d)",
+        "DATE", 0.85, gate=lambda t, low: _DAY_MONTH_GATE_RE.search(low) is not None,
     ),
     Recognizer(
         "date_weekday", None, "DATE", 0.85,

@@ -367,6 +367,8 @@ _ABBREV_CUES = frozenset("pt dtr dau sis bro mgr attn re".split())
 
 
 _FIELD_LABELS = frozenset("name patient pt re ref attn".split())
+# the next field's label ends a value taken after "Patient:" ("Patient: Fidel Yeager MRN: ...")
+_FIELD_STOP = frozenset("mrn dob ssn id acct acc age sex room unit date dos adm admit md".split())
 
 
 def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit: int = 3, pure_only: bool = False, any_word: bool = False) -> int:
@@ -394,7 +396,8 @@ def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit
             continue
         # a surname that is also a word continues a name: "Michele May", "SON BILL WARD" ("son bill will" does not)
         cont = n > 0 and t.cls == A and t.low in _lex()[1] and (t.low not in FUNCTION_WORDS or t.case == "mixed" and t.raw[:1].isupper())
-        if any_word and t.cls in (W, C) and t.raw[:1].isupper() and t.low not in FUNCTION_WORDS and t.low not in _NEVER:
+        if any_word and t.cls in (W, C) and t.raw[:1].isupper() and t.low not in FUNCTION_WORDS and t.low not in _NEVER \
+                and t.low not in _FIELD_STOP:
             pass  # "Name: DOE": after a field label every capitalised word is the value
         elif not _name_ok(t, allow_ambiguous and (n == 0 or cont or t.low not in FUNCTION_WORDS) or cont):
             break

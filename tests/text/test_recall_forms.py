@@ -273,3 +273,18 @@ def test_more_ward_shorthand_survives(text):
 def test_practice_name_with_specialty_and_place():
     out = _out("Pediatrician: Dr. Gabriel Ostrander, Pediatric Associates of Brockton.")
     assert "Associates" not in out and "Brockton" not in out and out.startswith("Pediatrician:")
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("last seen jan '19 in clinic", "jan"), ("home over Thanksgiving, back xmas eve", "Thanksgiving"),
+     ("labs 7-Apr and 22-SEPT", "Apr")],
+    ids=["month_abbrev_before_year", "holiday", "day_month_abbrev"],
+)
+def test_month_and_holiday_forms(text, gone):
+    assert gone not in _out(text)
+
+
+def test_field_value_stops_at_the_next_label():
+    out = _out("Patient: Fidel Yeager MRN: 1234567")
+    assert "MRN" in out and "Yeager" not in out and "1234567" not in out
