@@ -24,7 +24,7 @@ from bisect import bisect_right
 from clinx.records import Manifest
 from clinx.text.base import Candidate, TextResult, apply_candidates, check_text
 from clinx.text.clinical import CLINICAL_CODE_RE
-from clinx.text.evidence import _CLASS_CACHE, classify
+from clinx.text.evidence import _CLASS_CACHE, CARE_WORDS, classify
 from clinx.text.lexicons import fold
 from clinx.text.rules import NON_NAMES, _extend_name_left, name_gazetteer
 
@@ -124,7 +124,7 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
     # lexicon class, not capitalisation, decides (see clinx.text.evidence): everyday and
     # clinical words are never candidates, ambiguous names need more than one piece of evidence
     cls = classify(fold(t), t)
-    if cls == "W" and t[0].isupper() and not t.isupper() and start > 0 and text[start - 1] == " " and text[start - 2 : start - 1] not in (".", ":", "?", "!", "\n"):
+    if cls == "W" and t[0].isupper() and not t.isupper() and low not in CARE_WORDS and start > 0 and text[start - 1] == " " and text[start - 2 : start - 1] not in (".", ":", "?", "!", "\n"):
         # a capitalised everyday word mid-sentence: a place or institution name only right after
         # a place anchor ("seen at Riverside"); the loop below checks the anchor's category
         return 0.25, "place"

@@ -126,6 +126,14 @@ residents discharge discharged dc d/c home private further continued continue on
 )
 #: Capitalised words that follow a venue cue without naming a venue ("seen at Home", "transferred to Floor").
 _GENERIC_VENUES = frozenset("home floor rest bedside baseline night work school church this that".split())
+#: Words of units, departments and kinds of care, which title-case notes capitalise ("transferred from
+#: Emergency Department", "seen at Urgent Care", "Step Down Unit"): never an institution's own name.
+CARE_WORDS = SERVICES | _GENERIC_VENUES | frozenset(
+    """
+emergency department dept assisted living internal medicine surgery surgical service services unit units step down day
+facility facilities agency outside medical intensive care acute ward icu hospital hospitals center centre program
+""".split()
+)
 VENUE_CUES = frozenset("at from to in".split())
 VENUE_PAIRS = frozenset(
     {("seen", "at"), ("transferred", "from"), ("transferred", "to"), ("admitted", "to"), ("treated", "at"), ("works", "at"),
@@ -718,7 +726,7 @@ def _capitalised_run(text: str, toks: list, k: int, named: list) -> int:
             m += 1
             continue
         if tm.raw[:1].isupper() and not tm.raw.isupper() and tm.cls != C and tm.low not in FUNCTION_WORDS \
-                and tm.low not in SERVICES and tm.low not in _GENERIC_VENUES and tm.low not in TITLES:
+                and tm.low not in CARE_WORDS and tm.low not in TITLES:
             caps += 1
             m += 1
             continue

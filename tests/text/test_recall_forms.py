@@ -288,3 +288,15 @@ def test_month_and_holiday_forms(text, gone):
 def test_field_value_stops_at_the_next_label():
     out = _out("Patient: Fidel Yeager MRN: 1234567")
     assert "MRN" in out and "Yeager" not in out and "1234567" not in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Pt came from Nursing Home, seen at Urgent Care.", "Transferred from Medical ICU to Step Down Unit.",
+     "Pt from Assisted Living Facility.", "Admitted to Cardiac Surgery Service", "seen at Same Day Surgery",
+     "transferred from Emergency Department", "admitted to Internal Medicine"],
+    ids=["urgent_care", "step_down_unit", "assisted_living", "surgery_service", "same_day_surgery", "emergency_department",
+         "internal_medicine_service"],
+)
+def test_title_case_units_and_services_are_no_institutions(text):
+    assert _out(text) == text
