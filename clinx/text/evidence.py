@@ -24,8 +24,9 @@ Then, on evidence:
 * no cue: a run of N/A/U tokens holding an N is a name when it has two tokens or
   the N is long enough to be no abbreviation ("RODRIGUEZ, CARMEN", "sato");
 * institutions: tokens before a head word (``hospital``, ``medical center``,
-  ``clinic``, ``rehab``…) or N/U/acronym tokens after ``seen at``,
-  ``transferred from``, ``at``, ``to``;
+  ``clinic``, ``rehab``, ``medical associates``…), names from the hospital list
+  (``harvard vanguard``, ``MGH``), ``st marys``, N/U/acronym tokens after ``seen at``,
+  ``transferred from``, ``at``, ``to``, or two capitalised words there in mixed case;
 * places: the places lexicon (not everyday words), tokens after ``lives in``,
   ``from``, and ``Town, MA``.
 """
