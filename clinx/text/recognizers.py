@@ -98,8 +98,26 @@ class TokenMatch:
         return self._text[self._s : self._e]
 
 
+_UNIT_AFTER_RE = re.compile(r"\s{0,2}(?:ml|cc|mg|mcg|units?|kcal|cal|l|g)\b", re.I)
+
+
+def _extension_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """A telephone extension (``x4471``, ``ext. 4-3321``) unless a unit follows (``x1000 mL``)."""
+    if _UNIT_AFTER_RE.match(text, m.end()):
+        return None
+    return m.span("v")
+
+
 #: Records beyond the built-in patterns of :mod:`clinx.text.rules` and the dates of
 #: :mod:`clinx.text.dates`: append one here (one edit) and ``RuleRecognizer`` runs it.
-EXTRA_RECOGNIZERS: list[Recognizer] = []
+EXTRA_RECOGNIZERS: list[Recognizer] = [
+    # "x4471", "ext 4-3321", "extension 52210": four digits and more (x2, x10/hr are counts and rates)
+    Recognizer(
+        "phone_extension",
+        r"(?<![\w/])(?:x|ext\.?\s{0,2}|extension\s{1,2})(?P<v>\d(?:-?\d){3,5})(?![\w/]|[.,]\d)",
+        "PHONE", 0.85, validator=_extension_ok, flags=re.I,
+        gate=lambda t, low: ("x" in low) and any(ch.isdigit() for ch in t),
+    ),
+]
 
 __all__ = ["EXTRA_RECOGNIZERS", "Gate", "Recognizer", "TokenMatch", "Validator"]

@@ -591,6 +591,8 @@ def _trim_hospital(text: str, start: int, end: int) -> tuple[int, int] | None:
         if "\n" in gap or (w[-1] in ".,;:" and low not in _HOSP_KEEP):
             break
         core = fold(low.strip(".,'’"))
+        if len(core) == 1 and not w.endswith("."):
+            break  # "94 YO M NURSING HOME": a sex or a side, no initial
         if core in START_WORDS and core not in ("of", "the", "and") or core in SERVICES:
             break
         if classify(core, w) == "C" and core not in _HOSP_KEEP and core not in _HEAD_WORDS:
@@ -669,8 +671,29 @@ def _validate(name: str, m: re.Match, text: str) -> tuple[int, int] | None:
     if name in ("id_prefixed", "id_hyphenated", "id_digits"):
         if CLINICAL_CODE_RE.fullmatch(text[start:end]):
             return None
+        if name == "id_hyphenated" and _is_range(text[start:end]):
+            return None
         return start, end
     return start, end
+
+
+def _is_range(value: str) -> bool:
+    """``0700-1900``, ``80-100``, ``96-98``: a shift or a rising range of rates or readings, no identifier.
+
+    A local phone number (``555-0199``: three digits then four) and a falling pair stay identifiers.
+    """
+    parts = value.split("-")
+    if len(parts) != 2 or not all(p.isdigit() and len(p) <= 4 for p in parts):
+        return False
+    a, b = parts
+    if len(a) == 3 and len(b) == 4:
+        return False
+    if all(_CLOCK_RE.fullmatch(p) for p in parts):
+        return True  # a shift: "0700-1900", "1900-0700"
+    return int(b) > int(a)
+
+
+_CLOCK_RE = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 
 
 def _name_runs(text: str) -> list[Candidate]:

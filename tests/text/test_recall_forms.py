@@ -1,0 +1,302 @@
+"""Recall on ward-note forms: institutions in any case, towns, extensions, dates; and what must stay.
+
+Each case is one tiny input for one form (test ids name the form, never a
+value). The "kept" cases are the clinical text and numbers those forms sit
+beside in nursing notes — shift hours, ranges, decimals, vent settings,
+murmur grades — so a recogniser that widens recall at their cost fails here.
+"""
+
+import pytest
+
+from clinx.text.lexicons import hospital_names, hospitals
+from clinx.text.notes_eval import load_i2b2_xml, philter_notes
+from clinx.text.pipeline import TextPipeline
+
+L2 = TextPipeline("L2")
+
+
+def _out(text: str) -> str:
+    return L2.run(text).text
+
+
+# ----------------------------------------------------------------------------- institutions, any case
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("pcp is dr x at harvard vanguard.", ["harvard", "vanguard"]),
+        ("FAMILY PREFERS HOLY FAMILY IN METHUEN.", ["HOLY FAMILY"]),
+        ("family prefers st marys for rehab", ["marys"]),
+        ("ADMITTED TO ST. JOSEPH'S FOR PNA", ["JOSEPH"]),
+        ("f/u w/ pcp at bmc re: home o2", ["bmc"]),
+        ("transferred from MGH for cath", ["MGH"]),
+        ("eye exam at Mass Eye & Ear. RTC 3 months.", ["Mass", "Ear"]),
+        ("Dr. Chu at Acton Medical Associates in 2 weeks.", ["Acton", "Associates"]),
+        ("CC: HARBOR MEDICAL ASSOCIATES, FAX", ["HARBOR", "ASSOCIATES"]),
+        ("cleared by PCP (Wellesley Internal Medicine).", ["Wellesley", "Internal"]),
+        ("pcp is at south shore medical.\nplan: oob", ["south shore medical"]),
+        ("91M transferred from Holy Name ED w/ GI bleed", ["Holy Name"]),
+        ("She works as a cashier at Stop & Shop.", ["Stop & Shop"]),
+    ],
+    ids=[
+        "lexicon_lower", "lexicon_caps", "saint_lower_no_dot", "saint_caps_possessive", "abbrev_lower_after_at",
+        "abbrev_caps", "ampersand_name", "medical_associates", "caps_medical_associates", "internal_medicine",
+        "trailing_medical", "capitalised_words_after_transferred_from", "capitalised_words_after_at",
+    ],
+)
+def test_institutions_in_any_case(text, gone):
+    out = _out(text)
+    for g in gone:
+        assert g not in out
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("RECOMMEND REHAB AT HOME WITH VNA", "RECOMMEND REHAB"),
+        ("pt prefers short term rehab near home", "short term rehab"),
+        ("94 YO M NURSING HOME RESIDENT", "M NURSING HOME"),
+        ("tufts of hair at the vertex", "tufts"),
+        ("discharged to home with vna", "home"),
+        ("transferred to Floor in stable condition", "Floor"),
+        ("stable from a medical standpoint", "medical"),
+    ],
+    ids=["verb_before_rehab", "kind_of_rehab", "sex_before_nursing_home", "lexicon_word_in_lower_case",
+         "home_after_to", "generic_venue_capitalised", "medical_adjective"],
+)
+def test_generic_care_words_are_kept(text, kept):
+    assert kept in _out(text)
+
+
+def test_hospital_lexicon_is_indexed_by_first_word():
+    names = hospital_names()
+    assert "harvard vanguard" in names and "mgh" in names
+    # "St. Elizabeth's" loses its possessive in the tokens: both forms are listed
+    assert "st elizabeths" in names and "st elizabeth" in names
+    assert hospitals()["harvard"] >= 2
+    assert all(n == n.lower() and "  " not in n for n in names)
+
+
+# ----------------------------------------------------------------------------- towns
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("pt's brother ted from worcester expected tmrw", "worcester"), ("wants to go home to arlington by friday", "arlington")],
+    ids=["lower_town_after_from", "lower_town_after_to"],
+)
+def test_lower_case_towns_after_place_cues(text, gone):
+    assert gone not in _out(text)
+
+
+# ----------------------------------------------------------------------------- numbers that are no identifiers
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "nursing progress note 0700-1900",
+        "micu npn 1900-0700",
+        "CV: AFIB 80-100'S, BP 100-120/50'S. INR 3.4, COUMADIN HELD",
+        "ID: TMAX 38.6. CEFTRIAXONE.",
+        "resp: on bipap 12/5 overnight, then psv 10/5",
+        "EXAM: JVP 12 CM, BIBASILAR CRACKLES, 3/6 SEM RUSB, 2+ PITTING EDEMA",
+        "NS x1000 mL, ambulated x2, IS x10/hr",
+        "sats 96-98% on 2l nc, uo 20-30/hr",
+    ],
+    ids=["day_shift", "night_shift", "rate_and_bp_ranges_and_decimal", "decimal_after_id_header", "vent_settings",
+         "murmur_grade", "counts_after_x", "percent_and_rate_ranges"],
+)
+def test_ward_numbers_survive(text):
+    assert _out(text) == text
+
+
+def test_clock_times_near_a_name_cue_survive_and_the_name_goes():
+    out = _out("wife marion called at 2200 and 0500, updated.")
+    assert "2200" in out and "0500" in out and "marion" not in out
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("call 555-0199 with results", "555-0199"), ("MRN 4471 on the label", "4471"), ("rn bev tomlinson x4471.", "4471"),
+     ("coordinator aware (ext. 4-3321)", "4-3321")],
+    ids=["local_phone", "short_mrn", "extension_x", "extension_ext"],
+)
+def test_identifier_numbers_still_go(text, gone):
+    assert gone not in _out(text)
+
+
+# ----------------------------------------------------------------------------- names
+
+
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [
+        ("RTC 3 months. P. Galloway, MD", ["P.", "Galloway"], []),
+        ("the rabbi (Rabbi Feingold) visited", ["Feingold"], ["Rabbi"]),
+        ("family (dtr pam + son-in-law rick) aware", ["pam", "rick"], ["son-in-law"]),
+        ("Daughter will contact the facility director", [], ["will contact"]),
+        ("DAUGHTER WILL CONTACT FACILITY", [], ["WILL CONTACT"]),
+        ("pcp dr ellen fairbanks faxed.", ["ellen", "fairbanks"], ["faxed"]),
+    ],
+    ids=["initial_ambiguous_surname_credential_at_end", "religious_title", "in_law_relation", "modal_after_relation",
+         "caps_modal_after_relation", "inflected_word_after_name"],
+)
+def test_names_and_their_neighbours(text, gone, kept):
+    out = _out(text)
+    for g in gone:
+        assert g not in out
+    for k in kept:
+        assert k in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "neuro: a&ox3, mae, perrl. c/o ha this am",
+        "SX FOR MOD AMT TAN SECRETIONS. BS COARSE BILAT.",
+        "chest tubes per plan, OOB, aggressive pulm toilet",
+        "Clinic note - Rheumatology",
+    ],
+    ids=["nursing_neuro_line", "caps_secretions", "oob", "specialty_after_clinic"],
+)
+def test_ward_shorthand_survives(text):
+    assert _out(text) == text
+
+
+# ----------------------------------------------------------------------------- dates
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("ADMITTED TO NORWOOD HOSPITAL JAN OF THIS YEAR", "JAN"), ("71F for L TKA 5/4 w/ Dr Fontaine", "5/4")],
+    ids=["caps_month_of_this_year", "month_day_before_with"],
+)
+def test_more_clinician_dates(text, gone):
+    assert gone not in _out(text)
+
+
+@pytest.mark.parametrize(
+    "text,year,rest",
+    [
+        ("s/p CABG 7/22/05", "05", "7/22"),
+        ("seen Jan 3rd 2019", "2019", "Jan 3rd"),
+        ("EGD on 3rd of June 2022", "2022", "June"),
+        ("hospitalized in March 2018", "2018", "March"),
+        ("DOB 03/14/1961", "1961", "03/14"),
+        ("S/P MI '92", "'92", None),
+    ],
+    ids=["short_date", "month_ordinal_year", "ordinal_of_month_year", "month_year", "slash_date", "apostrophe_year"],
+)
+def test_years_keep_holds_through_l2(text, year, rest):
+    # L2 used to take the year L1 had kept for a number next to a [DATE] placeholder
+    keep = TextPipeline("L2", l1={"years": "keep"})
+    out = keep.run(text).text
+    assert year in out
+    if rest is not None:
+        assert rest not in out
+    assert year not in TextPipeline("L2").run(text).text
+
+
+@pytest.mark.parametrize("text", ["seen 14:30, d/c 1600", "oxycodone x3 days, repeat in 2 weeks"], ids=["clock", "durations"])
+def test_times_and_durations_are_kept(text):
+    assert _out(text) == text
+
+
+# ----------------------------------------------------------------------------- i2b2 gold as Safe Harbor counts it
+
+
+def test_i2b2_states_and_countries_are_not_gold(tmp_path):
+    text = "Moved from Ohio to Peru, lives in Salem"
+    p = tmp_path / "n.xml"
+    p.write_text(
+        f"<?xml version='1.0' encoding='utf8'?>\n<deIdi2b2><TEXT><![CDATA[{text}]]></TEXT><TAGS>"
+        '<LOCATION TYPE="STATE" start="11" end="15" text="Ohio" />'
+        '<LOCATION TYPE="COUNTRY" start="19" end="23" text="Peru" />'
+        '<LOCATION TYPE="CITY" start="34" end="39" text="Salem" />'
+        "</TAGS></deIdi2b2>",
+        encoding="utf-8",
+    )
+    assert load_i2b2_xml(p).spans == ((34, 39, "LOCATION"),)
+
+
+def test_philter_notes_load_without_importing_the_package(tmp_path, monkeypatch):
+    pkg = tmp_path / "philter_ucsf"
+    (pkg / "data" / "i2b2_xml").mkdir(parents=True)
+    # the real package imports NLTK on import; a --no-deps install has none
+    (pkg / "__init__.py").write_text("raise ImportError('must not be imported')\n", encoding="utf-8")
+    (pkg / "data" / "i2b2_xml" / "a.xml").write_text(
+        "<?xml version='1.0' encoding='utf8'?>\n<deIdi2b2><TEXT><![CDATA[Seen by Tavares]]></TEXT><TAGS>"
+        '<NAME TYPE="DOCTOR" start="8" end="15" text="Tavares" /></TAGS></deIdi2b2>',
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(__import__("sys").modules, "philter_ucsf", raising=False)
+    notes = philter_notes()
+    assert [n.spans for n in notes] == [((8, 15, "NAME"),)]
+
+
+# ----------------------------------------------------------------------------- hyphen dates, pagers, unknown towns
+
+
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [
+        ("extubated on 10-12, doing well", ["10-12"], []),
+        ("hr 10-12 on the monitor", [], ["10-12"]),
+        ("page cards fellow, pgr 4471", ["4471"], []),
+        ("PT FROM MATTAPAN, TO GO TO DIALYSIS", ["MATTAPAN"], ["GO"]),
+        ("pt came in diuresing, lives in roxbury", ["roxbury"], ["diuresing"]),
+    ],
+    ids=["hyphen_month_day_after_date_word", "hyphen_range_without_date_word", "pager", "caps_unknown_town_after_from",
+         "lower_unknown_town_after_lives_in"],
+)
+def test_hyphen_dates_pagers_and_unknown_towns(text, gone, kept):
+    out = _out(text)
+    for g in gone:
+        assert g not in out
+    for k in kept:
+        assert k in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["pt remains on cmv 550x12/+5/40%. abg 7.41/38/102", "33 2/7 wk GA, BW 1890 g.", "plan to wean to psv in am",
+     "SHOCKED X3 BY EMS, PRIOR SA"],
+    ids=["vent_volume_by_rate_and_peep_fio2", "gestational_weeks_fraction", "verb_after_to", "ems_and_sa"],
+)
+def test_more_ward_shorthand_survives(text):
+    assert _out(text) == text
+
+
+def test_practice_name_with_specialty_and_place():
+    out = _out("Pediatrician: Dr. Gabriel Ostrander, Pediatric Associates of Brockton.")
+    assert "Associates" not in out and "Brockton" not in out and out.startswith("Pediatrician:")
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("last seen jan '19 in clinic", "jan"), ("home over Thanksgiving, back xmas eve", "Thanksgiving"),
+     ("labs 7-Apr and 22-SEPT", "Apr")],
+    ids=["month_abbrev_before_year", "holiday", "day_month_abbrev"],
+)
+def test_month_and_holiday_forms(text, gone):
+    assert gone not in _out(text)
+
+
+def test_field_value_stops_at_the_next_label():
+    out = _out("Patient: Fidel Yeager MRN: 1234567")
+    assert "MRN" in out and "Yeager" not in out and "1234567" not in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Pt came from Nursing Home, seen at Urgent Care.", "Transferred from Medical ICU to Step Down Unit.",
+     "Pt from Assisted Living Facility.", "Admitted to Cardiac Surgery Service", "seen at Same Day Surgery",
+     "transferred from Emergency Department", "admitted to Internal Medicine"],
+    ids=["urgent_care", "step_down_unit", "assisted_living", "surgery_service", "same_day_surgery", "emergency_department",
+         "internal_medicine_service"],
+)
+def test_title_case_units_and_services_are_no_institutions(text):
+    assert _out(text) == text
