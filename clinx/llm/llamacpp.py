@@ -69,6 +69,12 @@ class LlamaCppLLM(ChatLLM):
     ``n_threads=2`` matches the reference machine; ``seed`` seeds the sampler
     (irrelevant for the greedy default but recorded for sampled runs).
     ``chat_format=None`` uses the chat template stored in the GGUF.
+    ``reuse_prefix=False`` (the default) evaluates every prompt from an empty
+    KV cache: with llama-cpp-python 0.3.36 a prompt whose prefix is reused
+    from the previous request gives slightly different logits, so the same
+    greedy request answered differently depending on what ran before it.
+    ``True`` keeps llama.cpp's prefix reuse (faster for the multi-agent L3,
+    whose long instructions repeat) at the cost of that reproducibility.
     """
 
     name = "llamacpp"
@@ -82,6 +88,7 @@ class LlamaCppLLM(ChatLLM):
         seed: int = 0,
         chat_format: str | None = None,
         contexts: int = 4,
+        reuse_prefix: bool = False,
         params: ChatParams | dict | None = None,
         cache=True,
     ):
@@ -96,10 +103,11 @@ class LlamaCppLLM(ChatLLM):
         if int(contexts) < 1:
             raise ValueError("contexts must be >= 1")
         self.contexts = int(contexts)
+        self.reuse_prefix = bool(reuse_prefix)
         # system prompt -> Llama, least recently used first (see _for_prompt).
         self._pool: OrderedDict[str, object] = OrderedDict()
         # File name + size identifies the weights without hashing 100 MB on every start.
-        self._model_id = f"llamacpp:{self.model_path.name}:{self.model_path.stat().st_size}:ctx{self.n_ctx}"
+        self._model_id = f"llamacpp:{self.model_path.name}:{self.model_path.stat().st_size}:ctx{self.n_ctx}" + (":reuse" if self.reuse_prefix else "")
 
     @property
     def model_id(self) -> str:
@@ -158,7 +166,10 @@ class LlamaCppLLM(ChatLLM):
             if params.json_schema is not None:
                 fmt["schema"] = dict(params.json_schema)
             kw["response_format"] = fmt
-        out = self._for_prompt(messages).create_chat_completion(**kw)
+        llm = self._for_prompt(messages)
+        if not self.reuse_prefix:
+            llm.reset()  # an empty KV cache: the answer does not depend on the request before
+        out = llm.create_chat_completion(**kw)
         content = out["choices"][0]["message"].get("content")
         return content or ""
 
