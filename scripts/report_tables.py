@@ -171,8 +171,9 @@ def table_leakage_native(fig: dict) -> str:
 def table_text(fig: dict) -> str:
     """Span-level recall / precision on hand-annotated notes, question recall, speed (``bench_text.py``)."""
     rows = []
-    for split, label in (("notes_tune", "notes, tuning split"), ("notes_heldout", "notes, held-out split (never tuned on)"), ("notes", "notes, all")):
-        for sys_ in ("L1", "L2", "presidio", "philter"):
+    for split, label in (("notes_tune", "notes, tuning split"), ("notes_heldout", "notes, held-out split (never tuned on)"), ("notes", "notes, all"),
+                         ("notes_philter", "i2b2 samples in philter-ucsf (never tuned on)")):
+        for sys_ in ("L1", "L2", "L2+ner", "presidio", "philter"):
             r, p = fig.get(f"recall/{split}/{sys_}"), fig.get(f"precision/{split}/{sys_}")
             if r is None:
                 continue
@@ -188,6 +189,9 @@ def table_text(fig: dict) -> str:
     ev = [f"`{k}` {fig[k]:.3f}" for k in ("recall/evasion/L1", "recall/evasion/L2") if k in fig]
     if speed:
         out += f"\n\nThroughput, one core ({fig.get('notes_mean_chars', 0):.0f}-character notes; `_1kb` scales to 1 KB): " + ", ".join(speed) + "."
+        cal = fig.get("config/calibration_us_sum_range_1e5")
+        if cal:  # the same fixed Python loop on every run: how fast the machine was, to compare runs
+            out += f" Calibration loop: {cal:,.0f} µs (1,460 µs on the quiet machine of earlier runs; speeds scale inversely)."
     if ev:
         out += f" Unicode evasion ({fig.get('n_identifiers')} identifiers): " + ", ".join(ev) + "."
     return out

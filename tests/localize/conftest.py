@@ -61,3 +61,21 @@ def easy_engine():
     from clinx.ocr import get_engine
 
     return get_engine("easyocr")
+
+
+@pytest.fixture
+def fixed_engine():
+    """A factory for an OCR engine that 'reads' exactly the detections it was given (no OCR model)."""
+    from clinx.ocr.base import OCREngine
+
+    class FixedEngine(OCREngine):
+        name = "fixed"
+
+        def __init__(self, dets):
+            self.dets = list(dets)
+            self.params = {"n": len(self.dets)}
+
+        def _read(self, image):
+            return list(self.dets)
+
+    return FixedEngine

@@ -9,19 +9,7 @@ from clinx.localize import PhiLocalizer
 from clinx.localize import localizer as localizer_module
 from clinx.localize.glyphs import glyph_runs, snap_cuts
 from clinx.localize.match import Match
-from clinx.ocr.base import OCREngine
 from clinx.records import Detection, Manifest
-
-
-class FixedEngine(OCREngine):
-    name = "fixed"
-
-    def __init__(self, dets):
-        self.dets = dets
-        self.params = {"n": len(dets)}
-
-    def _read(self, image):
-        return list(self.dets)
 
 
 def glued(label: str, value: str, font: str = "sans", size: int = 22, light_on_dark: bool = True):
@@ -43,19 +31,19 @@ def glued(label: str, value: str, font: str = "sans", size: int = 22, light_on_d
 
 @pytest.mark.parametrize("font", ["sans", "serif", "mono"])
 @pytest.mark.parametrize("light_on_dark", [True, False])
-def test_glued_label_keeps_its_ink_and_the_value_is_covered(font, light_on_dark):
+def test_glued_label_keeps_its_ink_and_the_value_is_covered(font, light_on_dark, fixed_engine):
     img, label_ink, value_ink, det = glued("DOB:", "08.19.2007", font, light_on_dark=light_on_dark)
-    loc = PhiLocalizer(FixedEngine([det]), mode="manifest")
+    loc = PhiLocalizer(fixed_engine([det]), mode="manifest")
     mask = loc.locate(img, Manifest({"PatientBirthDate": "20070819"})).mask.astype(bool)
     assert mask[value_ink].all()
     assert not mask[label_ink].any()
 
 
-def test_without_snapping_the_label_is_clipped(monkeypatch):
+def test_without_snapping_the_label_is_clipped(monkeypatch, fixed_engine):
     """The case the module exists for: the width estimate's slack lands on the label's colon."""
     img, label_ink, value_ink, det = glued("DOB:", "08.19.2007")
     monkeypatch.setattr(localizer_module, "snap_cuts", lambda image, matches: list(matches))
-    mask = PhiLocalizer(FixedEngine([det]), mode="manifest").locate(img, Manifest({"PatientBirthDate": "20070819"})).mask.astype(bool)
+    mask = PhiLocalizer(fixed_engine([det]), mode="manifest").locate(img, Manifest({"PatientBirthDate": "20070819"})).mask.astype(bool)
     assert mask[value_ink].all()
     assert mask[label_ink].any()
 
