@@ -412,7 +412,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     from clinx.data.native import build_native, is_held_out
-    from clinx.metrics.leakage import ReadCache, evaluate_release
+    from clinx.data.images import load_image
+    from clinx.metrics.leakage import ReadCache, aggregate_survival, evaluate_release, nonphi_ink_kept
     from clinx.sanitize.cli import build_localizer
 
     n = args.n or (40 if args.quick else 200)
@@ -469,6 +470,13 @@ def main(argv=None) -> int:
             leak = evaluate_release(outputs, samples, drawn, attackers, cache=cache, scope=args.attack_scope)
             log(f"attack[{cname}]: {time.perf_counter() - t:.1f}s")
             results[cname] = {"summary": summary, "leakage": leak}
+            # attacker-free: did the release leave the non-PHI text's pixels alone?
+            ink = [nonphi_ink_kept([b["box"] for b in s.provenance.get("nonphi_boxes") or ()], s.image,
+                                   load_image(outputs[s.id]))
+                   for s in samples if s.id in outputs]
+            agg = aggregate_survival(ink)
+            figures_extra[f"nonphi_ink_kept/{cname}"] = agg["image_rate"]
+            figures_extra[f"nonphi_ink_kept_boxes/{cname}"] = agg["text_rate"]
 
         speed_n = args.speed_n if args.speed_n is not None else min(n, 10)
         if speed_n:

@@ -147,13 +147,18 @@ def table_leakage_native(fig: dict) -> str:
         return f"{v:.3f}" + (f" ± {se:.3f}" if se else "")
 
     head = ["condition", "released"] + [f"{ENGINE.get(e, e)} ({roles[e]})" for e in order]
-    head += [f"unlisted, {ENGINE.get(order[0], order[0])}", "non-PHI kept (texts / images)"]
+    head += [f"unlisted, {ENGINE.get(order[0], order[0])}", "non-PHI read (texts / images)"]
+    ink = any(f"nonphi_ink_kept/{c}" in fig for c in conds)
+    if ink:  # attacker-free: pixels of the non-PHI text left alone
+        head.append("non-PHI pixels kept (boxes / images)")
     rows = []
     for c in conds:
         row = [COND.get(c, c), f"{fig[f'released_fraction/{c}']:.3f} ({fig.get(f'n_released/{c}')}/{fig.get(f'n_released/{c}', 0) + fig.get(f'n_quarantined/{c}', 0)})"]
         row += [rec(f"token_recall/{c}/{e}") for e in order]
         row.append(rec(f"token_recall_unlisted/{c}/{order[0]}"))
         row.append(f"{_f(fig.get(f'nonphi_survival_text/{c}'), '{:.3f}')} / {_f(fig.get(f'nonphi_survival/{c}'), '{:.3f}')}")
+        if ink:
+            row.append(f"{_f(fig.get(f'nonphi_ink_kept_boxes/{c}'), '{:.3f}')} / {_f(fig.get(f'nonphi_ink_kept/{c}'), '{:.3f}')}")
         rows.append(row)
     n = fig.get("n_images")
     sizes = meta.get("image_sides_px") or []

@@ -456,6 +456,32 @@ def nonphi_survival(texts: Iterable[str], before: OCRView, after: OCRView) -> Su
     return Survival(len(before_read), sum(text_is_read(t, after) for t in before_read))
 
 
+def nonphi_ink_kept(boxes: Iterable[Sequence[int]], before: np.ndarray, after: np.ndarray, tolerance: float = 0.02) -> Survival:
+    """Non-PHI text boxes (``x0, y0, x1, y1``) whose pixels the release left alone, attacker-free.
+
+    A box is kept when at most ``tolerance`` of its pixels changed. This is
+    what clinx did to the non-PHI text, independent of whether an OCR
+    attacker still reads a short label beside a black box (which
+    :func:`nonphi_survival` also measures). Returns a :class:`Survival`
+    (``read_before`` = boxes, ``read_after`` = boxes kept).
+    """
+    a, b = np.asarray(before), np.asarray(after)
+    if a.ndim == 3:
+        a = a[..., :3].mean(-1)
+    if b.ndim == 3:
+        b = b[..., :3].mean(-1)
+    if a.shape != b.shape:
+        raise ValueError(f"released image has shape {b.shape}, input {a.shape}")
+    changed = np.abs(a.astype(np.float32) - b.astype(np.float32)) > 0.5
+    total = kept = 0
+    for x0, y0, x1, y1 in boxes:
+        if x1 <= x0 or y1 <= y0:
+            continue
+        total += 1
+        kept += float(changed[y0:y1, x0:x1].mean()) <= tolerance
+    return Survival(total, kept)
+
+
 def aggregate_survival(items: Sequence[Survival]) -> dict:
     """``{"image_rate", "text_rate", "n_images"}`` over images with at least one non-PHI text read before."""
     rel = [s for s in items if s.read_before]

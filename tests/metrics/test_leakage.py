@@ -364,3 +364,19 @@ def test_leakage_cli_on_a_native_benchmark_counts_the_quarantined(tmp_path, monk
     assert "released_fraction" in out and "token_recall_unlisted" in out
     for d in items[0].drawn:
         assert d.text not in out
+
+
+def test_nonphi_ink_kept_counts_boxes_the_release_left_alone():
+    from clinx.metrics.leakage import nonphi_ink_kept
+
+    before = np.full((40, 100, 3), 90, np.uint8)
+    after = before.copy()
+    after[5:15, 40:60] = 0  # a black box over the second label only
+    boxes = [(0, 5, 30, 15), (38, 5, 70, 15), (75, 5, 75, 15)]  # the last one is empty and not counted
+    s = nonphi_ink_kept(boxes, before, after)
+    assert (s.read_before, s.read_after) == (2, 1)
+    assert nonphi_ink_kept(boxes, before, before).all_survived
+    after[5, 0] = 0  # one pixel in 300 changed: within the tolerance
+    assert nonphi_ink_kept(boxes[:1], before, after).all_survived
+    with pytest.raises(ValueError):
+        nonphi_ink_kept(boxes, before, after[:, :50])
