@@ -192,7 +192,12 @@ class ContextEnhancer:
         boost: float = 0.35,
         placeholder_boost: float = 0.3,
         threshold: float = 0.6,
+        years: str = "remove",
     ):
+        if years not in ("remove", "keep"):
+            raise ValueError(f"years must be 'remove' or 'keep', got {years!r}")
+        # text.years=keep (HIPAA Safe Harbor keeps years): no year is a candidate, cue or not ("born 1961")
+        self.keep_years = years == "keep"
         self.window = int(window)
         self.after = int(after)
         self.boost = float(boost)
@@ -335,7 +340,7 @@ class ContextEnhancer:
                 # letters may be a user name), and a clock time is an identifier only after an ID cue
                 if cat in _ALPHA_CATS and not any(ch.isalpha() for ch in t):
                     continue
-                if len(t) == 4 and t.isdigit() and 1900 <= int(t) <= 2039 and (cat is None or ph_anchor):
+                if len(t) == 4 and t.isdigit() and 1900 <= int(t) <= 2039 and (cat is None or ph_anchor or self.keep_years):
                     # a year beside a span L1 removed ("[DATE] 2019") is one L1 chose to keep
                     # (text.years: keep); a year after a word cue ("born 1961") stays a date
                     continue

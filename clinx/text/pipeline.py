@@ -72,6 +72,8 @@ class TextPipeline:
         self.salt = salt
         self.keep_values = keep_values
         params = {"L1": dict(l1 or {}), "L2": dict(l2 or {}), "L3": dict(l3 or {})}
+        if "years" in params["L1"]:  # one years setting for the levels that find dates
+            params["L2"].setdefault("years", params["L1"]["years"])
         if strategy is not None:
             params["L3"]["strategy"] = strategy
         if llm is not None:

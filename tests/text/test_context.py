@@ -98,3 +98,16 @@ def test_find_shortcuts_equal_the_full_scoring(parts):
     warm = C.ContextEnhancer().find(text)
     assert cold == warm
     assert C.ContextEnhancer().find(text) == warm  # and with the digit memo filled
+
+
+def test_years_keep_reaches_l2_so_a_cued_year_stays():
+    """text.years=keep is one setting: L1 keeps bare years and L2 no longer takes a year after a cue."""
+    from clinx.text.pipeline import TextPipeline
+
+    note = "Patient was born 1961, S/P MI 1992, admitted 3/14/2019."
+    kept = TextPipeline("L2", l1={"years": "keep"}).run(note).text
+    removed = TextPipeline("L2", l1={"years": "remove"}).run(note).text
+    assert "1961" in kept and "1992" in kept and "3/14" not in kept
+    assert "1961" not in removed and "1992" not in removed
+    with pytest.raises(ValueError):
+        C.ContextEnhancer(years="sometimes")
