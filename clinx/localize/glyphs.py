@@ -26,13 +26,15 @@ from typing import Sequence
 import cv2
 import numpy as np
 
+from clinx.records import as_rgb
+
 from .match import Match
 
 __all__ = ["glyph_runs", "snap_cuts"]
 
 
 def glyph_runs(gray: np.ndarray) -> list[tuple[int, int]]:
-    """Column runs ``[start, end)`` that hold ink in a crop of one word.
+    """Column runs ``[start, end)`` that hold ink in a ``uint8`` grey crop of one word.
 
     Ink is the minority side of an Otsu threshold (text on film can be light
     on dark or dark on light). A crop too small or too flat to threshold
@@ -40,8 +42,7 @@ def glyph_runs(gray: np.ndarray) -> list[tuple[int, int]]:
     """
     if gray.ndim != 2 or gray.shape[0] < 4 or gray.shape[1] < 4 or int(gray.max()) - int(gray.min()) < 32:
         return []
-    g = gray if gray.dtype == np.uint8 else cv2.normalize(gray, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
-    _, binary = cv2.threshold(g, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    _, binary = cv2.threshold(gray, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     ink = binary.astype(bool)
     if ink.mean() > 0.5:
         ink = ~ink
@@ -56,14 +57,6 @@ def glyph_runs(gray: np.ndarray) -> list[tuple[int, int]]:
     if start is not None:
         runs.append((start, len(cols)))
     return runs
-
-
-def _gray(image: np.ndarray) -> np.ndarray:
-    if image.ndim == 2:
-        return image
-    if image.shape[2] == 1:
-        return image[..., 0]
-    return cv2.cvtColor(np.ascontiguousarray(image[..., :3]), cv2.COLOR_RGB2GRAY)
 
 
 def _boundaries(runs: list[tuple[int, int]], from_left: int, from_right: int, exact: bool) -> list[int]:
@@ -93,8 +86,8 @@ def snap_cuts(image: np.ndarray, matches: Sequence[Match]) -> list[Match]:
     """
     if not any(m.cut for m in matches):
         return list(matches)
-    gray = _gray(np.asarray(image))
-    h, w = gray.shape[:2]
+    image = np.asarray(image)
+    h, w = image.shape[:2]
     out = []
     for m in matches:
         if not m.cut:
@@ -103,7 +96,8 @@ def snap_cuts(image: np.ndarray, matches: Sequence[Match]) -> list[Match]:
         (ux0, uy0, ux1, uy1), g0, g1, n = m.cut
         x0, x1 = max(0, int(np.floor(ux0))), min(w, int(np.ceil(ux1)))
         y0, y1 = max(0, int(np.floor(uy0))), min(h, int(np.ceil(uy1)))
-        runs = glyph_runs(gray[y0:y1, x0:x1]) if x1 > x0 and y1 > y0 else []
+        # only the word's crop is turned grey: the rest of a 3,000-px scan is never touched
+        runs = glyph_runs(cv2.cvtColor(as_rgb(image[y0:y1, x0:x1]), cv2.COLOR_RGB2GRAY)) if x1 > x0 and y1 > y0 else []
         if len(runs) < 2 or not (0 <= g0 < g1 <= n):
             out.append(m)
             continue
