@@ -125,7 +125,7 @@ class LlamaCppLLM(ChatLLM):
             return Llama(**kw)
 
     def _for_prompt(self, messages: list[dict]):
-        """The context to run ``messages`` in: one per distinct system prompt, LRU-evicted.
+        """The context to run ``messages`` in: with ``reuse_prefix``, one per distinct system prompt, LRU-evicted.
 
         llama.cpp reuses the KV cache for the longest common token prefix with
         the *previous* request of the same context. Agents that alternate
@@ -134,7 +134,9 @@ class LlamaCppLLM(ChatLLM):
         context per system prompt only the new user text is evaluated. The
         weights are memory-mapped, so extra contexts cost only their KV cache.
         """
-        key = messages[0]["content"] if messages and messages[0]["role"] == "system" else ""
+        # Without prefix reuse every request starts from an empty KV cache, so one context serves all.
+        system = messages[0]["content"] if messages and messages[0]["role"] == "system" else ""
+        key = system if self.reuse_prefix else ""
         llm = self._pool.get(key)
         if llm is None:
             if len(self._pool) >= self.contexts:
