@@ -108,8 +108,11 @@ def _sentence_breaks(text: str) -> list[int]:
     return out
 
 
-def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last: frozenset) -> tuple[float, str]:
-    """Base score and shape class (``alpha``/``numeric``) of token ``t`` at ``start``, from its shape alone."""
+def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last: frozenset, lower_text: bool) -> tuple[float, str]:
+    """Base score and shape class (``alpha``/``numeric``) of token ``t`` at ``start``, from its shape alone.
+
+    ``lower_text``: ``text`` is written all in lower case (:func:`_all_lower`), so lower case says nothing.
+    """
     if low in NON_NAMES or low.rstrip(".") in NON_NAMES:
         return 0.0, "alpha"
     if _HAS_DIGIT_RE.search(t):
@@ -136,14 +139,14 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
         return 0.0, "alpha"
     if cls == "N":
         # a name in lower case inside mixed-case text is more likely a foreign or rare word ("el", "claro")
-        if t[0].islower() and not _all_lower(text):
+        if t[0].islower() and not lower_text:
             return 0.2, "alpha"
         return 0.5, "alpha"
     if cls == "A":
         # an ambiguous word in lower case is the everyday word ("a person", "will"); L1's cues
         # catch the lower-case names that follow "wife", "dr"
         if t[0].islower():
-            return (0.2 if _all_lower(text) else 0.0), "alpha"
+            return (0.2 if lower_text else 0.0), "alpha"
         return 0.2, "alpha"
     # unknown words: a capitalised one mid-sentence in mixed case is a proper noun more often than not
     if t[0].isupper() and not t.isupper():
@@ -157,7 +160,6 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
     return 0.0, "alpha"
 
 
-_LOWER_CACHE: dict[int, tuple[str, bool]] = {}
 #: token -> _shape_score's answer for tokens holding a digit (it depends on their characters
 #: alone), False for tokens without one (scored in context every time)
 _DIGIT_SHAPES: dict[str, tuple[float, str] | bool] = {}
@@ -165,14 +167,7 @@ _DIGIT_SHAPES: dict[str, tuple[float, str] | bool] = {}
 
 def _all_lower(text: str) -> bool:
     """Is ``text`` written all in lower case (placeholders aside)? Then lower case says nothing."""
-    hit = _LOWER_CACHE.get(id(text))
-    if hit is not None and hit[0] is text:
-        return hit[1]
-    v = not any(ch.isupper() for ch in _PLACEHOLDER_TOKEN_RE.sub("", text))
-    if len(_LOWER_CACHE) > 64:
-        _LOWER_CACHE.clear()
-    _LOWER_CACHE[id(text)] = (text, v)
-    return v
+    return not any(ch.isupper() for ch in _PLACEHOLDER_TOKEN_RE.sub("", text))
 
 
 class ContextEnhancer:
@@ -261,6 +256,7 @@ class ContextEnhancer:
                     any_anchor = True
         if not any_anchor:
             return []
+        lower_text = _all_lower(text)  # once per text: _shape_score reads it for every token
 
         out: list[Candidate] = []
         masked_prev = -10
@@ -292,7 +288,7 @@ class ContextEnhancer:
             if hit:
                 base, shape = hit
             else:
-                base, shape = _shape_score(t, low, starts[i], text, first, last)
+                base, shape = _shape_score(t, low, starts[i], text, first, last, lower_text)
                 if hit is None:
                     if len(_DIGIT_SHAPES) > 50_000:
                         _DIGIT_SHAPES.clear()
@@ -351,11 +347,11 @@ class ContextEnhancer:
             out.append(Candidate(starts[i], ends[i], cat, f"context:{cat.lower()}", round(score, 3)))
             masked_prev = i
         if out:
-            out.extend(self._backfill(text, starts, ends, words, lows, out, is_ph, first, last))
+            out.extend(self._backfill(text, starts, ends, words, lows, out, is_ph, first, last, lower_text))
             out = [_extend_name_left(text, c) if c.category == "NAME" else c for c in out]
         return out
 
-    def _backfill(self, text, starts, ends, words, lows, found, is_ph, first, last) -> list[Candidate]:
+    def _backfill(self, text, starts, ends, words, lows, found, is_ph, first, last, lower_text) -> list[Candidate]:
         """Tokens right before a span L2 masked, shaped like it ("WIKTOR [KRASA], born"): mask them too.
 
         One backward sweep: the forward pass already chains tokens *after* a
@@ -369,7 +365,7 @@ class ContextEnhancer:
                 continue
             if lows[i] in ANCHORS:
                 continue
-            base, shape = _shape_score(words[i], lows[i], starts[i], text, first, last)
+            base, shape = _shape_score(words[i], lows[i], starts[i], text, first, last, lower_text)
             if base >= 0.2 and (shape == "alpha") == (c.category in _ALPHA_CATS) and base + self.placeholder_boost + 0.1 >= self.threshold:
                 cand = Candidate(starts[i], ends[i], c.category, c.source, c.score)
                 extra.append(cand)
