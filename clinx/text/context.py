@@ -337,8 +337,8 @@ class ContextEnhancer:
                 if cat in _ALPHA_CATS and not any(ch.isalpha() for ch in t):
                     continue
                 if len(t) == 4 and t.isdigit() and 1900 <= int(t) <= 2039 and (cat is None or ph_anchor or self.keep_years):
-                    # a year beside a span L1 removed ("[DATE] 2019") is one L1 chose to keep
-                    # (text.years: keep); a year after a word cue ("born 1961") stays a date
+                    # a year beside a span L1 removed ("[DATE] 2019") is one L1 chose to keep; a year
+                    # after a word cue ("born 1961") stays a date unless text.years is keep
                     continue
                 if _CLOCK_RE.fullmatch(t) and not (cat == "DATE" and not ph_anchor and 1900 <= int(t) <= 2039):
                     continue
