@@ -277,10 +277,7 @@ def _tok_info(g: str) -> tuple:
     if len(raw) > 2 and raw[-1] in "sS" and raw[-2] in "'’":
         raw = raw[:-2]
     low = raw.lower() if raw.isascii() else fold(raw)
-    cls = _CLASS_CACHE.get(low)
-    if cls is None:
-        cls = classify(low)
-    info = (len(g) - len(raw), raw, low, cls, dot)
+    info = (len(g) - len(raw), raw, low, classify(low), dot)
     if len(_TOK_INFO) > 100_000:
         _TOK_INFO.clear()
     _TOK_INFO[g] = info
