@@ -32,6 +32,17 @@ Interpretation choices (the paper gives values, not all definitions):
 * **JPEG.** Encoded on the mask's bounding box plus a margin (enough context
   for the 8x8 blocks and the blur), then only masked pixels are kept.
 
+``scope`` chooses between that reading and the paper's literal one:
+
+* ``mask`` (default) — everything above: perturbations confined to the mask,
+  fading to zero at its border, outside pixels bit-identical.
+* ``paper`` — the equations as printed: ``m^f = clip(G_σ(m), 0, 1)`` spills
+  past the mask (no edge-band ramp, no ``⊙ m``), the JPEG round trip covers
+  the whole image and its output *is* the release (no final composite). This
+  is the setting in which the paper's App. A.2 blames post-processing for
+  boundary and compression artefacts; it exists to test that claim, and
+  changes pixels outside the mask by construction.
+
 Stochastic parts (ε, γ) come from ``numpy.random.default_rng(seed)``: the same
 input, mask and seed give the same output; the runner passes a per-sample seed.
 """
@@ -47,6 +58,9 @@ from clinx.records import as_rgb, check_mask
 from clinx.sanitize.conditions import composite
 
 
+SCOPES = ("mask", "paper")
+
+
 @dataclass(frozen=True)
 class PostProcessConfig:
     """Table 4 settings (defaults are the paper's)."""
@@ -57,6 +71,16 @@ class PostProcessConfig:
     blur_sigma: float = 0.7
     jpeg_quality: int = 92
     edge_band: int = 8
+    scope: str = "mask"
+
+    def __post_init__(self) -> None:
+        if self.scope not in SCOPES:
+            raise ValueError(f"post-processing scope must be one of {SCOPES}, got {self.scope!r}")
+
+    @property
+    def keeps_outside_mask(self) -> bool:
+        """True when pixels outside the mask are left bit-identical (``scope=mask``)."""
+        return self.scope == "mask"
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -83,13 +107,39 @@ def _jpeg(image_rgb: np.ndarray, quality: int) -> np.ndarray:
     return cv2.cvtColor(cv2.imdecode(buf, cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
 
 
+def _perturb(c: np.ndarray, mf: np.ndarray, eps: np.ndarray, gamma: np.ndarray, cfg: PostProcessConfig) -> np.ndarray:
+    """The paper's ``u, v, w, J_q(w)`` on ``c`` in ``[-1, 1]``; returns ``uint8``."""
+    u = c + mf * eps
+    v = (1.0 - mf) * u + mf * (u * gamma)
+    if cfg.blur_sigma > 0:
+        w = (1.0 - mf) * v + mf * cv2.GaussianBlur(v, (0, 0), sigmaX=cfg.blur_sigma, borderType=cv2.BORDER_REFLECT_101)
+    else:
+        w = v
+    w8 = np.clip(np.round((w + 1.0) * 127.5), 0, 255).astype(np.uint8)
+    if cfg.jpeg_quality and cfg.jpeg_quality < 100:
+        w8 = _jpeg(np.ascontiguousarray(w8), cfg.jpeg_quality)
+    return w8
+
+
+def _postprocess_paper(c8: np.ndarray, mask: np.ndarray, rng: np.random.Generator, cfg: PostProcessConfig) -> np.ndarray:
+    """``scope=paper``: whole image, feathered mask spilling past ``mask``, JPEG everywhere, no composite."""
+    m = mask.astype(np.float32)
+    mf = np.clip(cv2.GaussianBlur(m, (0, 0), sigmaX=cfg.feather_sigma, borderType=cv2.BORDER_REPLICATE), 0.0, 1.0) \
+        if cfg.feather_sigma > 0 else m
+    eps = rng.standard_normal(mask.shape, dtype=np.float32)[..., None] * np.float32(cfg.grain)
+    gamma = (1.0 + rng.standard_normal(3) * cfg.jitter_std).astype(np.float32)
+    return _perturb(c8.astype(np.float32) / 127.5 - 1.0, mf[..., None], eps, gamma, cfg)
+
+
 def postprocess(restored: np.ndarray, original: np.ndarray, mask: np.ndarray, seed: int,
                 cfg: PostProcessConfig = PostProcessConfig()) -> np.ndarray:
     """Apply Table 4 post-processing to ``restored`` inside ``mask``; outside, return ``original`` pixels.
 
     ``restored`` is the flat restoration (``uint8 (H, W, 3)``), ``original`` the
     PHI-overlaid input ``x̃`` whose pixels are kept outside the mask. Returns a
-    new ``uint8`` image; deterministic for a given ``seed``.
+    new ``uint8`` image; deterministic for a given ``seed``. With
+    ``cfg.scope == "paper"`` the perturbations and the JPEG round trip reach
+    past the mask as the paper's equations do (see the module docstring).
     """
     restored, original = as_rgb(restored), as_rgb(original)
     mask = check_mask(mask, original)
@@ -98,6 +148,8 @@ def postprocess(restored: np.ndarray, original: np.ndarray, mask: np.ndarray, se
     if not mask.any():
         return original.copy()
     rng = np.random.default_rng(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    if cfg.scope == "paper":
+        return _postprocess_paper(composite(original, mask, restored), mask, rng, cfg)
     # Work on the mask's bounding box plus a margin: same result inside the
     # mask as on the whole image (the margin covers the blur support), much
     # cheaper on large images.
@@ -110,15 +162,7 @@ def postprocess(restored: np.ndarray, original: np.ndarray, mask: np.ndarray, se
     mf = feathered_mask(m, cfg.feather_sigma, cfg.edge_band)[..., None]
     eps = rng.standard_normal(m.shape, dtype=np.float32)[..., None] * np.float32(cfg.grain)
     gamma = (1.0 + rng.standard_normal(3) * cfg.jitter_std).astype(np.float32)
-    u = c + mf * eps
-    v = (1.0 - mf) * u + mf * (u * gamma)
-    if cfg.blur_sigma > 0:
-        w = (1.0 - mf) * v + mf * cv2.GaussianBlur(v, (0, 0), sigmaX=cfg.blur_sigma, borderType=cv2.BORDER_REFLECT_101)
-    else:
-        w = v
-    w8 = np.clip(np.round((w + 1.0) * 127.5), 0, 255).astype(np.uint8)
-    if cfg.jpeg_quality and cfg.jpeg_quality < 100:
-        w8 = _jpeg(np.ascontiguousarray(w8), cfg.jpeg_quality)
+    w8 = _perturb(c, mf, eps, gamma, cfg)
     full = restored.copy()
     full[y0:y1, x0:x1] = w8
     return composite(original, mask, full)

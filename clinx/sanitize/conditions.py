@@ -77,6 +77,9 @@ class Condition(ABC):
     name: str = ""
     #: Whether the runner must localize PHI first (``raw`` ignores the mask).
     needs_mask: bool = True
+    #: Whether pixels outside the mask stay bit-identical; the sanitizer
+    #: checks it on every output unless a condition declares otherwise.
+    keeps_outside_mask: bool = True
 
     @abstractmethod
     def apply(self, image: np.ndarray, mask: np.ndarray, *, seed: int = 0) -> np.ndarray:

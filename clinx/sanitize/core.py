@@ -270,13 +270,13 @@ def _condition(pairs: list[tuple[FrameJob, SanitizedItem]], condition, base_seed
                 _fail(res, exc, "condition", job.manifest)
 
 
-def _check(job: FrameJob, res: SanitizedItem) -> None:
+def _check(job: FrameJob, res: SanitizedItem, keeps_outside_mask: bool = True) -> None:
     outs = []
     for f, m, o in zip(job.frames, res.masks, res.outputs):
         o = np.asarray(o)
         if o.dtype != np.uint8 or o.shape != f.shape:
             raise ItemError(job.item, "condition returned an image of the wrong shape or type", stage="condition")
-        changed = outside_mask_changed(f, m, o)
+        changed = outside_mask_changed(f, m, o) if keeps_outside_mask else 0
         if changed:
             raise ItemError(job.item, f"condition changed {changed} pixels outside the PHI mask", stage="condition")
         outs.append(o)
@@ -350,6 +350,8 @@ def sanitize_batch(
     mapper = each or (lambda fn, xs: [fn(x) for x in xs])
     verifiers = verifier_list(verifier)
     needs_mask = getattr(condition, "needs_mask", True)
+    # Only the paper-scope post-processing declares False (issue 13).
+    keeps_outside = getattr(condition, "keeps_outside_mask", True)
     pairs = [(job, SanitizedItem(item=job.item)) for job in jobs]
 
     def stage_localize(pair):
@@ -362,7 +364,7 @@ def sanitize_batch(
 
     def stage_check_verify(pair):
         job, res = pair
-        _guard(lambda: _check(job, res), job, res, "condition")
+        _guard(lambda: _check(job, res, keeps_outside), job, res, "condition")
         if verifiers:
             _guard(lambda: _verify(job, res, verifiers), job, res, "verify")
         if not res.failed:

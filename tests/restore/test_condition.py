@@ -69,3 +69,19 @@ def test_fingerprint_names_checkpoint_and_postprocessing(conditions):
     assert "post_jpeg_quality=92" in conditions["prism"].fingerprint()
     assert "post_" not in conditions["prism_flat"].fingerprint()
     assert conditions["prism"].params()["checkpoint"] == conditions["prism_flat"].params()["checkpoint"]
+
+
+def test_paper_scope_prism_passes_the_sanitizer_outside_check(tiny_checkpoints, make_image):
+    """scope=paper perturbs past the mask by design: the condition says so and the core does not quarantine it."""
+    from clinx.sanitize.core import FrameJob, sanitize_batch
+
+    paper = get_condition("prism", checkpoint=tiny_checkpoints["prism"], post={"scope": "paper"})
+    assert not paper.keeps_outside_mask and "post_scope=paper" in paper.fingerprint()
+    img, mask = make_image(96, 96, [(8, 30, 88, 60)], seed=3)
+    out = paper.apply(img, mask, seed=1)
+    assert not np.array_equal(out[~mask], img[~mask])
+    job = FrameJob(frames=[img], manifest=None, item="scan-1", masks=[mask])
+    res = sanitize_batch([job], paper, None, seed=0)[0]
+    assert res.released and not res.failed
+    mask_scope = get_condition("prism", checkpoint=tiny_checkpoints["prism"])
+    assert mask_scope.keeps_outside_mask

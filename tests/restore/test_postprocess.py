@@ -50,3 +50,24 @@ def test_empty_mask_returns_the_input(make_image, make_generator):
     img, mask, restored = _case(make_image)
     empty = np.zeros_like(mask)
     assert np.array_equal(postprocess(restored, img, empty, seed=0), img)
+
+
+def test_paper_scope_reaches_past_the_mask_and_stays_seeded(make_image, make_generator):
+    img, mask, restored = _case(make_image)
+    cfg = PostProcessConfig(scope="paper")
+    a = postprocess(restored, img, mask, seed=5, cfg=cfg)
+    assert np.array_equal(a, postprocess(restored, img, mask, seed=5, cfg=cfg))
+    # The feathered mask spills past the border and JPEG touches every block:
+    # pixels next to the mask change, which scope=mask never allows.
+    ring = np.zeros_like(mask)
+    ring[8:19, 18:93] = True
+    ring &= ~mask
+    assert np.abs(a[ring].astype(int) - img[ring].astype(int)).mean() > 0.5
+    assert not cfg.keeps_outside_mask and PostProcessConfig().keeps_outside_mask
+
+
+def test_unknown_scope_is_refused():
+    import pytest
+
+    with pytest.raises(ValueError, match="scope"):
+        PostProcessConfig(scope="everywhere")
