@@ -144,12 +144,19 @@ def _text_sanitizer(cfg, llm):
     params = dict(_plain(cfg.get("text_params")) or {})
     if "llm" in params:
         params["llm"] = llm  # one LLM object for every level (its fingerprint enters the text cache key)
+    # The grid's own text settings win over the level configs (which serve clinx text, where the
+    # manifest belongs), so that text=l1 and the full grid run the same experiment.
+    use_manifest = bool(cfg.get("text_use_manifest", True))
+    fallback = str(cfg.get("text_fallback", "l2"))
+    params["l1"] = {**dict(params.get("l1") or {}), "use_manifest": use_manifest}
+    params["fallback"] = fallback
     pipelines = {}
     text = cfg.get("text")
     if text is not None and text.get("level"):
         level = str(text.level).lower()
+        l1 = {**dict(_plain(text.get("l1")) or {}), "use_manifest": use_manifest}
         pipelines[level if level.startswith("l") else f"l{level}"] = instantiate(
-            text, _convert_="all", **({"llm": llm} if "llm" in text else {}))
+            text, _convert_="all", l1=l1, fallback=fallback, **({"llm": llm} if "llm" in text else {}))
     return TextSanitizer(params, pipelines)
 
 

@@ -230,6 +230,11 @@ class TextSanitizer:
     def __call__(self, text: str, level: str, manifest: Manifest) -> str:
         return self.pipeline(level).run(text, manifest).text
 
+    def settings(self) -> dict:
+        """What a reader of the tables must know about the text levels: manifest use at L1 and L3's fallback."""
+        return {"l1_uses_manifest": bool((self.params.get("l1") or {}).get("use_manifest", True)),
+                "l3_fallback": str(self.params.get("fallback", "l2"))}
+
 
 def localizer_fingerprint(loc) -> str:
     """A localizer's ``fingerprint()``; for one without: its engine's identity, scalar settings and the code."""
@@ -704,4 +709,6 @@ class GridRunner:
             "leakage_engines": list(self._ocr_engines or {}) if self.s.leakage else [],
             "mask": self.masker.fingerprint(),
         }
+        if callable(getattr(self._text_fn, "settings", None)):
+            result.meta["text"] = self._text_fn.settings()
         return result

@@ -276,7 +276,19 @@ def table1_markdown(result: GridResult) -> str:
     t1 = utility_table(result, ["level", "condition"])
     deltas = {(c["level"], c["a"]): c["em"] for c in paired_comparisons(result) if c["b"] == "raw"}
     return ("## Table 1 — utility by text level × image condition (all datasets and models pooled, %)\n"
-            + _utility_md(t1, ["level", "condition"], _metrics(result), deltas))
+            + _utility_md(t1, ["level", "condition"], _metrics(result), deltas) + text_settings_line(result))
+
+
+def text_settings_line(result: GridResult) -> str:
+    """One line under Table 1 saying whether L1 saw the manifest and where a rejected L3 rewrite fell back to."""
+    t = result.meta.get("text")
+    if not t:
+        return ""
+    manifest = "L1 masked manifest values too" if t.get("l1_uses_manifest") else "L1/L2 without the manifest (the paper's regex-only L1)"
+    fallback = {"l2": "a rejected L3 rewrite falls back to the L2 text",
+                "original": "a rejected L3 rewrite falls back to the original question (the paper)"}.get(
+        t.get("l3_fallback"), f"L3 fallback: {t.get('l3_fallback')}")
+    return f"\n\nText levels: {manifest}; {fallback}."
 
 
 def render_markdown(result: GridResult, brief: bool = False) -> str:

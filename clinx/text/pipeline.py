@@ -46,12 +46,19 @@ from clinx.text.unicode import confusables_version, fold
 #: caller passing a whole file as one "question" is almost always a mistake.
 MAX_CHARS = 10_000_000
 
+#: What L3 returns when no rewrite validates (see :class:`TextPipeline`).
+FALLBACKS = ("l2", "original")
+
 
 class TextPipeline:
     """Levels L1..``level`` chained; build once, call many times.
 
     ``l1``, ``l2``, ``l3`` are per-level parameter dicts; ``strategy`` and
     ``llm`` are forwarded to L3. ``salt`` and ``keep_values`` go to every level.
+    ``fallback`` says what L3 returns when no rewrite validates: ``"l2"`` (the
+    masked L2 text, clinx's default and the only safe one) or ``"original"``
+    (the input question unchanged — the ClinX paper's App. B.3 setting, for
+    reproducing its grid; it releases PHI whenever the rewrite fails).
     """
 
     def __init__(
@@ -66,8 +73,12 @@ class TextPipeline:
         strategy: str | None = None,
         llm: Any = None,
         max_chars: int = MAX_CHARS,
+        fallback: str = "l2",
     ):
         self.level = normalize_level(level)
+        self.fallback = str(fallback).lower()
+        if self.fallback not in FALLBACKS:
+            raise ValueError(f"fallback must be one of {FALLBACKS}, got {fallback!r}")
         self.max_chars = int(max_chars)
         self.salt = salt
         self.keep_values = keep_values
@@ -100,6 +111,9 @@ class TextPipeline:
                 notes[lvl.name] = r.notes
             accepted = accepted and r.accepted
             cur = r.text
+        if self.fallback == "original" and self.level == "L3" and not accepted:
+            notes.setdefault("L3", {})["fallback"] = "original"
+            return TextResult(text=text, removed=[], level=self.level, accepted=False, notes=notes)
         return TextResult(text=cur, removed=removed, level=self.level, accepted=accepted, notes=notes)
 
     __call__ = run
@@ -141,7 +155,8 @@ class TextPipeline:
         return make_fingerprint(
             f"text-{self.level}",
             params,
-            {"keep_values": bool(self.keep_values), "salted": self.salt is not None, "max_chars": self.max_chars},
+            {"keep_values": bool(self.keep_values), "salted": self.salt is not None, "max_chars": self.max_chars,
+             "fallback": self.fallback},
             confusables_version(),
             text_code_digest(include_rewrite=self.level == "L3"),
         )
@@ -258,4 +273,4 @@ def _digest_files(stats: tuple[tuple[str, str, int, int], ...]) -> str:
     return h.hexdigest()[:16]
 
 
-__all__ = ["MAX_CHARS", "TextPipeline", "deidentify", "get_pipeline", "rescan", "text_code_digest"]
+__all__ = ["FALLBACKS", "MAX_CHARS", "TextPipeline", "deidentify", "get_pipeline", "rescan", "text_code_digest"]

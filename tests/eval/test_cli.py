@@ -53,6 +53,9 @@ def test_experiments_and_several_models_and_judges():
     d = OmegaConf.to_container(paper, resolve=True)
     assert set(d["datasets"]) == {"vqa_rad", "slake", "pathvqa"} and d["datasets"]["slake"]["root"] == "/d/SLAKE"
     assert d["models"]["hulumed_4b"]["path"] == "/m/Hulu-Med-4B" and len(d["models"]) == 4
+    # The paper's L3: one prompt, Qwen2.5-7B-Instruct behind an OpenAI-compatible server, original-question fallback.
+    assert d["text_params"]["strategy"] == "single" and d["text_fallback"] == "original" and not d["text_use_manifest"]
+    assert d["llm"]["model"] == "Qwen/Qwen2.5-7B-Instruct" and d["llm"]["_target_"].endswith("OpenAIChatLLM")
 
 
 @pytest.mark.parametrize("launcher, target", [("joblib", "JoblibLauncher"), ("slurm", "SlurmLauncher")])
@@ -66,3 +69,21 @@ def test_launchers_compose(launcher, target):
     with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
         cfg = hcompose("eval", overrides=[f"hydra/launcher={launcher}"], return_hydra_config=True)
     assert cfg.hydra.launcher._target_.endswith(target)
+
+
+def test_grid_text_levels_default_to_the_papers_regex_only_l1():
+    """L1/L2 in the grid do not see the ground-truth manifest unless asked; text=<level> follows the same switch."""
+    from clinx.eval.cli import build_parts
+    from clinx.records import Manifest
+
+    man = Manifest({"patient_name": "Rose Garden"})
+    q = "Is the lesion under the rose garden tattoo benign?"  # common words: only the manifest can know them
+    base = ["mask.source=true", "leakage=false"]
+    for extra in ([], ["text=l1"]):
+        off = build_parts(compose("eval", base + extra)).text
+        on = build_parts(compose("eval", base + extra + ["text_use_manifest=true"])).text
+        assert "rose garden" in off(q, "l1", man) and "rose garden" not in on(q, "l1", man)
+        assert off.settings()["l1_uses_manifest"] is False and on.settings()["l1_uses_manifest"] is True
+        assert off.fingerprint("l1") != on.fingerprint("l1")
+    paper = build_parts(compose("eval", base + ["text_fallback=original"])).text
+    assert paper.settings()["l3_fallback"] == "original" and paper.pipeline("l3").fallback == "original"

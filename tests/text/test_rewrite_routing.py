@@ -228,3 +228,24 @@ def test_unexpected_failure_falls_back_and_is_recorded(monkeypatch):
     l2 = "Is there pneumonia in the right lung of [NAME]?"
     res = make_l3("multi_agent", llm=llm).apply(l2, MAN)
     assert not res.accepted and res.text == l2 and res.notes["internal_error"] == "RuntimeError"
+
+
+# --------------------------------------------------------------------------- pipeline fallback
+
+
+def test_pipeline_fallback_original_returns_the_question_when_no_rewrite_validates():
+    """The paper's L3 falls back to the original question (App. B.3); clinx's default falls back to L2."""
+    from clinx.text.pipeline import TextPipeline
+
+    question = "Does Zebulon Quackenbush have pneumonia in the right lung?"
+    failing = ScriptedLLM({"single": LLMError("down")})
+    safe = TextPipeline("L3", strategy="single", llm=failing).run(question, MAN)
+    paper = TextPipeline("L3", strategy="single", llm=failing, fallback="original").run(question, MAN)
+    assert "Quackenbush" not in safe.text and not safe.accepted
+    assert paper.text == question and not paper.accepted and paper.removed == []
+    assert paper.notes["L3"]["fallback"] == "original"
+    # A validated rewrite is used under either setting.
+    ok = ScriptedLLM({"single": {"question": "Does the patient have pneumonia in the right lung?"}})
+    assert TextPipeline("L3", strategy="single", llm=ok, fallback="original").run(question, MAN).accepted
+    with pytest.raises(ValueError, match="fallback"):
+        TextPipeline("L3", fallback="nowhere")
