@@ -91,7 +91,9 @@ def parse_answer(text: str | None) -> str:
     """Reduce a generative model's reply to its short answer.
 
     Drops ``<think>…</think>`` blocks (and an unterminated ``<think>`` tail,
-    which means the model ran out of tokens while reasoning: no answer),
+    which means the model ran out of tokens while reasoning: no answer; a
+    reply holding only the end of a block the template opened keeps what
+    follows ``</think>``),
     keeps the inside of ``<answer>…</answer>`` when present, strips leftover
     special tokens, an ``Answer:`` / ``The answer is`` prefix, surrounding
     quotes or ``**`` and trailing periods, and keeps the first non-empty line.
@@ -99,6 +101,9 @@ def parse_answer(text: str | None) -> str:
     if not text:
         return ""
     s = str(text)
+    if "</think>" in s.lower() and "<think>" not in s.lower():
+        # Templates that open the <think> block in the prompt: the reply holds only its end.
+        s = s[s.lower().rindex("</think>") + len("</think>"):]
     tagged = _ANSWER_TAG.findall(_THINK.sub(" ", s))
     if tagged:
         s = tagged[-1]

@@ -4,9 +4,15 @@ The four MedVQA models of the ClinX paper (§4.1) are described by a
 :class:`VLMSpec`: which transformers class loads them, how their prompt is
 built (their own chat template, or LLaVA-Med's Mistral ``[INST]`` format,
 which the converted checkpoints do not always carry as a template), an
-optional system prompt and whether they emit ``<think>`` blocks. Every model
-gets the same instruction, "Answer with a single word or phrase.", greedy
-decoding and at most 32 new tokens, in batches, in bf16 on a GPU.
+optional system prompt, whether they emit ``<think>`` blocks, and their
+generation settings: the instruction appended to the question and the new-token
+budget. Answer-only models get the paper's "Answer with a single word or
+phrase." and 32 new tokens; a thinking model (MedVLThinker) reasons first, so
+it is asked to reason inside ``<think>`` and answer inside ``<answer>``, gets
+1,024 new tokens (a ``<think>`` cut off by the budget is an empty answer, not
+the reasoning's first words), and its answer is parsed after ``</think>``.
+Greedy decoding, in batches, in bf16 on a GPU. ``instruction=`` and
+``max_new_tokens=`` override the family defaults per config.
 
 Weights are read with ``local_files_only=True`` from ``path``; download them
 yourself (e.g. ``huggingface-cli download google/medgemma-1.5-4b-it --local-dir …``)
@@ -41,6 +47,15 @@ class VLMSpec:
     system: str | None = None
     trust_remote_code: bool = False
     thinks: bool = False  # emits <think>...</think> before the answer
+    instruction: str = SHORT_ANSWER_PROMPT  # appended to every question
+    max_new_tokens: int = 32
+
+
+#: What a thinking model is asked (its RL training used <think>/<answer> tags).
+THINKING_INSTRUCTION = ("Think about the question inside <think> </think> tags, then give the final answer "
+                        "as a single word or phrase inside <answer> </answer> tags.")
+#: Fewer new tokens than this cut most reasoning traces short (issue 13).
+MIN_THINKING_TOKENS = 512
 
 
 SPECS: dict[str, VLMSpec] = {
@@ -63,6 +78,8 @@ SPECS: dict[str, VLMSpec] = {
         loader="image_text_to_text",
         prompt_style="chat_template",
         thinks=True,
+        instruction=THINKING_INSTRUCTION,
+        max_new_tokens=1024,
     ),
     "hulumed-4b": VLMSpec(
         name="hulumed-4b",
@@ -74,21 +91,22 @@ SPECS: dict[str, VLMSpec] = {
 }
 
 
-def user_text(question: str) -> str:
-    """The text turn every model receives: the question, then the short-answer instruction."""
-    return f"{question.strip()}\n{SHORT_ANSWER_PROMPT}"
+def user_text(question: str, instruction: str = SHORT_ANSWER_PROMPT) -> str:
+    """The text turn a model receives: the question, then its instruction."""
+    return f"{question.strip()}\n{instruction}"
 
 
-def build_messages(question: str, spec: VLMSpec) -> list[dict]:
+def build_messages(question: str, spec: VLMSpec, instruction: str | None = None) -> list[dict]:
     """Chat messages in the transformers multimodal format (one image slot, then the text)."""
     msgs: list[dict] = []
     if spec.system:
         msgs.append({"role": "system", "content": [{"type": "text", "text": spec.system}]})
-    msgs.append({"role": "user", "content": [{"type": "image"}, {"type": "text", "text": user_text(question)}]})
+    text = user_text(question, instruction or spec.instruction)
+    msgs.append({"role": "user", "content": [{"type": "image"}, {"type": "text", "text": text}]})
     return msgs
 
 
-def build_prompt(processor: Any, question: str, spec: VLMSpec) -> str:
+def build_prompt(processor: Any, question: str, spec: VLMSpec, instruction: str | None = None) -> str:
     """The full prompt string for one question.
 
     ``chat_template`` models use the processor's own template (so special
@@ -97,9 +115,10 @@ def build_prompt(processor: Any, question: str, spec: VLMSpec) -> str:
     ``<image>`` token first, as in its conversation template.
     """
     if spec.prompt_style == "llava_mistral":
-        return f"[INST] <image>\n{user_text(question)} [/INST]"
+        return f"[INST] <image>\n{user_text(question, instruction or spec.instruction)} [/INST]"
     if spec.prompt_style == "chat_template":
-        return processor.apply_chat_template(build_messages(question, spec), add_generation_prompt=True, tokenize=False)
+        return processor.apply_chat_template(build_messages(question, spec, instruction), add_generation_prompt=True,
+                                             tokenize=False)
     raise ConfigError(f"unknown prompt style {spec.prompt_style!r}")
 
 
@@ -138,19 +157,24 @@ class HFVLM(VQAModel):
 
     ``model`` picks a :data:`SPECS` entry; ``path`` is the local weights folder.
     ``processor`` / ``net`` may be passed directly (tests use fakes; notebooks
-    may reuse a loaded model).
+    may reuse a loaded model). ``instruction`` and ``max_new_tokens`` default
+    to the family's (:class:`VLMSpec`).
     """
 
     def __init__(self, model: str, path: str | None = None, batch_size: int = 8, device: str | None = None,
-                 dtype: str = "bfloat16", max_new_tokens: int = 32, processor: Any = None, net: Any = None,
-                 name: str | None = None):
+                 dtype: str = "bfloat16", max_new_tokens: int | None = None, processor: Any = None, net: Any = None,
+                 name: str | None = None, instruction: str | None = None):
         if model not in SPECS:
             raise ConfigError(f"unknown VLM {model!r}; known: {', '.join(sorted(SPECS))}")
         self.spec = SPECS[model]
         self.name = name or self.spec.name
         self.path = str(path) if path else ""
         self.batch_size = int(batch_size)
-        self.max_new_tokens = int(max_new_tokens)
+        self.max_new_tokens = int(max_new_tokens or self.spec.max_new_tokens)
+        self.instruction = str(instruction or self.spec.instruction)
+        if self.spec.thinks and self.max_new_tokens < MIN_THINKING_TOKENS:
+            log.warning("%s reasons before it answers; %d new tokens will cut most answers off (use >= %d)",
+                        self.spec.name, self.max_new_tokens, MIN_THINKING_TOKENS)
         self.dtype = dtype
         if device is None:
             import torch
@@ -171,11 +195,11 @@ class HFVLM(VQAModel):
 
     def id_parts(self):
         weights = Path(self.path).name if self.path else "in-memory"
-        return (type(self).__name__, self.spec.name, weights, SHORT_ANSWER_PROMPT, "greedy", self.max_new_tokens, self.dtype)
+        return (type(self).__name__, self.spec.name, weights, self.instruction, "greedy", self.max_new_tokens, self.dtype)
 
     def prompts(self, questions: Sequence[str]) -> list[str]:
         """The prompt strings for a batch (exposed for tests and for inspecting templates)."""
-        return [build_prompt(self.processor, q, self.spec) for q in questions]
+        return [build_prompt(self.processor, q, self.spec, self.instruction) for q in questions]
 
     def _generate(self, images: Sequence[np.ndarray], questions: Sequence[str]) -> list[str]:
         import torch

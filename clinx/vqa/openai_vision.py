@@ -53,7 +53,8 @@ def image_data_url(image: np.ndarray, fmt: str = "png", quality: int = 95) -> st
     return f"data:image/{mime};base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def build_messages(image: np.ndarray, question: str, system: str | None = None, image_format: str = "png") -> list[dict]:
+def build_messages(image: np.ndarray, question: str, system: str | None = None, image_format: str = "png",
+                   instruction: str = SHORT_ANSWER_PROMPT) -> list[dict]:
     """The chat messages of one item: optional system turn, then image + question in one user turn."""
     msgs: list[dict] = []
     if system:
@@ -62,7 +63,7 @@ def build_messages(image: np.ndarray, question: str, system: str | None = None, 
         "role": "user",
         "content": [
             {"type": "image_url", "image_url": {"url": image_data_url(image, image_format)}},
-            {"type": "text", "text": f"{question.strip()}\n{SHORT_ANSWER_PROMPT}"},
+            {"type": "text", "text": f"{question.strip()}\n{instruction}"},
         ],
     })
     return msgs
@@ -79,7 +80,8 @@ class OpenAIVisionVQA(VQAModel):
     def __init__(self, base_url: str, model: str, api_key: str | None = None, name: str | None = None,
                  timeout: float = 120.0, max_retries: int = 4, backoff: float = 1.0, max_tokens: int = 32,
                  temperature: float = 0.0, concurrency: int = 4, image_format: str = "png",
-                 system: str | None = None, transport=None, sleep: Callable[[float], None] = time.sleep):
+                 system: str | None = None, transport=None, sleep: Callable[[float], None] = time.sleep,
+                 instruction: str | None = None):
         import httpx
 
         self.base_url = base_url.rstrip("/")
@@ -92,6 +94,7 @@ class OpenAIVisionVQA(VQAModel):
         self.concurrency = max(1, int(concurrency))
         self.image_format = image_format
         self.system = system
+        self.instruction = str(instruction or SHORT_ANSWER_PROMPT)  # a thinking model served here needs its own
         self._sleep = sleep
         key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY", "EMPTY")
         self._client = httpx.Client(
@@ -101,14 +104,14 @@ class OpenAIVisionVQA(VQAModel):
         self.calls = 0
 
     def id_parts(self):
-        return (type(self).__name__, self.base_url, self.model, SHORT_ANSWER_PROMPT, self.temperature,
+        return (type(self).__name__, self.base_url, self.model, self.instruction, self.temperature,
                 self.max_tokens, self.system or "", self.image_format)
 
     def payload(self, image: np.ndarray, question: str) -> dict:
         """The JSON body for one item (exposed for tests)."""
         return {
             "model": self.model,
-            "messages": build_messages(image, question, self.system, self.image_format),
+            "messages": build_messages(image, question, self.system, self.image_format, self.instruction),
             "temperature": self.temperature,
             "max_tokens": self.max_tokens,
         }

@@ -70,7 +70,7 @@ class FakeModel:
 def test_prompt_contains_question_instruction_and_one_image(name):
     spec = SPECS[name]
     p = build_prompt(FakeProcessor(), "Is there a nodule?", spec)
-    assert "Is there a nodule?" in p and SHORT_ANSWER_PROMPT in p
+    assert "Is there a nodule?" in p and spec.instruction in p
     assert p.count("<image>") == 1
     assert p.index("<image>") < p.index("Is there a nodule?")  # image first, then the question
 
@@ -135,3 +135,24 @@ def test_parse_answer(reply, answer):
     assert parse_answer(reply) == answer
 
 # The real-transformers load test (CPU, tiny LLaVA) and the GPU bf16 test live in test_hf_vlm_tiny.py.
+
+
+def test_generation_settings_are_per_model_family():
+    """A thinking model gets its own instruction and a budget its reasoning fits in; answer-only models the paper's."""
+    from clinx.vqa.hf_vlm import MIN_THINKING_TOKENS, THINKING_INSTRUCTION
+
+    thinker = HFVLM("medvlthinker-3b", processor=FakeProcessor(), net=FakeModel())
+    gemma = HFVLM("medgemma-1.5-4b", processor=FakeProcessor(), net=FakeModel())
+    assert thinker.max_new_tokens >= MIN_THINKING_TOKENS and gemma.max_new_tokens == 32
+    assert THINKING_INSTRUCTION in thinker.prompts(["Is there a nodule?"])[0]
+    assert SHORT_ANSWER_PROMPT in gemma.prompts(["Is there a nodule?"])[0]
+    custom = HFVLM("medgemma-1.5-4b", processor=FakeProcessor(), net=FakeModel(), instruction="Reply yes or no.",
+                   max_new_tokens=8)
+    assert "Reply yes or no." in custom.prompts(["q"])[0] and custom.fingerprint() != gemma.fingerprint()
+    custom.answer([np.zeros((8, 8, 3), np.uint8)], ["q"])
+    assert custom.net.kwargs["max_new_tokens"] == 8
+
+
+def test_answer_after_a_think_block_opened_by_the_template():
+    assert parse_answer("the opacity is basal</think>\n<answer>left lower lobe</answer>") == "left lower lobe"
+    assert parse_answer("reasoning here</think> Yes.") == "Yes"
