@@ -153,13 +153,16 @@ def injected_id(source_id: str, split: str, seed: int, index: int) -> str:
     return f"{split}-s{int(seed)}-{int(index):05d}-{_safe_id(source_id)}"[:120]
 
 
-def inject_sample(sample: Sample, split: str, index: int, seed: int = 0, size: int = 512) -> Sample:
+def inject_sample(sample: Sample, split: str, index: int, seed: int = 0, size: int = 512,
+                  preset: str = "clinx") -> Sample:
     """PHI-inject one dataset sample (VQA-RAD, SLAKE, …) the way :func:`build_sample` does built-in bases.
 
     The image is letterboxed to ``size``² (no crop: the question may be about
     anything in it); the question and answer are kept; a fresh synthetic
     manifest is drawn from ``(split, seed, index)``. A manifest the sample
     already carries is ignored: benchmark PHI must be synthetic and known.
+    ``preset`` is the overlay style (:data:`clinx.data.inject.PRESETS`); the
+    overlay style in the provenance records it with the resolution.
     """
     if sample.image is None:
         raise InputError(sample.id, "sample has no image", "inject")
@@ -168,7 +171,7 @@ def inject_sample(sample: Sample, split: str, index: int, seed: int = 0, size: i
     rng = split_rng(split, seed, index, "base")
     clean, _ = augment_to_square(np.ascontiguousarray(sample.image), rng, size, strength=0.0)
     manifest = make_manifest(split_rng(split, seed, index, "manifest"))
-    inj = inject_image(clean, manifest, split_rng(split, seed, index, "overlay"))
+    inj = inject_image(clean, manifest, split_rng(split, seed, index, "overlay"), preset=preset)
     iq = inject_question_detailed(sample.question, manifest, split_rng(split, seed, index, "question-phi"))
     provenance = {
         **{k: v for k, v in (sample.provenance or {}).items() if isinstance(v, (str, int, float, bool, type(None), list, dict))},

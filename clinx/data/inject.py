@@ -18,6 +18,13 @@ covers and whose colour the overlay actually changed. So ``mask`` ⊆ changed
 pixels, labels and markers are outside it, and every changed pixel lies in
 the mask, the non-PHI mask or a backing box.
 
+``preset="paper_b1"`` draws instead what the ClinX paper's App. B.1 and §3.2
+describe: the four identifier types (name, date of birth, MRN, hospital
+identifier) as plain values, one per line, in one predefined placement region
+(the top-left corner, one font, white, 4 % of the image side), with no labels
+and no other text. It exists to compare with the paper's numbers; the default
+``clinx`` preset is harder and closer to what scanners draw.
+
 Question side: :func:`inject_question` wraps the clinical question with
 identifiers — before it, after it, or inside the sentence.
 """
@@ -47,6 +54,11 @@ FIELD_LABELS: dict[str, tuple[str | None, ...]] = {
     "phone": ("Tel:", "Ph:", None),
     "email": ("Email:", None),
 }
+#: Injection presets: clinx's scanner-like layouts, or the paper's fixed region and four fields.
+PRESETS = ("clinx", "paper_b1")
+#: The paper's four identifier types (§3.2: names, dates of birth, MRNs, hospital identifiers).
+PAPER_B1_FIELDS = ("patient_name", "birth_date", "mrn", "hospital_id")
+
 POSITION_WORDS = ("PORTABLE", "SEMI-UPRIGHT", "AP", "SUPINE")
 SCALE_LABEL = "5 cm"
 
@@ -427,26 +439,44 @@ def _scale_bar(canvas, rng, size, margin, font, fsize, colour, free, occupied, t
         return
 
 
-def inject_image(image: np.ndarray, manifest: Manifest, rng) -> Injected:
+def _paper_b1_block(manifest: Manifest, size: int) -> list[_Block]:
+    """The paper's overlay: the four identifier types, values only, one per line, top-left."""
+    lines = [[_Piece(manifest.values_for(f)[0], f)] for f in PAPER_B1_FIELDS if manifest.values_for(f)]
+    if not lines:
+        return []
+    return [_Block(lines, available_fonts()[0], max(7, int(round(size * 0.04))), "tl", TEXT_COLOURS[0])]
+
+
+def inject_image(image: np.ndarray, manifest: Manifest, rng, preset: str = "clinx") -> Injected:
     """Burn the manifest's identifiers (and non-PHI annotations) into a copy of ``image``.
 
     ``image``: ``uint8`` ``(H, W, 3)``; square images are the norm, others
     work with the shorter side as the scale. ``rng``: a ``Generator`` or int
     seed; the same state gives the same pixels. The input is never modified.
+    ``preset``: ``clinx`` (varied scanner-like layouts with labels and
+    non-PHI text) or ``paper_b1`` (the paper's fixed region, see the module
+    docstring).
     """
     if image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3:
         raise ValueError(f"inject_image expects uint8 (H, W, 3), got {image.dtype} {image.shape}")
+    if preset not in PRESETS:
+        raise ValueError(f"unknown injection preset {preset!r}; known: {', '.join(PRESETS)}")
     rng = as_rng(rng)
     H, W = image.shape[:2]
     size = min(H, W)
-    margin = max(2, int(round(size * rng.uniform(0.012, 0.03))))
+    margin = max(2, int(round(size * (0.02 if preset == "paper_b1" else rng.uniform(0.012, 0.03)))))
     canvas = _Canvas(image)
     drawn: list[DrawnPHI] = []
     texts: list[DrawnText] = []
     occupied: list[Box] = []
     backings: list[Box] = []
 
-    blocks = _plan_blocks(manifest, rng, size) if manifest else []
+    if not manifest:
+        blocks = []
+    elif preset == "paper_b1":
+        blocks = _paper_b1_block(manifest, size)
+    else:
+        blocks = _plan_blocks(manifest, rng, size)
     for block in blocks:
         fit = _fit(block, size, margin)
         if fit is None:
@@ -466,21 +496,22 @@ def inject_image(image: np.ndarray, manifest: Manifest, rng) -> Injected:
         # Force a backing box if the block would sit on background too close
         # to the text colour: viewers do the same so annotations stay legible.
         low_contrast = _low_contrast(image[rect[1]:rect[3], rect[0]:rect[2]], block.colour)
-        backing = low_contrast or rng.random() < 0.2
+        backing = low_contrast or (preset == "clinx" and rng.random() < 0.2)
         if backing:
             canvas.box_fill(rect, (int(rng.integers(0, 35)),) * 3, float(rng.uniform(0.75, 1.0)))
             backings.append(rect)
         _draw_block(canvas, block, x, y, w, drawn, texts)
         occupied.append(rect)
 
-    base_font = blocks[0].font if blocks else available_fonts()[0]
-    base_size = blocks[0].size if blocks else max(7, size // 25)
-    colour = blocks[0].colour if blocks else TEXT_COLOURS[0]
-    _place_nonphi(canvas, rng, size, margin, base_font, base_size, colour, occupied, texts)
+    if preset == "clinx":
+        base_font = blocks[0].font if blocks else available_fonts()[0]
+        base_size = blocks[0].size if blocks else max(7, size // 25)
+        colour = blocks[0].colour if blocks else TEXT_COLOURS[0]
+        _place_nonphi(canvas, rng, size, margin, base_font, base_size, colour, occupied, texts)
 
     out, mask, nonphi_mask = canvas.finish()
-    style = {"fonts": sorted({b.font for b in blocks}), "sizes": sorted({b.size for b in blocks}),
-             "slots": [b.slot for b in blocks], "backing": len(backings)}
+    style = {"preset": preset, "fonts": sorted({b.font for b in blocks}), "sizes": sorted({b.size for b in blocks}),
+             "slots": [b.slot for b in blocks], "backing": len(backings), "resolution": [int(H), int(W)]}
     return Injected(out, mask, nonphi_mask, texts, drawn, backings, style)
 
 

@@ -12,6 +12,7 @@ JSON) and the figures; the console gets the Markdown tables.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import time
@@ -84,16 +85,21 @@ def load_dataset(node: Mapping, cfg, cache_dir: Path) -> list:
     if done.is_file():
         return load_benchmark(folder)
     loader = instantiate(node)
-    if fmt == "builtin":
+    inject = cfg.inject
+    preset = "paper_b1" if inject == "paper_b1" else "clinx"
+    if fmt == "builtin" and preset == "clinx":
         samples = list(loader(split=split, limit=n, seed=seed, size=size))
     else:
-        raw = list(loader(split=split, limit=n))
-        inject = cfg.inject
-        if inject == "auto" or inject is True:
+        if fmt == "builtin":  # the paper's overlay on the built-in bases: start again from the clean image
+            raw = [dataclasses.replace(s, image=s.clean_image, question=s.clean_question or s.question, manifest=None)
+                   for s in loader(split=split, limit=n, seed=seed, size=size)]
+        else:
+            raw = list(loader(split=split, limit=n))
+        if inject in ("auto", "paper_b1") or inject is True:
             samples = []
             for i, s in enumerate(raw):
                 try:
-                    samples.append(inject_sample(s, str(split or "test"), i, seed, size))
+                    samples.append(inject_sample(s, str(split or "test"), i, seed, size, preset=preset))
                 except Exception as exc:
                     log.warning("item %s left out: %s", s.id, type(exc).__name__)
         else:

@@ -179,3 +179,24 @@ def test_rapidocr_reads_injected_phi_at_512(rapidocr):
     truth = set().union(*(_tokens(d.text) for d in inj.drawn))
     recall = len(truth & read) / len(truth)
     assert recall >= 0.3, f"token recall {recall:.2f}"
+
+
+def test_paper_b1_preset_draws_the_four_identifier_types_in_one_fixed_region():
+    from clinx.data.inject import PAPER_B1_FIELDS
+
+    base = make_base("test", 2, 0, 512).image
+    runs = [inject_image(base, make_manifest(i), 50 + i, preset="paper_b1") for i in range(6)]
+    for inj in runs:
+        assert inj.fields == list(PAPER_B1_FIELDS)  # all four, nothing else, in order
+        assert inj.nonphi_texts == [] and not inj.nonphi_mask.any()  # no labels, markers or scale bar
+        assert inj.style["preset"] == "paper_b1" and inj.style["slots"] == ["tl"]
+        assert inj.style["resolution"] == [512, 512]
+        ys, xs = np.nonzero(inj.mask)
+        assert xs.max() < 256 and ys.max() < 256  # the predefined top-left region
+    # Predefined: the same region whatever the identity (only the strings differ).
+    # (the tight box of the first glyph moves by its side bearing, a few pixels)
+    xs0 = [inj.drawn[0].box[0] for inj in runs]
+    ys0 = {inj.drawn[0].box[1] for inj in runs}
+    assert max(xs0) - min(xs0) <= 4 and len(ys0) == 1
+    with pytest.raises(ValueError, match="preset"):
+        inject_image(base, make_manifest(1), 1, preset="random")

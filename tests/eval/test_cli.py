@@ -87,3 +87,18 @@ def test_grid_text_levels_default_to_the_papers_regex_only_l1():
         assert off.fingerprint("l1") != on.fingerprint("l1")
     paper = build_parts(compose("eval", base + ["text_fallback=original"])).text
     assert paper.settings()["l3_fallback"] == "original" and paper.pipeline("l3").fallback == "original"
+
+
+def test_inject_paper_b1_reinjects_the_builtin_bases_with_the_papers_overlay(tmp_path):
+    from clinx.data.inject import PAPER_B1_FIELDS
+    from clinx.eval.cli import load_dataset
+
+    cfg = compose("eval", ["n=2", "inject=paper_b1", "size=256"])
+    samples = load_dataset(cfg.data, cfg, tmp_path)
+    assert len(samples) == 2
+    for s in samples:
+        assert s.provenance["overlay_style"]["preset"] == "paper_b1"
+        assert s.provenance["image_fields"] == list(PAPER_B1_FIELDS) and s.mask.any()
+        assert s.image.shape[:2] == (256, 256) and s.clean_image is not None
+    default = load_dataset(cfg.data, compose("eval", ["n=2", "size=256"]), tmp_path)
+    assert all(s.provenance["overlay_style"]["preset"] == "clinx" for s in default)
