@@ -11,6 +11,14 @@ Design decisions (see also ``docs`` in the module docstrings of the networks):
   privacy-oriented restorer: the paper's no-skip argument (App. C.1) is about
   not copying PHI-contaminated features, and removing them at the input makes
   that hold for g-skip too.
+* **``fill="phi"``: the paper's setting.** The network sees ``x̃`` itself, PHI
+  pixels included, with ``m`` (ClinX §3.2: "ClinX-PRISM receives only the
+  PHI-overlaid image and its PHI mask"); the residual then starts from
+  mid-grey inside the mask, so the only way a PHI pixel reaches the output is
+  through the network — the skip connections of g-skip, or whatever the
+  no-skip PRISM bottleneck carries. This is the mode in which the paper's
+  claim (skips copy PHI-contaminated features, the no-skip generator does not)
+  can be tested; it is a research setting, never the default.
 * **Refining a fill.** The networks' output heads are zero-initialised and the
   wrapper returns ``ŷ = clamp(x_in + G(x_in, m), -1, 1)``: an untrained network
   reproduces the base fill exactly, and training learns the correction
@@ -37,7 +45,7 @@ from torch import nn
 
 from clinx.sanitize.conditions import composite as composite_uint8
 
-FILLS = ("telea", "ns", "zero")
+FILLS = ("telea", "ns", "zero", "phi")
 
 __all__ = ["FILLS", "Restorer", "RestoreOutput", "base_fill", "composite_uint8", "to_tensor", "to_uint8"]
 
@@ -46,9 +54,12 @@ def base_fill(image: np.ndarray, mask: np.ndarray, method: str = "telea", radius
     """``image`` (``uint8 (H, W, 3)``) with the masked pixels replaced by a fill computed from outside the mask.
 
     ``telea`` / ``ns``: OpenCV's fast-marching (Telea 2004) / Navier-Stokes
-    inpainting with ``radius``; ``zero``: mid-grey (0 in ``[-1, 1]``).
+    inpainting with ``radius``; ``zero``: mid-grey (0 in ``[-1, 1]``);
+    ``phi``: the image unchanged (the network sees the PHI pixels).
     """
     m = np.asarray(mask, dtype=bool)
+    if method == "phi":
+        return image.copy()
     if method == "zero":
         out = image.copy()
         out[m] = 128
@@ -90,7 +101,8 @@ class Restorer(nn.Module):
 
     Args:
         generator: a network ``(x_in ⊕ m, m) -> residual`` (PRISM or g-skip).
-        fill: base fill of the masked region fed to the network (``telea``, ``ns``, ``zero``).
+        fill: what the network sees inside the mask: a fill computed from outside it (``telea``,
+            ``ns``, ``zero``) or the PHI pixels themselves (``phi``, the paper's setting).
         fill_radius: inpainting radius for ``telea`` / ``ns``.
     """
 
@@ -109,8 +121,13 @@ class Restorer(nn.Module):
 
     @torch.no_grad()
     def prepare(self, x_tilde: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """``x_in``: ``x̃`` with the masked pixels replaced by the base fill (no gradient; the fill is fixed)."""
+        """``x_in``: ``x̃`` with the masked pixels replaced by the base fill (no gradient; the fill is fixed).
+
+        With ``fill="phi"`` it is ``x̃`` unchanged.
+        """
         m = mask > 0.5
+        if self.fill == "phi":
+            return x_tilde
         if self.fill == "zero":
             return torch.where(m, torch.zeros_like(x_tilde), x_tilde)
         imgs = to_uint8(x_tilde)
@@ -125,6 +142,9 @@ class Restorer(nn.Module):
         if base is None:
             base = self.prepare(x_tilde, mask)
         residual = self.generator(torch.cat([base, mask], dim=1), mask)
-        raw = (base + residual.to(base.dtype)).clamp(-1.0, 1.0)
+        # The residual refines the fill; in phi mode there is no fill, so it starts from mid-grey
+        # inside the mask (adding it to x̃ would hand the PHI to the output around the network).
+        start = torch.where(mask > 0.5, torch.zeros_like(base), base) if self.fill == "phi" else base
+        raw = (start + residual.to(base.dtype)).clamp(-1.0, 1.0)
         comp = raw * mask + x_tilde * (1.0 - mask)
         return RestoreOutput(raw=raw, composite=comp, base=base)

@@ -48,3 +48,24 @@ def test_composite_uint8_is_bit_identical_outside(make_image, make_generator):
     pred = np.full_like(img, 5)
     out = composite_uint8(img, mask, pred)
     assert np.array_equal(out[~mask], img[~mask]) and np.all(out[mask] == 5)
+
+
+def test_phi_fill_lets_the_network_see_the_masked_pixels(make_image, make_generator):
+    """fill=phi is the paper's setting: the input under the mask reaches the network (and only through it)."""
+    img, mask = make_image(32, 32, [(4, 4, 20, 12)])
+    other = img.copy()
+    other[mask] = 17
+    r = Restorer(make_generator("gskip"), fill="phi")  # a tiny generator with a random head
+    silent = make_generator("gskip")
+    for p in silent.parameters():  # a network that outputs nothing
+        p.data.zero_()
+    with torch.no_grad():
+        a = r(*to_tensor([img], [mask])).composite
+        b = r(*to_tensor([other], [mask])).composite
+        zero_net = Restorer(silent, fill="phi")(*to_tensor([img], [mask]))
+    m = torch.from_numpy(mask)
+    assert not torch.equal(a[0][:, m], b[0][:, m])  # what was under the mask changes the prediction
+    # A network that outputs nothing leaves mid-grey inside the mask, not the PHI pixels:
+    # nothing bypasses the network.
+    assert torch.allclose(zero_net.raw[0][:, m], torch.zeros_like(zero_net.raw[0][:, m]))
+    assert np.array_equal(base_fill(img, mask, "phi"), img)
