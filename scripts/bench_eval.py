@@ -17,6 +17,8 @@ leakage table, writes flat figures to JSON:
 * ``ablation/<metric>/<level>/<raw|clean>`` (text-only ablation),
 * ``token_recall/<condition>/<engine>``, ``char_overlap/<condition>/<engine>`` (fractions),
 * ``diff/<metric>/<level>/<a>-<b>`` and ``diff_se/…`` (paired differences, percentage points),
+* ``em/evidence/<condition>`` (+ ``se/…``, ``n/evidence``) and ``em_diff/evidence/<a>-ocr`` with
+  ``em_diff_se/…`` on evidence-under-the-mask items, read at L0 (``--evidence-share``),
 * ``released/<condition>`` and ``quarantined/<condition>`` (items the verifier let through / held back),
 * ``wall_s`` (cold) and ``wall_s_cached`` (rerun), ``n_items``, ``missing/<part>`` = 1 for parts not evaluated.
 """
@@ -41,6 +43,8 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="12 items instead of the demo's 32")
     ap.add_argument("--n", type=int, default=None, help="items (overrides --quick)")
     ap.add_argument("--workdir", default=None, help="cache + report folder (default: a fresh temporary folder)")
+    ap.add_argument("--evidence-share", type=float, default=0.0,
+                    help="share of evidence-under-the-mask items in the built-in data (default 0: the demo's data)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="extra Hydra override (repeatable)")
     args = ap.parse_args(argv)
 
@@ -53,7 +57,8 @@ def main(argv=None) -> int:
     start = provenance()
     work = Path(args.workdir or tempfile.mkdtemp(prefix="clinx_bench_eval_"))
     n = args.n if args.n is not None else (12 if args.quick else 32)
-    overrides = [f"n={n}", f"paths.cache_dir={work / 'cache'}", f"paths.runs_dir={work / 'runs'}", "progress=false"] + args.set
+    overrides = [f"n={n}", f"paths.cache_dir={work / 'cache'}", f"paths.runs_dir={work / 'runs'}", "progress=false"] + (
+        [f"data.evidence_share={args.evidence_share}"] if args.evidence_share else []) + args.set
     cfg = compose("demo", overrides)
 
     t0 = time.perf_counter()

@@ -126,13 +126,26 @@ def build_sample(split: str, index: int, seed: int = 0, size: int = 512, spec: B
 
 
 def build_benchmark(split: str = "test", n: int = 300, seed: int = 0, size: int = 512,
-                    spec: BaseSpec = BaseSpec()) -> list[Sample]:
-    """``n`` samples of one split (see :func:`build_sample`)."""
-    return [build_sample(split, i, seed, size, spec) for i in range(int(n))]
+                    spec: BaseSpec = BaseSpec(), evidence_share: float = 0.0) -> list[Sample]:
+    """``n`` samples of one split (see :func:`build_sample`).
+
+    ``evidence_share`` of them (drawn per index) are evidence-under-the-mask
+    items (:mod:`clinx.data.evidence`); 0 keeps the benchmark as it was.
+    """
+    from clinx.data.evidence import build_evidence_sample
+
+    out = []
+    for i in range(int(n)):
+        if evidence_share > 0 and split_rng(split, seed, i, "evidence").random() < evidence_share:
+            out.append(build_evidence_sample(split, i, seed, size))
+        else:
+            out.append(build_sample(split, i, seed, size, spec))
+    return out
 
 
 def read_builtin(root=None, split: str | None = "test", limit: int | None = 300, *, seed: int = 0, size: int = 512,
-                 phantom_share: float = 0.3, strict: bool = False, fmt: str = "builtin") -> list[Sample]:
+                 phantom_share: float = 0.3, strict: bool = False, fmt: str = "builtin",
+                 evidence_share: float = 0.0) -> list[Sample]:
     """The built-in benchmark behind the same call shape as the dataset readers.
 
     ``configs/data/builtin.yaml`` instantiates this (partially), so callers
@@ -141,7 +154,8 @@ def read_builtin(root=None, split: str | None = "test", limit: int | None = 300,
     folder, and ``fmt`` only names the format in the config.
     """
     spec = BaseSpec(phantom_share=phantom_share, strict=strict)
-    return build_benchmark(split or "test", 300 if limit is None else int(limit), seed, size, spec)
+    return build_benchmark(split or "test", 300 if limit is None else int(limit), seed, size, spec,
+                           evidence_share=float(evidence_share))
 
 
 def _safe_id(text: str) -> str:

@@ -687,7 +687,8 @@ class GridRunner:
                     result.timings[f"{dname}/{mname}/judge/{jname}_s"] = time.perf_counter() - t0
                 for (block, cname, level), s, pk in plan:
                     row = {"dataset": dname, "model": mname, "block": block, "condition": cname, "level": level,
-                           "item": s.id, "answer_type": s.answer_type}
+                           "item": s.id, "answer_type": s.answer_type,
+                           "evidence": bool((s.provenance or {}).get("evidence_under_mask"))}
                     row.update(score_answer(preds[pk], s.answer, s.answer_type))
                     for jname in judges:
                         row[f"judge/{jname}"] = judge_keys[jname][f"{pk}|{s.id}|{level}"]

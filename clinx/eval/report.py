@@ -34,7 +34,7 @@ import math
 import os
 from collections import OrderedDict
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -68,9 +68,15 @@ def _ordered(keys: Iterable[tuple], orders: Sequence[Sequence[str]]) -> list[tup
     return sorted(keys, key=rank)
 
 
-def utility_table(result: GridResult, by: Sequence[str], block: str = "grid") -> list[dict]:
-    """Rows ``{by..., metric: Mean, "n": items}`` of one block, grouped by ``by``."""
-    rows = [r for r in result.rows if r["block"] == block]
+def evidence_rows(row: dict) -> bool:
+    """Row filter: items whose answer depends on pixels the PHI overlay partly covers (:mod:`clinx.data.evidence`)."""
+    return bool(row.get("evidence"))
+
+
+def utility_table(result: GridResult, by: Sequence[str], block: str = "grid",
+                  where: Callable[[dict], bool] | None = None) -> list[dict]:
+    """Rows ``{by..., metric: Mean, "n": items}`` of one block, grouped by ``by``; ``where`` filters rows."""
+    rows = [r for r in result.rows if r["block"] == block and (where is None or where(r))]
     metrics = _metrics(result)
     agg = aggregate(rows, by=by, metrics=metrics)
     orders = {
@@ -88,18 +94,20 @@ def utility_table(result: GridResult, by: Sequence[str], block: str = "grid") ->
     return out
 
 
-def paired_comparisons(result: GridResult, pairs: Sequence[tuple[str, str]] | None = None) -> list[dict]:
+def paired_comparisons(result: GridResult, pairs: Sequence[tuple[str, str]] | None = None,
+                       where: Callable[[dict], bool] | None = None) -> list[dict]:
     """Per level, the paired difference ``a - b`` of each metric over the same (dataset, model, item).
 
     The standard error of a paired difference is the measurement noise to
     quote when saying one condition beats another on the same items.
+    ``where`` keeps only some rows (e.g. :func:`evidence_rows`).
     """
     conds = result.meta.get("conditions", [])
     if pairs is None:
         pairs = [(c, "raw") for c in conds if c != "raw"] + [(c, "ocr") for c in conds if c not in ("raw", "ocr")]
     idx: dict[tuple, dict] = {}
     for r in result.rows:
-        if r["block"] == "grid":
+        if r["block"] == "grid" and (where is None or where(r)):
             idx[(r["dataset"], r["model"], r["item"], r["level"], r["condition"])] = r
     out = []
     for level in result.meta.get("levels", []):
@@ -217,10 +225,59 @@ def flat_figures(result: GridResult) -> dict[str, float]:
         for m in _metrics(result):
             if r[m].n:
                 figs[f"ablation/{m}/{r['level']}/{r['condition']}"] = round(r[m].value, 4)
+    figs.update(evidence_figures(result))
     for (c, e), v in pooled_leakage(result).items():
         figs[f"token_recall/{c}/{e}"] = round(v["token_recall"], 6)
         figs[f"char_overlap/{c}/{e}"] = round(v["char_overlap"], 6)
     return figs
+
+
+#: The comparisons the evidence items exist for: restoration against black fill on the same items.
+EVIDENCE_PAIRS = (("prism", "ocr"), ("gskip", "ocr"), ("prism_flat", "ocr"))
+
+
+def _evidence_level(result: GridResult) -> str | None:
+    """The level evidence figures are read at: L0 (the question as given isolates the image) if run."""
+    levels = result.meta.get("levels", [])
+    return "l0" if "l0" in levels else (levels[0] if levels else None)
+
+
+def evidence_figures(result: GridResult) -> dict[str, float]:
+    """``em/evidence/<condition>`` (+ ``se/…``, ``n/evidence``) and ``em_diff/evidence/<a>-ocr`` with ``em_diff_se/…``.
+
+    Read at one text level (:func:`_evidence_level`) so every item counts once.
+    Empty when the data has no evidence items.
+    """
+    level = _evidence_level(result)
+    if level is None or not any(evidence_rows(r) for r in result.rows):
+        return {}
+    figs: dict[str, float] = {}
+    for r in utility_table(result, ["level", "condition"], where=evidence_rows):
+        if r["level"] == level and r["em"].n:
+            figs[f"em/evidence/{r['condition']}"] = round(r["em"].value, 4)
+            figs[f"se/em/evidence/{r['condition']}"] = round(r["em"].se, 4)
+            figs["n/evidence"] = r["em"].n
+    for c in paired_comparisons(result, EVIDENCE_PAIRS, where=evidence_rows):
+        if c["level"] == level and c["em"].n:
+            figs[f"em_diff/evidence/{c['a']}-{c['b']}"] = round(c["em"].value, 4)
+            figs[f"em_diff_se/evidence/{c['a']}-{c['b']}"] = round(c["em"].se, 4)
+    return figs
+
+
+def evidence_markdown(result: GridResult) -> str:
+    """The evidence-under-the-mask section: utility per condition and paired differences against black fill."""
+    if not any(evidence_rows(r) for r in result.rows):
+        return ""
+    metrics = _metrics(result)
+    parts = ["## Evidence under the mask — items whose answer lies partly under a PHI overlay (%)",
+             _utility_md(utility_table(result, ["level", "condition"], where=evidence_rows), ["level", "condition"], metrics)]
+    comps = paired_comparisons(result, EVIDENCE_PAIRS, where=evidence_rows)
+    if comps:
+        body = [[LEVEL_LABEL.get(c["level"], c["level"]), f"{COND_LABEL.get(c['a'], c['a'])} − {COND_LABEL.get(c['b'], c['b'])}"]
+                + [_fmt_diff(c[m]) for m in metrics] + [c["n"]] for c in comps]
+        parts += ["", "Paired differences on the evidence items (percentage points ± standard error):",
+                  markdown(["Lvl", "Comparison"] + [_metric_label(m) for m in metrics] + ["n"], body)]
+    return "\n".join(parts)
 
 
 def _jsonable(obj):
@@ -321,6 +378,9 @@ def render_markdown(result: GridResult, brief: bool = False) -> str:
                 + [_fmt_diff(c[m]) for m in metrics] + [c["n"]] for c in comps]
         parts += ["", "## Paired differences on the same items (percentage points ± standard error)",
                   markdown(["Lvl", "Comparison"] + [_metric_label(m) for m in metrics] + ["n"], body)]
+    ev = evidence_markdown(result)
+    if ev:
+        parts += ["", ev]
     miss = missing_text(result)
     if miss:
         parts += ["", miss]

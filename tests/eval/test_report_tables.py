@@ -43,3 +43,25 @@ def test_demo_table_is_rendered_from_the_json_and_replaces_only_its_section(rt, 
     new, done = rt.replace_sections(readme, {"demo": md})
     assert done == ["demo"] and "old table" not in new and md in new
     assert new.startswith("intro\n<!-- table:demo -->\n") and "rest\n<!-- table:restore -->\nkept\n" in new
+
+
+def test_evidence_items_get_their_own_figures_and_paired_differences():
+    from clinx.eval.grid import GridResult
+    from clinx.eval.report import evidence_figures, evidence_markdown, flat_figures
+
+    rows = []
+    for i in range(6):
+        ev = i < 4
+        for cond, em in (("raw", 1.0), ("ocr", 0.0 if ev else 1.0), ("prism", 1.0 if i % 2 == 0 else 0.0)):
+            rows.append({"dataset": "d", "model": "m", "block": "grid", "condition": cond, "level": "l0",
+                         "item": f"it{i}", "answer_type": "closed", "evidence": ev, "em": em, "f1": em, "yn_em": em})
+    result = GridResult(rows=rows, meta={"levels": ["l0"], "conditions": ["raw", "ocr", "prism"]})
+    figs = evidence_figures(result)
+    assert figs["n/evidence"] == 4 and figs["em/evidence/ocr"] == 0.0 and figs["em/evidence/prism"] == 50.0
+    assert figs["em_diff/evidence/prism-ocr"] == 50.0 and figs["em_diff_se/evidence/prism-ocr"] > 0
+    assert "em_diff/evidence/gskip-ocr" not in figs  # not run, not reported
+    assert figs.items() <= flat_figures(result).items()
+    assert "Evidence under the mask" in evidence_markdown(result)
+    for r in rows:
+        r["evidence"] = False
+    assert evidence_figures(result) == {} and evidence_markdown(result) == ""
