@@ -155,7 +155,11 @@ here there home work phone cell at with and or in on by re hcp poa note notes md
 """.split()
 )
 
-_TOKEN_RE = re.compile(r"[^\W\d_](?:[^\W\d_]|['’](?=[^\W\d_])|-(?=[^\W\d_]))*\.?")
+#: A word: letters, inner apostrophes or hyphens each followed by a letter, and one trailing dot.
+#: Written as runs of letters (not one alternation per character, three times slower); the
+#: same matches as :data:`_TOKEN_RE_PLAIN`, checked by a property test.
+_TOKEN_RE = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*\.?")
+_TOKEN_RE_PLAIN = re.compile(r"[^\W\d_](?:[^\W\d_]|['’](?=[^\W\d_])|-(?=[^\W\d_]))*\.?")
 _LINE_RE = re.compile(r"[^\n]+")
 _INITIAL_RE = re.compile(r"[A-Za-z]\.?")
 
@@ -289,16 +293,23 @@ def tokens(text: str) -> list[_Tok]:
     out: list[_Tok] = []
     append = out.append
     info_of = _TOK_INFO.get
-    for lm in _LINE_RE.finditer(text):
-        ls, le = lm.span()
-        case = _line_case(text, ls, le)
-        for m in _TOKEN_RE.finditer(text, ls, le):
-            g = m.group()
-            info = info_of(g)
-            if info is None:
-                info = _tok_info(g)
-            s = m.start()
-            append(_new_tok(_Tok, (s, s + len(g) - info[0], info[1], info[2], info[3], case, info[4])))
+    # one scan of the whole text (a token never holds a line break); the case of a token's line
+    # is computed when the first token of that line is met
+    le = -1
+    case = "mixed"
+    for m in _TOKEN_RE.finditer(text):
+        g = m.group()
+        info = info_of(g)
+        if info is None:
+            info = _tok_info(g)
+        s = m.start()
+        if s > le:
+            ls = text.rfind("\n", 0, s) + 1
+            le = text.find("\n", s)
+            if le < 0:
+                le = len(text)
+            case = _line_case(text, ls, le)
+        append(_new_tok(_Tok, (s, s + len(g) - info[0], info[1], info[2], info[3], case, info[4])))
     return out
 
 

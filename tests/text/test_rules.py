@@ -280,3 +280,31 @@ def test_full_scan_matches_on_fragments():
 @given(text=st.lists(st.sampled_from(["Ab", "O'", "Mc", "Do", "AB", "-", "'", "’", "s", "S", " ", "x", "É", "ā", "Ł", "9", "_", "ÖZ", "a" * 22, "A" * 21]), max_size=12).map("".join))
 def test_name_token_regex_equals_plain_form(text):
     assert [m.span() for m in R._NAME_TOKEN_RE.finditer(text)] == [m.span() for m in R._NAME_TOKEN_RE_PLAIN.finditer(text)]
+
+
+_WORD_PIECES = ["Ab", "o'", "O’", "-", "'", "’", "s", "S", ".", " ", "\n", "\t", "x", "É", "ß", "9", "_", "dr", "MD", "a-b", "--", "''", "ı", "٣"]
+
+
+@PROP
+@given(text=st.lists(st.sampled_from(_WORD_PIECES), max_size=16).map("".join))
+def test_evidence_token_regex_equals_plain_form(text):
+    """The evidence pass's word regex (runs of letters) finds the spans of its per-character plain form."""
+    from clinx.text import evidence as E
+
+    assert [m.span() for m in E._TOKEN_RE.finditer(text)] == [m.span() for m in E._TOKEN_RE_PLAIN.finditer(text)]
+
+
+@PROP
+@given(text=st.lists(st.sampled_from(_WORD_PIECES + ["PT", "HOPE", "hope", "Okafor", "lasix"]), max_size=16).map("".join))
+def test_evidence_tokens_equal_a_per_line_scan(text):
+    """tokens() scans the whole text once; it equals scanning line by line with each line's case."""
+    from clinx.text import evidence as E
+
+    plain = []
+    for lm in E._LINE_RE.finditer(text):
+        ls, le = lm.span()
+        case = E._line_case(text, ls, le)
+        for m in E._TOKEN_RE_PLAIN.finditer(text, ls, le):
+            cut, raw, low, cls, dot = E._tok_info(m.group())
+            plain.append((m.start(), m.end() - cut, raw, low, cls, case, dot))
+    assert [tuple(t) for t in E.tokens(text)] == plain
