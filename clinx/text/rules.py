@@ -358,8 +358,15 @@ _CUE_START_WORDS = sorted(
     key=lambda w: (-len(w), w),
 )
 _CUE_START_RE = _word_start_re(_CUE_START_WORDS)
-# where a date can start: a digit or a month word, not after [\w/.-] (DATE_RE's look-behind)
-_DATE_START_RE = re.compile(r"(?<![\w/.-])(?:\d|" + "|".join(_MONTH_STEMS) + ")")
+# where a date can start: a month word, or a digit run that a separator, an ordinal suffix or
+# eight digits in all follow (every DATE_RE form), not after [\w/.-] (DATE_RE's look-behind).
+# Each branch starts with its letter or digit and looks behind after it, so the engine skips
+# every other position; a hit never swallows another start (it ends on a letter, a digit or
+# a separator a date cannot follow)
+_DATE_START_RE = re.compile(
+    r"[0-9](?<![\w/.-][0-9])(?:\d{0,3}[-/.\s]|\d?(?:st|nd|rd|th)|\d{7})|"
+    + "|".join(f"{c}(?<![\\w/.-]{c})(?:{'|'.join(m[1:] for m in _MONTH_STEMS if m[0] == c)})" for c in dict.fromkeys(m[0] for m in _MONTH_STEMS))
+)
 _AGE_RUN_RE = re.compile(r"9\d|1[01]\d")
 
 
@@ -452,6 +459,8 @@ _MD_CUE_IDX = _NAMES.index("date_md_cue")
 _PARTS_IDX = _NAMES.index("id_prefixed_parts")
 _PREFIXED_IDX = _NAMES.index("id_prefixed")
 _VALIDATED = _BASE_VALIDATED | frozenset(n for n, r in _EXTRA.items() if r.validator is not None or r.needs_context)
+#: index into _COMPILED -> the record's start scan (see Recognizer.starts)
+_STARTS: dict[int, re.Pattern] = {_INDEX[n]: r.compiled_starts for n, r in _EXTRA.items() if r.compiled_starts is not None}
 
 
 def _starts_matches(text: str, low: str, rx: re.Pattern, starts: re.Pattern, exotic: bool) -> list[re.Match]:
@@ -898,6 +907,8 @@ class RuleRecognizer:
                 matches = _anchored_matches(text, rx, _MD_CUE_ANCHOR_RE, 16, _MD_CUE_FIRSTS)
             elif (i == _PARTS_IDX or i == _PREFIXED_IDX) and not exotic:
                 matches = _anchored_matches(text, rx, _PARTS_ANCHOR_RE, 6, _ASCII_LETTERS)
+            elif i in _STARTS:
+                matches = _starts_matches(text, low, rx, _STARTS[i], exotic)
             else:
                 matches = rx.finditer(text)
             validated = name in _VALIDATED
