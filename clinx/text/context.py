@@ -82,7 +82,8 @@ _CLOCK_RE = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 _NUMBER_CATS = frozenset({"MRN", "ACCESSION", "ID", "SSN", "PHONE", "ZIP"})
 # "45-year-old": ages up to 89 are not identifiers (older ones are L1's job)
 _AGE_WORD_RE = re.compile(r"\d{1,3}-?(?:years?|yrs?|months?|weeks?|days?|y/?o)(?:-old)?", re.I)
-_SENT_BREAK_RE = re.compile(r"[.?!;\n]\s|\n")
+# r"[.?!;\n]\s|\n" written to start on one character set (the engine skips other positions)
+_SENT_BREAK_RE = re.compile(r"[.?!;\n](?:(?<=[.?!;\n])\s|(?<=\n))")
 _SEP_ONLY_RE = re.compile(r"[\s,:;=()-]{0,4}")
 #: First words of the two-word anchors: the pair lookup runs only after one of them
 #: (built once here, not on every call).

@@ -140,3 +140,13 @@ def test_token_memo_skip_is_not_vacuous():
     info = {w: C._token_info(w)[4] for w in ("CAD", "lasix", "CHIEF", "the", "Patient", "5", "Okafor", "4471", "[NAME]")}
     assert info == {"CAD": True, "lasix": True, "CHIEF": True, "the": True, "Patient": True, "5": False,
                     "Okafor": False, "4471": False, "[NAME]": False}
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.lists(st.sampled_from([".", "?", "!", ";", "\n", " ", "\t", "\u2003", "Dr", "x", "e.g", "a", "Smith", "3"]), max_size=14).map("".join))
+def test_sentence_break_regex_equals_plain_form(text):
+    """The sentence-break regex, written to start on one character set, finds the plain form's matches."""
+    import re
+
+    plain = re.compile(r"[.?!;\n]\s|\n")
+    assert [m.span() for m in C._SENT_BREAK_RE.finditer(text)] == [m.span() for m in plain.finditer(text)]
