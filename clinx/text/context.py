@@ -82,7 +82,8 @@ _CLOCK_RE = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 _NUMBER_CATS = frozenset({"MRN", "ACCESSION", "ID", "SSN", "PHONE", "ZIP"})
 # "45-year-old": ages up to 89 are not identifiers (older ones are L1's job)
 _AGE_WORD_RE = re.compile(r"\d{1,3}-?(?:years?|yrs?|months?|weeks?|days?|y/?o)(?:-old)?", re.I)
-_SENT_BREAK_RE = re.compile(r"[.?!;\n]\s|\n")
+# r"[.?!;\n]\s|\n" written to start on one character set (the engine skips other positions)
+_SENT_BREAK_RE = re.compile(r"[.?!;\n](?:(?<=[.?!;\n])\s|(?<=\n))")
 _SEP_ONLY_RE = re.compile(r"[\s,:;=()-]{0,4}")
 #: First words of the two-word anchors: the pair lookup runs only after one of them
 #: (built once here, not on every call).
@@ -160,14 +161,59 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
     return 0.0, "alpha"
 
 
-#: token -> _shape_score's answer for tokens holding a digit (it depends on their characters
-#: alone), False for tokens without one (scored in context every time)
-_DIGIT_SHAPES: dict[str, tuple[float, str] | bool] = {}
+#: matched token text -> what L2 knows of it from its characters alone (see :func:`_token_info`);
+#: every entry is a pure function of the key, so what was seen before never changes a result
+_TOKEN_INFO: dict[str, tuple] = {}
+
+
+def _token_info(g: str) -> tuple:
+    """``(t, low, anchor, pair_first, skip, digit_score, placeholder)`` for the matched token text ``g``.
+
+    ``t`` is the token without a possessive "'s"; ``anchor`` its single-word anchor category
+    (``None`` when it is none); ``pair_first`` whether a two-word anchor may start with it; ``skip``
+    whether it can never be a candidate wherever it stands (an anchor, a clinical or function word,
+    a lower-case or all-capitals everyday word, a number :func:`_shape_score` scores 0);
+    ``digit_score`` :func:`_shape_score`'s answer for a token with a digit (it depends on the
+    characters alone), else ``None``; ``placeholder`` whether it is a ``[CATEGORY]`` placeholder.
+    """
+    t = g
+    if len(t) > 2 and t[-2] in "'’" and t[-1] in "sS":
+        t = t[:-2]  # possessive: the token is the name, not the "'s"
+    low = t.lower()
+    ph = t[0] == "[" and _PLACEHOLDER_TOKEN_RE.fullmatch(t) is not None
+    # rstrip changes the word (and the second lookup) only when it ends in "." or ":"
+    anchor = ANCHORS.get(low) or (low[-1] in ".:" and ANCHORS.get(low.rstrip(".:"))) or None
+    has_digit = _HAS_DIGIT_RE.search(t) is not None
+    skip = low in ANCHORS or low.rstrip(".:") in ANCHORS or low in NON_NAMES
+    c0 = t[0]
+    if not skip and c0.isalpha():
+        # a lower-case word that no lexicon calls a name, or a clinical word, in any case ("PMH", "CAD",
+        # "Lasix"), scores 0 (classify(), not a look in its cache: what was classified before must not count)
+        cls = classify(fold(t))
+        first, last = name_gazetteer()
+        if cls == "C" or (cls == "W" or cls is None and not (low in first or low in last)) and c0.islower() and not has_digit:
+            skip = True
+        # an everyday word in capitals ("CHIEF COMPLAINT") too (only a Title-case one can be a place name)
+        elif cls == "W" and t.isupper() and not has_digit:
+            skip = True
+    digit_score = None
+    if not skip and has_digit:
+        first, last = name_gazetteer()
+        # the context arguments are not read for a token with a digit
+        digit_score = _shape_score(t, low, 0, t, first, last, False)
+        skip = digit_score[0] <= 0.0
+    if len(_TOKEN_INFO) > 100_000:
+        _TOKEN_INFO.clear()
+    info = _TOKEN_INFO[g] = (t, low, anchor, low in _PAIR_FIRSTS, skip, digit_score, ph)
+    return info
 
 
 def _all_lower(text: str) -> bool:
     """Is ``text`` written all in lower case (placeholders aside)? Then lower case says nothing."""
-    return not any(ch.isupper() for ch in _PLACEHOLDER_TOKEN_RE.sub("", text))
+    s = _PLACEHOLDER_TOKEN_RE.sub("", text) if "[" in text else text
+    if s.isascii():
+        return s == s.lower()  # in ASCII only A-Z are upper case, and lower() changes exactly those
+    return not any(ch.isupper() for ch in s)
 
 
 class ContextEnhancer:
@@ -203,53 +249,61 @@ class ContextEnhancer:
         """Candidates in ``text``; ``covered`` spans (already found by L1) are anchors, not candidates."""
         check_text(text)
         first, last = name_gazetteer()
-        # tokens as parallel lists (no per-token objects: this runs on every question)
+        # one pass over the tokens: offsets, and what each token's text alone says (memoised per
+        # text, see _token_info); only tokens that may anchor or may be candidates are visited again
         starts: list[int] = []
         ends: list[int] = []
-        words: list[str] = []
+        infos: list[tuple] = []
+        special: list[int] = []  # placeholders, anchors and first words of two-word anchors
+        maybe: list[int] = []  # tokens that may be candidates
+        info_of = _TOKEN_INFO.get
+        i = 0
         for m in _TOKEN_RE.finditer(text):
-            t = m.group()
+            g = m.group()
+            info = info_of(g) or _token_info(g)
             s = m.start()
-            if len(t) > 2 and t[-2] in "'’" and t[-1] in "sS":
-                t = t[:-2]  # possessive: the token is the name, not the "'s"
             starts.append(s)
-            ends.append(s + len(t))
-            words.append(t)
-        n = len(words)
+            ends.append(s + len(info[0]))
+            infos.append(info)
+            if info[2] or info[3] or info[6]:
+                special.append(i)
+            if not info[4]:
+                maybe.append(i)
+            i += 1
+        n = i
         if not n:
             return []
-        lows = [w.lower() for w in words]
         covered = sorted(covered) if covered else ()
-        pair_firsts = _PAIR_FIRSTS
-        anchors_get = ANCHORS.get
         ncov = len(covered)
         # anchor category per token index (None when not an anchor)
         anchor: list[str | None] = [None] * n
         is_ph = [False] * n
-        any_anchor = False
-        ci = 0
-        for i in range(n):
-            t = words[i]
-            if t[0] == "[" and _PLACEHOLDER_TOKEN_RE.fullmatch(t):
-                is_ph[i] = True
-                anchor[i] = t[1:-1]
-                any_anchor = True
-                continue
-            if ncov:
+        if ncov:
+            ci = 0
+            for i in range(n):
+                if infos[i][6]:
+                    continue  # a placeholder is one whether covered or not
                 st = starts[i]
                 while ci < ncov and covered[ci][1] <= st:
                     ci += 1
                 if ci < ncov and covered[ci][0] < ends[i]:
                     is_ph[i] = True  # inside an L1 span: acts like a placeholder
-                    continue
-            low = lows[i]
-            # rstrip changes the word (and the second lookup) only when it ends in "." or ":"
-            a = anchors_get(low) or (low[-1] in ".:" and anchors_get(low.rstrip(".:")))
+        any_anchor = False
+        for i in special:
+            info = infos[i]
+            if info[6]:
+                is_ph[i] = True
+                anchor[i] = info[0][1:-1]
+                any_anchor = True
+                continue
+            if is_ph[i]:
+                continue  # covered by an L1 span
+            a = info[2]
             if a:
                 anchor[i] = a
                 any_anchor = True
-            if i + 1 < n and low in pair_firsts:
-                pair = ANCHOR_PAIRS.get((low, lows[i + 1]))
+            if i + 1 < n and info[3]:
+                pair = ANCHOR_PAIRS.get((info[1], infos[i + 1][1]))
                 if pair:
                     anchor[i + 1] = anchor[i + 1] or pair
                     anchor[i] = anchor[i] or pair
@@ -262,37 +316,15 @@ class ContextEnhancer:
         masked_prev = -10
         breaks: list[int] | None = None
         window, after, threshold = self.window, self.after, self.threshold
-        for i in range(n):
-            low = lows[i]
-            if is_ph[i] or low in ANCHORS:
-                continue  # anchors and removed spans are context, not candidates
-            t = words[i]
-            # cheap reject, same outcome as _shape_score's 0.0: a lower-case word that no
-            # lexicon calls a name, or a clinical word, in any case ("PMH", "CAD", "Lasix")
-            c0 = t[0]
-            if c0.isalpha():
-                # classify(), not a look in its cache: what was classified before must not change the result
-                cls = classify(fold(t))
-                if cls == "C" or (cls == "W" or cls is None and not (low in first or low in last)) and c0.islower() and not _HAS_DIGIT_RE.search(t):
-                    continue
-                # an everyday word in capitals ("CHIEF COMPLAINT"): _shape_score's 0.0 too (only a
-                # Title-case one can be a place name)
-                if cls == "W" and t.isupper() and not _HAS_DIGIT_RE.search(t):
-                    continue
-            if low.rstrip(".:") in ANCHORS:
-                continue
-            if low in NON_NAMES:
-                continue  # _shape_score's first test: 0.0
-            # a token with a digit is scored on its characters alone: memoised per token
-            hit = _DIGIT_SHAPES.get(t)
-            if hit:
-                base, shape = hit
+        for i in maybe:
+            if is_ph[i]:
+                continue  # removed spans are context, not candidates
+            t, low, _, _, _, digit_score, _ = infos[i]
+            # a token with a digit is scored on its characters alone (memoised with the token)
+            if digit_score is not None:
+                base, shape = digit_score
             else:
                 base, shape = _shape_score(t, low, starts[i], text, first, last, lower_text)
-                if hit is None:
-                    if len(_DIGIT_SHAPES) > 50_000:
-                        _DIGIT_SHAPES.clear()
-                    _DIGIT_SHAPES[t] = (base, shape) if _HAS_DIGIT_RE.search(t) else False
             if base <= 0.0:
                 continue
             if breaks is None:
@@ -347,6 +379,8 @@ class ContextEnhancer:
             out.append(Candidate(starts[i], ends[i], cat, f"context:{cat.lower()}", round(score, 3)))
             masked_prev = i
         if out:
+            words = [info[0] for info in infos]
+            lows = [info[1] for info in infos]
             out.extend(self._backfill(text, starts, ends, words, lows, out, is_ph, first, last, lower_text))
             out = [_extend_name_left(text, c) if c.category == "NAME" else c for c in out]
         return out

@@ -210,6 +210,8 @@ DATE_RECOGNIZERS: list[Recognizer] = [
         _month_start() + r"\.?\s{1,3}(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\b"
         r"(?!\s{0,2}(?:mm|cm|ml|mg|lesions?|nodules?|days?|weeks?|times?|units?)\b)(?![/.:]\d)",
         "DATE", 0.9, flags=re.I, gate=lambda t, low: _MONTH_DAY_GATE_RE.search(low) is not None,
+        # every match starts where the gate's scan finds a month word, blanks and a digit
+        starts=_MONTH_DAY_GATE_RE.pattern,
     ),
     # words: looked up on the word tokens (a set lookup, no scan)
     Recognizer("date_month_name", None, "DATE", 0.85, lexicon=frozenset(_MONTHS_FULL)),

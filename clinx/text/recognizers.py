@@ -41,6 +41,14 @@ class Recognizer:
     pattern: the word-token pass of :mod:`clinx.text.evidence` looks each token
     up in it (a set lookup instead of a regex scan) and hands the validator a
     :class:`TokenMatch`.
+
+    ``starts`` (optional, a speed-up) is a cheap regular expression run on the
+    *lower-cased* text whose hits include every position where ``pattern`` can
+    start a match, a hit never covering another such position; the pattern is then
+    tried only there (:func:`clinx.text.rules._starts_matches`), with the
+    same matches as a full scan. The property tests in ``tests/text/test_rules.py``
+    check this for every record that has one. Leave it out when unsure: a record
+    without it is scanned in full.
     """
 
     name: str
@@ -54,12 +62,17 @@ class Recognizer:
     gate: Gate | None = None
     flags: int = 0
     lexicon: frozenset[str] = frozenset()
+    starts: str | None = None
     compiled: re.Pattern | None = field(init=False, repr=False, compare=False)
+    compiled_starts: re.Pattern | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         if (self.pattern is None) == (not self.lexicon):
             raise ValueError(f"recogniser {self.name!r} needs exactly one of pattern or lexicon")
+        if self.starts is not None and self.pattern is None:
+            raise ValueError(f"recogniser {self.name!r}: starts needs a pattern")
         object.__setattr__(self, "compiled", re.compile(self.pattern, self.flags) if self.pattern is not None else None)
+        object.__setattr__(self, "compiled_starts", re.compile(self.starts) if self.starts is not None else None)
 
     def has_context(self, text: str, start: int) -> bool:
         """Is one of :attr:`context` among the ``context_window`` words before ``start``?"""
@@ -117,6 +130,8 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?<![\w/])(?:x|ext\.?\s{0,2}|extension\s{1,2})(?P<v>\d(?:-?\d){3,5})(?![\w/]|[.,]\d)",
         "PHONE", 0.85, validator=_extension_ok, flags=re.I,
         gate=lambda t, low: ("x" in low) and any(ch.isdigit() for ch in t),
+        # a match starts on "x" before a digit or on "ext" ("extension" too)
+        starts=r"x(?=\d)|e(?=xt)",
     ),
 ]
 

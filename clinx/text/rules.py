@@ -358,8 +358,17 @@ _CUE_START_WORDS = sorted(
     key=lambda w: (-len(w), w),
 )
 _CUE_START_RE = _word_start_re(_CUE_START_WORDS)
-# where a date can start: a digit or a month word, not after [\w/.-] (DATE_RE's look-behind)
-_DATE_START_RE = re.compile(r"(?<![\w/.-])(?:\d|" + "|".join(_MONTH_STEMS) + ")")
+# where a date can start: a month word, or a digit run that a separator, an ordinal suffix or
+# eight digits in all follow (every DATE_RE form), not after [\w/.-] (DATE_RE's look-behind).
+# The pattern starts with one character set (a digit or a month's first letter) and looks
+# behind after it, so the engine skips every other position; a hit never swallows another
+# start (it ends on a letter, a digit or a separator a date cannot follow)
+_MONTH_FIRSTS = "".join(dict.fromkeys(m[0] for m in _MONTH_STEMS))
+_DATE_START_RE = re.compile(
+    rf"[0-9{_MONTH_FIRSTS}](?<![\w/.-].)(?:(?<=[0-9])(?:\d{{0,3}}[-/.\s]|\d?(?:st|nd|rd|th)|\d{{7}})|"
+    + "|".join(f"(?<={c})(?:{'|'.join(m[1:] for m in _MONTH_STEMS if m[0] == c)})" for c in _MONTH_FIRSTS)
+    + ")"
+)
 _AGE_RUN_RE = re.compile(r"9\d|1[01]\d")
 
 
@@ -452,6 +461,8 @@ _MD_CUE_IDX = _NAMES.index("date_md_cue")
 _PARTS_IDX = _NAMES.index("id_prefixed_parts")
 _PREFIXED_IDX = _NAMES.index("id_prefixed")
 _VALIDATED = _BASE_VALIDATED | frozenset(n for n, r in _EXTRA.items() if r.validator is not None or r.needs_context)
+#: index into _COMPILED -> the record's start scan (see Recognizer.starts)
+_STARTS: dict[int, re.Pattern] = {_INDEX[n]: r.compiled_starts for n, r in _EXTRA.items() if r.compiled_starts is not None}
 
 
 def _starts_matches(text: str, low: str, rx: re.Pattern, starts: re.Pattern, exotic: bool) -> list[re.Match]:
@@ -508,11 +519,13 @@ def _anchored_matches(text: str, rx: re.Pattern, anchors: re.Pattern, reach: int
 
 # month/day after a cue: the value starts after a blank (the cue's "\s{1,3}") at most 16 characters
 # (longest cue "examinations", a colon, three blanks) after the match start; cues start on these letters
-_MD_CUE_ANCHOR_RE = re.compile(r"(?<=\s)(?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9])(?![\w/]|\.\d)")
+# (written to start on a digit, the look-behind after it: the engine then skips every other
+# position; the same matches as r"(?<=\s)(?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9])(?![\w/]|\.\d)")
+_MD_CUE_ANCHOR_RE = re.compile(r"[0-9](?<=\s[0-9])(?:(?<=1)[0-2]|(?<=0)[1-9]|(?<=[1-9]))/(?:3[01]|[12]\d|0?[1-9])(?![\w/]|\.\d)")
 _MD_CUE_FIRSTS = frozenset("odhfsrecmxiap" + "odhfsrecmxiap".upper())
 # letter-prefixed identifiers and parts ("AB12-345", "ACC2020134801"): the first digit follows a letter,
 # "-" or "#", at most 6 characters in (1 letter, up to 4 more, an optional "-" or "#")
-_PARTS_ANCHOR_RE = re.compile(r"(?<=[A-Za-z#-])\d")
+_PARTS_ANCHOR_RE = re.compile(r"\d(?<=[A-Za-z#-]\d)")  # r"(?<=[A-Za-z#-])\d", digit first
 _ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
@@ -898,6 +911,8 @@ class RuleRecognizer:
                 matches = _anchored_matches(text, rx, _MD_CUE_ANCHOR_RE, 16, _MD_CUE_FIRSTS)
             elif (i == _PARTS_IDX or i == _PREFIXED_IDX) and not exotic:
                 matches = _anchored_matches(text, rx, _PARTS_ANCHOR_RE, 6, _ASCII_LETTERS)
+            elif i in _STARTS:
+                matches = _starts_matches(text, low, rx, _STARTS[i], exotic)
             else:
                 matches = rx.finditer(text)
             validated = name in _VALIDATED

@@ -69,7 +69,7 @@ def test_window_limits_anchor_reach():
     assert ContextEnhancer(window=8).find(text)
 
 
-# --- the shortcuts ContextEnhancer.find takes before _shape_score (class-cache rejects, the digit
+# --- the shortcuts ContextEnhancer.find takes before _shape_score (class-cache rejects, the token
 # memo) give _shape_score's answer: find on a cold cache (no shortcut can fire) equals find on a warm one
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -91,13 +91,13 @@ _FRAGMENTS = ["CHIEF", "COMPLAINT", "DAILY", "HIGH", "Riverside", "RIVERSIDE", "
 def test_find_shortcuts_equal_the_full_scoring(parts):
     text = " ".join(parts)
     _CLASS_CACHE.clear()
-    C._DIGIT_SHAPES.clear()
+    C._TOKEN_INFO.clear()
     cold = C.ContextEnhancer().find(text)
     for w in C._TOKEN_RE.findall(text):
         classify(fold(w), w)  # what L1's pass leaves in the cache
     warm = C.ContextEnhancer().find(text)
     assert cold == warm
-    assert C.ContextEnhancer().find(text) == warm  # and with the digit memo filled
+    assert C.ContextEnhancer().find(text) == warm  # and with the token memo filled
 
 
 def test_years_keep_reaches_l2_so_a_cued_year_stays():
@@ -111,3 +111,42 @@ def test_years_keep_reaches_l2_so_a_cued_year_stays():
     assert "1961" not in removed and "1992" not in removed
     with pytest.raises(ValueError):
         C.ContextEnhancer(years="sometimes")
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(parts=st.lists(st.sampled_from(_FRAGMENTS + ["Hope's", "OKAFOR'S", "dr.", "born:", "pt", "2019", "0700", "45-year-old", "550x12", "Lasix", "xyzzy"]),
+                      min_size=1, max_size=12))
+def test_token_memo_skips_only_tokens_that_score_zero(parts):
+    """What _token_info decides from a token's text alone holds wherever the token stands.
+
+    A ``skip`` token is one find() would reject in any context (_shape_score gives it 0, or it is
+    an anchor or a clinical word), and a token's memoised digit score is _shape_score's in context.
+    """
+    text = " ".join(parts)
+    first, last = C.name_gazetteer()
+    for m in C._TOKEN_RE.finditer(text):
+        t, low, _, _, skip, digit_score, _ = C._token_info(m.group())
+        for lower_text in (False, True):
+            full = C._shape_score(t, low, m.start(), text, first, last, lower_text)
+            if digit_score is not None:
+                assert digit_score == full  # a token with a digit is scored on its characters alone
+            if skip:
+                # anchors are context, and a clinical word is never a candidate even with a digit ("b12")
+                assert full[0] <= 0.0 or low in C.ANCHORS or low.rstrip(".:") in C.ANCHORS or classify(fold(t)) == "C", t
+
+
+def test_token_memo_skip_is_not_vacuous():
+    # the property above would pass if nothing were skipped; these must be
+    info = {w: C._token_info(w)[4] for w in ("CAD", "lasix", "CHIEF", "the", "Patient", "5", "Okafor", "4471", "[NAME]")}
+    assert info == {"CAD": True, "lasix": True, "CHIEF": True, "the": True, "Patient": True, "5": False,
+                    "Okafor": False, "4471": False, "[NAME]": False}
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.lists(st.sampled_from([".", "?", "!", ";", "\n", " ", "\t", "\u2003", "Dr", "x", "e.g", "a", "Smith", "3"]), max_size=14).map("".join))
+def test_sentence_break_regex_equals_plain_form(text):
+    """The sentence-break regex, written to start on one character set, finds the plain form's matches."""
+    import re
+
+    plain = re.compile(r"[.?!;\n]\s|\n")
+    assert [m.span() for m in C._SENT_BREAK_RE.finditer(text)] == [m.span() for m in plain.finditer(text)]

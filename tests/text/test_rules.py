@@ -3,6 +3,8 @@
 Test ids name the *form* of an identifier, never a value (no PHI in test names).
 """
 
+import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -280,3 +282,65 @@ def test_full_scan_matches_on_fragments():
 @given(text=st.lists(st.sampled_from(["Ab", "O'", "Mc", "Do", "AB", "-", "'", "’", "s", "S", " ", "x", "É", "ā", "Ł", "9", "_", "ÖZ", "a" * 22, "A" * 21]), max_size=12).map("".join))
 def test_name_token_regex_equals_plain_form(text):
     assert [m.span() for m in R._NAME_TOKEN_RE.finditer(text)] == [m.span() for m in R._NAME_TOKEN_RE_PLAIN.finditer(text)]
+
+
+_WORD_PIECES = ["Ab", "o'", "O’", "-", "'", "’", "s", "S", ".", " ", "\n", "\t", "x", "É", "ß", "9", "_", "dr", "MD", "a-b", "--", "''", "ı", "٣"]
+
+
+@PROP
+@given(text=st.lists(st.sampled_from(_WORD_PIECES), max_size=16).map("".join))
+def test_evidence_token_regex_equals_plain_form(text):
+    """The evidence pass's word regex (runs of letters) finds the spans of its per-character plain form."""
+    from clinx.text import evidence as E
+
+    assert [m.span() for m in E._TOKEN_RE.finditer(text)] == [m.span() for m in E._TOKEN_RE_PLAIN.finditer(text)]
+
+
+@PROP
+@given(text=st.lists(st.sampled_from(_WORD_PIECES + ["PT", "HOPE", "hope", "Okafor", "lasix"]), max_size=16).map("".join))
+def test_evidence_tokens_equal_a_per_line_scan(text):
+    """tokens() scans the whole text once; it equals scanning line by line with each line's case."""
+    from clinx.text import evidence as E
+
+    plain = []
+    for lm in E._LINE_RE.finditer(text):
+        ls, le = lm.span()
+        case = E._line_case(text, ls, le)
+        for m in E._TOKEN_RE_PLAIN.finditer(text, ls, le):
+            cut, raw, low, cls, dot = E._tok_info(m.group())
+            plain.append((m.start(), m.end() - cut, raw, low, cls, case, dot))
+    assert [tuple(t) for t in E.tokens(text)] == plain
+
+
+DATE_START_FRAGMENTS = [
+    "3", "14", "2023", "20230502", "1234567", "12345678", "1٣", "٣", "/", "-", ".", " ", "  ", "\n", "of", "st", "nd", "rd", "th",
+    "March", "mar", "SEPT", "Sept.", "june", "Jul", "may", "x", "a", "_", "'", ",", "1st", "22nd", "3rd", "14th", "the",
+    "ext", "Ext.", "extension", "x4471", "X12", "4-3321", "ml", "ſ", "İ", "ı", "K", "ext 4471", "Ext. 52210", "extension 4-3321",
+    "Jan 3", "SEPT. 14th", "Mar\t22", "dec 31", "June 2",
+]
+
+
+@PROP
+@given(parts=st.lists(st.sampled_from(DATE_START_FRAGMENTS), max_size=14))
+def test_date_and_record_start_scans_equal_finditer(parts):
+    """The digit/month start scan of DATE_RE and every record's own ``starts`` scan give finditer's matches."""
+    text = "".join(parts)
+    low = text.lower()
+    exotic = len(low) != len(text) or "ſ" in text or "ı" in text
+    rx = R._COMPILED[R._DATE_IDX][1]
+    assert [m.span() for m in R._starts_matches(text, low, rx, R._DATE_START_RE, exotic)] == [m.span() for m in rx.finditer(text)]
+    assert R._STARTS, "no record has a start scan: the loop below would check nothing"
+    for i, starts in R._STARTS.items():
+        rx = R._COMPILED[i][1]
+        got = [m.span() for m in R._starts_matches(text, low, rx, starts, exotic)]
+        assert got == [m.span() for m in rx.finditer(text)], R._COMPILED[i][0]
+
+
+def test_date_start_scan_catches_a_removed_shortcut():
+    # an ordinal day ("3rd of June") starts a date: a start scan without the suffix branch misses it
+    rx = R._COMPILED[R._DATE_IDX][1]
+    text = "3rd of June 2020"
+    assert [m.span() for m in rx.finditer(text)] == [(0, len(text))]
+    narrow = re.compile(R._DATE_START_RE.pattern.replace(r"|\d?(?:st|nd|rd|th)", ""))
+    assert narrow.pattern != R._DATE_START_RE.pattern
+    assert [m.span() for m in R._starts_matches(text, text.lower(), rx, narrow, False)] != [(0, len(text))]
