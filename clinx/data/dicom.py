@@ -628,7 +628,7 @@ def _apply_syntax(ds: Dataset, wanted: str) -> tuple[str, str]:
         return str(ExplicitVRLittleEndian), "big-endian or unknown syntax written as Explicit VR Little Endian"
     if wanted in _LOSSLESS_COMPRESSED:
         try:
-            ds.compress(uid)
+            ds.compress(uid, generate_instance_uid=False)  # the (remapped) SOP Instance UID must stay
             return wanted, ""
         except Exception as exc:  # noqa: BLE001 - no encoder plugin, or it refused these pixels
             ds.file_meta.TransferSyntaxUID = ExplicitVRLittleEndian

@@ -74,16 +74,17 @@ class ReleaseSummary:
     audit: dict = field(default_factory=dict)
     outputs: dict[str, Path] = field(default_factory=dict)  # rel -> released file (in memory only)
 
+    processed: int = 0
+
     @property
     def files_per_s(self) -> float:
-        """Items processed (not skipped) per wall-clock second."""
-        done = self.released + self.quarantined + self.failed
-        return done / self.wall_s if self.wall_s > 0 else 0.0
+        """Items processed in this run (not skipped) per wall-clock second."""
+        return self.processed / self.wall_s if self.wall_s > 0 else 0.0
 
     def to_dict(self) -> dict:
         """JSON-ready counts."""
         return {"planned": self.planned, "released": self.released, "quarantined": self.quarantined, "failed": self.failed,
-                "skipped_resumed": self.skipped, "not_processed": self.not_processed, "dry_run": self.dry_run,
+                "skipped_resumed": self.skipped, "processed": self.processed, "not_processed": self.not_processed, "dry_run": self.dry_run,
                 "wall_s": round(self.wall_s, 3), "files_per_s": round(self.files_per_s, 3)}
 
     def table(self) -> str:
@@ -240,6 +241,8 @@ def _run_task(task: Task) -> Outcome:
 
 
 def _local(tasks: list[Task], factory, settings: WorkerSettings, workers: int, mp_context: str) -> Iterator[Outcome]:
+    if not tasks:
+        return  # nothing to do: no models to load
     if workers <= 1:
         worker = ReleaseWorker(factory, settings)
         for t in tasks:
@@ -271,6 +274,8 @@ def _ray(tasks: list[Task], factory, settings: WorkerSettings, workers: int, add
         from ray.util import ActorPool
     except ImportError:
         raise ConfigError("release.backend=ray needs Ray: pip install 'clinx[ray]'") from None
+    if not tasks:
+        return
     started = False
     if not ray.is_initialized():
         kw = dict(ray_init or {})
@@ -430,6 +435,7 @@ def release_tree(
                   else _ray(tasks, factory, settings, int(workers), ray_address, ray_init))
         for outcome in (progress(stream) if progress else stream):
             p = by_key[outcome.key]
+            summary.processed += 1
             final[p.task.rel] = _finish(p, outcome, journal, output_dir, key_log, summary)
         counts = Counter(r.get("status") for r in final.values())
         summary.released, summary.quarantined, summary.failed = counts["released"], counts["quarantined"], counts["failed"]
