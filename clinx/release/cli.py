@@ -44,15 +44,14 @@ def settings_fingerprint(container: dict) -> str:
     return settings_digest(kept, code)
 
 
-def run(cfg) -> dict:
-    """Run the release described by a composed ``release`` config; returns the summary dict."""
+def release_from_config(cfg, *, ray_init: dict | None = None):
+    """Run the release a composed ``release`` config describes (the CLI, the benchmark); returns the :class:`ReleaseSummary`."""
     from omegaconf import OmegaConf
 
     from clinx.localize.manifests import ManifestSource
     from clinx.release.runner import ConfigParts, load_secret, release_tree
-    from clinx.sanitize.cli import _escape_log_records, _int
+    from clinx.sanitize.cli import _int
 
-    _escape_log_records()
     if not cfg.input_dir or not cfg.output_dir:
         raise ConfigError("input_dir and output_dir are required")
     workers = _int(cfg, "workers", minimum=1)
@@ -65,26 +64,34 @@ def run(cfg) -> dict:
     key_dir = Path(str(rel.key_dir)) if rel.key_dir else out_dir.with_name(out_dir.name + ".key")
     dry = bool(cfg.dry_run)
     secret = load_secret(key_dir, create=not dry)
-    container = OmegaConf.to_container(cfg, resolve=True)
+    container = OmegaConf.to_container(cfg, resolve=True)  # plain values: workers rebuild the parts from it
     container.pop("hydra", None)
+    container.pop("paths", None)
     if workers > 1 and "threads" in container.get("ocr", {}):
         container["ocr"]["threads"] = 1  # one core per worker process
-    manifests = ManifestSource(cfg.manifest)
-    summary = release_tree(
+    return release_tree(
         cfg.input_dir, out_dir, ConfigParts(container, secret),
         secret_fp=hashlib.sha256(secret.encode()).hexdigest()[:16],
         settings_fp=settings_fingerprint(container),
         seed=seed, text_level=str(rel.text_level).upper(), max_pixels=max_pixels,
         backend=str(rel.backend), workers=workers, mp_context=str(rel.mp_context),
-        ray_address=str(rel.address) if rel.address else None, dry_run=dry, resume=bool(cfg.resume),
+        ray_address=str(rel.address) if rel.address else None, ray_init=ray_init, dry_run=dry, resume=bool(cfg.resume),
         key_file=bool(rel.key_file), key_dir=key_dir, log_paths=str(cfg.log.paths),
-        text_suffixes=tuple(str(s) for s in rel.text_suffixes), manifest_source=manifests,
+        text_suffixes=tuple(str(s) for s in rel.text_suffixes), manifest_source=ManifestSource(cfg.manifest),
     )
+
+
+def run(cfg) -> dict:
+    """Run the release described by a composed ``release`` config; returns the summary dict."""
+    from clinx.sanitize.cli import _escape_log_records
+
+    _escape_log_records()
+    summary = release_from_config(cfg)
     out = summary.to_dict()
-    out["output_dir"] = str(out_dir)
-    if dry:
+    out["output_dir"] = str(cfg.output_dir)
+    if summary.dry_run:
         out["would"] = summary.audit
-    note = f"audit: {out_dir / 'audit.md'}" if not dry else "dry run: nothing was written"
+    note = f"audit: {Path(str(cfg.output_dir)) / 'audit.md'}" if not summary.dry_run else "dry run: nothing was written"
     return finish_run(out, run_dir(), summary.table(), note)
 
 
