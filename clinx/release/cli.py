@@ -49,7 +49,7 @@ def release_from_config(cfg, *, ray_init: dict | None = None):
     from omegaconf import OmegaConf
 
     from clinx.localize.manifests import ManifestSource
-    from clinx.release.runner import ConfigParts, load_secret, release_tree
+    from clinx.release.runner import BACKENDS, ConfigParts, check_release_folders, load_secret, release_tree
     from clinx.sanitize.cli import _int
 
     if not cfg.input_dir or not cfg.output_dir:
@@ -63,6 +63,9 @@ def release_from_config(cfg, *, ray_init: dict | None = None):
     out_dir = Path(str(cfg.output_dir))
     key_dir = Path(str(rel.key_dir)) if rel.key_dir else out_dir.with_name(out_dir.name + ".key")
     dry = bool(cfg.dry_run)
+    if str(rel.backend) not in BACKENDS:
+        raise ConfigError(f"release.backend must be one of {', '.join(BACKENDS)}")
+    check_release_folders(Path(str(cfg.input_dir)), out_dir, key_dir)  # before the secret is created anywhere
     secret = load_secret(key_dir, create=not dry)
     container = OmegaConf.to_container(cfg, resolve=True)  # plain values: workers rebuild the parts from it
     container.pop("hydra", None)

@@ -327,6 +327,19 @@ def _outside(path: Path, *folders: Path) -> bool:
     return True
 
 
+def check_release_folders(input_dir: Path, output_dir: Path, key_dir: Path | None) -> None:
+    """Refuse a layout where the release or the key folder could touch the input, or keys land in the release (:class:`ConfigError`)."""
+    from clinx.sanitize.journal import check_output_dir
+    from clinx.sanitize.runner import check_folders
+
+    if not Path(input_dir).is_dir():
+        raise ConfigError("input_dir does not exist or is not a folder")
+    check_folders(Path(input_dir), Path(output_dir))
+    check_output_dir(Path(output_dir))
+    if key_dir is not None and not _outside(Path(key_dir), Path(input_dir), Path(output_dir)):
+        raise ConfigError("the key folder must be outside the input and the release folders")
+
+
 def release_tree(
     input_dir: str | os.PathLike,
     output_dir: str | os.PathLike,
@@ -363,23 +376,17 @@ def release_tree(
     """
     from clinx.release.report import build_audit, render_markdown
     from clinx.sanitize.inputs import LOG_PATHS
-    from clinx.sanitize.journal import Journal, append_jsonl, check_output_dir, read_jsonl
-    from clinx.sanitize.runner import check_folders
+    from clinx.sanitize.journal import Journal, append_jsonl, read_jsonl
 
     t0 = time.perf_counter()
     input_dir, output_dir = Path(input_dir), Path(output_dir)
-    if not input_dir.is_dir():
-        raise ConfigError("input_dir does not exist or is not a folder")
+    check_release_folders(input_dir, output_dir, key_dir)
     if backend not in BACKENDS:
         raise ConfigError(f"release.backend must be one of {', '.join(BACKENDS)}")
     if log_paths not in LOG_PATHS:
         raise ConfigError(f"log.paths must be one of {', '.join(LOG_PATHS)}")
     if int(workers) < 1:
         raise ConfigError("workers must be at least 1")
-    check_folders(input_dir, output_dir)
-    check_output_dir(output_dir)
-    if key_dir is not None and not _outside(Path(key_dir), input_dir, output_dir):
-        raise ConfigError("the key folder must be outside the input and the release folders")
     suffixes = tuple(s.lower() for s in text_suffixes)
     fp = text_digest(settings_fp, secret_fp, text_level, str(seed), str(max_pixels))
     plans, skipped = _plan(input_dir, output_dir, log_paths=log_paths, text_suffixes=suffixes, manifests=manifest_source,

@@ -183,3 +183,41 @@ def test_setup_errors_are_config_errors(archive, rkit, tmp_path):
     (tmp_path / "full" / "x").write_text("not ours")
     with pytest.raises(ConfigError):
         release_tree(src, tmp_path / "full", rkit.fake_parts)
+
+
+def test_a_folder_of_images_with_a_json_manifest(tmp_path, rkit):
+    """A dataset that is not DICOM: PNGs in, PNGs out, the custodian's JSON manifest used for the pixels."""
+    from PIL import Image
+
+    from clinx.data.images import load_image
+    from clinx.localize.manifests import ManifestSource
+
+    src = tmp_path / "in"
+    (src / "case1").mkdir(parents=True)
+    img = np.random.default_rng(0).integers(0, 200, size=(40, 56, 3), dtype=np.uint8)
+    img[3:9, 3:33] = 255
+    Image.fromarray(img).save(src / "case1" / "scan.jpg", quality=100)
+    Image.fromarray(img).save(src / "case1" / "scan2.png")
+    (tmp_path / "m.json").write_text(json.dumps({"patient_name": "QUIXBY^ZELDARINE"}))
+    s = release_tree(src, tmp_path / "out", rkit.fake_parts, manifest_source=ManifestSource(str(tmp_path / "m.json")))
+    assert (s.released, s.failed) == (2, 0)
+    out = load_image(tmp_path / "out" / "case1" / "scan2.png")
+    assert not np.all(out == 255, axis=2).any() and np.array_equal(out[20:], img[20:])
+    assert (tmp_path / "out" / "case1" / "scan.png").is_file()  # JPEG in, lossless PNG out
+    audit = json.loads((tmp_path / "out" / "audit.json").read_text())
+    assert audit["by_modality"] == {"image": {"released": 2}}
+
+
+def test_cli_setup_error_is_one_line_and_creates_nothing(archive, tmp_path):
+    import subprocess
+    import sys
+
+    src, _ = archive
+    r = subprocess.run([sys.executable, "-m", "clinx.cli", "release", f"input_dir={src}", f"output_dir={src / 'rel'}",
+                        f"paths.runs_dir={tmp_path / 'runs'}"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2 and "inside input_dir" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert not (src / "rel").exists() and not (src / "rel.key").exists()  # no key folder made inside the input
+    r = subprocess.run([sys.executable, "-m", "clinx.cli", "release", "release.backend=spark", f"input_dir={src}",
+                        f"output_dir={tmp_path / 'o'}", f"paths.runs_dir={tmp_path / 'runs'}"], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 2 and "release.backend" in r.stderr
