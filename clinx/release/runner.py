@@ -179,6 +179,41 @@ def _extra_manifest(manifests, rel: str, label: str) -> Manifest | None:
     return manifests.load(rel, None, label=label)
 
 
+def _dataset_links(input_dir: Path, datasets: list[str], planned_out: dict, output_dir: Path) -> tuple[dict, dict]:
+    """For JSONL datasets: the manifest each line gives its image (image rel -> Manifest) and, per JSONL, how its
+    image paths change in the release (``scan.jpg`` is released as ``scan.png``). Unreadable lines are left to the worker."""
+    from clinx.records import Manifest as _M
+
+    manifests: dict[str, list] = {}
+    renames: dict[str, dict[str, str]] = {}
+    for rel in datasets:
+        folder = (input_dir / rel).parent
+        ren: dict[str, str] = {}
+        try:
+            text = (input_dir / rel).read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError):
+            continue
+        for line in text.splitlines():
+            try:
+                obj = json.loads(line)
+            except (json.JSONDecodeError, RecursionError):
+                continue
+            image = obj.get("image") if isinstance(obj, dict) else None
+            if not isinstance(image, str) or Path(image).is_absolute() or ".." in Path(image).parts:
+                continue
+            img_rel = (folder / image).relative_to(input_dir).as_posix()
+            out = planned_out.get(img_rel)
+            if out is not None:
+                ren[image] = out.relative_to(output_dir / Path(rel).parent).as_posix()  # relative to the released JSONL
+            if isinstance(obj.get("manifest"), dict):
+                try:
+                    manifests.setdefault(img_rel, []).append(_M.from_dict(obj["manifest"]))
+                except (TypeError, ValueError):
+                    continue
+        renames[rel] = ren
+    return {k: merge_manifests(v) for k, v in manifests.items()}, renames
+
+
 def _plan(input_dir: Path, output_dir: Path, *, log_paths: str, text_suffixes: tuple[str, ...], manifests,
           settings_fp: str) -> tuple[list[_Planned], list[tuple[str, str]]]:
     from clinx.data.guards import file_digest
@@ -187,9 +222,12 @@ def _plan(input_dir: Path, output_dir: Path, *, log_paths: str, text_suffixes: t
     from clinx.sanitize.inputs import item_label, plan_outputs, scan_inputs
 
     files, skipped = scan_inputs(input_dir)
-    texts = [rel for rel, reason in skipped if reason.startswith("unsupported file type") and Path(rel).suffix.lower() in text_suffixes]
-    skipped = [(rel, reason) for rel, reason in skipped if rel not in set(texts)]
+    unsupported = [rel for rel, reason in skipped if reason.startswith("unsupported file type")]
+    texts = [rel for rel in unsupported if Path(rel).suffix.lower() in text_suffixes]
+    datasets = [rel for rel in unsupported if Path(rel).suffix.lower() == ".jsonl"]
+    skipped = [(rel, reason) for rel, reason in skipped if rel not in set(texts) | set(datasets)]
     planned_out = plan_outputs(files, output_dir, "keep")
+    line_manifests, renames = _dataset_links(input_dir, datasets, planned_out, output_dir)
     plans: list[_Planned] = []
     dicom_manifests: list[tuple[str, Manifest]] = []
     for f in files:
@@ -199,7 +237,7 @@ def _plan(input_dir: Path, output_dir: Path, *, log_paths: str, text_suffixes: t
             "the output name collides with another output or a release state file"
         modality = "image"
         try:
-            manifest = _extra_manifest(manifests, f.rel, label)
+            manifest = merge_manifests([_extra_manifest(manifests, f.rel, label), line_manifests.get(f.rel)])
         except ItemError as exc:
             manifest, refused = None, refused or f"manifest: {exc.problem}"
         if f.dicom:
@@ -220,6 +258,11 @@ def _plan(input_dir: Path, output_dir: Path, *, log_paths: str, text_suffixes: t
         key = text_digest("text", rel, file_digest(path), manifest_digest(manifest), settings_fp)
         task = Task("text", rel, item_label(rel, log_paths), key, path=str(path), manifest=manifest)
         plans.append(_Planned(task, output_dir / rel, "text"))
+    for rel in datasets:
+        path = input_dir / rel
+        key = text_digest("jsonl", rel, file_digest(path), json.dumps(renames.get(rel, {}), sort_keys=True), settings_fp)
+        task = Task("jsonl", rel, item_label(rel, log_paths), key, path=str(path), rename=renames.get(rel, {}))
+        plans.append(_Planned(task, output_dir / rel, "dataset"))
     plans.sort(key=lambda p: p.task.rel)
     return plans, [(item_label(rel, log_paths), reason) for rel, reason in skipped]
 
@@ -295,7 +338,7 @@ def _ray(tasks: list[Task], factory, settings: WorkerSettings, workers: int, add
         def with_bytes(t: Task) -> Task:
             # a worker on another machine cannot read our disk: ship the input itself
             data = Path(t.path).read_bytes() if t.path else t.data
-            return Task(t.kind, t.rel, t.label, t.key, None, data, t.manifest)
+            return Task(t.kind, t.rel, t.label, t.key, None, data, t.manifest, t.rename)
 
         yield from pool.map_unordered(lambda a, t: a.run.remote(with_bytes(t)), tasks)
     finally:

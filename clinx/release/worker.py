@@ -62,6 +62,7 @@ class Task:
     path: str | None = None
     data: bytes | None = None
     manifest: Manifest | None = None
+    rename: dict[str, str] | None = None  # jsonl: image path in a line -> the released image's path
 
 
 @dataclass
@@ -132,6 +133,10 @@ def unsupported_object(dataset) -> str:
     return ""
 
 
+#: Dataset fields de-identified as text (others, such as ``id`` or ``answer_type``, are kept as they are).
+_DATASET_TEXT = ("question", "answer", "report", "caption", "text", "findings", "impression")
+
+
 def _header_reason(path: Path) -> str:
     """:func:`unsupported_object` of the header at ``path`` (``""`` when it does not parse or is an image)."""
     import pydicom
@@ -185,6 +190,8 @@ class ReleaseWorker:
                 self._image(task, Path(path), out)
             elif task.kind == "text":
                 self._text(task, Path(path), out)
+            elif task.kind == "jsonl":
+                self._jsonl(task, Path(path), out)
             else:
                 raise ItemError(task.label, f"unknown task kind {task.kind!r}", stage="read")
         except InputError as exc:
@@ -289,6 +296,65 @@ class ReleaseWorker:
         out.data, out.status = data, "released"
 
     # -- text --------------------------------------------------------------------
+    def _read_text(self, task: Task, path: Path) -> str:
+        from clinx.data.guards import check_file
+
+        check_file(path, task.label)
+        try:
+            return path.read_bytes().decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise InputError(task.label, f"text is not UTF-8 (bad byte at offset {exc.start})", stage="read") from None
+
+    def _clean(self, text: str, manifest: Manifest | None, removed: Counter, residual: Counter) -> str:
+        """``text`` at the release level, then re-scanned; returns the cleaned text (``residual`` counts what is left)."""
+        from clinx.text.pipeline import deidentify, rescan
+
+        res = deidentify(text, self.settings.text_level, manifest)
+        removed.update(res.counts())
+        residual.update(s.category for s in rescan(res.text, manifest))
+        return res.text
+
+    def _jsonl(self, task: Task, path: Path, out: Outcome) -> None:
+        """A dataset's JSONL (``image``, ``question``, ``answer``[, ``manifest``]): text fields de-identified with each
+        line's manifest, the manifest itself dropped, image paths pointed at the released images."""
+        import json
+
+        from clinx.records import Manifest as _M
+
+        out.record.update(modality="dataset")
+        removed, residual, lines = Counter(), Counter(), []
+        for n, line in enumerate(self._read_text(task, path).splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except (json.JSONDecodeError, RecursionError):
+                raise InputError(task.label, f"line {n} is not JSON", stage="read") from None
+            if not isinstance(obj, dict):
+                raise InputError(task.label, f"line {n} is not a JSON object", stage="read")
+            try:
+                own = _M.from_dict(obj["manifest"]) if isinstance(obj.get("manifest"), dict) else None
+            except (TypeError, ValueError):
+                raise InputError(task.label, f"line {n}: unusable manifest", stage="read") from None
+            manifest = merge_manifests([own, task.manifest])
+            new = {}
+            for k, v in obj.items():
+                if k == "manifest":
+                    continue  # the manifest is PHI: never released
+                if k in _DATASET_TEXT and isinstance(v, str):
+                    before = sum(residual.values())
+                    v = self._clean(v, manifest, removed, residual)
+                    if sum(residual.values()) > before:
+                        raise ItemError(task.label, f"line {n}, field {k}: the re-scan still finds identifiers", stage="verify")
+                elif k == "image" and isinstance(v, str):
+                    v = (task.rename or {}).get(v, v)
+                new[k] = v
+            lines.append(json.dumps(new, ensure_ascii=False))
+        out.record["text_removed_by_category"] = _counts(removed)
+        out.record["text_residual_by_category"] = _counts(residual)
+        out.record["dataset_lines"] = len(lines)
+        out.data, out.status = ("\n".join(lines) + "\n").encode("utf-8"), "released"
+
     def _text(self, task: Task, path: Path, out: Outcome) -> None:
         from clinx.data.guards import check_file
         from clinx.text.pipeline import deidentify, rescan

@@ -221,3 +221,33 @@ def test_cli_setup_error_is_one_line_and_creates_nothing(archive, tmp_path):
                         f"output_dir={tmp_path / 'o'}", f"paths.runs_dir={tmp_path / 'runs'}"], capture_output=True, text=True,
                        timeout=300)
     assert r.returncode == 2 and "release.backend" in r.stderr
+
+
+def test_an_image_question_dataset_in_jsonl(tmp_path, rkit):
+    """A JSONL dataset: questions and answers de-identified with each line's manifest, the manifest dropped, the
+    image path pointed at the released PNG, and the line's manifest used for that image's pixels."""
+    from PIL import Image
+
+    src = tmp_path / "in"
+    (src / "imgs").mkdir(parents=True)
+    img = np.random.default_rng(1).integers(0, 200, size=(40, 56, 3), dtype=np.uint8)
+    img[3:9, 3:33] = 255
+    Image.fromarray(img).save(src / "imgs" / "a1.bmp")
+    line = {"id": "a1", "image": "imgs/a1.bmp", "question": "Is there a fracture in Zeldarine Quixby's left arm?",
+            "answer": "no", "manifest": {"patient_name": "QUIXBY^ZELDARINE", "mrn": "MRN8675309"}}
+    (src / "test.jsonl").write_text(json.dumps(line) + "\n")
+    s = release_tree(src, tmp_path / "out", rkit.fake_parts)
+    assert (s.released, s.failed, s.quarantined) == (2, 0, 0)
+    got = json.loads((tmp_path / "out" / "test.jsonl").read_text())
+    assert set(got) == {"id", "image", "question", "answer"} and got["image"] == "imgs/a1.png"
+    assert "Quixby" not in got["question"] and "fracture" in got["question"] and got["answer"] == "no"
+    assert (tmp_path / "out" / got["image"]).is_file()
+    audit = json.loads((tmp_path / "out" / "audit.json").read_text())
+    assert audit["text"]["removed_by_category"].get("NAME", 0) >= 1 and audit["by_modality"]["dataset"] == {"released": 1}
+    _assert_no_phi(rkit, *(p.read_bytes() for p in (tmp_path / "out").rglob("*") if p.is_file()))
+    from clinx.release.runner import _dataset_links
+    from clinx.sanitize.inputs import plan_outputs, scan_inputs
+
+    files, _ = scan_inputs(src)
+    manifests, renames = _dataset_links(src, ["test.jsonl"], plan_outputs(files, tmp_path / "o"), tmp_path / "o")
+    assert manifests["imgs/a1.bmp"].fields["mrn"] == "MRN8675309" and renames == {"test.jsonl": {"imgs/a1.bmp": "imgs/a1.png"}}
