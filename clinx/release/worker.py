@@ -356,21 +356,13 @@ class ReleaseWorker:
         out.data, out.status = ("\n".join(lines) + "\n").encode("utf-8"), "released"
 
     def _text(self, task: Task, path: Path, out: Outcome) -> None:
-        from clinx.data.guards import check_file
-        from clinx.text.pipeline import deidentify, rescan
-
-        check_file(path, task.label)
-        try:
-            text = path.read_bytes().decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise InputError(task.label, f"text is not UTF-8 (bad byte at offset {exc.start})", stage="read") from None
-        out.record.update(modality="text")
-        res = deidentify(text, self.settings.text_level, task.manifest)
-        out.record["text_removed_by_category"] = _counts(res.counts())
-        out.record["text_manifest"] = bool(task.manifest)
-        left = rescan(res.text, task.manifest)
-        out.record["text_residual_by_category"] = _counts(Counter(s.category for s in left))
-        if left:
-            raise ItemError(task.label, f"the re-scan still finds {len(left)} identifier(s) "
-                            f"({', '.join(sorted({s.category for s in left}))})", stage="verify")
-        out.data, out.status = res.text.encode("utf-8"), "released"
+        text = self._read_text(task, path)
+        out.record.update(modality="text", text_manifest=bool(task.manifest))
+        removed, residual = Counter(), Counter()
+        cleaned = self._clean(text, task.manifest, removed, residual)
+        out.record["text_removed_by_category"] = _counts(removed)
+        out.record["text_residual_by_category"] = _counts(residual)
+        if residual:
+            raise ItemError(task.label, f"the re-scan still finds {sum(residual.values())} identifier(s) "
+                            f"({', '.join(sorted(residual))})", stage="verify")
+        out.data, out.status = cleaned.encode("utf-8"), "released"

@@ -57,3 +57,17 @@ def test_header_that_still_holds_a_manifest_value_is_quarantined(tmp_path, rkit,
     assert "kept value" in [str(e.value) for e in out if e.tag.is_private]
     assert not any(rkit.PATIENTS["P2"]["PatientID"] in str(e.value) for e in out.iterall())
     assert np.all(out.pixel_array[2:8, 2:30] == 0)
+
+
+def test_text_the_rescan_still_reads_is_quarantined(tmp_path, rkit, monkeypatch):
+    import clinx.text.pipeline as pipeline
+    from clinx.text.base import TextResult
+
+    src = _one(tmp_path, rkit)
+    (src / "report.txt").write_text("Seen: Albrecht Vortigan, MRN5551212, 11/11/2023.\n")
+    monkeypatch.setattr(pipeline, "deidentify", lambda text, level, manifest: TextResult(text))  # a level that removes nothing
+    s = release_tree(src, tmp_path / "out", rkit.fake_parts)
+    assert not (tmp_path / "out" / "report.txt").exists()
+    q = json.loads((tmp_path / "out" / "audit.json").read_text())["quarantined_items"]
+    assert [(e["kind"], e["stage"]) for e in q] == [("text", "verify")] and "re-scan still finds" in q[0]["reason"]
+    assert s.released == 1  # the DICOM beside it is not held back
