@@ -172,6 +172,14 @@ def _read_header(path: Path):
         return None
 
 
+_CLASH = "the output name is a release state file's name"
+
+
+def _state_clash(out: Path, output_dir: Path) -> bool:
+    """Whether ``out`` would overwrite one of the release folder's own files (journal, audit log, audit)."""
+    return out.parent == output_dir and out.name in STATE_FILES | {AUDIT_JSON, AUDIT_MD}
+
+
 def _extra_manifest(manifests, rel: str, label: str) -> Manifest | None:
     """The custodian's manifest for an item (a JSON file or folder); ``None`` for ``dicom`` / ``none`` (DICOM headers are always read)."""
     if manifests is None or manifests.kind in ("dicom", "none"):
@@ -233,7 +241,7 @@ def _plan(input_dir: Path, output_dir: Path, *, log_paths: str, text_suffixes: t
     for f in files:
         label = item_label(f.rel, log_paths)
         out = planned_out[f.rel]
-        refused = "" if out is not None and out.name not in STATE_FILES | {AUDIT_JSON, AUDIT_MD} else \
+        refused = "" if out is not None and not _state_clash(out, output_dir) else \
             "the output name collides with another output or a release state file"
         modality = "image"
         try:
@@ -257,12 +265,12 @@ def _plan(input_dir: Path, output_dir: Path, *, log_paths: str, text_suffixes: t
         path = input_dir / rel
         key = text_digest("text", rel, file_digest(path), manifest_digest(manifest), settings_fp)
         task = Task("text", rel, item_label(rel, log_paths), key, path=str(path), manifest=manifest)
-        plans.append(_Planned(task, output_dir / rel, "text"))
+        plans.append(_Planned(task, output_dir / rel, "text", _CLASH if _state_clash(output_dir / rel, output_dir) else ""))
     for rel in datasets:
         path = input_dir / rel
         key = text_digest("jsonl", rel, file_digest(path), json.dumps(renames.get(rel, {}), sort_keys=True), settings_fp)
         task = Task("jsonl", rel, item_label(rel, log_paths), key, path=str(path), rename=renames.get(rel, {}))
-        plans.append(_Planned(task, output_dir / rel, "dataset"))
+        plans.append(_Planned(task, output_dir / rel, "dataset", _CLASH if _state_clash(output_dir / rel, output_dir) else ""))
     plans.sort(key=lambda p: p.task.rel)
     return plans, [(item_label(rel, log_paths), reason) for rel, reason in skipped]
 

@@ -251,3 +251,13 @@ def test_an_image_question_dataset_in_jsonl(tmp_path, rkit):
     files, _ = scan_inputs(src)
     manifests, renames = _dataset_links(src, ["test.jsonl"], plan_outputs(files, tmp_path / "o"), tmp_path / "o")
     assert manifests["imgs/a1.bmp"].fields["mrn"] == "MRN8675309" and renames == {"test.jsonl": {"imgs/a1.bmp": "imgs/a1.png"}}
+
+
+def test_an_input_named_like_a_release_state_file_is_refused(tmp_path, rkit):
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "audit.jsonl").write_text(json.dumps({"image": "x.png", "question": "q", "answer": "a"}) + "\n")
+    s = release_tree(src, tmp_path / "out", rkit.fake_parts)
+    audit = json.loads((tmp_path / "out" / "audit.json").read_text())
+    assert s.failed == 1 and audit["failed_items"][0]["reason"] == "the output name is a release state file's name"
+    assert json.loads((tmp_path / "out" / "audit.jsonl").read_text().splitlines()[0])["status"] == "failed"
