@@ -415,6 +415,22 @@ def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit
     return j if n else i
 
 
+def _relation_name_ok(text: str, toks: list, k: int) -> bool:
+    """May ``toks[k]``, right after a relation word, start a name?
+
+    A relation is weaker evidence than a title: "Mother born 1961", "husband states",
+    "wife left" put an everyday word there. An ambiguous word ("born", "states", "hope")
+    starts a name only with evidence of its own: it is a given name ("wife Hope",
+    "son bill"), it is capitalised in a mixed-case line, or a name follows it.
+    """
+    t = toks[k]
+    if t.cls != A:
+        return True
+    if t.low in _lex()[0] or t.case == "mixed" and t.raw[:1].isupper():
+        return True
+    return k + 1 < len(toks) and toks[k + 1].cls == N and _joined(text, t, toks[k + 1], comma=False)
+
+
 def _verb_follows(text: str, toks: list, j: int) -> bool:
     """Is the function word ``toks[j]`` ("will", "may") used as one: lower case in mixed text, or an everyday word after it?"""
     t = toks[j]
@@ -499,7 +515,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         last_tok = k >= n  # a credential may end the note ("P. Galloway, MD"): only the look-back applies
         nk = toks[k] if not last_tok else t
         # ---- cue before: a title or a relation vouches even for ambiguous words ("wife Hope", "dr hunter")
-        if not last_tok and (low in TITLES or low in RELATIONS) and _cue_gap(text, t, nk) is not None:
+        if not last_tok and (low in TITLES or low in RELATIONS) and _cue_gap(text, t, nk) is not None \
+                and (low in TITLES or _relation_name_ok(text, toks, k)):
             j = _take_name(text, toks, k, allow_ambiguous=True)
             if j > k:
                 add(k, j, "NAME", "evidence:cue", 0.95)
