@@ -114,3 +114,17 @@ def test_config_option_reaches_l2():
     pipe = instantiate(compose("text", ["text.l2.ner=spacy"]).text)
     assert isinstance(pipe.levels[-1].ner, SpacyNer)
     assert pipe.fingerprint() != instantiate(compose("text", []).text).fingerprint()
+
+
+def test_model_name_and_version_enter_the_fingerprint(monkeypatch):
+    import importlib.metadata
+
+    import clinx.text.ner as ner
+
+    ident = ner.model_identity()
+    assert importlib.metadata.version(ner.SPACY_PACKAGE) in ident and importlib.metadata.version("spacy") in ident
+    before = TextPipeline("L2", l2={"ner": "spacy"}).fingerprint()
+    assert before == TextPipeline("L2", l2={"ner": "spacy"}).fingerprint()
+    # another release of the model (same settings, same clinx code) must be a cache miss
+    monkeypatch.setattr(ner, "model_identity", lambda module=ner.SPACY_MODULE: ident.replace("-", "-99.", 1))
+    assert TextPipeline("L2", l2={"ner": "spacy"}).fingerprint() != before
