@@ -52,6 +52,7 @@ from clinx.text.lexicons import (
     hospitals,
     last_names,
     ordinary_words,
+    organisation_names,
     places,
     zipf,
 )
@@ -91,7 +92,7 @@ ccc-slp cde aprn fnp anp dnp bsn
 HOSPITAL_HEADS = frozenset(
     """
 hospital hospitals clinic clinics infirmary rehab rehabilitation healthcare hospice institute sanatorium memorial vanguard
-associates
+associates hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish
 """.split()
 )
 # two-word heads ("medical center", "health center", "home health", "skilled nursing", "eye and ear")
@@ -210,7 +211,35 @@ def _classify(low: str) -> str:
         return W
     if _inflected(low, ordinary) or _inflected(low, clinical) or _inflected(low, _common_zipf()):
         return W  # "faxed", "secretions": an inflected everyday or clinical word no lexicon lists as such
+    if _medical_shape(low, ordinary, clinical):
+        return C  # "pancytopenia", "tachycardic", "nontender": built like a medical word, not like a name
     return U
+
+
+#: Endings of medical words (a name no lexicon lists hardly ends so): "-emia", "-itis", "-ectomy", "-cardic".
+_MED_SUFFIXES = (
+    "emia", "emias", "itis", "osis", "oses", "ectomy", "otomy", "ostomy", "plasty", "scopy", "scopic", "graphy", "gram",
+    "pathy", "algia", "uria", "penia", "cytosis", "tensive", "cardic", "cardia", "pnea", "pneic", "volemic", "plegia",
+    "paresis", "iasis", "ectasis", "rrhea", "rrhage", "megaly", "trophy", "ectomies", "ostomies", "lysis", "tomy",
+)
+#: Beginnings of medical words: "hypokalemic", "tachypneic", "dysarthria", "intraop".
+_MED_PREFIXES = ("hypo", "hyper", "tachy", "brady", "dys", "peri", "intra", "hemo", "haemo", "neuro", "cardio", "gastro")
+#: Negating and repeating prefixes before an everyday or clinical word: "unlabored", "nontender", "reintubated".
+_WORD_PREFIXES = ("un", "non", "dis", "re", "mis", "pre", "post")  # not "de", "under": DeYoung, Underwood
+
+
+def _medical_shape(low: str, ordinary: frozenset, clinical: frozenset) -> bool:
+    """Is the unknown word ``low`` built like a medical word (see the tuples above)? Seven letters or more."""
+    if len(low) < 7 or not low.isalpha():
+        return False
+    if low.endswith(_MED_SUFFIXES) and not low.endswith("aitis") or low.startswith(_MED_PREFIXES):
+        return True  # (Lithuanian surnames end in "-aitis": Petraitis)
+    for pre in _WORD_PREFIXES:
+        if low.startswith(pre):
+            rest = low[len(pre) :]
+            if len(rest) >= 4 and (rest in ordinary or rest in clinical or _inflected(rest, ordinary) or _inflected(rest, clinical)):
+                return True
+    return False
 
 
 def _common_zipf() -> dict:
@@ -415,6 +444,23 @@ def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit
     return j if n else i
 
 
+_AFTER_INITIAL_RE = re.compile(r"\.?(?:$|[ \t]*\n|[ \t]{2,}|,[ \t]|[ \t]*\))")
+
+
+def _trailing_initial(text: str, last: _Tok, t: _Tok) -> bool:
+    """``t`` is a middle initial written after a name ("DOROTHY M", "Mary J.") that ends a line, a field or a clause."""
+    return (
+        len(t.raw) == 1 and t.raw.isupper() and text[last.e : t.s] == " " and not last.dot
+        and _AFTER_INITIAL_RE.match(text, t.e) is not None
+    )
+
+
+def _short_surname(t: _Tok) -> bool:
+    """A surname of two or three letters right after a title ("dr ng", "Dr. Le"), which may also be a clinical abbreviation."""
+    return 2 <= len(t.low) <= 3 and t.low in _lex()[1] and t.low not in FUNCTION_WORDS and t.low not in _NEVER \
+        and t.low not in CREDENTIALS and t.low not in TITLES and not t.dot
+
+
 def _relation_name_ok(text: str, toks: list, k: int) -> bool:
     """May ``toks[k]``, right after a relation word, start a name?
 
@@ -495,6 +541,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         while i > 0 and _is_initial(toks[i - 1], text) and _joined(text, toks[i - 1], toks[i], comma=False) and cat == "NAME":
             i -= 1
         end = toks[j - 1].e
+        if cat == "NAME" and j < n and _trailing_initial(text, toks[j - 1], toks[j]):
+            end = toks[j].e  # "KOWALSKI, DOROTHY M   MRN": a middle initial closes the name
+            j += 1
         if cat == "HOSPITAL":
             # an institution's possessive is part of its name ("St. Elizabeth's", "Children's")
             if text[end : end + 2] in ("'s", "’s") and (end + 2 == len(text) or not text[end + 2].isalnum()):
@@ -515,9 +564,12 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         last_tok = k >= n  # a credential may end the note ("P. Galloway, MD"): only the look-back applies
         nk = toks[k] if not last_tok else t
         # ---- cue before: a title or a relation vouches even for ambiguous words ("wife Hope", "dr hunter")
-        if not last_tok and (low in TITLES or low in RELATIONS) and _cue_gap(text, t, nk) is not None \
-                and (low in TITLES or _relation_name_ok(text, toks, k)):
+        g = None if last_tok else _cue_gap(text, t, nk)
+        # a title is never followed by a comma ("MONITOR MS, FALL PRECAUTIONS": Mississippi or multiple sclerosis)
+        if g is not None and (low in TITLES and "," not in g or low in RELATIONS and _relation_name_ok(text, toks, k)):
             j = _take_name(text, toks, k, allow_ambiguous=True)
+            if j == k and low in TITLES and _short_surname(nk):
+                j = k + 1  # "dr ng", "Dr. Wu": a two- or three-letter surname the word classes call no name
             if j > k:
                 add(k, j, "NAME", "evidence:cue", 0.95)
                 continue
@@ -628,12 +680,15 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             head_end += 1
         k = first_head
         cnt = 0
-        while k - 1 >= 0 and cnt < 4 and _joined(text, toks[k - 1], toks[k], comma=False):
+        while k - 1 >= 0 and cnt < 4 and _inst_joined(text, toks[k - 1], toks[k]):
             p = toks[k - 1]
             if inst[k - 1] or p.low in FUNCTION_WORDS and p.low not in ("of", "the", "and") or p.low in VENUE_CUES:
                 break
-            if p.cls == C and p.low not in HOSPITAL_HEADS and p.low not in ("general", "memorial", "community", "medical", "health"):
-                break
+            if p.cls == C and p.low not in HOSPITAL_HEADS and p.low not in ("general", "memorial", "community", "medical", "health") \
+                    and not (p.low in SERVICES and t.low in _PRACTICE_HEADS):
+                break  # ("Attleboro Pulmonary Associates": a specialty names a practice)
+            if t.low in _WEAK_HEADS and p.cls in (W, A) and not (p.case == "mixed" and p.raw[:1].isupper()):
+                break  # "notify pharmacy", "private ambulance": an everyday word names no service
             if p.low in SERVICES and t.low not in _PRACTICE_HEADS or p.low in GENERIC_BEFORE_HEAD or len(p.raw) == 1 and not p.dot:
                 break  # ("Pediatric Associates", "Cardiology Associates" name practices)
             if p.low in TITLES or p.low in RELATIONS:
@@ -644,6 +699,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             k += 1
         # "... Associates of Brockton", "Hospital of Central Maine": the place after "of" is part of the name
         if head_end + 1 < n and toks[head_end].low == "of":
+            if head_end + 2 < n and toks[head_end + 1].low in _REGION_WORDS and toks[head_end + 2].low in place_set:
+                head_end += 1  # "Visiting Nurse Association of Greater Attleboro": the region word joins the place
             tp = toks[head_end + 1]
             if (tp.cls in (N, U) or tp.cls in (W, A) and tp.low in place_set) and _joined(text, toks[head_end - 1], toks[head_end], comma=False) \
                     and _joined(text, toks[head_end], tp, comma=False):
@@ -651,6 +708,26 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         if cnt and k < first_head:
             # "St. Elizabeth's" / "Sturdy Memorial": the words before the head plus the head
             add(k, head_end, "HOSPITAL", "evidence:hospital", 0.93)
+    # ---- "Parkside Cardiology", "Lakeside Oncology": a name, a place or an unknown word then a specialty, both
+    # capitalised in a mixed-case line, name a practice ("Boston Cardiology"; not "Pediatric Cardiology")
+    for i in [i for i, w in enumerate(lows) if w in _SPECIALTY_HEADS]:
+        t = toks[i]
+        if i == 0 or named[i] or named[i - 1] or t.case != "mixed" or not t.raw[:1].isupper():
+            continue
+        p = toks[i - 1]
+        if (p.cls in (N, U) or p.low in place_set and p.cls != C) and p.raw[:1].isupper() and not p.raw.isupper() \
+                and _joined(text, p, t, comma=False) and p.low not in TITLES:
+            add(i - 1, i + 1, "HOSPITAL", "evidence:practice", 0.88)
+    # ---- a compass abbreviation before a town ("n. andover", "E. Boston", "So. Weymouth")
+    for i in [i for i, w in enumerate(lows) if w in _COMPASS]:
+        t = toks[i]
+        if i + 1 >= n or named[i] or named[i + 1] or not _joined(text, t, toks[i + 1], comma=False):
+            continue
+        if t.low in ("no", "so") and not t.dot:
+            continue  # "no boston" reads as a word
+        nx = toks[i + 1]
+        if f"{_COMPASS[t.low]} {nx.low}" in place_set or nx.low in place_set and nx.cls in (N, U) and len(nx.low) >= 4:
+            add(i, i + 2, "LOCATION", "evidence:place", 0.85)
     # ---- venues and places after cues
     for i in [i for i, w in enumerate(lows) if w in _VENUE_WORDS]:
         t = toks[i]
@@ -749,8 +826,20 @@ def _capitalised_run(text: str, toks: list, k: int, named: list) -> int:
 
 
 def _inst_joined(text: str, a: _Tok, b: _Tok) -> bool:
-    """Tokens a, b are adjacent within an institution's name: a name's joins, or an ampersand ("Eye & Ear")."""
-    return _joined(text, a, b, comma=False) or _gap(text, a, b).strip() == "&"
+    """Tokens a, b are adjacent within an institution's name: a name's joins, an ampersand ("Eye & Ear")
+    or a possessive ("Women's Health", "Dunkin' Donuts")."""
+    if _joined(text, a, b, comma=False):
+        return True
+    g = _gap(text, a, b)
+    if a.dot:
+        return False  # a sentence ended ("no bolus. Pharmacy")
+    if g[:2] in ("'s", "’s"):
+        g = g[2:]
+    elif g[:1] in ("'", "’"):
+        g = g[1:]
+    else:
+        return g.strip() == "&"
+    return g == " "
 
 
 def _known_hospitals(text: str, toks: list, lows: list, named: list, add) -> None:
@@ -761,6 +850,7 @@ def _known_hospitals(text: str, toks: list, lows: list, named: list, add) -> Non
     """
     index = hospitals()
     names = hospital_names()
+    orgs = organisation_names()
     n = len(toks)
     # only tokens that can start a name (one set test each): most notes have none
     starts = [i for i, w in enumerate(lows) if w in index or "-" in w and w.split("-", 1)[0] in index]
@@ -777,13 +867,21 @@ def _known_hospitals(text: str, toks: list, lows: list, named: list, add) -> Non
             j += 1
             ends.append((j, " ".join(words)))
         for j, key in reversed(ends):
-            if key not in names:
+            org = key in orgs and key not in names
+            if key not in names and not org:
                 continue
             t = toks[i]
+            cued = i > 0 and lows[i - 1] in _ORG_CUES
+            if org:
+                # a chain store ("from walgreens", "works at Stop & Shop"): a venue word first, or a
+                # capitalised name of two words or more in mixed case; never on its own ("CVS: RRR")
+                if cued or j > i + 1 and t.case == "mixed" and t.raw[:1].isupper():
+                    add(i, j, "LOCATION", "evidence:organisation", 0.9)
+                break
             if j == i + 1 and " " not in key:
                 if t.cls == C:
                     break
-                if t.cls in (A, W) and not (i > 0 and lows[i - 1] in VENUE_CUES or t.case == "mixed" and t.raw[:1].isupper()):
+                if t.cls in (A, W) and not (cued or t.case == "mixed" and t.raw[:1].isupper()):
                     break
             add(i, j, "HOSPITAL", "evidence:hospital_name", 0.93)
             break
@@ -796,9 +894,25 @@ _EPONYM_HEADS_MORE = frozenset(
 )
 
 
+#: Heads that are also everyday service words ("notify pharmacy", "private ambulance"): the words
+#: before them name one only when they are names, unknown words or capitalised in mixed case.
+_WEAK_HEADS = frozenset("hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish".split())
+#: Specialties that end a practice's name after its own name in mixed case ("Parkside Cardiology").
+_SPECIALTY_HEADS = frozenset(
+    """
+cardiology oncology hematology dermatology neurology urology gastroenterology pulmonology nephrology orthopedics
+orthopaedics pediatrics radiology rheumatology endocrinology psychiatry podiatry ophthalmology gynecology obstetrics
+""".split()
+)
+#: Compass abbreviations in town names, and the word each stands for.
+_COMPASS = {"n": "north", "s": "south", "e": "east", "w": "west", "no": "north", "so": "south"}
+#: Words that open a region's name after "of" ("Associates of Greater Lowell").
+_REGION_WORDS = frozenset("greater north south east west central metro metrowest".split())
 #: Heads of a practice's name, which a specialty may begin ("Pediatric Associates").
 _PRACTICE_HEADS = frozenset("associates partners group physicians".split())
 _HEAD_TAIL = frozenset("center centre ctr hospital clinic system institute".split())
+#: Words before an institution's or a store's name that make a one-word name one ("at bmc", "by medflight").
+_ORG_CUES = VENUE_CUES | frozenset({"by", "via", "with"})
 _CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | frozenset({"with"})
 _HEAD_START = HOSPITAL_HEADS | frozenset(a for a, _ in HOSPITAL_HEAD_PAIRS) | frozenset({"eye", "medical"})
 _VENUE_WORDS = VENUE_CUES | frozenset(b for _, b in VENUE_PAIRS) | frozenset(b for _, b in PLACE_CUES) | frozenset({"near"})

@@ -111,6 +111,14 @@ def _extension_ok(m: re.Match, text: str) -> tuple[int, int] | None:
 #: Records beyond the built-in patterns of :mod:`clinx.text.rules` and the dates of
 #: :mod:`clinx.text.dates`: append one here (one edit) and ``RuleRecognizer`` runs it.
 EXTRA_RECOGNIZERS: list[Recognizer] = [
+    # "ROUTE 1", "Rte 128", "Hwy 9", "I-95": a numbered road is an address below the state level
+    Recognizer(
+        "numbered_road",
+        r"(?<![\w/-])(?:route|rte|highway|hwy|interstate)\.?\s{0,2}#?\s{0,2}\d{1,3}[A-Za-z]?(?![\w/.-]|[.,]\d)|(?<![\w/-])I-\d{2,3}(?![\w/-])",
+        "LOCATION", 0.85, flags=re.I,
+        gate=lambda t, low: ("rout" in low or "rte" in low or "hwy" in low or "highway" in low or "interstate" in low or "i-" in low)
+        and any(ch.isdigit() for ch in t),
+    ),
     # "x4471", "ext 4-3321", "extension 52210": four digits and more (x2, x10/hr are counts and rates)
     Recognizer(
         "phone_extension",

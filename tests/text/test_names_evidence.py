@@ -42,3 +42,147 @@ def test_relation_then_born_keeps_the_year_under_years_keep():
 )
 def test_names_after_a_relation_still_go(text, gone):
     assert gone not in _out(text)
+
+
+# ----------------------------------------------------------------------------- names: titles, initials, signature forms
+
+
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [
+        ("spoke w/ dr ng, aware", [" ng"], ["spoke", "aware"]),
+        ("PATIENT: KOWALSKI, DOROTHY M   MRN: 0048821", ["KOWALSKI", "DOROTHY", " M "], ["PATIENT", "MRN"]),
+        ("Patient: Smith, John A\nDOB", ["Smith", "John", " A\n"], ["Patient", "DOB"]),
+        ("Dictated by: ORTIZ, BEATRIZ", ["ORTIZ", "BEATRIZ"], ["Dictated"]),
+    ],
+    ids=["title_short_surname", "last_first_middle_caps", "last_first_middle_mixed", "dictated_last_first"],
+)
+def test_signature_and_header_name_forms(text, gone, kept):
+    out = _out(text)
+    assert all(g not in out for g in gone), out
+    assert all(k in out for k in kept), out
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("CONT TO MONITOR MS, FALL PRECAUTIONS.", "FALL PRECAUTIONS"),
+        ("Dr. John Smith A/P: stable", "A/P"),
+        ("dr to call back", "dr to call back"),
+    ],
+    ids=["title_then_comma", "assessment_after_name", "title_then_function_word"],
+)
+def test_title_evidence_does_not_overreach(text, kept):
+    assert kept in _out(text)
+
+
+# ----------------------------------------------------------------------------- organisations named by context
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("admitted from st. vincents via boston medflight approx 2100", ["medflight", "vincents"]),
+        ("Brought in by Cataldo Ambulance after neighbor found him", ["Cataldo"]),
+        ("TRANSPORTED BY LYONS AMBULANCE TO MELROSE-WAKEFIELD THEN", ["LYONS", "MELROSE"]),
+        ("pt gets his meds from Brooks Pharmacy on Washington St.", ["Brooks"]),
+        ("BIBA from Walgreens in Braintree after", ["Walgreens"]),
+        ("meds picked up at cvs yesterday", ["cvs"]),
+        ("FOUND DOWN AT SHAW'S ON ROUTE 1, UNRESPONSIVE", ["SHAW", "ROUTE 1"]),
+        ("Pt works at Dunkin' Donuts in Brockton.", ["Dunkin", "Donuts"]),
+        ("sent from Women's Health Associates for BP 162/104", ["Women", "Health"]),
+        ("AT ATTLEBORO PULMONARY ASSOCIATES ON JANUARY 11", ["PULMONARY ASSOCIATES"]),
+        ("TRANSFER BACK TO CAPE COD HOSP. DTR'S PHONE", ["CAPE COD HOSP"]),
+        ("ICD placed 2005 (Tufts), no shocks.", ["Tufts"]),
+        ("Medical Director, Parkside Cardiology", ["Parkside Cardiology"]),
+        ("she attends Bethel AME church", ["Bethel"]),
+    ],
+    ids=[
+        "transport_service", "ambulance_company", "ambulance_caps_and_hyphen_town", "pharmacy", "chain_after_from",
+        "chain_lower_after_at", "store_possessive_and_road", "store_apostrophe", "practice_possessive",
+        "specialty_practice_caps", "hosp_abbreviation", "short_alias_in_parentheses", "specialty_practice_mixed", "church",
+    ],
+)
+def test_organisations_named_by_context(text, gone):
+    out = _out(text)
+    assert all(g not in out for g in gone), out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "CVS: RRR, no murmur",
+        "please notify pharmacy of change",
+        "needs private ambulance for transport",
+        "call pharmacy re dose",
+        "goes to catholic church weekly",
+        "eat whole foods, low salt diet",
+        "at target dose of metoprolol",
+        "no bolus. Pharmacy aware",
+        "taking metoprolol daily.\n\nHOSPITAL COURSE: stable",
+        "route: PO, dose 2 mg",
+    ],
+    ids=[
+        "cvs_review_of_systems", "notify_pharmacy", "private_ambulance", "call_pharmacy", "church_generic", "whole_foods",
+        "target_dose", "sentence_end_before_head", "header_after_blank_line", "route_of_administration",
+    ],
+)
+def test_everyday_service_words_survive(text):
+    assert _out(text) == text
+
+
+# ----------------------------------------------------------------------------- places, phones, dates
+
+
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [
+        ("assisted living in n. andover until june", ["andover", "n. "], ["assisted living"]),
+        ("lives in E. Boston w/ wife", ["E. Boston"], ["lives in"]),
+        ("on I-95 north, MVC at 60 mph", ["I-95"], ["MVC", "60 mph"]),
+        ("(renal fellow), pgr 2-7713", ["7713"], ["renal fellow"]),
+        ("in the spring of 2079 she had a fall", ["spring", "2079"], ["had a fall"]),
+        ("last colonoscopy 5/80, normal", ["5/80"], ["colonoscopy"]),
+        ("Hgb A1c 7.2 (10/79)", ["10/79"], ["7.2"]),
+    ],
+    ids=["compass_town", "compass_town_mixed", "interstate", "pgr_cue", "season_year", "month_year_after_test", "month_year_in_parens"],
+)
+def test_more_places_phones_and_dates(text, gone, kept):
+    out = _out(text)
+    assert all(g not in out for g in gone), out
+    assert all(k in out for k in kept), out
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["ANA 1/80, RF neg", "BP 9/60 on arrival", "vanc day 6/14", "s/p fall 2019 with hip fx", "no boston trip planned"],
+    ids=["titre", "vital_sign", "antibiotic_day", "fall_event", "no_is_no_compass"],
+)
+def test_numbers_and_words_that_stay(text):
+    out = _out(text)
+    for keep in ("1/80", "9/60", "6/14", "fall", "no boston"):
+        if keep in text:
+            assert keep in out, out
+
+
+# ----------------------------------------------------------------------------- clinical words built like medical words
+
+
+@pytest.mark.parametrize(
+    "word", ["pancytopenia", "tachycardic", "hyperkalemic", "nontender", "unresponsive", "reintubated", "peristalsis"]
+)
+def test_medical_word_shapes_are_clinical(word):
+    from clinx.text.evidence import C, classify
+
+    assert classify(word) == C
+
+
+def test_caps_note_keeps_its_unknown_clinical_words_beside_a_removed_span():
+    out = _out("FOUND DOWN ON ROUTE 9, UNRESPONSIVE, HYPOTENSIVE, TACHYCARDIC")
+    assert "UNRESPONSIVE" in out and "HYPOTENSIVE" in out and "TACHYCARDIC" in out and "ROUTE 9" not in out
+
+
+def test_lithuanian_surnames_are_not_taken_for_inflammations():
+    from clinx.text.evidence import C, classify
+
+    assert classify("zemgulaitis") != C
