@@ -92,7 +92,7 @@ ccc-slp cde aprn fnp anp dnp bsn
 HOSPITAL_HEADS = frozenset(
     """
 hospital hospitals clinic clinics infirmary rehab rehabilitation healthcare hospice institute sanatorium memorial vanguard
-associates hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish
+associates hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village
 """.split()
 )
 # two-word heads ("medical center", "health center", "home health", "skilled nursing", "eye and ear")
@@ -540,6 +540,12 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         # take in initials right before ("J. Kowalczyk", "K HOLLOWAY")
         while i > 0 and _is_initial(toks[i - 1], text) and _joined(text, toks[i - 1], toks[i], comma=False) and cat == "NAME":
             i -= 1
+            # "Xzavier Q. Gill": a given name no lexicon knows stands before the middle initial
+            p = toks[i - 1] if i > 0 else None
+            if p is not None and not named[i - 1] and p.cls in (N, U) and p.raw[:1].isupper() and len(p.raw) >= 3 \
+                    and _joined(text, p, toks[i], comma=False):
+                i -= 1
+                break
         end = toks[j - 1].e
         if cat == "NAME" and j < n and _trailing_initial(text, toks[j - 1], toks[j]):
             end = toks[j].e  # "KOWALSKI, DOROTHY M   MRN": a middle initial closes the name
@@ -614,6 +620,18 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 add(i, i + 2, "HOSPITAL", "evidence:saint", 0.9)
     # ---- well-known hospitals and health systems by name, in any case ("harvard vanguard", "MGH", "St. Mary's")
     _known_hospitals(text, toks, lows, named, add)
+    # ---- two-word places before the name runs, which would take "jamaica" of "jamaica plain" for a person
+    # and leave "plain" ("new hampshire", "fall river"); not in mixed case unless both words are capitalised
+    place_first = _place_first()
+    for i in [i for i, w in enumerate(lows) if w in place_first]:
+        if i + 1 >= n or named[i] or named[i + 1] or toks[i].cls == C or toks[i + 1].cls == C:
+            continue
+        t, nx = toks[i], toks[i + 1]
+        if t.cls not in (N, U) and nx.cls not in (N, U):
+            continue  # no name run would start there ("South Shore Mental Health" is left to the venue rules)
+        if f"{t.low} {nx.low}" in place_set and _joined(text, t, nx, comma=False) \
+                and (t.case != "mixed" or t.raw[:1].isupper() and nx.raw[:1].isupper()):
+            add(i, i + 2, "LOCATION", "evidence:place", 0.85)
     # ---- runs with no cue: names from the lexicons
     i = 0
     while i < n:
@@ -699,12 +717,17 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             k += 1
         # "... Associates of Brockton", "Hospital of Central Maine": the place after "of" is part of the name
         if head_end + 1 < n and toks[head_end].low == "of":
-            if head_end + 2 < n and toks[head_end + 1].low in _REGION_WORDS and toks[head_end + 2].low in place_set:
-                head_end += 1  # "Visiting Nurse Association of Greater Attleboro": the region word joins the place
+            if head_end + 2 < n and (toks[head_end + 1].low in _REGION_WORDS or toks[head_end + 1].low == "the") and (
+                toks[head_end + 2].low in place_set or toks[head_end + 2].low in _place_first()
+            ):
+                # "Association of Greater Attleboro", "Life Care Center of the North Shore": the word joins the place
+                head_end += 1
             tp = toks[head_end + 1]
             if (tp.cls in (N, U) or tp.cls in (W, A) and tp.low in place_set) and _joined(text, toks[head_end - 1], toks[head_end], comma=False) \
                     and _joined(text, toks[head_end], tp, comma=False):
                 head_end += 2
+            elif head_end + 2 < n and f"{tp.low} {toks[head_end + 2].low}" in place_set and _joined(text, tp, toks[head_end + 2], comma=False):
+                head_end += 3  # "... of the North Shore", "... of Fall River"
         if cnt and k < first_head:
             # "St. Elizabeth's" / "Sturdy Memorial": the words before the head plus the head
             add(k, head_end, "HOSPITAL", "evidence:hospital", 0.93)
@@ -789,7 +812,6 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             cat = "LOCATION" if (is_place or place_cue and not venue) else "HOSPITAL"
             add(k, j, cat, "evidence:venue", 0.9)
     # ---- places on their own (not everyday words) and "Town, MA"
-    place_first = _place_first()
     for i, t in enumerate(toks):
         if named[i] or t.cls == W and t.low not in place_first or t.cls == C:
             continue
@@ -896,7 +918,9 @@ _EPONYM_HEADS_MORE = frozenset(
 
 #: Heads that are also everyday service words ("notify pharmacy", "private ambulance"): the words
 #: before them name one only when they are names, unknown words or capitalised in mixed case.
-_WEAK_HEADS = frozenset("hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish".split())
+_WEAK_HEADS = frozenset(
+    "hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village".split()
+)
 #: Specialties that end a practice's name after its own name in mixed case ("Parkside Cardiology").
 _SPECIALTY_HEADS = frozenset(
     """

@@ -108,9 +108,25 @@ def _extension_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return m.span("v")
 
 
+def _initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """Initials unless the capitals are a clinical abbreviation ("HTN/dm", "CHF/copd" on a line of their own)."""
+    from clinx.text.lexicons import is_clinical_term
+
+    upper, lower = m.group("v").split("/")
+    if is_clinical_term(upper) or is_clinical_term(lower) and len(lower) > 2:
+        return None
+    return m.span("v")
+
+
 #: Records beyond the built-in patterns of :mod:`clinx.text.rules` and the dates of
 #: :mod:`clinx.text.dates`: append one here (one edit) and ``RuleRecognizer`` runs it.
 EXTRA_RECOGNIZERS: list[Recognizer] = [
+    # "XG/ss" on a line of its own under a dictated note's signature: the author's and the typist's initials
+    Recognizer(
+        "dictation_initials",
+        r"(?m)^[ \t]*(?P<v>[A-Z]{2,3}/[a-z]{2,3})[ \t]*$",
+        "NAME", 0.85, validator=_initials_ok, gate=lambda t, low: "/" in t,
+    ),
     # "ROUTE 1", "Rte 128", "Hwy 9", "I-95": a numbered road is an address below the state level
     Recognizer(
         "numbered_road",

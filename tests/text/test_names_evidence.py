@@ -186,3 +186,33 @@ def test_lithuanian_surnames_are_not_taken_for_inflammations():
     from clinx.text.evidence import C, classify
 
     assert classify("zemgulaitis") != C
+
+
+# ----------------------------------------------------------------------------- dictation blocks, two-word places, residences
+
+
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [
+        ("Xzavier Q. Gill, M.D.\nXG/ss", ["Xzavier", "Gill", "XG/ss"], ["M.D."]),
+        ("family lives in jamaica plain", ["jamaica", "plain"], ["family lives in"]),
+        ("pt from life care center of the north shore, sent in", ["life care", "north shore"], ["sent in"]),
+        ("pt is a resident of sherrill house", ["sherrill"], ["resident"]),
+        ("PT LIVES AT THE GOODWIN HOUSE WITH HIS WIFE", ["GOODWIN"], ["WITH HIS WIFE"]),
+    ],
+    ids=["unknown_given_name_and_typist_initials", "two_word_town_first_word_a_name", "centre_of_a_region", "residence_lower",
+         "residence_caps"],
+)
+def test_dictation_blocks_places_and_residences(text, gone, kept):
+    out = _out(text)
+    assert all(g not in out for g in gone), out
+    assert all(k in out for k in kept), out
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Plan:\nHTN/dm\n", "Pain 4/10. Lasix Q. daily", "out of the house today", "went home to his house"],
+    ids=["problem_pair_on_own_line", "drug_then_frequency_letter", "house_everyday", "his_house"],
+)
+def test_initials_and_houses_that_are_not_identifiers(text):
+    assert _out(text) == text
