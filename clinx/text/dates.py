@@ -92,11 +92,12 @@ def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return s, e
 
 
-#: Tests and procedures whose date notes give as month/year ("colonoscopy 5/80", "echo 10/97").
+#: Tests, procedures and events whose date notes give as month/year ("colonoscopy 5/80", "flu shot 10/68",
+#: "MI in 2/69").
 TEST_WORDS = frozenset(
     """
 colonoscopy egd echo tte tee ekg ecg cxr ct mri mra cath stress pft pfts dexa mammogram mammo pap psa a1c hba1c biopsy bx
-surgery cabg pci stent ptca stenting vaccine pneumovax flu tdap ppd scope eeg emg holter
+surgery cabg pci stent ptca stenting vaccine pneumovax flu tdap ppd scope eeg emg holter shot shots mi in during
 """.split()
 )
 

@@ -73,6 +73,7 @@ ROLES = frozenset(
 rn np pa pcp attending fellow resident intern surgeon cardiologist oncologist nephrologist neurologist endoscopist
 anesthesiologist radiologist pathologist consultant tech technician midwife coach mgr manager nurse physician
 therapist operator provider hospitalist intensivist dentist pharmacist crna surgeon: chaplain interpreter ot pt/ot slp
+rt rrt sw cna pct
 """.split()
 )
 LABELS = frozenset(
@@ -398,6 +399,8 @@ def _cue_gap(text: str, cue: _Tok, nxt: _Tok) -> str | None:
     return None
 
 
+#: Verbs after which "with" introduces a person ("met with", "teaching with", "d/w").
+_WITH_VERBS = frozenset("discussed seen spoke d/w w met talked teaching reviewed consulted visited meeting conference".split())
 _ABBREV_CUES = frozenset("pt dtr dau sis bro mgr attn re".split())
 
 
@@ -453,6 +456,14 @@ def _trailing_initial(text: str, last: _Tok, t: _Tok) -> bool:
         len(t.raw) == 1 and t.raw.isupper() and text[last.e : t.s] == " " and not last.dot
         and _AFTER_INITIAL_RE.match(text, t.e) is not None
     )
+
+
+def _paren_name_ok(t: _Tok) -> bool:
+    """May ``t`` be part of a name written before a role in parentheses? Names, unknown words, and
+    ambiguous ones capitalised in mixed case ("Hope (SW)"; not "pt will (PT)")."""
+    if t.cls in (N, U):
+        return True
+    return t.cls == A and t.low not in FUNCTION_WORDS and (t.case != "mixed" or t.raw[:1].isupper())
 
 
 def _short_surname(t: _Tok) -> bool:
@@ -569,6 +580,16 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         k = i + 1
         last_tok = k >= n  # a credential may end the note ("P. Galloway, MD"): only the look-back applies
         nk = toks[k] if not last_tok else t
+        # ---- a role in parentheses after a name: "Hope (SW)", "Ingrid Solheim (HCP)", "Tamika (RN)"
+        if i > 0 and not named[i - 1] and text[t.s - 2 : t.s] == " (" and text[t.e : t.e + 1] == ")" \
+                and (low in CREDENTIALS or low in ROLES or low in RELATIONS):
+            k0 = i - 1
+            while k0 > 0 and i - k0 < 3 and _joined(text, toks[k0 - 1], toks[k0], comma=False) and toks[k0 - 1].cls in (N, U, A) \
+                    and toks[k0 - 1].low not in TITLES:
+                k0 -= 1
+            run = [toks[m] for m in range(k0, i)]
+            if run and all(_paren_name_ok(r) for r in run) and any(r.cls in (N, U) or r.raw[:1].isupper() for r in run):
+                add(k0, i, "NAME", "evidence:role", 0.9)
         # ---- cue before: a title or a relation vouches even for ambiguous words ("wife Hope", "dr hunter")
         g = None if last_tok else _cue_gap(text, t, nk)
         # a title is never followed by a comma ("MONITOR MS, FALL PRECAUTIONS": Mississippi or multiple sclerosis)
@@ -581,13 +602,16 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 continue
         # ---- a role or a label: pure names and unknown words ("RN Tamika", "Name: Okafor"), ambiguous
         # words only after "Label:" ("ATTENDING: WILL BRENNAN")
-        cue = low in ROLES or low in LABELS or (low == "with" and i > 0 and lows[i - 1] in ("discussed", "seen", "spoke", "d/w"))
+        cue = low in ROLES or low in LABELS or (low == "with" and i > 0 and lows[i - 1] in _WITH_VERBS)
         if cue and not last_tok and nk.low not in TITLES and nk.low not in RELATIONS:
             g = _cue_gap(text, t, nk)
             if g is not None:
                 colon = ":" in g
                 weak = low in _WEAK_LABELS and not colon
-                j = _take_name(text, toks, k, allow_ambiguous=colon, pure_only=weak, any_word=colon and low in _FIELD_LABELS)
+                # "met with Heather": after a verb of meeting, a capitalised given name that is also a word
+                given = low == "with" and nk.cls == A and nk.case == "mixed" and nk.raw[:1].isupper() and nk.low in first \
+                    and nk.low not in FUNCTION_WORDS
+                j = _take_name(text, toks, k, allow_ambiguous=colon or given, pure_only=weak, any_word=colon and low in _FIELD_LABELS)
                 if j > k:
                     add(k, j, "NAME", "evidence:role", 0.9)
                     continue

@@ -216,3 +216,38 @@ def test_dictation_blocks_places_and_residences(text, gone, kept):
 )
 def test_initials_and_houses_that_are_not_identifiers(text):
     assert _out(text) == text
+
+
+# ----------------------------------------------------------------------------- roles in parentheses, ward roles, "met with"
+
+
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [
+        ("Patient seen with Kayla Vu, RN and Hope (SW).", ["Kayla", "Hope"], ["(SW)"]),
+        ("Ingrid Solheim (HCP) updated", ["Ingrid", "Solheim"], ["(HCP) updated"]),
+        ("Nurse: Kamaria\nRT: Jessamyn", ["Kamaria", "Jessamyn"], ["RT:"]),
+        ("CDE teaching with Heather. Recheck A1c", ["Heather"], ["teaching with", "A1c"]),
+        ("He had an MI in 2/69 and a CABG in 11/70.", ["2/69", "11/70"], ["MI in", "CABG in"]),
+        ("Flu shot 10/68", ["10/68"], ["Flu shot"]),
+    ],
+    ids=["role_in_parentheses", "relation_in_parentheses", "respiratory_therapist", "met_with_given_name", "month_year_after_in",
+         "month_year_after_shot"],
+)
+def test_roles_and_meetings(text, gone, kept):
+    out = _out(text)
+    assert all(g not in out for g in gone), out
+    assert all(k in out for k in kept), out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ambulating (PT) with walker", "Mother (HCP) at bedside", "pt will (PT) work with him", "team (MD) aware",
+        "rt knee swollen, RT leg warm", "SW to see, CNA aware", "spoke with May regarding", "discussed with pharmacy",
+    ],
+    ids=["activity_before_role", "relation_before_role", "modal_before_role", "team_before_role", "right_side", "roles_alone",
+         "modal_after_with", "service_after_with"],
+)
+def test_roles_without_names_stay(text):
+    assert _out(text) == text
