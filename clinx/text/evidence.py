@@ -187,8 +187,8 @@ def classify(low: str, raw: str = "") -> str:
 
 def _classify(low: str) -> str:
     first, last, ordinary, clinical, _, _ = _lex()
-    if low in clinical or low in _NEVER:
-        return C
+    if low in clinical or low in _NEVER or low in RELATIONS or low in TITLES:
+        return C  # (a relation or a title is a cue for a name, never part of one: "pt's friend Ramon")
     if low in FUNCTION_WORDS:
         return A if low in AMBIGUOUS_NAMES else C  # "may", "will": names only with evidence
     named = low in first or low in last

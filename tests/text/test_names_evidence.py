@@ -24,8 +24,10 @@ def _out(text: str, pipe=L2) -> str:
         ("Mother born 1961, lives in Ohio.", "born"),
         ("FAMILY HX: MOTHER BORN IN ITALY", "BORN"),
         ("husband states pt slept well", "states"),
+        ("pt's friend ramon visiting", "friend"),
+        ("wife (dolores) and bro (sal) here", "bro"),
     ],
-    ids=["born_mixed", "born_caps", "states_lower"],
+    ids=["born_mixed", "born_caps", "states_lower", "relation_word_itself", "relation_abbreviation_itself"],
 )
 def test_everyday_word_after_a_relation_is_no_name(text, kept):
     assert kept in _out(text)

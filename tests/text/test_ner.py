@@ -30,7 +30,7 @@ def test_only_the_entity_recogniser_is_loaded():
 
 
 def test_model_finds_a_name_the_lexicons_and_context_leave(l2, l2_ner):
-    text = "Diabetes teaching with Heather today."
+    text = "Diabetes teaching today, Heather will follow up."
     assert "Heather" in l2.run(text).text  # an everyday word too ("heather"): no lexicon evidence alone
     out = l2_ner.run(text)
     assert "Heather" not in out.text and "[NAME]" in out.text
