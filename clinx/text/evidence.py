@@ -94,6 +94,7 @@ HOSPITAL_HEADS = frozenset(
     """
 hospital hospitals clinic clinics infirmary rehab rehabilitation healthcare hospice institute sanatorium memorial vanguard
 associates hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village
+airport
 """.split()
 )
 # two-word heads ("medical center", "health center", "home health", "skilled nursing", "eye and ear")
@@ -656,6 +657,33 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         if f"{t.low} {nx.low}" in place_set and _joined(text, t, nx, comma=False) \
                 and (t.case != "mixed" or t.raw[:1].isupper() and nx.raw[:1].isupper()):
             add(i, i + 2, "LOCATION", "evidence:place", 0.85)
+    # ---- streets in any case: "45 harvard st, dorchester", "lives on elm st", "LIVES ON MAPLE AVE, EVERETT"
+    for i in [i for i, w in enumerate(lows) if w in _STREET_SUFFIXES]:
+        if i == 0 or named[i]:
+            continue
+        k = i
+        while k > 0 and i - k < 3 and not named[k - 1] and _joined(text, toks[k - 1], toks[k], comma=False) \
+                and toks[k - 1].low not in FUNCTION_WORDS and toks[k - 1].low not in _STREET_SUFFIXES and not toks[k - 1].dot:
+            k -= 1
+        if k == i:
+            continue
+        number = re.search(r"\d[\dA-Za-z-]{0,5}[ \t]{1,2}$", text[max(0, toks[k].s - 9) : toks[k].s])
+        before = lows[k - 1] if k > 0 else ""
+        if number:
+            start_at = toks[k].s - len(number.group())
+        elif before in _STREET_CUES and toks[i].low in _STREET_ABBREVS and (
+            toks[i].low != "st" or all(toks[m].cls != C for m in range(k, i))  # ("on ... ST" may be an ST segment)
+        ):
+            start_at = toks[k].s
+        else:
+            continue
+        j = i + 1
+        # ", dorchester": the town after the street
+        if j < n and text[toks[i].e + (1 if toks[i].dot else 0) : toks[j].s] in (", ", ",") and lows[j] in place_set and toks[j].cls != C:
+            j += 1
+        out.append(Candidate(start_at, toks[j - 1].e, "LOCATION", "evidence:street", 0.88))
+        for m in range(k, j):
+            named[m] = True
     # ---- runs with no cue: names from the lexicons
     i = 0
     while i < n:
@@ -943,7 +971,7 @@ _EPONYM_HEADS_MORE = frozenset(
 #: Heads that are also everyday service words ("notify pharmacy", "private ambulance"): the words
 #: before them name one only when they are names, unknown words or capitalised in mixed case.
 _WEAK_HEADS = frozenset(
-    "hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village".split()
+    "hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village airport".split()
 )
 #: Specialties that end a practice's name after its own name in mixed case ("Parkside Cardiology").
 _SPECIALTY_HEADS = frozenset(
@@ -952,6 +980,14 @@ cardiology oncology hematology dermatology neurology urology gastroenterology pu
 orthopaedics pediatrics radiology rheumatology endocrinology psychiatry podiatry ophthalmology gynecology obstetrics
 """.split()
 )
+#: Street words, written out or abbreviated; after one to three words and a house number they close an address.
+_STREET_SUFFIXES = frozenset(
+    "street st avenue ave av road rd boulevard blvd terrace ter lane ln drive court ct place pl square sq parkway pkwy "
+    "circle cir highway hwy".split()
+)
+#: Abbreviated street words, which close a street's name without a house number after "lives on", "on", "off".
+_STREET_ABBREVS = frozenset("st ave av rd blvd ter ln pkwy cir hwy".split())
+_STREET_CUES = frozenset("on off near corner".split())
 #: Compass abbreviations in town names, and the word each stands for.
 _COMPASS = {"n": "north", "s": "south", "e": "east", "w": "west", "no": "north", "so": "south"}
 #: Words that open a region's name after "of" ("Associates of Greater Lowell").

@@ -253,3 +253,40 @@ def test_roles_and_meetings(text, gone, kept):
 )
 def test_roles_without_names_stay(text):
     assert _out(text) == text
+
+
+# ----------------------------------------------------------------------------- streets in any letter case
+
+
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [
+        ("lives on elm st in malden w/ wife", ["elm st", "malden"], ["lives on", "w/ wife"]),
+        ("LIVES ON MAPLE AVE, EVERETT", ["MAPLE", "AVE", "EVERETT"], ["LIVES ON"]),
+        ("pt lives at 12 oak terrace, apt 4", ["12 oak terrace"], ["pt lives at"]),
+        ("ems called to 45 harvard st, dorchester", ["45", "harvard", "dorchester"], ["ems called to"]),
+        ("walked to the corner store on blue hill ave", ["blue hill ave"], ["corner store"]),
+        ("picked up at logan airport", ["logan", "airport"], ["picked up at"]),
+    ],
+    ids=["lower_street_after_on", "caps_avenue_and_town", "house_number_terrace", "house_number_street_town",
+         "street_of_everyday_words", "airport"],
+)
+def test_streets_in_any_case(text, gone, kept):
+    out = _out(text)
+    assert all(g not in out for g in gone), out
+    assert all(k in out for k in kept), out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "inferior ST elevations, lateral ST depression",
+        "ST changes on EKG, on ASA, ST",
+        "Pt was put on bed rest",
+        "walked 2 blocks down the street",
+        "turned q2h, on air mattress",
+    ],
+    ids=["st_segment", "st_after_on", "bed_rest", "the_street", "air_mattress"],
+)
+def test_street_words_in_clinical_text_stay(text):
+    assert _out(text) == text
