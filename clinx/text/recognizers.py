@@ -127,6 +127,15 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?m)^[ \t]*(?P<v>[A-Z]{2,3}/[a-z]{2,3})[ \t]*$",
         "NAME", 0.85, validator=_initials_ok, gate=lambda t, low: "/" in t,
     ),
+    # "ninety-two year old", "in her 90s", "in his late nineties": ages over 89 are identifiers (Safe Harbor),
+    # spelled out or as a decade after a possessive ("HR in the 90s" is a vital sign)
+    Recognizer(
+        "age_over_89_words",
+        r"\b(?:(?P<v>(?:ninety|one[- ]hundred(?:[- ]and)?)(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?)"
+        r"(?=[- ](?:years?|yrs?|y/?o)\b)|(?:her|his)\s(?:(?:early|mid|late)[- ]?)?(?P<w>90s|90['’]s|nineties))",
+        "AGE", 0.85, validator=lambda m, t: m.span("v") if m.group("v") else m.span("w"), flags=re.I,
+        gate=lambda t, low: "ninet" in low or "hundred" in low or "90" in low,
+    ),
     # "ROUTE 1", "Rte 128", "Hwy 9", "I-95": a numbered road is an address below the state level
     Recognizer(
         "numbered_road",

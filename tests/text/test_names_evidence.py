@@ -290,3 +290,17 @@ def test_streets_in_any_case(text, gone, kept):
 )
 def test_street_words_in_clinical_text_stay(text):
     assert _out(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("ninety-two year old woman", "ninety-two"), ("one hundred year old man", "hundred"), ("she is in her late 90s", "90s")],
+    ids=["spelled_age", "spelled_hundred", "decade_after_possessive"],
+)
+def test_ages_over_89_in_words(text, gone):
+    assert gone not in _out(text)
+
+
+@pytest.mark.parametrize("text", ["HR in the 90s, sats in the high 90s", "sbp 90s-100s", "84 yo M"], ids=["vitals", "range", "age_84"])
+def test_vital_sign_decades_and_younger_ages_stay(text):
+    assert _out(text) == text
