@@ -107,6 +107,7 @@ HOSPITAL_HEAD_PAIRS = frozenset(
         ("medical", "associates"), ("internal", "medicine"), ("family", "medicine"), ("family", "practice"),
         ("senior", "life"), ("senior", "living"), ("primary", "care"), ("urgent", "care"), ("health", "care"),
         ("medical", "practice"), ("physician", "group"), ("physicians", "group"), ("assisted", "living"),
+        ("nursing", "center"), ("nursing", "centre"), ("rehabilitation", "center"), ("health", "services"),
     }
 )
 #: Services and departments: "PULM CLINIC", "anticoag clinic", "Cardiology clinic" are no institutions' names.
@@ -117,6 +118,8 @@ orthopaedic urgent dermatology derm oncology onc neurology neuro nephrology rena
 transplant primary care walk-in eye ent urology uro endocrine endocrinology rheumatology rheum allergy vascular spine hand
 sports travel fertility prenatal ob gyn obstetric pediatric peds geriatric geriatrics psychiatry psych behavioral methadone
 smoking cessation lipid diabetes heart lung liver kidney cancer stroke trauma rehab clinic clinics outpatient inpatient
+failure headache seizure epilepsy movement asthma osteoporosis vein thyroid fibrosis continence bone hiv hepatology coumadin
+inr warfarin
 same follow-up follow up the this that our your their his her a an in at to from with
 """.split()
 )
@@ -657,6 +660,22 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         if f"{t.low} {nx.low}" in place_set and _joined(text, t, nx, comma=False) \
                 and (t.case != "mixed" or t.raw[:1].isupper() and nx.raw[:1].isupper()):
             add(i, i + 2, "LOCATION", "evidence:place", 0.85)
+    # ---- "NURSING HOME: SEVEN HILLS", "pharmacy: walgreens": the value of a field that names an institution
+    for i in [i for i, w in enumerate(lows) if w in _INSTITUTION_FIELDS]:
+        t = toks[i]
+        if i >= 1 and (lows[i - 1], t.low) in _INSTITUTION_FIELD_PAIRS:
+            pass
+        elif t.low not in _INSTITUTION_FIELDS_ALONE:
+            continue
+        if i + 1 >= n or text[t.e : t.e + 1] != ":" or "\n" in text[t.e : toks[i + 1].s]:
+            continue
+        k = j = i + 1
+        while j < n and j - k < 5 and not named[j] and (j == k or _joined(text, toks[j - 1], toks[j], comma=False)) \
+                and lows[j] not in _FIELD_STOP and lows[j] not in _VALUE_STOP:
+            j += 1
+        run = toks[k:j]
+        if run and any(r.cls in (N, U, A) for r in run) and not any(r.cls == W or r.cls == C and r.low not in FUNCTION_WORDS for r in run):
+            add(k, j, "HOSPITAL", "evidence:field", 0.88)
     # ---- streets in any case: "45 harvard st, dorchester", "lives on elm st", "LIVES ON MAPLE AVE, EVERETT"
     for i in [i for i, w in enumerate(lows) if w in _STREET_SUFFIXES]:
         if i == 0 or named[i]:
@@ -980,6 +999,14 @@ cardiology oncology hematology dermatology neurology urology gastroenterology pu
 orthopaedics pediatrics radiology rheumatology endocrinology psychiatry podiatry ophthalmology gynecology obstetrics
 """.split()
 )
+#: Field labels whose value names an institution ("NURSING HOME: SEVEN HILLS", "Pharmacy: Brooks"); two-word
+#: ones by their pair. "hospital" and "clinic" are left out: "Hospital course:" heads a section.
+_INSTITUTION_FIELDS_ALONE = frozenset("pharmacy snf ltac ltach vna agency facility employer shelter rehab".split())
+_INSTITUTION_FIELD_PAIRS = frozenset({("nursing", "home"), ("assisted", "living"), ("group", "home"), ("referring", "hospital"),
+                                      ("outside", "hospital"), ("home", "care"), ("home", "services")})
+_INSTITUTION_FIELDS = _INSTITUTION_FIELDS_ALONE | frozenset(b for _, b in _INSTITUTION_FIELD_PAIRS)
+#: Words that end a field's value: prepositions before a place, and the values that name none ("REHAB: NONE").
+_VALUE_STOP = frozenset("in at on for with to from none unknown pending tbd yes no na n/a home".split())
 #: Street words, written out or abbreviated; after one to three words and a house number they close an address.
 _STREET_SUFFIXES = frozenset(
     "street st avenue ave av road rd boulevard blvd terrace ter lane ln drive court ct place pl square sq parkway pkwy "

@@ -304,3 +304,26 @@ def test_ages_over_89_in_words(text, gone):
 @pytest.mark.parametrize("text", ["HR in the 90s, sats in the high 90s", "sbp 90s-100s", "84 yo M"], ids=["vitals", "range", "age_84"])
 def test_vital_sign_decades_and_younger_ages_stay(text):
     assert _out(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("NURSING HOME: SEVEN HILLS IN GROTON", "HILLS"),
+        ("Pharmacy: Brooks on Main St", "Brooks"),
+        ("pt resides at the marina bay nursing center", "bay nursing"),
+    ],
+    ids=["nursing_home_field", "pharmacy_field", "nursing_center_head"],
+)
+def test_institution_fields_and_heads(text, gone):
+    assert gone not in _out(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["REHAB: NONE", "REHAB: PT/OT TO EVAL", "rehab: recommended", "Hospital course: uneventful",
+     "pt is followed by the heart failure clinic"],
+    ids=["none", "clinical_value", "everyday_value", "hospital_course", "condition_clinic"],
+)
+def test_institution_fields_without_an_institution_stay(text):
+    assert _out(text) == text
