@@ -327,3 +327,8 @@ def test_institution_fields_and_heads(text, gone):
 )
 def test_institution_fields_without_an_institution_stay(text):
     assert _out(text) == text
+
+
+def test_age_and_sex_shorthand_is_no_date_next_to_a_date_cue():
+    out = _out("72M admitted 5/11 to the ICU")
+    assert out.startswith("72M admitted ") and "5/11" not in out
