@@ -119,7 +119,7 @@ transplant primary care walk-in eye ent urology uro endocrine endocrinology rheu
 sports travel fertility prenatal ob gyn obstetric pediatric peds geriatric geriatrics psychiatry psych behavioral methadone
 smoking cessation lipid diabetes heart lung liver kidney cancer stroke trauma rehab clinic clinics outpatient inpatient
 failure headache seizure epilepsy movement asthma osteoporosis vein thyroid fibrosis continence bone hiv hepatology coumadin
-inr warfarin
+inr warfarin dental dentistry
 same follow-up follow up the this that our your their his her a an in at to from with
 """.split()
 )

@@ -332,3 +332,13 @@ def test_institution_fields_without_an_institution_stay(text):
 def test_age_and_sex_shorthand_is_no_date_next_to_a_date_cue():
     out = _out("72M admitted 5/11 to the ICU")
     assert out.startswith("72M admitted ") and "5/11" not in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Family agrees to CMO, would like chaplain.", "sh: widowed, former teacher", "DENTAL CLINIC NOTE: toothache",
+     "tap today by ip, 1.2 l removed"],
+    ids=["comfort_measures", "social_history_header", "dental_clinic", "interventional_pulm"],
+)
+def test_ward_abbreviations_and_headers_stay(text):
+    assert _out(text) == text
