@@ -470,6 +470,10 @@ def _paren_name_ok(t: _Tok) -> bool:
     return t.cls == A and t.low not in FUNCTION_WORDS and (t.case != "mixed" or t.raw[:1].isupper())
 
 
+#: Titles that only ever stand before a person ("MR" is also mitral regurgitation, "ms" multiple sclerosis).
+_DOCTOR_TITLES = frozenset("dr drs doctor prof professor rabbi rev reverend pastor imam".split())
+
+
 def _short_surname(t: _Tok) -> bool:
     """A surname of two or three letters right after a title ("dr ng", "Dr. Le"), which may also be a clinical abbreviation."""
     return 2 <= len(t.low) <= 3 and t.low in _lex()[1] and t.low not in FUNCTION_WORDS and t.low not in _NEVER \
@@ -601,6 +605,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             j = _take_name(text, toks, k, allow_ambiguous=True)
             if j == k and low in TITLES and _short_surname(nk):
                 j = k + 1  # "dr ng", "Dr. Wu": a two- or three-letter surname the word classes call no name
+            elif j == k and low in _DOCTOR_TITLES and nk.cls == C and nk.low in _lex()[1] and len(nk.low) >= 4 \
+                    and nk.low not in FUNCTION_WORDS and nk.low not in _NEVER and nk.low not in CREDENTIALS and nk.low not in TITLES:
+                j = k + 1  # "dr. hill", "DR SMALL": a surname that is also a clinical word, after a doctor's title
             if j > k:
                 add(k, j, "NAME", "evidence:cue", 0.95)
                 continue

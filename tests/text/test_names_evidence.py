@@ -342,3 +342,21 @@ def test_age_and_sex_shorthand_is_no_date_next_to_a_date_cue():
 )
 def test_ward_abbreviations_and_headers_stay(text):
     assert _out(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("dr. hill aware", "hill"), ("DR SMALL TO SEE PT", "SMALL"), ("per dr baker pt to get ct", "baker")],
+    ids=["hill_lower", "small_caps", "baker_after_per"],
+)
+def test_surnames_that_are_clinical_words_after_a_doctors_title(text, gone):
+    assert gone not in _out(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["MR: mild, ms head ct neg", "MS, HEART FAILURE", "the rabbi (Rabbi Feingold) visited"],
+    ids=["mitral_regurgitation", "multiple_sclerosis", "title_after_title"],
+)
+def test_clinical_words_after_ambiguous_titles_stay(text):
+    out = _out(text)
+    assert "head" in out or "HEART" in out or "(Rabbi [NAME])" in out, out
