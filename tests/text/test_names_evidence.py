@@ -360,3 +360,9 @@ def test_surnames_that_are_clinical_words_after_a_doctors_title(text, gone):
 def test_clinical_words_after_ambiguous_titles_stay(text):
     out = _out(text)
     assert "head" in out or "HEART" in out or "(Rabbi [NAME])" in out, out
+
+
+@pytest.mark.parametrize("text", ["seen in the ed last wk", "Last seen well Sunday pm.", "taking 8 oz q2h"], ids=["week", "afternoon", "ounces"])
+def test_unit_abbreviations_in_the_name_lists_stay(text):
+    out = _out(text)
+    assert all(w in out for w in ("wk", "pm", "oz") if w in text), out
