@@ -136,6 +136,16 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "AGE", 0.85, validator=lambda m, t: m.span("v") if m.group("v") else m.span("w"), flags=re.I,
         gate=lambda t, low: "ninet" in low or "hundred" in low or "90" in low,
     ),
+    # "home # 555 0199", "call 555.0199": a seven-digit number split by a blank or a dot after a phone word
+    # (with a hyphen it is L1's phone pattern already)
+    Recognizer(
+        "phone_seven_spaced",
+        r"(?<![\w/.,-])\d{3}[ .]\d{4}(?![\w/]|[.,]\d)",
+        "PHONE", 0.85, needs_context=True, context_window=3,
+        context=("phone", "ph", "tel", "cell", "home", "work", "call", "called", "#", "number", "no", "reached", "pager", "beeper",
+                 "pgr", "fax", "contact", "c", "h", "w"),
+        gate=lambda t, low: any(ch.isdigit() for ch in t) and (" " in t or "." in t),
+    ),
     # "ROUTE 1", "Rte 128", "Hwy 9", "I-95": a numbered road is an address below the state level
     Recognizer(
         "numbered_road",

@@ -366,3 +366,15 @@ def test_clinical_words_after_ambiguous_titles_stay(text):
 def test_unit_abbreviations_in_the_name_lists_stay(text):
     out = _out(text)
     assert all(w in out for w in ("wk", "pm", "oz") if w in text), out
+
+
+@pytest.mark.parametrize(
+    "text,gone", [("home # 555 0199", "0199"), ("call 555.0199 w/ results", "555.0199")], ids=["blank", "dot"]
+)
+def test_seven_digit_phones_after_a_phone_word(text, gone):
+    assert gone not in _out(text)
+
+
+@pytest.mark.parametrize("text", ["wt 155 2019 kg", "I/O 250 1000"], ids=["weight_and_year", "intake_output"])
+def test_number_pairs_without_a_phone_word_stay(text):
+    assert _out(text) == text
