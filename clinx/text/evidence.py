@@ -147,6 +147,17 @@ VENUE_PAIRS = frozenset(
      ("rehab", "at"), ("done", "at"), ("performed", "at"), ("referred", "to"), ("sent", "from"), ("care", "at"),
      ("followed", "at"), ("hospitalized", "at"), ("bx", "at"), ("dx", "at"), ("cath", "at"), ("ed", "at")}
 )
+#: Work and transport cues: what follows names an employer or a service ("works for Raytheon", "employed
+#: by Fidelity", "intubated by Boston MedFlight"), even a capitalised everyday word in mixed case.
+EMPLOYER_PAIRS = frozenset(
+    {("works", "for"), ("worked", "for"), ("working", "for"), ("works", "at"), ("worked", "at"), ("working", "at"),
+     ("employed", "by"), ("employed", "at"), ("retired", "from"), ("volunteers", "at"), ("intubated", "by"),
+     ("transported", "by"), ("brought", "by"), ("transferred", "by")}
+)
+VENUE_PAIRS = VENUE_PAIRS | EMPLOYER_PAIRS
+_WORK_VERBS = frozenset("works worked working employed retired volunteers".split())
+#: Capitalised words after a work cue that name no employer ("works for Family", "retired from Teaching").
+_NO_EMPLOYER = frozenset("family friends police state city town government himself herself myself self teaching".split())
 PLACE_CUES = frozenset({("lives", "in"), ("lives", "at"), ("living", "in"), ("resides", "in"), ("resident", "of"), ("home", "in"),
                         ("moved", "to"), ("moved", "from"), ("visiting", "family"), ("family", "in"), ("police", "in"), ("from", "in")})
 US_STATES = frozenset(
@@ -870,7 +881,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 tj.cls == U and (low in ("from", "near") or pair in PLACE_CUES) and tj.case != "mixed" and len(tj.low) >= 5
                 and j == k and not tj.low.endswith(("ing", "ed"))
             )
-            if tj.cls == N or inplace or acronym or title_u or (tj.cls == U and strong_venue) or unknown_place:
+            employer = (
+                pair in EMPLOYER_PAIRS and pair[0] in _WORK_VERBS and j == k and tj.case == "mixed" and tj.raw[:1].isupper()
+                and tj.cls != C and tj.low not in CARE_WORDS and tj.low not in FUNCTION_WORDS and tj.low not in _NO_EMPLOYER
+            )
+            if tj.cls == N or inplace or acronym or title_u or (tj.cls == U and strong_venue) or unknown_place or employer:
                 j += 1
                 continue
             # multi-word place names ("fall river", "new bedford")

@@ -378,3 +378,21 @@ def test_seven_digit_phones_after_a_phone_word(text, gone):
 @pytest.mark.parametrize("text", ["wt 155 2019 kg", "I/O 250 1000"], ids=["weight_and_year", "intake_output"])
 def test_number_pairs_without_a_phone_word_stay(text):
     assert _out(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("Works for Raytheon as an engineer.", "Raytheon"), ("Patient is employed by Fidelity.", "Fidelity"),
+     ("works for Boston Public Schools", "Public Schools"), ("intubated by boston medflight", "medflight")],
+    ids=["works_for_unknown", "employed_by_everyday_word", "employer_of_three_words", "transport_service_lower"],
+)
+def test_employers_and_services_after_work_and_transport_cues(text, gone):
+    assert gone not in _out(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["works for the state", "works at home", "brought by ambulance", "brought by Family", "transferred by EMS", "worked for a bank"],
+    ids=["the_state", "home", "ambulance", "family_capitalised", "ems", "a_bank"],
+)
+def test_work_and_transport_cues_without_a_name_stay(text):
+    assert _out(text) == text
