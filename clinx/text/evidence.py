@@ -73,7 +73,8 @@ ROLES = frozenset(
 rn np pa pcp attending fellow resident intern surgeon cardiologist oncologist nephrologist neurologist endoscopist
 anesthesiologist radiologist pathologist consultant tech technician midwife coach mgr manager nurse physician
 therapist operator provider hospitalist intensivist dentist pharmacist crna surgeon: chaplain interpreter ot pt/ot slp
-rt rrt sw cna pct
+rt rrt sw cna pct staff aide pca sitter secretary receptionist coordinator director supervisor liaison educator counselor
+dietitian nutritionist rd
 """.split()
 )
 LABELS = frozenset(
@@ -87,7 +88,7 @@ _WEAK_LABELS = frozenset("patient pt by per called seen read contact".split())
 CREDENTIALS = frozenset(
     """
 md m.d do d.o rn np pa pa-c phd dpt licsw lcsw otr otr/l crna rvt facc facs cnm lpn lvn mph msw pharmd dds dmd
-ccc-slp cde aprn fnp anp dnp bsn
+ccc-slp cde aprn fnp anp dnp bsn rd ldn rrt ccrn cnp
 """.split()
 )
 HOSPITAL_HEADS = frozenset(
@@ -202,8 +203,8 @@ def classify(low: str, raw: str = "") -> str:
 
 def _classify(low: str) -> str:
     first, last, ordinary, clinical, _, _ = _lex()
-    if low in clinical or low in _NEVER or low in RELATIONS or low in TITLES:
-        return C  # (a relation or a title is a cue for a name, never part of one: "pt's friend Ramon")
+    if low in clinical or low in _NEVER or low in RELATIONS or low in TITLES or low in CREDENTIALS:
+        return C  # (relations, titles, credentials are cues for a name, never part of one: "pt's friend Ramon")
     if low in FUNCTION_WORDS:
         return A if low in AMBIGUOUS_NAMES else C  # "may", "will": names only with evidence
     named = low in first or low in last

@@ -396,3 +396,14 @@ def test_employers_and_services_after_work_and_transport_cues(text, gone):
 )
 def test_work_and_transport_cues_without_a_name_stay(text):
     assert _out(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [("per nh staff (deb) baseline ambulates", "deb", "staff ("), ("nutritionist Okafor following", "Okafor", "nutritionist"),
+     ("w. Maria Santangelo, RD, LDN pager 2-8891", "Santangelo", "RD, LDN pager")],
+    ids=["staff_then_name_in_parentheses", "nutritionist", "credentials_stay"],
+)
+def test_more_ward_roles(text, gone, kept):
+    out = _out(text)
+    assert gone not in out and kept in out, out
