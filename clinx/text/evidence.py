@@ -670,7 +670,10 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
     # ---- two-word places before the name runs, which would take "jamaica" of "jamaica plain" for a person
     # and leave "plain" ("new hampshire", "fall river"); not in mixed case unless both words are capitalised
     place_first = _place_first()
-    for i in [i for i, w in enumerate(lows) if w in place_first]:
+    # the passes below start only at their trigger words: one scan finds them all (most notes have none)
+    triggers = _extra_triggers()
+    extra = [i for i, w in enumerate(lows) if w in triggers]
+    for i in [i for i in extra if lows[i] in place_first]:
         if i + 1 >= n or named[i] or named[i + 1] or toks[i].cls == C or toks[i + 1].cls == C:
             continue
         t, nx = toks[i], toks[i + 1]
@@ -680,7 +683,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 and (t.case != "mixed" or t.raw[:1].isupper() and nx.raw[:1].isupper()):
             add(i, i + 2, "LOCATION", "evidence:place", 0.85)
     # ---- "NURSING HOME: SEVEN HILLS", "pharmacy: walgreens": the value of a field that names an institution
-    for i in [i for i, w in enumerate(lows) if w in _INSTITUTION_FIELDS]:
+    for i in [i for i in extra if lows[i] in _INSTITUTION_FIELDS]:
         t = toks[i]
         if i >= 1 and (lows[i - 1], t.low) in _INSTITUTION_FIELD_PAIRS:
             pass
@@ -696,7 +699,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         if run and any(r.cls in (N, U, A) for r in run) and not any(r.cls == W or r.cls == C and r.low not in FUNCTION_WORDS for r in run):
             add(k, j, "HOSPITAL", "evidence:field", 0.88)
     # ---- streets in any case: "45 harvard st, dorchester", "lives on elm st", "LIVES ON MAPLE AVE, EVERETT"
-    for i in [i for i, w in enumerate(lows) if w in _STREET_SUFFIXES]:
+    for i in [i for i in extra if lows[i] in _STREET_SUFFIXES]:
         if i == 0 or named[i]:
             continue
         k = i
@@ -823,7 +826,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             add(k, head_end, "HOSPITAL", "evidence:hospital", 0.93)
     # ---- "Parkside Cardiology", "Lakeside Oncology": a name, a place or an unknown word then a specialty, both
     # capitalised in a mixed-case line, name a practice ("Boston Cardiology"; not "Pediatric Cardiology")
-    for i in [i for i, w in enumerate(lows) if w in _SPECIALTY_HEADS]:
+    for i in [i for i in extra if lows[i] in _SPECIALTY_HEADS]:
         t = toks[i]
         if i == 0 or named[i] or named[i - 1] or t.case != "mixed" or not t.raw[:1].isupper():
             continue
@@ -832,7 +835,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 and _joined(text, p, t, comma=False) and p.low not in TITLES:
             add(i - 1, i + 1, "HOSPITAL", "evidence:practice", 0.88)
     # ---- a compass abbreviation before a town ("n. andover", "E. Boston", "So. Weymouth")
-    for i in [i for i, w in enumerate(lows) if w in _COMPASS]:
+    for i in [i for i in extra if lows[i] in _COMPASS]:
         t = toks[i]
         if i + 1 >= n or named[i] or named[i + 1] or not _joined(text, t, toks[i + 1], comma=False):
             continue
@@ -1050,6 +1053,11 @@ _ORG_CUES = VENUE_CUES | frozenset({"by", "via", "with"})
 _CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | frozenset({"with"})
 _HEAD_START = HOSPITAL_HEADS | frozenset(a for a, _ in HOSPITAL_HEAD_PAIRS) | frozenset({"eye", "medical"})
 _VENUE_WORDS = VENUE_CUES | frozenset(b for _, b in VENUE_PAIRS) | frozenset(b for _, b in PLACE_CUES) | frozenset({"near"})
+
+
+@lru_cache(maxsize=1)
+def _extra_triggers() -> frozenset[str]:
+    return _place_first() | _INSTITUTION_FIELDS | _STREET_SUFFIXES | _SPECIALTY_HEADS | frozenset(_COMPASS)
 
 
 @lru_cache(maxsize=1)
