@@ -486,6 +486,28 @@ def _paren_name_ok(t: _Tok) -> bool:
 _DOCTOR_TITLES = frozenset("dr drs doctor prof professor rabbi rev reverend pastor imam".split())
 
 
+def _initials_before(text: str, toks: list, i: int) -> bool:
+    """Is ``toks[i-1]`` a signer's initials right before the credential ``toks[i]`` ("JS, RN", "KMB RN")?
+
+    Two or three capitals, no clinical or role word, at the start of a line or after a dash
+    or slash (where a signature stands), joined to the credential; in a capitals line only
+    on a short signature line of its own.
+    """
+    p = toks[i - 1]
+    if not (2 <= len(p.raw) <= 3 and p.raw.isupper()) or p.cls == C or p.low in ROLES \
+            or p.low in FUNCTION_WORDS or not _joined(text, p, toks[i]):
+        return False
+    if p.case != "mixed":
+        # in a capitals line only a signature line of its own ("JS, RN")
+        ls, le = text.rfind("\n", 0, p.s) + 1, text.find("\n", p.s)
+        if len(text[ls : le if le >= 0 else len(text)].strip()) > 12:
+            return False
+    k = p.s - 1
+    while k >= 0 and text[k] in " \t":
+        k -= 1
+    return k < 0 or text[k] in "\n-/"
+
+
 def _short_surname(t: _Tok) -> bool:
     """A surname of two or three letters right after a title ("dr ng", "Dr. Le"), which may also be a clinical abbreviation."""
     return 2 <= len(t.low) <= 3 and t.low in _lex()[1] and t.low not in FUNCTION_WORDS and t.low not in _NEVER \
@@ -653,6 +675,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             # "Thomas Whitfield, MD"; "P. Galloway, MD": an initial vouches for an ambiguous surname
             if cnt and (any(toks[m].cls in (N, U) for m in span) or any(_is_initial(toks[m], text) for m in span) and any(toks[m].cls == A for m in span)):
                 add(k + 1, j, "NAME", "evidence:credential", 0.9)
+            elif not cnt and _initials_before(text, toks, i):
+                add(i - 1, i, "NAME", "evidence:credential", 0.85)  # "JS, RN", "KMB RN": a signer's initials
     # ---- "St. Elizabeth's", "ST. MARY": a saint's name is an institution's
     # (before the lexicon runs, which would take "St. Elizabeth" for a person and leave its "'s")
     for i in [i for i, w in enumerate(lows) if w in ("st", "saint")]:

@@ -407,3 +407,18 @@ def test_work_and_transport_cues_without_a_name_stay(text):
 def test_more_ward_roles(text, gone, kept):
     out = _out(text)
     assert gone not in out and kept in out, out
+
+
+@pytest.mark.parametrize(
+    "text,gone", [("Pt resting comfortably.\nJS, RN", "JS"), ("plan reviewed. -- KMB RN", "KMB")], ids=["own_line", "after_dash"]
+)
+def test_signer_initials_before_a_credential(text, gone):
+    assert gone not in _out(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["ICU RN aware", "PT RN to eval", "SW RN", "NPO, RN aware", "PT RN TO EVAL TODAY"],
+    ids=["unit", "therapy", "role", "clinical_then_comma", "caps_line"],
+)
+def test_abbreviations_before_a_credential_stay(text):
+    assert _out(text) == text
