@@ -113,6 +113,20 @@ def _month_year_ok(s: int, e: int, text: str) -> tuple[int, int] | None:
     return None
 
 
+def _md_range_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """A range of two month/day dates (``3/24-3/30``) unless it is a score, setting or dose range."""
+    s, e = m.span()
+    for part in (m.group("a"), m.group("b")):
+        mon, day = (int(x) for x in part.split("/"))
+        if not (1 <= mon <= 12 and 1 <= day <= 31):
+            return None
+    if _prev_word(text, s) in NOT_DATE_BEFORE or _next_word(text, e) in NOT_DATE_AFTER:
+        return None
+    if "pain" in text[max(0, s - 25) : e + 25].lower() and m.group("b").endswith("/10"):
+        return None
+    return s, e
+
+
 #: Words before a hyphenated month-day that make it a date ("on 10-12"); without one, "10-12" is a range.
 HYPHEN_DATE_CUES = frozenset(
     """
@@ -251,6 +265,19 @@ DATE_RECOGNIZERS: list[Recognizer] = [
         # "7-Apr", "22-SEPT": day, hyphen, month abbreviation, no year
         r"[0-9](?<![\w/.-][0-9])[0-9]?-(?i:jan|feb|mar|apr|may|jun|jul|aug|sept?|oct|nov|dec)\b(?!-\d)",
         "DATE", 0.85, gate=lambda t, low: _DAY_MONTH_GATE_RE.search(low) is not None,
+    ),
+    Recognizer(
+        "date_md_range",
+        # "abx 3/24-3/30", "7/22 - 7/25": date_md's look-arounds refuse each half of a range
+        r"(?<![\w/.:+-])(?P<a>\d{1,2}/\d{1,2})\s?-\s?(?P<b>\d{1,2}/\d{1,2})(?![\w/%]|[.:-]\d)",
+        "DATE", 0.9, validator=_md_range_ok, gate=lambda t, low: "/" in t and "-" in t,
+    ),
+    Recognizer(
+        "date_part_of_month",
+        # "mid-March", "early-Jan", "late-december": the hyphen makes one word of them
+        r"\b(?:early|mid|late)-(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+        r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b",
+        "DATE", 0.85, flags=re.I, gate=lambda t, low: "-" in t and ("mid-" in low or "early-" in low or "late-" in low),
     ),
     Recognizer(
         "date_season_year",

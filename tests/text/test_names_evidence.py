@@ -422,3 +422,19 @@ def test_signer_initials_before_a_credential(text, gone):
 )
 def test_abbreviations_before_a_credential_stay(text):
     assert _out(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,gone", [("abx 3/24-3/30", "3/30"), ("admitted 7/22 - 7/25 for pna", "7/22"), ("seen mid-March", "March")],
+    ids=["date_range", "date_range_spaced", "part_of_month"],
+)
+def test_date_ranges_and_parts_of_months(text, gone):
+    assert gone not in _out(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["BP 120/80-130/90", "pain 3/10-5/10", "ps 10/5-8/5", "strength 4/5-5/5", "I/O 2/2-3/3 stable"],
+    ids=["blood_pressures", "pain_scores", "vent_settings", "strength", "intake_output"],
+)
+def test_ranges_that_are_no_dates_stay(text):
+    assert _out(text) == text
