@@ -80,8 +80,8 @@ _DATEISH_RE = re.compile(r"\d{1,4}[/-]\d{1,2}(?:[/-]\d{1,4})?|\d{1,4}\.\d{1,2}\.
 # "2200", "0500": a 24-hour clock time (nursing notes time every event), no identifier
 _CLOCK_RE = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 _NUMBER_CATS = frozenset({"MRN", "ACCESSION", "ID", "SSN", "PHONE", "ZIP"})
-# "45-year-old": ages up to 89 are not identifiers (older ones are L1's job)
-_AGE_WORD_RE = re.compile(r"\d{1,3}-?(?:years?|yrs?|months?|weeks?|days?|y/?o)(?:-old)?", re.I)
+# ages, also as age-and-sex shorthand ("72M", "45F", "67yom"): ages under 90 are no identifiers (L1 removes the others)
+_AGE_WORD_RE = re.compile(r"\d{1,3}-?(?:years?|yrs?|months?|weeks?|days?|y/?o|[mf]|yo[mf]|yow[mf])(?:-old)?", re.I)
 # r"[.?!;\n]\s|\n" written to start on one character set (the engine skips other positions)
 _SENT_BREAK_RE = re.compile(r"[.?!;\n](?:(?<=[.?!;\n])\s|(?<=\n))")
 _SEP_ONLY_RE = re.compile(r"[\s,:;=()-]{0,4}")

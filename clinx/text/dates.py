@@ -36,7 +36,7 @@ bp sbp dbp pressure pressures pain strength str moca mmse gcs score scored i&o i
 hr rr sat sats o2 grade murmur apgar apgars pulses reflexes dtr dtrs power motor sensation vision va acuity
 fev1/fvc hearing ecog nyha tmax temp map cvp pap pcwp rvsp ef pt/inr inr x gravida para gp g p parity
 was is of rated level score: percocet norco vicodin sinemet carbidopa/levodopa vicodin dose dosing
-bipap cpap psv ps peep ac simv prvc vent settings setting ipap epap
+bipap cpap psv ps peep ac simv prvc vent settings setting ipap epap day
 """.split()
 )
 #: Words after a slash number that make it a dose, score or measurement.
@@ -74,6 +74,8 @@ def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Month/day ``7/22`` unless it is a dose, ratio, vital sign or score."""
     s, e = m.span()
     mon, day = (int(x) for x in m.group().split("/"))
+    if 1 <= mon <= 12 and day > 31:
+        return _month_year_ok(s, e, text)
     if not (1 <= mon <= 12 and 1 <= day <= 31):
         return None
     prev, nxt = _prev_word(text, s), _next_word(text, e)
@@ -86,6 +88,41 @@ def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     if mon == day and mon <= 5 and nxt and nxt not in ("at", "and", "to", "on", "in", "for", "by", "was", "were"):
         return None  # "2/2 UTI" (secondary to), "5/5 BLE", "3/3"
     if mon > day and prev in ("x", "of"):
+        return None
+    return s, e
+
+
+#: Tests, procedures and events whose date notes give as month/year ("colonoscopy 5/80", "flu shot 10/68",
+#: "MI in 2/69").
+TEST_WORDS = frozenset(
+    """
+colonoscopy egd echo tte tee ekg ecg cxr ct mri mra cath stress pft pfts dexa mammogram mammo pap psa a1c hba1c biopsy bx
+surgery cabg pci stent ptca stenting vaccine pneumovax flu tdap ppd scope eeg emg holter shot shots mi in during
+""".split()
+)
+
+
+def _month_year_ok(s: int, e: int, text: str) -> tuple[int, int] | None:
+    """Month/two-digit year ``5/80`` (the second number is no day): after a date word or a test's name, or in
+    parentheses (``A1c 7.2 (10/79)``); never a titre, a vital sign or a dose (``ANA 1/80``, ``BP 9/60``)."""
+    prev, nxt = _prev_word(text, s), _next_word(text, e)
+    if prev in NOT_DATE_BEFORE or nxt in NOT_DATE_AFTER or prev in ("titer", "titre", "ana", "dilution", "1"):
+        return None
+    if prev in DATE_CUES or prev in TEST_WORDS or (s > 0 and text[s - 1] == "(" and text[e : e + 1] == ")"):
+        return s, e
+    return None
+
+
+def _md_range_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """A range of two month/day dates (``3/24-3/30``) unless it is a score, setting or dose range."""
+    s, e = m.span()
+    for part in (m.group("a"), m.group("b")):
+        mon, day = (int(x) for x in part.split("/"))
+        if not (1 <= mon <= 12 and 1 <= day <= 31):
+            return None
+    if _prev_word(text, s) in NOT_DATE_BEFORE or _next_word(text, e) in NOT_DATE_AFTER:
+        return None
+    if "pain" in text[max(0, s - 25) : e + 25].lower() and m.group("b").endswith("/10"):
         return None
     return s, e
 
@@ -230,6 +267,27 @@ DATE_RECOGNIZERS: list[Recognizer] = [
         # "7-Apr", "22-SEPT": day, hyphen, month abbreviation, no year
         r"[0-9](?<![\w/.-][0-9])[0-9]?-(?i:jan|feb|mar|apr|may|jun|jul|aug|sept?|oct|nov|dec)\b(?!-\d)",
         "DATE", 0.85, gate=lambda t, low: _DAY_MONTH_GATE_RE.search(low) is not None,
+    ),
+    Recognizer(
+        "date_md_range",
+        # "abx 3/24-3/30", "7/22 - 7/25": date_md's look-arounds refuse each half of a range
+        r"(?<![\w/.:+-])(?P<a>\d{1,2}/\d{1,2})\s?-\s?(?P<b>\d{1,2}/\d{1,2})(?![\w/%]|[.:-]\d)",
+        "DATE", 0.9, validator=_md_range_ok, gate=lambda t, low: "/" in t and "-" in t,
+    ),
+    Recognizer(
+        "date_part_of_month",
+        # "mid-March", "early-Jan", "late-december": the hyphen makes one word of them
+        r"\b(?:early|mid|late)-(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+        r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b",
+        "DATE", 0.85, flags=re.I, gate=lambda t, low: "-" in t and ("mid-" in low or "early-" in low or "late-" in low),
+    ),
+    Recognizer(
+        "date_season_year",
+        # "spring of 2079", "Winter '98", "fall of 2019" ("fall 2019" alone is an event: s/p fall 2019)
+        r"\b(?:spring|summer|autumn|winter|fall(?=\s{1,3}of\b))\s{1,3}(?:of\s{1,3})?(?:(?:19|20)\d\d|['’]\d\d)\b",
+        "DATE", 0.85, flags=re.I,
+        gate=lambda t, low: ("spring" in low or "summer" in low or "autumn" in low or "winter" in low or "fall of" in low)
+        and any(ch.isdigit() for ch in t),
     ),
     Recognizer(
         "date_weekday", None, "DATE", 0.85,

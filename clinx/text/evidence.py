@@ -52,6 +52,7 @@ from clinx.text.lexicons import (
     hospitals,
     last_names,
     ordinary_words,
+    organisation_names,
     places,
     zipf,
 )
@@ -72,6 +73,8 @@ ROLES = frozenset(
 rn np pa pcp attending fellow resident intern surgeon cardiologist oncologist nephrologist neurologist endoscopist
 anesthesiologist radiologist pathologist consultant tech technician midwife coach mgr manager nurse physician
 therapist operator provider hospitalist intensivist dentist pharmacist crna surgeon: chaplain interpreter ot pt/ot slp
+rt rrt sw cna pct staff aide pca sitter secretary receptionist coordinator director supervisor liaison educator counselor
+dietitian nutritionist rd
 """.split()
 )
 LABELS = frozenset(
@@ -85,13 +88,14 @@ _WEAK_LABELS = frozenset("patient pt by per called seen read contact".split())
 CREDENTIALS = frozenset(
     """
 md m.d do d.o rn np pa pa-c phd dpt licsw lcsw otr otr/l crna rvt facc facs cnm lpn lvn mph msw pharmd dds dmd
-ccc-slp cde aprn fnp anp dnp bsn
+ccc-slp cde aprn fnp anp dnp bsn rd ldn rrt ccrn cnp
 """.split()
 )
 HOSPITAL_HEADS = frozenset(
     """
 hospital hospitals clinic clinics infirmary rehab rehabilitation healthcare hospice institute sanatorium memorial vanguard
-associates
+associates hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village
+airport
 """.split()
 )
 # two-word heads ("medical center", "health center", "home health", "skilled nursing", "eye and ear")
@@ -104,6 +108,7 @@ HOSPITAL_HEAD_PAIRS = frozenset(
         ("medical", "associates"), ("internal", "medicine"), ("family", "medicine"), ("family", "practice"),
         ("senior", "life"), ("senior", "living"), ("primary", "care"), ("urgent", "care"), ("health", "care"),
         ("medical", "practice"), ("physician", "group"), ("physicians", "group"), ("assisted", "living"),
+        ("nursing", "center"), ("nursing", "centre"), ("rehabilitation", "center"), ("health", "services"),
     }
 )
 #: Services and departments: "PULM CLINIC", "anticoag clinic", "Cardiology clinic" are no institutions' names.
@@ -114,6 +119,8 @@ orthopaedic urgent dermatology derm oncology onc neurology neuro nephrology rena
 transplant primary care walk-in eye ent urology uro endocrine endocrinology rheumatology rheum allergy vascular spine hand
 sports travel fertility prenatal ob gyn obstetric pediatric peds geriatric geriatrics psychiatry psych behavioral methadone
 smoking cessation lipid diabetes heart lung liver kidney cancer stroke trauma rehab clinic clinics outpatient inpatient
+failure headache seizure epilepsy movement asthma osteoporosis vein thyroid fibrosis continence bone hiv hepatology coumadin
+inr warfarin dental dentistry
 same follow-up follow up the this that our your their his her a an in at to from with
 """.split()
 )
@@ -141,6 +148,17 @@ VENUE_PAIRS = frozenset(
      ("rehab", "at"), ("done", "at"), ("performed", "at"), ("referred", "to"), ("sent", "from"), ("care", "at"),
      ("followed", "at"), ("hospitalized", "at"), ("bx", "at"), ("dx", "at"), ("cath", "at"), ("ed", "at")}
 )
+#: Work and transport cues: what follows names an employer or a service ("works for Raytheon", "employed
+#: by Fidelity", "intubated by Boston MedFlight"), even a capitalised everyday word in mixed case.
+EMPLOYER_PAIRS = frozenset(
+    {("works", "for"), ("worked", "for"), ("working", "for"), ("works", "at"), ("worked", "at"), ("working", "at"),
+     ("employed", "by"), ("employed", "at"), ("retired", "from"), ("volunteers", "at"), ("intubated", "by"),
+     ("transported", "by"), ("brought", "by"), ("transferred", "by")}
+)
+VENUE_PAIRS = VENUE_PAIRS | EMPLOYER_PAIRS
+_WORK_VERBS = frozenset("works worked working employed retired volunteers".split())
+#: Capitalised words after a work cue that name no employer ("works for Family", "retired from Teaching").
+_NO_EMPLOYER = frozenset("family friends police state city town government himself herself myself self teaching".split())
 PLACE_CUES = frozenset({("lives", "in"), ("lives", "at"), ("living", "in"), ("resides", "in"), ("resident", "of"), ("home", "in"),
                         ("moved", "to"), ("moved", "from"), ("visiting", "family"), ("family", "in"), ("police", "in"), ("from", "in")})
 US_STATES = frozenset(
@@ -189,8 +207,8 @@ def classify(low: str, raw: str = "") -> str:
 
 def _classify(low: str) -> str:
     first, last, ordinary, clinical, _, _ = _lex()
-    if low in clinical or low in _NEVER:
-        return C
+    if low in clinical or low in _NEVER or low in RELATIONS or low in TITLES or low in CREDENTIALS:
+        return C  # (relations, titles, credentials are cues for a name, never part of one: "pt's friend Ramon")
     if low in FUNCTION_WORDS:
         return A if low in AMBIGUOUS_NAMES else C  # "may", "will": names only with evidence
     named = low in first or low in last
@@ -214,7 +232,35 @@ def _classify(low: str) -> str:
         return W
     if _inflected(low, ordinary) or _inflected(low, clinical) or _inflected(low, _common_zipf()):
         return W  # "faxed", "secretions": an inflected everyday or clinical word no lexicon lists as such
+    if _medical_shape(low, ordinary, clinical):
+        return C  # "pancytopenia", "tachycardic", "nontender": built like a medical word, not like a name
     return U
+
+
+#: Endings of medical words (a name no lexicon lists hardly ends so): "-emia", "-itis", "-ectomy", "-cardic".
+_MED_SUFFIXES = (
+    "emia", "emias", "itis", "osis", "oses", "ectomy", "otomy", "ostomy", "plasty", "scopy", "scopic", "graphy", "gram",
+    "pathy", "algia", "uria", "penia", "cytosis", "tensive", "cardic", "cardia", "pnea", "pneic", "volemic", "plegia",
+    "paresis", "iasis", "ectasis", "rrhea", "rrhage", "megaly", "trophy", "ectomies", "ostomies", "lysis", "tomy",
+)
+#: Beginnings of medical words: "hypokalemic", "tachypneic", "dysarthria", "intraop".
+_MED_PREFIXES = ("hypo", "hyper", "tachy", "brady", "dys", "peri", "intra", "hemo", "haemo", "neuro", "cardio", "gastro")
+#: Negating and repeating prefixes before an everyday or clinical word: "unlabored", "nontender", "reintubated".
+_WORD_PREFIXES = ("un", "non", "dis", "re", "mis", "pre", "post")  # not "de", "under": DeYoung, Underwood
+
+
+def _medical_shape(low: str, ordinary: frozenset, clinical: frozenset) -> bool:
+    """Is the unknown word ``low`` built like a medical word (see the tuples above)? Seven letters or more."""
+    if len(low) < 7 or not low.isalpha():
+        return False
+    if low.endswith(_MED_SUFFIXES) and not low.endswith("aitis") or low.startswith(_MED_PREFIXES):
+        return True  # (Lithuanian surnames end in "-aitis": Petraitis)
+    for pre in _WORD_PREFIXES:
+        if low.startswith(pre):
+            rest = low[len(pre) :]
+            if len(rest) >= 4 and (rest in ordinary or rest in clinical or _inflected(rest, ordinary) or _inflected(rest, clinical)):
+                return True
+    return False
 
 
 def _common_zipf() -> dict:
@@ -380,6 +426,8 @@ def _cue_gap(text: str, cue: _Tok, nxt: _Tok) -> str | None:
     return None
 
 
+#: Verbs after which "with" introduces a person ("met with", "teaching with", "d/w").
+_WITH_VERBS = frozenset("discussed seen spoke d/w w met talked teaching reviewed consulted visited meeting conference".split())
 _ABBREV_CUES = frozenset("pt dtr dau sis bro mgr attn re".split())
 
 
@@ -424,6 +472,73 @@ def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit
     while j > i and _is_initial(toks[j - 1], text) and not _name_ok(toks[j - 1], True):
         j -= 1
     return j if n else i
+
+
+_AFTER_INITIAL_RE = re.compile(r"\.?(?:$|[ \t]*\n|[ \t]{2,}|,[ \t]|[ \t]*\))")
+
+
+def _trailing_initial(text: str, last: _Tok, t: _Tok) -> bool:
+    """``t`` is a middle initial written after a name ("DOROTHY M", "Mary J.") that ends a line, a field or a clause."""
+    return (
+        len(t.raw) == 1 and t.raw.isupper() and text[last.e : t.s] == " " and not last.dot
+        and _AFTER_INITIAL_RE.match(text, t.e) is not None
+    )
+
+
+def _paren_name_ok(t: _Tok) -> bool:
+    """May ``t`` be part of a name written before a role in parentheses? Names, unknown words, and
+    ambiguous ones capitalised in mixed case ("Hope (SW)"; not "pt will (PT)")."""
+    if t.cls in (N, U):
+        return True
+    return t.cls == A and t.low not in FUNCTION_WORDS and (t.case != "mixed" or t.raw[:1].isupper())
+
+
+#: Titles that only ever stand before a person ("MR" is also mitral regurgitation, "ms" multiple sclerosis).
+_DOCTOR_TITLES = frozenset("dr drs doctor prof professor rabbi rev reverend pastor imam".split())
+
+
+def _initials_before(text: str, toks: list, i: int) -> bool:
+    """Is ``toks[i-1]`` a signer's initials right before the credential ``toks[i]`` ("JS, RN", "KMB RN")?
+
+    Two or three capitals, no clinical or role word, at the start of a line or after a dash
+    or slash (where a signature stands), joined to the credential; in a capitals line only
+    on a short signature line of its own.
+    """
+    p = toks[i - 1]
+    if not (2 <= len(p.raw) <= 3 and p.raw.isupper()) or p.cls == C or p.low in ROLES \
+            or p.low in FUNCTION_WORDS or not _joined(text, p, toks[i]):
+        return False
+    if p.case != "mixed":
+        # in a capitals line only a signature line of its own ("JS, RN")
+        ls, le = text.rfind("\n", 0, p.s) + 1, text.find("\n", p.s)
+        if len(text[ls : le if le >= 0 else len(text)].strip()) > 12:
+            return False
+    k = p.s - 1
+    while k >= 0 and text[k] in " \t":
+        k -= 1
+    return k < 0 or text[k] in "\n-/"
+
+
+def _short_surname(t: _Tok) -> bool:
+    """A surname of two or three letters right after a title ("dr ng", "Dr. Le"), which may also be a clinical abbreviation."""
+    return 2 <= len(t.low) <= 3 and t.low in _lex()[1] and t.low not in FUNCTION_WORDS and t.low not in _NEVER \
+        and t.low not in CREDENTIALS and t.low not in TITLES and not t.dot
+
+
+def _relation_name_ok(text: str, toks: list, k: int) -> bool:
+    """May ``toks[k]``, right after a relation word, start a name?
+
+    A relation is weaker evidence than a title: "Mother born 1961", "husband states",
+    "wife left" put an everyday word there. An ambiguous word ("born", "states", "hope")
+    starts a name only with evidence of its own: it is a given name ("wife Hope",
+    "son bill"), it is capitalised in a mixed-case line, or a name follows it.
+    """
+    t = toks[k]
+    if t.cls != A:
+        return True
+    if t.low in _lex()[0] or t.case == "mixed" and t.raw[:1].isupper():
+        return True
+    return k + 1 < len(toks) and toks[k + 1].cls == N and _joined(text, t, toks[k + 1], comma=False)
 
 
 def _verb_follows(text: str, toks: list, j: int) -> bool:
@@ -486,7 +601,16 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         # take in initials right before ("J. Kowalczyk", "K HOLLOWAY")
         while i > 0 and _is_initial(toks[i - 1], text) and _joined(text, toks[i - 1], toks[i], comma=False) and cat == "NAME":
             i -= 1
+            # "Xzavier Q. Gill": a given name no lexicon knows stands before the middle initial
+            p = toks[i - 1] if i > 0 else None
+            if p is not None and not named[i - 1] and p.cls in (N, U) and p.raw[:1].isupper() and len(p.raw) >= 3 \
+                    and _joined(text, p, toks[i], comma=False):
+                i -= 1
+                break
         end = toks[j - 1].e
+        if cat == "NAME" and j < n and _trailing_initial(text, toks[j - 1], toks[j]):
+            end = toks[j].e  # "KOWALSKI, DOROTHY M   MRN": a middle initial closes the name
+            j += 1
         if cat == "HOSPITAL":
             # an institution's possessive is part of its name ("St. Elizabeth's", "Children's")
             if text[end : end + 2] in ("'s", "’s") and (end + 2 == len(text) or not text[end + 2].isalnum()):
@@ -506,21 +630,41 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         k = i + 1
         last_tok = k >= n  # a credential may end the note ("P. Galloway, MD"): only the look-back applies
         nk = toks[k] if not last_tok else t
+        # ---- a role in parentheses after a name: "Hope (SW)", "Ingrid Solheim (HCP)", "Tamika (RN)"
+        if i > 0 and not named[i - 1] and text[t.s - 2 : t.s] == " (" and text[t.e : t.e + 1] == ")" \
+                and (low in CREDENTIALS or low in ROLES or low in RELATIONS):
+            k0 = i - 1
+            while k0 > 0 and i - k0 < 3 and _joined(text, toks[k0 - 1], toks[k0], comma=False) and toks[k0 - 1].cls in (N, U, A) \
+                    and toks[k0 - 1].low not in TITLES:
+                k0 -= 1
+            run = [toks[m] for m in range(k0, i)]
+            if run and all(_paren_name_ok(r) for r in run) and any(r.cls in (N, U) or r.raw[:1].isupper() for r in run):
+                add(k0, i, "NAME", "evidence:role", 0.9)
         # ---- cue before: a title or a relation vouches even for ambiguous words ("wife Hope", "dr hunter")
-        if not last_tok and (low in TITLES or low in RELATIONS) and _cue_gap(text, t, nk) is not None:
+        g = None if last_tok else _cue_gap(text, t, nk)
+        # a title is never followed by a comma ("MONITOR MS, FALL PRECAUTIONS": Mississippi or multiple sclerosis)
+        if g is not None and (low in TITLES and "," not in g or low in RELATIONS and _relation_name_ok(text, toks, k)):
             j = _take_name(text, toks, k, allow_ambiguous=True)
+            if j == k and low in TITLES and _short_surname(nk):
+                j = k + 1  # "dr ng", "Dr. Wu": a two- or three-letter surname the word classes call no name
+            elif j == k and low in _DOCTOR_TITLES and nk.cls == C and nk.low in _lex()[1] and len(nk.low) >= 4 \
+                    and nk.low not in FUNCTION_WORDS and nk.low not in _NEVER and nk.low not in CREDENTIALS and nk.low not in TITLES:
+                j = k + 1  # "dr. hill", "DR SMALL": a surname that is also a clinical word, after a doctor's title
             if j > k:
                 add(k, j, "NAME", "evidence:cue", 0.95)
                 continue
         # ---- a role or a label: pure names and unknown words ("RN Tamika", "Name: Okafor"), ambiguous
         # words only after "Label:" ("ATTENDING: WILL BRENNAN")
-        cue = low in ROLES or low in LABELS or (low == "with" and i > 0 and lows[i - 1] in ("discussed", "seen", "spoke", "d/w"))
+        cue = low in ROLES or low in LABELS or (low == "with" and i > 0 and lows[i - 1] in _WITH_VERBS)
         if cue and not last_tok and nk.low not in TITLES and nk.low not in RELATIONS:
             g = _cue_gap(text, t, nk)
             if g is not None:
                 colon = ":" in g
                 weak = low in _WEAK_LABELS and not colon
-                j = _take_name(text, toks, k, allow_ambiguous=colon, pure_only=weak, any_word=colon and low in _FIELD_LABELS)
+                # "met with Heather": after a verb of meeting, a capitalised given name that is also a word
+                given = low == "with" and nk.cls == A and nk.case == "mixed" and nk.raw[:1].isupper() and nk.low in first \
+                    and nk.low not in FUNCTION_WORDS
+                j = _take_name(text, toks, k, allow_ambiguous=colon or given, pure_only=weak, any_word=colon and low in _FIELD_LABELS)
                 if j > k:
                     add(k, j, "NAME", "evidence:role", 0.9)
                     continue
@@ -539,6 +683,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             # "Thomas Whitfield, MD"; "P. Galloway, MD": an initial vouches for an ambiguous surname
             if cnt and (any(toks[m].cls in (N, U) for m in span) or any(_is_initial(toks[m], text) for m in span) and any(toks[m].cls == A for m in span)):
                 add(k + 1, j, "NAME", "evidence:credential", 0.9)
+            elif not cnt and _initials_before(text, toks, i):
+                add(i - 1, i, "NAME", "evidence:credential", 0.85)  # "JS, RN", "KMB RN": a signer's initials
     # ---- "St. Elizabeth's", "ST. MARY": a saint's name is an institution's
     # (before the lexicon runs, which would take "St. Elizabeth" for a person and leave its "'s")
     for i in [i for i, w in enumerate(lows) if w in ("st", "saint")]:
@@ -553,6 +699,64 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 add(i, i + 2, "HOSPITAL", "evidence:saint", 0.9)
     # ---- well-known hospitals and health systems by name, in any case ("harvard vanguard", "MGH", "St. Mary's")
     _known_hospitals(text, toks, lows, named, add)
+    # ---- two-word places before the name runs, which would take "jamaica" of "jamaica plain" for a person
+    # and leave "plain" ("new hampshire", "fall river"); not in mixed case unless both words are capitalised
+    place_first = _place_first()
+    # the passes below start only at their trigger words: one scan finds them all (most notes have none)
+    triggers = _extra_triggers()
+    extra = [i for i, w in enumerate(lows) if w in triggers]
+    for i in [i for i in extra if lows[i] in place_first]:
+        if i + 1 >= n or named[i] or named[i + 1] or toks[i].cls == C or toks[i + 1].cls == C:
+            continue
+        t, nx = toks[i], toks[i + 1]
+        if t.cls not in (N, U) and nx.cls not in (N, U):
+            continue  # no name run would start there ("South Shore Mental Health" is left to the venue rules)
+        if f"{t.low} {nx.low}" in place_set and _joined(text, t, nx, comma=False) \
+                and (t.case != "mixed" or t.raw[:1].isupper() and nx.raw[:1].isupper()):
+            add(i, i + 2, "LOCATION", "evidence:place", 0.85)
+    # ---- "NURSING HOME: SEVEN HILLS", "pharmacy: walgreens": the value of a field that names an institution
+    for i in [i for i in extra if lows[i] in _INSTITUTION_FIELDS]:
+        t = toks[i]
+        if i >= 1 and (lows[i - 1], t.low) in _INSTITUTION_FIELD_PAIRS:
+            pass
+        elif t.low not in _INSTITUTION_FIELDS_ALONE:
+            continue
+        if i + 1 >= n or text[t.e : t.e + 1] != ":" or "\n" in text[t.e : toks[i + 1].s]:
+            continue
+        k = j = i + 1
+        while j < n and j - k < 5 and not named[j] and (j == k or _joined(text, toks[j - 1], toks[j], comma=False)) \
+                and lows[j] not in _FIELD_STOP and lows[j] not in _VALUE_STOP:
+            j += 1
+        run = toks[k:j]
+        if run and any(r.cls in (N, U, A) for r in run) and not any(r.cls == W or r.cls == C and r.low not in FUNCTION_WORDS for r in run):
+            add(k, j, "HOSPITAL", "evidence:field", 0.88)
+    # ---- streets in any case: "45 harvard st, dorchester", "lives on elm st", "LIVES ON MAPLE AVE, EVERETT"
+    for i in [i for i in extra if lows[i] in _STREET_SUFFIXES]:
+        if i == 0 or named[i]:
+            continue
+        k = i
+        while k > 0 and i - k < 3 and not named[k - 1] and _joined(text, toks[k - 1], toks[k], comma=False) \
+                and toks[k - 1].low not in FUNCTION_WORDS and toks[k - 1].low not in _STREET_SUFFIXES and not toks[k - 1].dot:
+            k -= 1
+        if k == i:
+            continue
+        number = re.search(r"\d[\dA-Za-z-]{0,5}[ \t]{1,2}$", text[max(0, toks[k].s - 9) : toks[k].s])
+        before = lows[k - 1] if k > 0 else ""
+        if number:
+            start_at = toks[k].s - len(number.group())
+        elif before in _STREET_CUES and toks[i].low in _STREET_ABBREVS and (
+            toks[i].low != "st" or all(toks[m].cls != C for m in range(k, i))  # ("on ... ST" may be an ST segment)
+        ):
+            start_at = toks[k].s
+        else:
+            continue
+        j = i + 1
+        # ", dorchester": the town after the street
+        if j < n and text[toks[i].e + (1 if toks[i].dot else 0) : toks[j].s] in (", ", ",") and lows[j] in place_set and toks[j].cls != C:
+            j += 1
+        out.append(Candidate(start_at, toks[j - 1].e, "LOCATION", "evidence:street", 0.88))
+        for m in range(k, j):
+            named[m] = True
     # ---- runs with no cue: names from the lexicons
     # (a run starts only on a token no lexicon calls clinical or everyday: the others are passed over at C speed)
     i = 0
@@ -622,12 +826,15 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             head_end += 1
         k = first_head
         cnt = 0
-        while k - 1 >= 0 and cnt < 4 and _joined(text, toks[k - 1], toks[k], comma=False):
+        while k - 1 >= 0 and cnt < 4 and _inst_joined(text, toks[k - 1], toks[k]):
             p = toks[k - 1]
             if inst[k - 1] or p.low in FUNCTION_WORDS and p.low not in ("of", "the", "and") or p.low in VENUE_CUES:
                 break
-            if p.cls == C and p.low not in HOSPITAL_HEADS and p.low not in ("general", "memorial", "community", "medical", "health"):
-                break
+            if p.cls == C and p.low not in HOSPITAL_HEADS and p.low not in ("general", "memorial", "community", "medical", "health") \
+                    and not (p.low in SERVICES and t.low in _PRACTICE_HEADS):
+                break  # ("Attleboro Pulmonary Associates": a specialty names a practice)
+            if t.low in _WEAK_HEADS and p.cls in (W, A) and not (p.case == "mixed" and p.raw[:1].isupper()):
+                break  # "notify pharmacy", "private ambulance": an everyday word names no service
             if p.low in SERVICES and t.low not in _PRACTICE_HEADS or p.low in GENERIC_BEFORE_HEAD or len(p.raw) == 1 and not p.dot:
                 break  # ("Pediatric Associates", "Cardiology Associates" name practices)
             if p.low in TITLES or p.low in RELATIONS:
@@ -638,13 +845,40 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             k += 1
         # "... Associates of Brockton", "Hospital of Central Maine": the place after "of" is part of the name
         if head_end + 1 < n and toks[head_end].low == "of":
+            if head_end + 2 < n and (toks[head_end + 1].low in _REGION_WORDS or toks[head_end + 1].low == "the") and (
+                toks[head_end + 2].low in place_set or toks[head_end + 2].low in _place_first()
+            ):
+                # "Association of Greater Attleboro", "Life Care Center of the North Shore": the word joins the place
+                head_end += 1
             tp = toks[head_end + 1]
             if (tp.cls in (N, U) or tp.cls in (W, A) and tp.low in place_set) and _joined(text, toks[head_end - 1], toks[head_end], comma=False) \
                     and _joined(text, toks[head_end], tp, comma=False):
                 head_end += 2
+            elif head_end + 2 < n and f"{tp.low} {toks[head_end + 2].low}" in place_set and _joined(text, tp, toks[head_end + 2], comma=False):
+                head_end += 3  # "... of the North Shore", "... of Fall River"
         if cnt and k < first_head:
             # "St. Elizabeth's" / "Sturdy Memorial": the words before the head plus the head
             add(k, head_end, "HOSPITAL", "evidence:hospital", 0.93)
+    # ---- "Parkside Cardiology", "Lakeside Oncology": a name, a place or an unknown word then a specialty, both
+    # capitalised in a mixed-case line, name a practice ("Boston Cardiology"; not "Pediatric Cardiology")
+    for i in [i for i in extra if lows[i] in _SPECIALTY_HEADS]:
+        t = toks[i]
+        if i == 0 or named[i] or named[i - 1] or t.case != "mixed" or not t.raw[:1].isupper():
+            continue
+        p = toks[i - 1]
+        if (p.cls in (N, U) or p.low in place_set and p.cls != C) and p.raw[:1].isupper() and not p.raw.isupper() \
+                and _joined(text, p, t, comma=False) and p.low not in TITLES:
+            add(i - 1, i + 1, "HOSPITAL", "evidence:practice", 0.88)
+    # ---- a compass abbreviation before a town ("n. andover", "E. Boston", "So. Weymouth")
+    for i in [i for i in extra if lows[i] in _COMPASS]:
+        t = toks[i]
+        if i + 1 >= n or named[i] or named[i + 1] or not _joined(text, t, toks[i + 1], comma=False):
+            continue
+        if t.low in ("no", "so") and not t.dot:
+            continue  # "no boston" reads as a word
+        nx = toks[i + 1]
+        if f"{_COMPASS[t.low]} {nx.low}" in place_set or nx.low in place_set and nx.cls in (N, U) and len(nx.low) >= 4:
+            add(i, i + 2, "LOCATION", "evidence:place", 0.85)
     # ---- venues and places after cues
     for i in [i for i, w in enumerate(lows) if w in _VENUE_WORDS]:
         t = toks[i]
@@ -686,7 +920,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 tj.cls == U and (low in ("from", "near") or pair in PLACE_CUES) and tj.case != "mixed" and len(tj.low) >= 5
                 and j == k and not tj.low.endswith(("ing", "ed"))
             )
-            if tj.cls == N or inplace or acronym or title_u or (tj.cls == U and strong_venue) or unknown_place:
+            employer = (
+                pair in EMPLOYER_PAIRS and pair[0] in _WORK_VERBS and j == k and tj.case == "mixed" and tj.raw[:1].isupper()
+                and tj.cls != C and tj.low not in CARE_WORDS and tj.low not in FUNCTION_WORDS and tj.low not in _NO_EMPLOYER
+            )
+            if tj.cls == N or inplace or acronym or title_u or (tj.cls == U and strong_venue) or unknown_place or employer:
                 j += 1
                 continue
             # multi-word place names ("fall river", "new bedford")
@@ -706,7 +944,6 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             cat = "LOCATION" if (is_place or place_cue and not venue) else "HOSPITAL"
             add(k, j, cat, "evidence:venue", 0.9)
     # ---- places on their own (not everyday words) and "Town, MA"
-    place_first = _place_first()
     for i in [k for k, t in enumerate(toks) if not (t.cls == W and t.low not in place_first or t.cls == C)]:
         if named[i]:
             continue
@@ -744,8 +981,20 @@ def _capitalised_run(text: str, toks: list, k: int, named: list) -> int:
 
 
 def _inst_joined(text: str, a: _Tok, b: _Tok) -> bool:
-    """Tokens a, b are adjacent within an institution's name: a name's joins, or an ampersand ("Eye & Ear")."""
-    return _joined(text, a, b, comma=False) or _gap(text, a, b).strip() == "&"
+    """Tokens a, b are adjacent within an institution's name: a name's joins, an ampersand ("Eye & Ear")
+    or a possessive ("Women's Health", "Dunkin' Donuts")."""
+    if _joined(text, a, b, comma=False):
+        return True
+    g = _gap(text, a, b)
+    if a.dot:
+        return False  # a sentence ended ("no bolus. Pharmacy")
+    if g[:2] in ("'s", "’s"):
+        g = g[2:]
+    elif g[:1] in ("'", "’"):
+        g = g[1:]
+    else:
+        return g.strip() == "&"
+    return g == " "
 
 
 def _known_hospitals(text: str, toks: list, lows: list, named: list, add) -> None:
@@ -756,6 +1005,7 @@ def _known_hospitals(text: str, toks: list, lows: list, named: list, add) -> Non
     """
     index = hospitals()
     names = hospital_names()
+    orgs = organisation_names()
     n = len(toks)
     # only tokens that can start a name (one set test each): most notes have none
     starts = [i for i, w in enumerate(lows) if w in index or "-" in w and w.split("-", 1)[0] in index]
@@ -772,13 +1022,21 @@ def _known_hospitals(text: str, toks: list, lows: list, named: list, add) -> Non
             j += 1
             ends.append((j, " ".join(words)))
         for j, key in reversed(ends):
-            if key not in names:
+            org = key in orgs and key not in names
+            if key not in names and not org:
                 continue
             t = toks[i]
+            cued = i > 0 and lows[i - 1] in _ORG_CUES
+            if org:
+                # a chain store ("from walgreens", "works at Stop & Shop"): a venue word first, or a
+                # capitalised name of two words or more in mixed case; never on its own ("CVS: RRR")
+                if cued or j > i + 1 and t.case == "mixed" and t.raw[:1].isupper():
+                    add(i, j, "LOCATION", "evidence:organisation", 0.9)
+                break
             if j == i + 1 and " " not in key:
                 if t.cls == C:
                     break
-                if t.cls in (A, W) and not (i > 0 and lows[i - 1] in VENUE_CUES or t.case == "mixed" and t.raw[:1].isupper()):
+                if t.cls in (A, W) and not (cued or t.case == "mixed" and t.raw[:1].isupper()):
                     break
             add(i, j, "HOSPITAL", "evidence:hospital_name", 0.93)
             break
@@ -791,12 +1049,51 @@ _EPONYM_HEADS_MORE = frozenset(
 )
 
 
+#: Heads that are also everyday service words ("notify pharmacy", "private ambulance"): the words
+#: before them name one only when they are names, unknown words or capitalised in mixed case.
+_WEAK_HEADS = frozenset(
+    "hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village airport".split()
+)
+#: Specialties that end a practice's name after its own name in mixed case ("Parkside Cardiology").
+_SPECIALTY_HEADS = frozenset(
+    """
+cardiology oncology hematology dermatology neurology urology gastroenterology pulmonology nephrology orthopedics
+orthopaedics pediatrics radiology rheumatology endocrinology psychiatry podiatry ophthalmology gynecology obstetrics
+""".split()
+)
+#: Field labels whose value names an institution ("NURSING HOME: SEVEN HILLS", "Pharmacy: Brooks"); two-word
+#: ones by their pair. "hospital" and "clinic" are left out: "Hospital course:" heads a section.
+_INSTITUTION_FIELDS_ALONE = frozenset("pharmacy snf ltac ltach vna agency facility employer shelter rehab".split())
+_INSTITUTION_FIELD_PAIRS = frozenset({("nursing", "home"), ("assisted", "living"), ("group", "home"), ("referring", "hospital"),
+                                      ("outside", "hospital"), ("home", "care"), ("home", "services")})
+_INSTITUTION_FIELDS = _INSTITUTION_FIELDS_ALONE | frozenset(b for _, b in _INSTITUTION_FIELD_PAIRS)
+#: Words that end a field's value: prepositions before a place, and the values that name none ("REHAB: NONE").
+_VALUE_STOP = frozenset("in at on for with to from none unknown pending tbd yes no na n/a home".split())
+#: Street words, written out or abbreviated; after one to three words and a house number they close an address.
+_STREET_SUFFIXES = frozenset(
+    "street st avenue ave av road rd boulevard blvd terrace ter lane ln drive court ct place pl square sq parkway pkwy "
+    "circle cir highway hwy".split()
+)
+#: Abbreviated street words, which close a street's name without a house number after "lives on", "on", "off".
+_STREET_ABBREVS = frozenset("st ave av rd blvd ter ln pkwy cir hwy".split())
+_STREET_CUES = frozenset("on off near corner".split())
+#: Compass abbreviations in town names, and the word each stands for.
+_COMPASS = {"n": "north", "s": "south", "e": "east", "w": "west", "no": "north", "so": "south"}
+#: Words that open a region's name after "of" ("Associates of Greater Lowell").
+_REGION_WORDS = frozenset("greater north south east west central metro metrowest".split())
 #: Heads of a practice's name, which a specialty may begin ("Pediatric Associates").
 _PRACTICE_HEADS = frozenset("associates partners group physicians".split())
 _HEAD_TAIL = frozenset("center centre ctr hospital clinic system institute".split())
+#: Words before an institution's or a store's name that make a one-word name one ("at bmc", "by medflight").
+_ORG_CUES = VENUE_CUES | frozenset({"by", "via", "with"})
 _CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | frozenset({"with"})
 _HEAD_START = HOSPITAL_HEADS | frozenset(a for a, _ in HOSPITAL_HEAD_PAIRS) | frozenset({"eye", "medical"})
 _VENUE_WORDS = VENUE_CUES | frozenset(b for _, b in VENUE_PAIRS) | frozenset(b for _, b in PLACE_CUES) | frozenset({"near"})
+
+
+@lru_cache(maxsize=1)
+def _extra_triggers() -> frozenset[str]:
+    return _place_first() | _INSTITUTION_FIELDS | _STREET_SUFFIXES | _SPECIALTY_HEADS | frozenset(_COMPASS)
 
 
 @lru_cache(maxsize=1)

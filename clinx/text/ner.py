@@ -47,6 +47,7 @@ package and the install command (never a silent fallback to plain L2).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import re
 from functools import lru_cache
@@ -101,6 +102,27 @@ def load_spacy(module: str = SPACY_MODULE):
     return mod.load(exclude=drop)
 
 
+@lru_cache(maxsize=4)
+def model_identity(module: str = SPACY_MODULE) -> str:
+    """``"<pipeline name>-<version> spacy-<version>"`` of the model in ``module``, read without loading it.
+
+    Part of the text pipeline's fingerprint when ``text.l2.ner=spacy``: another
+    model version (or another spaCy) can propose other spans, so outputs cached
+    under the old identity must not be reused. Raises :class:`NerUnavailable`
+    as :func:`load_spacy` does when the package is missing.
+    """
+    try:
+        import spacy
+    except ModuleNotFoundError as e:
+        raise NerUnavailable(f"text.ner=spacy needs the package 'spacy', which is not installed; install it with: {INSTALL_HINT}") from e
+    spec = importlib.util.find_spec(module)
+    if spec is None or not spec.submodule_search_locations:
+        pkg = SPACY_PACKAGE if module == SPACY_MODULE else module
+        raise NerUnavailable(f"text.ner=spacy needs the model package '{pkg}', which is not installed; install it with: {INSTALL_HINT}")
+    meta = json.loads((Path(list(spec.submodule_search_locations)[0]) / "meta.json").read_text(encoding="utf-8"))
+    return f"{meta.get('lang', '?')}_{meta.get('name', module)}-{meta.get('version', '?')} spacy-{spacy.__version__}"
+
+
 def case_view(text: str, toks: list | None = None) -> str:
     """``text`` with its ALL-CAPS and all-lower-case lines case-restored for a case-sensitive model.
 
@@ -139,6 +161,8 @@ class SpacyNer:
         self.case = case
         self.window = int(window)
         self.nlp = load_spacy(module)
+        #: the model's name and version (and spaCy's): the pipeline fingerprint includes it
+        self.identity = model_identity(module)
 
     def find(self, text: str) -> list[Candidate]:
         """NAME / LOCATION / HOSPITAL candidates the model proposed and the evidence confirmed."""
@@ -255,4 +279,4 @@ def make_ner(kind: str | None, **params) -> SpacyNer | None:
     raise ValueError(f"unknown text.l2.ner {kind!r}; known: none, spacy")
 
 
-__all__ = ["INSTALL_HINT", "LABELS", "SPACY_MODULE", "SPACY_PACKAGE", "NerUnavailable", "SpacyNer", "case_view", "load_spacy", "make_ner"]
+__all__ = ["INSTALL_HINT", "LABELS", "SPACY_MODULE", "SPACY_PACKAGE", "NerUnavailable", "SpacyNer", "case_view", "load_spacy", "make_ner", "model_identity"]

@@ -143,15 +143,21 @@ class TextPipeline:
 
         Covers the level, every level's parameters, ``keep_values``, whether a
         salt is set (never the salt), ``clinx.__version__``, the confusables
-        data and a digest of the files of :mod:`clinx.text` that define the
-        recognisers, lexicons and folding (:func:`text_code_digest`), so an
-        edit to ``rules.py`` or to a parameter is a cache miss.
+        data, a digest of the files of :mod:`clinx.text` that define the
+        recognisers, lexicons and folding (:func:`text_code_digest`), and the
+        name and version of the named-entity model when L2 runs one
+        (``text.l2.ner=spacy``), so an edit to ``rules.py``, a parameter or
+        another model version is a cache miss.
         """
         from clinx.fingerprint import fingerprint_of, make_fingerprint
 
         params: dict[str, Any] = {}
         for name, p in self.params.items():
             params[name] = {k: (fingerprint_of(v) if k == "llm" else v) for k, v in sorted(p.items())}
+        # a statistical layer's model is code too: its name and version (text.l2.ner=spacy)
+        models = [lvl.ner.identity for lvl in self.levels if getattr(lvl, "ner", None) is not None]
+        if models:
+            params["models"] = models
         return make_fingerprint(
             f"text-{self.level}",
             params,

@@ -121,9 +121,52 @@ def _extension_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return m.span("v")
 
 
+def _initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """Initials unless the capitals are a clinical abbreviation ("HTN/dm", "CHF/copd" on a line of their own)."""
+    from clinx.text.lexicons import is_clinical_term
+
+    upper, lower = m.group("v").split("/")
+    if is_clinical_term(upper) or is_clinical_term(lower) and len(lower) > 2:
+        return None
+    return m.span("v")
+
+
 #: Records beyond the built-in patterns of :mod:`clinx.text.rules` and the dates of
 #: :mod:`clinx.text.dates`: append one here (one edit) and ``RuleRecognizer`` runs it.
 EXTRA_RECOGNIZERS: list[Recognizer] = [
+    # "XG/ss" on a line of its own under a dictated note's signature: the author's and the typist's initials
+    Recognizer(
+        "dictation_initials",
+        r"(?m)^[ \t]*(?P<v>[A-Z]{2,3}/[a-z]{2,3})[ \t]*$",
+        "NAME", 0.85, validator=_initials_ok, gate=lambda t, low: "/" in t,
+    ),
+    # "ninety-two year old", "in her 90s", "in his late nineties": ages over 89 are identifiers (Safe Harbor),
+    # spelled out or as a decade after a possessive ("HR in the 90s" is a vital sign)
+    Recognizer(
+        "age_over_89_words",
+        r"\b(?:(?P<v>(?:ninety|one[- ]hundred(?:[- ]and)?)(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?)"
+        r"(?=[- ](?:years?|yrs?|y/?o)\b)|(?:her|his)\s(?:(?:early|mid|late)[- ]?)?(?P<w>90s|90['’]s|nineties))",
+        "AGE", 0.85, validator=lambda m, t: m.span("v") if m.group("v") else m.span("w"), flags=re.I,
+        gate=lambda t, low: "ninet" in low or "hundred" in low or "90" in low,
+    ),
+    # "home # 555 0199", "call 555.0199": a seven-digit number split by a blank or a dot after a phone word
+    # (with a hyphen it is L1's phone pattern already)
+    Recognizer(
+        "phone_seven_spaced",
+        r"(?<![\w/.,-])\d{3}[ .]\d{4}(?![\w/]|[.,]\d)",
+        "PHONE", 0.85, needs_context=True, context_window=3,
+        context=("phone", "ph", "tel", "cell", "home", "work", "call", "called", "#", "number", "no", "reached", "pager", "beeper",
+                 "pgr", "fax", "contact", "c", "h", "w"),
+        gate=lambda t, low: any(ch.isdigit() for ch in t) and (" " in t or "." in t),
+    ),
+    # "ROUTE 1", "Rte 128", "Hwy 9", "I-95": a numbered road is an address below the state level
+    Recognizer(
+        "numbered_road",
+        r"(?<![\w/-])(?:route|rte|highway|hwy|interstate)\.?\s{0,2}#?\s{0,2}\d{1,3}[A-Za-z]?(?![\w/.-]|[.,]\d)|(?<![\w/-])I-\d{2,3}(?![\w/-])",
+        "LOCATION", 0.85, flags=re.I,
+        gate=lambda t, low: ("rout" in low or "rte" in low or "hwy" in low or "highway" in low or "interstate" in low or "i-" in low)
+        and any(ch.isdigit() for ch in t),
+    ),
     # "x4471", "ext 4-3321", "extension 52210": four digits and more (x2, x10/hr are counts and rates)
     Recognizer(
         "phone_extension",

@@ -165,7 +165,7 @@ ID_CUES: list[tuple[str, str]] = [
     ),
     (r"accession(?:\s{0,3}(?:no\.?|num(?:ber)?|#))?|acc(?:ession)?\.?(?:\s{0,3}(?:no\.?|num(?:ber)?|#))?", "ACCESSION"),
     (r"ssn|social\s{1,3}security(?:\s{1,3}(?:no\.?|num(?:ber)?|#))?", "SSN"),
-    (r"phone|tel(?:ephone)?|fax|cell|mobile|pager|contact\s{1,3}(?:no\.?|number)", "PHONE"),
+    (r"phone|tel(?:ephone)?|fax|cell|mobile|pager|pgr|beeper|contact\s{1,3}(?:no\.?|number)", "PHONE"),
     (
         r"(?:hospital|facility|study|exam|order|visit|encounter|case|specimen|requisition|member|insurance|"
         r"policy|account|acct|license|licence|device|serial|health\s{1,3}plan|beneficiary|subscriber|"
@@ -350,7 +350,7 @@ _NAME_CUE_START_RE = _word_start_re(_NAME_CUE_WORDS)
 # every word that can start an identifier cue (see ID_CUES), longest first
 _CUE_START_WORDS = sorted(
     set(
-        """mrn mr med patient pt record chart unit pid accession acc ssn social phone tel fax cell mobile pager contact
+        """mrn mr med patient pt record chart unit pid accession acc ssn social phone tel fax cell mobile pager pgr beeper contact
         hospital facility study exam order visit encounter case specimen requisition member insurance policy account
         acct license licence device serial health beneficiary subscriber employee badge passport vehicle id zip postal
         post""".split()

@@ -30,7 +30,7 @@ def test_only_the_entity_recogniser_is_loaded():
 
 
 def test_model_finds_a_name_the_lexicons_and_context_leave(l2, l2_ner):
-    text = "Diabetes teaching with Heather today."
+    text = "Diabetes teaching today, Heather will follow up."
     assert "Heather" in l2.run(text).text  # an everyday word too ("heather"): no lexicon evidence alone
     out = l2_ner.run(text)
     assert "Heather" not in out.text and "[NAME]" in out.text
@@ -114,3 +114,17 @@ def test_config_option_reaches_l2():
     pipe = instantiate(compose("text", ["text.l2.ner=spacy"]).text)
     assert isinstance(pipe.levels[-1].ner, SpacyNer)
     assert pipe.fingerprint() != instantiate(compose("text", []).text).fingerprint()
+
+
+def test_model_name_and_version_enter_the_fingerprint(monkeypatch):
+    import importlib.metadata
+
+    import clinx.text.ner as ner
+
+    ident = ner.model_identity()
+    assert importlib.metadata.version(ner.SPACY_PACKAGE) in ident and importlib.metadata.version("spacy") in ident
+    before = TextPipeline("L2", l2={"ner": "spacy"}).fingerprint()
+    assert before == TextPipeline("L2", l2={"ner": "spacy"}).fingerprint()
+    # another release of the model (same settings, same clinx code) must be a cache miss
+    monkeypatch.setattr(ner, "model_identity", lambda module=ner.SPACY_MODULE: ident.replace("-", "-99.", 1))
+    assert TextPipeline("L2", l2={"ner": "spacy"}).fingerprint() != before
