@@ -22,9 +22,9 @@ def test_max_top3_mean_by_hand():
 
 
 def test_top3_takes_the_three_largest():
-    synth = np.array([[1.0, 0.0], [0.8, 0.6], [0.6, 0.8], [0.0, 1.0], [-1.0, 0.0]])
+    synth = np.array([[0.0, 1.0], [1.0, 0.0], [-1.0, 0.0], [0.8, 0.6], [0.6, 0.8]])  # cosines 0, 1, -1, .8, .6
     np.testing.assert_allclose(feature_topk(REAL[:1], synth, 3), [(1.0 + 0.8 + 0.6) / 3])
-    np.testing.assert_allclose(feature_topk(REAL[:1], synth[:2], 3), [(1.0 + 0.8) / 2])  # fewer than three texts
+    np.testing.assert_allclose(feature_topk(REAL[:1], synth[:2], 3), [(0.0 + 1.0) / 2])  # fewer than three texts
 
 
 def test_compute_features_names_and_empty_corpus():
