@@ -15,23 +15,28 @@ Two regimes (the paper's formalisation of membership):
 A record is a **member** when it entered at least one prompt; the plan of
 which record entered which prompt is kept with every generation.
 
-Queries differ by a *topic* (a short finding from a fixed list in the config,
-not taken from any record), so greedy decoding — deterministic and served from
-the LLM cache on a rerun — still gives different notes under one static
-prompt. Prompts and outputs hold PHI-derived text: nothing here logs them.
+Queries under one static prompt differ by their sampling seed (``seed + query``;
+temperature 0.7 by default), so the run is reproducible and a rerun is served
+from the LLM cache. Optionally an instruction with ``{topic}`` gets a topic per
+query from a fixed list (never taken from a record) — with SmolLM2-135M that
+pulled the model away from the exemplars into repeated headings, so it is off
+by default. A leading chat preamble ("Here is the new report:") is cut from
+each answer: it is not note content and a custodian would not release it.
+Prompts and outputs hold PHI-derived text: nothing here logs them.
 """
 
 from __future__ import annotations
 
 import logging
 import math
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Sequence
 
 import numpy as np
 
-__all__ = ["REGIMES", "Generation", "plan_prompts", "membership", "ICLGenerator"]
+__all__ = ["REGIMES", "Generation", "plan_prompts", "membership", "ICLGenerator", "strip_preamble"]
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +80,14 @@ def _draw(pool: np.ndarray, count: int, rng: np.random.Generator, k: int = 1) ->
     return np.asarray(out)
 
 
+_PREAMBLE = re.compile(r"^\s*(?:sure|certainly|of course)?[,.!\s]*(?:here(?:'s| is| are)\b[^:\n]{0,120}:)\s*", re.I)
+
+
+def strip_preamble(text: str) -> str:
+    """The answer with a leading "Here is the new report:" cut and white space folded."""
+    return " ".join(_PREAMBLE.sub("", text, count=1).split())
+
+
 def membership(plans: Sequence[Sequence[int]], n_records: int) -> np.ndarray:
     """Boolean ``(n_records,)``: True for every record that entered at least one prompt."""
     mask = np.zeros(int(n_records), dtype=bool)
@@ -103,29 +116,29 @@ class ICLGenerator:
 
     llm: object
     system: str = "You write chest X-ray radiology reports."
-    instruction: str = ("Write one new chest X-ray report in the same style for a patient with: {topic}. "
-                        "Reply with the report only.")
-    topics: Sequence[str] = field(default_factory=lambda: ["no acute findings"])
+    instruction: str = "Write one new chest X-ray report in the same style. Reply with the report only."
+    topics: Sequence[str] = field(default_factory=list)
     max_tokens: int = 96
-    temperature: float = 0.0
+    temperature: float = 0.7
+    top_p: float = 0.95
     seed: int = 0
 
-    def messages(self, exemplars: Sequence[str], topic: str) -> list[dict]:
-        """The chat of one query: the exemplars, numbered, then the instruction with the topic."""
+    def messages(self, exemplars: Sequence[str], topic: str = "") -> list[dict]:
+        """The chat of one query: the exemplars, numbered, then the instruction (with ``{topic}`` filled, if any)."""
         shots = "\n\n".join(f"Example report {i + 1}:\n{t}" for i, t in enumerate(exemplars))
-        return [{"role": "system", "content": self.system},
-                {"role": "user", "content": f"{shots}\n\n{self.instruction.format(topic=topic)}"}]
+        ask = self.instruction.format(topic=topic) if "{topic}" in self.instruction else self.instruction
+        return [{"role": "system", "content": self.system}, {"role": "user", "content": f"{shots}\n\n{ask}"}]
 
     def generate(self, corpus: Sequence[str], plans: Sequence[Sequence[int]], *, label: str = "") -> list[Generation]:
-        """One note per plan (records are indices into ``corpus``); topics cycle through :attr:`topics`."""
-        topics = list(self.topics) or ["no acute findings"]
+        """One note per plan (records are indices into ``corpus``); topics, if any, cycle through :attr:`topics`."""
+        topics = list(self.topics) or [""]
         out: list[Generation] = []
         t0 = time.perf_counter()
         for q, plan in enumerate(plans):
             topic = topics[q % len(topics)]
             text = self.llm.chat(self.messages([corpus[i] for i in plan], topic), max_tokens=self.max_tokens,
-                                 temperature=self.temperature, seed=self.seed + q)
-            out.append(Generation(q, tuple(int(i) for i in plan), topic, " ".join(str(text).split())))
+                                 temperature=self.temperature, top_p=self.top_p, seed=self.seed + q)
+            out.append(Generation(q, tuple(int(i) for i in plan), topic, strip_preamble(str(text))))
             if (q + 1) % 10 == 0 or q + 1 == len(plans):
                 log.info("generated %s %d/%d notes (%.0f s)", label, q + 1, len(plans), time.perf_counter() - t0)
         return out

@@ -5,7 +5,7 @@ import re
 import numpy as np
 import pytest
 
-from clinx.audit.generate import ICLGenerator, membership, plan_prompts
+from clinx.audit.generate import ICLGenerator, membership, plan_prompts, strip_preamble
 from clinx.llm.base import ChatLLM
 
 CORPUS = [f"note number {i} with finding {i % 7}." for i in range(40)]
@@ -26,7 +26,7 @@ class RecordingLLM(ChatLLM):
 
     def _complete(self, messages, params):
         self.prompts.append(messages[-1]["content"])
-        return f"  synthetic   note {len(self.prompts)}\n"
+        return f"Here is the new report:\n  synthetic   note {len(self.prompts)}\n"
 
 
 def test_static_reuses_one_prompt_per_group():
@@ -54,6 +54,11 @@ def test_dynamic_draws_fresh_exemplars_per_query():
     assert plans == plan_prompts(pool, n=6, k=3, regime="dynamic", seed=0)  # seeded
 
 
+def test_preamble_is_cut_but_note_text_kept():
+    assert strip_preamble("Sure! Here's a new chest X-ray report: The lungs are clear.") == "The lungs are clear."
+    assert strip_preamble("Heart: normal size.  Lungs:\nclear.") == "Heart: normal size. Lungs: clear."
+
+
 def test_plan_rejects_bad_settings():
     with pytest.raises(ValueError):
         plan_prompts([1, 2], n=3, k=3, regime="dynamic")
@@ -63,12 +68,13 @@ def test_plan_rejects_bad_settings():
 
 def test_generation_prompts_hold_exactly_the_planned_records():
     llm = RecordingLLM()
-    gen = ICLGenerator(llm, topics=["a", "b"], max_tokens=8)
+    gen = ICLGenerator(llm, instruction="Write one about {topic}.", topics=["a", "b"], max_tokens=8)
     plans = plan_prompts(range(40), n=4, k=2, regime="dynamic", seed=3)
     out = gen.generate(CORPUS, plans)
     assert [g.exemplars for g in out] == plans
     assert [g.topic for g in out] == ["a", "b", "a", "b"]
-    assert out[0].text == "synthetic note 1"  # whitespace folded
+    assert out[0].text == "synthetic note 1"  # chat preamble cut, whitespace folded
+    assert llm.prompts[1].endswith("Write one about b.")
     for prompt, plan in zip(llm.prompts, plans):
         shown = {int(m) for m in re.findall(r"note number (\d+) ", prompt)}
         assert shown == set(plan)  # the ground truth is what the model was shown, nothing else
@@ -81,7 +87,7 @@ def test_real_smollm2_generation_is_cached(tmp_path):
 
     llm = get_llm("llamacpp", cache=tmp_path / "llm")
     try:
-        gen = ICLGenerator(llm, topics=["cardiomegaly"], max_tokens=12)
+        gen = ICLGenerator(llm, max_tokens=12)
         plans = plan_prompts(range(3), n=1, k=1, regime="static", seed=0)
         texts = ["The heart is enlarged. The lungs are clear. No pleural effusion."] * 3
         first = gen.generate(texts, plans)
