@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Membership-disclosure audit benchmark: static vs dynamic ICL with SmolLM2, k = 1..3, and the two controls.
 
-    python scripts/bench_audit.py [--quick] --out FILE.json [--resamples N]
+    python scripts/bench_audit.py [--quick] --out FILE.json [--resamples N] [--n-synthetic N --static-reuse R]
 
 Data: de-duplicated FINDINGS + IMPRESSION notes of the Indiana University
 chest X-ray reports shipped in ``torchxrayvision`` (at least 120 characters;
@@ -44,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="600 notes, 8 synthetic notes per (regime, k), 48 tokens")
     ap.add_argument("--out", required=True, help="figures JSON")
     ap.add_argument("--resamples", type=int, default=None)
+    ap.add_argument("--n-synthetic", type=int, default=None, help="synthetic notes per (regime, k)")
+    ap.add_argument("--static-reuse", type=int, default=None, help="queries served by one static prompt")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     start = provenance()
@@ -65,7 +67,11 @@ def main(argv: list[str] | None = None) -> int:
     full = dict(limit=None, n_synthetic=int(cfg.generator.n_synthetic), static_reuse=int(cfg.generator.static_reuse),
                 max_tokens=int(cfg.generator.max_tokens), resamples=int(cfg.attack.resamples),
                 n_members=int(cfg.controls.n_members), n_outsiders=int(cfg.controls.n_outsiders))
-    size = quick if args.quick else full
+    size = dict(quick if args.quick else full)
+    if args.n_synthetic:
+        size["n_synthetic"] = args.n_synthetic
+    if args.static_reuse:
+        size["static_reuse"] = args.static_reuse
     resamples = args.resamples or size["resamples"]
     settings = AttackSettings(prior=float(cfg.attack.prior), adversary_fraction=float(cfg.attack.adversary_fraction),
                               resamples=resamples, ci=float(cfg.attack.ci), seed=args.seed)
