@@ -17,6 +17,9 @@ Figures (flat names):
     (regime ``static`` | ``dynamic``; feature ``max`` | ``top3`` | ``mean``; means and central 95 %
     intervals over resampled partitions);
   * ``M/planted/<feature>``, ``M/independent/<feature>`` (and their ``f1`` / interval keys): the controls;
+    ``M/planted_verbatim/<feature>``: the planted control with every copy verbatim;
+  * ``median_member/<…>/<feature>``, ``median_nonmember/<…>/<feature>``: the feature's median over members
+    and over non-members of the population (the separation before any threshold);
   * ``members/<…>``, ``synthetic/<…>``: how many members and synthetic notes each audit had;
   * ``release/<…>``: the decision rule (M's upper interval bound at most ``config/max_m`` for every feature);
   * ``embed_per_s`` (MiniLM, texts per second, one process), ``generation_s``, ``seconds_per_note``.
@@ -97,6 +100,11 @@ def main(argv: list[str] | None = None) -> int:
         results.append(run_control(kind, texts, encoder, settings, n_members=size["n_members"],
                                    n_outsiders=size["n_outsiders"],
                                    verbatim_fraction=float(cfg.controls.verbatim_fraction), seed=args.seed))
+    # the planted control with every copy verbatim: the ceiling the audit must reach (M near 1)
+    verbatim = run_control("planted", texts, encoder, settings, n_members=size["n_members"],
+                           n_outsiders=size["n_outsiders"], verbatim_fraction=1.0, seed=args.seed)
+    verbatim["regime"] = "planted_verbatim"
+    results.append(verbatim)
     max_m = float(cfg.decision.max_m)
     figures = flat_figures(results)
     for r in results:

@@ -87,6 +87,10 @@ def audit_features(features: Mapping[str, np.ndarray], member: np.ndarray, popul
             per[name]["threshold"].append(t)
     for name in settings.features:
         out["features"][name] = {key: summarize(vals, settings.ci) for key, vals in per[name].items()}
+        # how far apart the two groups sit, before any threshold: the first thing to read when M is near 0
+        f = np.asarray(features[name], dtype=float)
+        out["features"][name]["median_member"] = float(np.median(f[mem]))
+        out["features"][name]["median_nonmember"] = float(np.median(f[non])) if non.size else float("nan")
     out["adversarial_size"] = float(np.mean(sizes["adv"])) if sizes["adv"] else 0.0
     out["eval_size"] = float(np.mean(sizes["eval"])) if sizes["eval"] else 0.0
     out["eval_members"] = float(np.mean(sizes["eval_members"])) if sizes["eval_members"] else 0.0

@@ -90,7 +90,7 @@ def plot_m(results: Sequence[dict], path: str | Path, *, max_m: float | None = N
         ax.set_xticklabels([f"k={t}" for t in ticks] + [r["regime"] for r in others], rotation=30)
         ax.set_title(f"feature: {feat}")
         ax.set_ylabel("M")
-    axes[0][0].legend(fontsize=7)
+    axes[0][-1].legend(fontsize=7, loc="best")
     fig.tight_layout()
     path = Path(path)
     fig.savefig(path, dpi=110)
@@ -109,6 +109,8 @@ def flat_figures(results: Sequence[dict]) -> dict[str, float]:
             out[f"M/{key}/{feat}"] = round(sc["m"]["mean"], 4)
             out[f"M_ci_low/{key}/{feat}"] = round(sc["m"]["ci_low"], 4)
             out[f"M_ci_high/{key}/{feat}"] = round(sc["m"]["ci_high"], 4)
+            out[f"median_member/{key}/{feat}"] = round(sc["median_member"], 4)
+            out[f"median_nonmember/{key}/{feat}"] = round(sc["median_nonmember"], 4)
         out[f"members/{key}"] = r["n_members"]
         out[f"synthetic/{key}"] = r.get("n_synthetic")
     return out
