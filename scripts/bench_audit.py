@@ -18,6 +18,8 @@ Figures (flat names):
     intervals over resampled partitions);
   * ``M/planted/<feature>``, ``M/independent/<feature>`` (and their ``f1`` / interval keys): the controls;
     ``M/planted_verbatim/<feature>``: the planted control with every copy verbatim;
+  * ``M/rewrite_L2/<feature>``, ``M/rewrite_L3/<feature>``: clinx's own L2 / L3 rewrites of PHI-injected
+    questions, released for a draw of members, audited against the original questions;
   * ``median_member/<…>/<feature>``, ``median_nonmember/<…>/<feature>``: the feature's median over members
     and over non-members of the population (the separation before any threshold);
   * ``members/<…>``, ``synthetic/<…>``: how many members and synthetic notes each audit had;
@@ -66,10 +68,12 @@ def main(argv: list[str] | None = None) -> int:
 
     # The bench runs the app's own defaults (prompt, topics, priors), changing only the sizes.
     cfg = compose("audit")
-    quick = dict(limit=600, n_synthetic=8, static_reuse=2, max_tokens=48, resamples=300, n_members=60, n_outsiders=60)
+    quick = dict(limit=600, n_synthetic=8, static_reuse=2, max_tokens=48, resamples=300, n_members=60, n_outsiders=60,
+                 n_questions=200, n_rewrite_members=20)
     full = dict(limit=None, n_synthetic=int(cfg.generator.n_synthetic), static_reuse=int(cfg.generator.static_reuse),
                 max_tokens=int(cfg.generator.max_tokens), resamples=int(cfg.attack.resamples),
-                n_members=int(cfg.controls.n_members), n_outsiders=int(cfg.controls.n_outsiders))
+                n_members=int(cfg.controls.n_members), n_outsiders=int(cfg.controls.n_outsiders),
+                n_questions=int(cfg.rewrite.n_questions), n_rewrite_members=int(cfg.rewrite.n_members))
     size = dict(quick if args.quick else full)
     if args.n_synthetic:
         size["n_synthetic"] = args.n_synthetic
@@ -105,6 +109,20 @@ def main(argv: list[str] | None = None) -> int:
                            n_outsiders=size["n_outsiders"], verbatim_fraction=1.0, seed=args.seed)
     verbatim["regime"] = "planted_verbatim"
     results.append(verbatim)
+    # clinx's own rewrites of PHI-injected questions, released for a draw of members: L2 (rules) and L3 (SmolLM2)
+    from clinx.audit.cli import rewriter
+    from clinx.audit.corpora import benchmark_questions
+    from clinx.audit.experiment import run_rewrite
+
+    _, questions = benchmark_questions(size["n_questions"], args.seed)
+    l3_llm = get_llm("llamacpp", n_threads=int(cfg.llm.n_threads))
+    t0 = time.perf_counter()
+    for level in ("L2", "L3"):
+        results.append(run_rewrite(questions, rewriter(level, str(cfg.rewrite.strategy), l3_llm), encoder, settings,
+                                   n_members=size["n_rewrite_members"], label=f"rewrite_{level}", seed=args.seed))
+    rewrite_s = time.perf_counter() - t0
+    l3_stats = l3_llm.stats
+    l3_llm.close()
     max_m = float(cfg.decision.max_m)
     figures = flat_figures(results)
     for r in results:
@@ -116,6 +134,9 @@ def main(argv: list[str] | None = None) -> int:
         "embed_per_s": round(embed_per_s, 2),
         "generation_s": round(generation_s, 1),
         "seconds_per_note": round(generation_s / max(1, n_gen), 2),
+        "rewrite_s": round(rewrite_s, 1),
+        "l3_llm_calls": l3_stats.calls,
+        "l3_llm_cache_hits": l3_stats.cache_hits,
         "llm_calls": llm_stats.calls,
         "llm_cache_hits": llm_stats.cache_hits,
         "wall_s": round(time.perf_counter() - t_all, 1),
@@ -125,6 +146,9 @@ def main(argv: list[str] | None = None) -> int:
         "config/static_reuse": size["static_reuse"],
         "config/max_tokens": size["max_tokens"],
         "config/resamples": resamples,
+        "config/rewrite_questions": len(questions),
+        "config/rewrite_members": size["n_rewrite_members"],
+        "config/rewrite_l3_strategy": str(cfg.rewrite.strategy),
         "config/prior": settings.prior,
         "config/max_m": max_m,
         "config/decision_statistic": str(cfg.decision.statistic),

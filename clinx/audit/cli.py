@@ -3,6 +3,7 @@
     clinx-audit                                            # ICL generator grid on the IU reports + both controls
     clinx-audit targets=[planted,independent]              # controls only (no LLM)
     clinx-audit targets=[external] external.real=real.jsonl external.synthetic=synth.jsonl
+    clinx-audit targets=[rewrite] rewrite.level=L3                   # clinx's own L3 rewrites vs their originals
 
 The run folder (``runs/audit/<time>/``) holds ``config_resolved.yaml``,
 ``results.json`` (every score's mean and interval, sizes, the decision per
@@ -27,7 +28,7 @@ from clinx.errors import ConfigError
 
 log = logging.getLogger("clinx.audit")
 
-TARGETS = ("icl", "external", "planted", "independent")
+TARGETS = ("icl", "external", "planted", "independent", "rewrite")
 
 
 def _encoder(cfg):
@@ -50,6 +51,34 @@ def _corpus(cfg) -> tuple[list[str], list[str]]:
         keep = [(i, t) for i, t in zip(ids, texts) if len(t) >= int(c.min_chars)]
         return [i for i, _ in keep], [t for _, t in keep]
     raise ConfigError(f"corpus.source must be iu or jsonl, got {c.source!r}")
+
+
+def rewriter(level: str, strategy: str | None = None, llm=None):
+    """``text -> released text`` through clinx's own text pipeline at ``level`` (L1..L3)."""
+    from clinx.text.pipeline import TextPipeline
+
+    pipe = TextPipeline(level, strategy=strategy if level.upper() == "L3" else None,
+                        llm=llm if level.upper() == "L3" else None)
+    return lambda text: pipe.run(text).text
+
+
+def _rewrite(cfg, encoder, settings) -> dict:
+    """The ``rewrite`` target: clinx text levels on the built-in PHI-injected questions."""
+    from hydra.utils import instantiate
+
+    from clinx.audit.corpora import benchmark_questions
+    from clinx.audit.experiment import run_rewrite
+
+    w = cfg.rewrite
+    _, questions = benchmark_questions(int(w.n_questions), int(w.seed))
+    level = str(w.level).upper()
+    llm = instantiate(cfg.llm, _convert_="all") if level == "L3" else None
+    try:
+        return run_rewrite(questions, rewriter(level, str(w.strategy), llm), encoder, settings,
+                           n_members=int(w.n_members), label=f"rewrite_{level}", seed=int(w.seed))
+    finally:
+        if llm is not None:
+            llm.close()
 
 
 def _decision_line(r: dict) -> str:
@@ -129,6 +158,8 @@ def run(cfg) -> dict:
             results.append(run_control(kind, texts, encoder, settings, n_members=int(c.n_members),
                                        n_outsiders=int(c.n_outsiders), verbatim_fraction=float(c.verbatim_fraction),
                                        seed=int(c.seed)))
+    if "rewrite" in targets:
+        results.append(_rewrite(cfg, encoder, settings))
     d = cfg.decision
     for r in results:
         r["decision"] = decide(r, max_m=float(d.max_m), statistic=str(d.statistic))

@@ -8,6 +8,8 @@
   hundreds of patients, and a member whose text is identical to a
   non-member's cannot be told apart by any text-only attack — it would only
   add label noise to the ground truth.
+* :func:`benchmark_questions` — the PHI-injected questions clinx's text levels
+  rewrite (the ``rewrite`` target: released rewrites against their originals).
 * :func:`read_jsonl` — any corpus as JSONL (one object per line with a text
   field and, for the real corpus of an external audit, a membership flag).
 * :func:`planted_corpus` / :func:`independent_corpus` — controls that show
@@ -27,7 +29,7 @@ import numpy as np
 
 from clinx.errors import ConfigError, escape_text
 
-__all__ = ["iu_notes", "read_jsonl", "planted_corpus", "independent_corpus", "near_copy"]
+__all__ = ["iu_notes", "benchmark_questions", "read_jsonl", "planted_corpus", "independent_corpus", "near_copy"]
 
 
 def iu_notes(min_chars: int = 120, limit: int | None = None) -> tuple[list[str], list[str]]:
@@ -47,6 +49,26 @@ def iu_notes(min_chars: int = 120, limit: int | None = None) -> tuple[list[str],
         texts.append(text)
         if limit is not None and len(texts) >= int(limit):
             break
+    return ids, texts
+
+
+def benchmark_questions(n: int = 300, seed: int = 0) -> tuple[list[str], list[str]]:
+    """``(ids, questions)``: de-duplicated PHI-injected questions of the built-in test split (synthetic PHI).
+
+    These are what clinx's text levels rewrite; images are built at 64 px
+    because only the text is used.
+    """
+    from clinx.data.benchmark import build_benchmark
+
+    ids: list[str] = []
+    texts: list[str] = []
+    seen: set[str] = set()
+    for s in build_benchmark(split="test", n=int(n), seed=int(seed), size=64):
+        q = " ".join(str(s.question).split())
+        if q and q.casefold() not in seen:
+            seen.add(q.casefold())
+            ids.append(str(s.id))
+            texts.append(q)
     return ids, texts
 
 

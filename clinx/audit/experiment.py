@@ -8,7 +8,7 @@ output), so ``clinx-audit`` and ``scripts/bench_audit.py`` share every step.
 from __future__ import annotations
 
 import logging
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -17,7 +17,7 @@ from clinx.audit.corpora import independent_corpus, planted_corpus
 from clinx.audit.generate import ICLGenerator, membership, plan_prompts
 from clinx.audit.partition import PopulationSplit
 
-__all__ = ["run_icl", "run_external", "run_control", "CONTROLS"]
+__all__ = ["run_icl", "run_external", "run_control", "run_rewrite", "CONTROLS"]
 
 log = logging.getLogger(__name__)
 
@@ -88,4 +88,27 @@ def run_control(kind: str, texts: Sequence[str], encoder, settings: AttackSettin
     synth = encoder.encode(synth_texts)
     res = audit_embeddings(real, synth, member, population, settings)
     res.update(target="control", regime=kind, k=None)
+    return res
+
+
+def run_rewrite(texts: Sequence[str], rewrite: Callable[[str], str], encoder, settings: AttackSettings, *,
+                n_members: int, label: str, seed: int = 0) -> dict:
+    """Audit released rewrites (e.g. clinx's L2 or L3 output) against the original texts.
+
+    A seeded draw of ``n_members`` texts is rewritten by ``rewrite`` and
+    released; the other texts are never released (non-members). The question
+    the audit answers: does the released rewrite show which originals were in
+    the release? One rewrite per member, so the threat is a copy, not reuse.
+    """
+    if not 2 <= n_members < len(texts):
+        raise ValueError("n_members must be at least 2 and smaller than the corpus")
+    order = np.random.default_rng([int(seed), 0x3E]).permutation(len(texts))
+    members = order[:n_members]
+    member = np.zeros(len(texts), bool)
+    member[members] = True
+    released = [rewrite(texts[int(i)]) for i in members]
+    real = encoder.encode(list(texts))
+    synth = encoder.encode(released)
+    res = audit_embeddings(real, synth, member, np.arange(len(texts)), settings)
+    res.update(target="rewrite", regime=label, k=None)
     return res
