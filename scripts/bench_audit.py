@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     verbatim["regime"] = "planted_verbatim"
     results.append(verbatim)
     # clinx's own rewrites of PHI-injected questions, released for a draw of members: L2 (rules) and L3 (SmolLM2)
-    from clinx.audit.cli import rewriter
+    from clinx.audit.experiment import rewriter
     from clinx.audit.corpora import benchmark_questions
     from clinx.audit.experiment import run_rewrite
 

@@ -53,21 +53,12 @@ def _corpus(cfg) -> tuple[list[str], list[str]]:
     raise ConfigError(f"corpus.source must be iu or jsonl, got {c.source!r}")
 
 
-def rewriter(level: str, strategy: str | None = None, llm=None):
-    """``text -> released text`` through clinx's own text pipeline at ``level`` (L1..L3)."""
-    from clinx.text.pipeline import TextPipeline
-
-    pipe = TextPipeline(level, strategy=strategy if level.upper() == "L3" else None,
-                        llm=llm if level.upper() == "L3" else None)
-    return lambda text: pipe.run(text).text
-
-
 def _rewrite(cfg, encoder, settings) -> dict:
     """The ``rewrite`` target: clinx text levels on the built-in PHI-injected questions."""
     from hydra.utils import instantiate
 
     from clinx.audit.corpora import benchmark_questions
-    from clinx.audit.experiment import run_rewrite
+    from clinx.audit.experiment import rewriter, run_rewrite
 
     w = cfg.rewrite
     _, questions = benchmark_questions(int(w.n_questions), int(w.seed))

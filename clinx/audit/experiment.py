@@ -17,7 +17,7 @@ from clinx.audit.corpora import independent_corpus, planted_corpus
 from clinx.audit.generate import ICLGenerator, membership, plan_prompts
 from clinx.audit.partition import PopulationSplit
 
-__all__ = ["run_icl", "run_external", "run_control", "run_rewrite", "CONTROLS"]
+__all__ = ["run_icl", "run_external", "run_control", "run_rewrite", "rewriter", "CONTROLS"]
 
 log = logging.getLogger(__name__)
 
@@ -112,3 +112,12 @@ def run_rewrite(texts: Sequence[str], rewrite: Callable[[str], str], encoder, se
     res = audit_embeddings(real, synth, member, np.arange(len(texts)), settings)
     res.update(target="rewrite", regime=label, k=None)
     return res
+
+
+def rewriter(level: str, strategy: str | None = None, llm=None):
+    """``text -> released text`` through clinx's own text pipeline at ``level`` (L1..L3)."""
+    from clinx.text.pipeline import TextPipeline
+
+    pipe = TextPipeline(level, strategy=strategy if level.upper() == "L3" else None,
+                        llm=llm if level.upper() == "L3" else None)
+    return lambda text: pipe.run(text).text

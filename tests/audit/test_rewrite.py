@@ -38,7 +38,7 @@ def test_a_rewrite_that_keeps_nothing_of_the_original_discloses_nothing():
 
 
 def test_rewriter_uses_clinx_text_levels():
-    from clinx.audit.cli import rewriter
+    from clinx.audit.experiment import rewriter
 
     out = rewriter("L2")("Is this an MRI for patient Braun, Brandon (MRN 07125133)?")
     assert "Braun" not in out and "07125133" not in out and "MRI" in out
