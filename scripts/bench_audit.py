@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     embed_per_s = encoder.encoded / encoder.encode_seconds
 
     g = cfg.generator
-    llm = get_llm("llamacpp", n_threads=int(cfg.llm.n_threads))  # default response cache: reruns are served from disk
+    llm = get_llm("llamacpp", n_threads=int(cfg.generator.llm_threads))  # default response cache: reruns are served from disk
     gen = ICLGenerator(llm, system=g.system, instruction=g.instruction, topics=list(g.topics),
                        max_tokens=size["max_tokens"], temperature=float(g.temperature), top_p=float(g.top_p),
                        seed=args.seed)
@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     from clinx.audit.experiment import run_rewrite
 
     _, questions = benchmark_questions(size["n_questions"], args.seed)
-    l3_llm = get_llm("llamacpp", n_threads=int(cfg.llm.n_threads))
+    l3_llm = get_llm("llamacpp", n_threads=int(cfg.generator.llm_threads))
     t0 = time.perf_counter()
     for level in ("L2", "L3"):
         results.append(run_rewrite(questions, rewriter(level, str(cfg.rewrite.strategy), l3_llm), encoder, settings,
@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         "config/max_m": max_m,
         "config/decision_statistic": str(cfg.decision.statistic),
         "config/embedding": encoder.model_id,
-        "config/llm": f"llamacpp SmolLM2-135M-Instruct Q4_1, temperature {g.temperature}, top_p {g.top_p}, {int(cfg.llm.n_threads)} thread(s)",
+        "config/llm": f"llamacpp SmolLM2-135M-Instruct Q4_1, temperature {g.temperature}, top_p {g.top_p}, {int(cfg.generator.llm_threads)} thread(s)",
     })
     print(markdown(results, ci=settings.ci, resamples=resamples))
     print(f"\nembed_per_s {figures['embed_per_s']}  generation {figures['generation_s']} s "

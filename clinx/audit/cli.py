@@ -55,15 +55,13 @@ def _corpus(cfg) -> tuple[list[str], list[str]]:
 
 def _rewrite(cfg, encoder, settings) -> dict:
     """The ``rewrite`` target: clinx text levels on the built-in PHI-injected questions."""
-    from hydra.utils import instantiate
-
     from clinx.audit.corpora import benchmark_questions
     from clinx.audit.experiment import rewriter, run_rewrite
 
     w = cfg.rewrite
     _, questions = benchmark_questions(int(w.n_questions), int(w.seed))
     level = str(w.level).upper()
-    llm = instantiate(cfg.llm, _convert_="all") if level == "L3" else None
+    llm = _llm(cfg) if level == "L3" else None
     try:
         return run_rewrite(questions, rewriter(level, str(w.strategy), llm), encoder, settings,
                            n_members=int(w.n_members), label=f"rewrite_{level}", seed=int(w.seed))
@@ -72,17 +70,28 @@ def _rewrite(cfg, encoder, settings) -> dict:
             llm.close()
 
 
+def _llm(cfg):
+    """The configured LLM; a llama.cpp backend gets ``generator.llm_threads`` threads."""
+    from hydra.utils import instantiate
+
+    extra = {}
+    if "n_threads" in cfg.llm and cfg.generator.get("llm_threads"):
+        extra["n_threads"] = int(cfg.generator.llm_threads)
+    return instantiate(cfg.llm, _convert_="all", **extra)
+
+
 def _decision_line(r: dict) -> str:
     d = r["decision"]
     what = r["regime"] if r.get("k") is None else f"{r['regime']} k={r['k']}"
     value = "undefined" if d["worst_value"] is None else f"{d['worst_value']:.3f}"
     verdict = "release" if d["release"] else "do not release"
+    if r.get("problem"):
+        return f"- {what}: {verdict} (not auditable: {r['problem']})"
     return f"- {what}: {verdict} (worst feature {d['worst_feature']}: M {d['statistic']} {value}, max {d['max_m']})"
 
 
 def run(cfg) -> dict:
     """Run the configured audit targets and write the report; returns the summary."""
-    from hydra.utils import instantiate
     from omegaconf import OmegaConf
 
     from clinx.audit.core import AttackSettings, decide
@@ -116,7 +125,7 @@ def run(cfg) -> dict:
     if "icl" in targets:
         g = cfg.generator
         split = split_population(len(texts), float(cfg.population.pool_fraction), int(cfg.population.seed))
-        llm = instantiate(cfg.llm, _convert_="all")
+        llm = _llm(cfg)
         gen = ICLGenerator(llm, system=g.system, instruction=g.instruction, topics=list(g.topics),
                            max_tokens=int(g.max_tokens), temperature=float(g.temperature), top_p=float(g.top_p),
                            seed=int(g.seed))

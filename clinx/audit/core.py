@@ -74,7 +74,13 @@ def audit_features(features: Mapping[str, np.ndarray], member: np.ndarray, popul
     sizes = {"adv": [], "eval": [], "eval_members": []}
     for b in range(int(settings.resamples)):
         rng = np.random.default_rng([int(settings.seed), b])
-        sets = draw_labelled_sets(mem, non, settings.prior, rng, settings.adversary_fraction)
+        try:
+            sets = draw_labelled_sets(mem, non, settings.prior, rng, settings.adversary_fraction)
+        except ValueError as e:
+            # Too few members or non-members: the corpus cannot be audited at this prior. Every score stays
+            # undefined (nan), so the release rule says no — an audit that could not run never passes.
+            out["problem"] = str(e)
+            break
         sizes["adv"].append(sets.adv.size)
         sizes["eval"].append(sets.eval.size)
         sizes["eval_members"].append(int(sets.eval_member.sum()))
@@ -89,7 +95,7 @@ def audit_features(features: Mapping[str, np.ndarray], member: np.ndarray, popul
         out["features"][name] = {key: summarize(vals, settings.ci) for key, vals in per[name].items()}
         # how far apart the two groups sit, before any threshold: the first thing to read when M is near 0
         f = np.asarray(features[name], dtype=float)
-        out["features"][name]["median_member"] = float(np.median(f[mem]))
+        out["features"][name]["median_member"] = float(np.median(f[mem])) if mem.size else float("nan")
         out["features"][name]["median_nonmember"] = float(np.median(f[non])) if non.size else float("nan")
     out["adversarial_size"] = float(np.mean(sizes["adv"])) if sizes["adv"] else 0.0
     out["eval_size"] = float(np.mean(sizes["eval"])) if sizes["eval"] else 0.0

@@ -82,3 +82,11 @@ def test_audit_separates_a_perfect_feature_from_noise(rng):
     assert d["release"] is False and d["worst_feature"] == "max"
     d2 = decide(res, max_m=0.1, statistic="mean", features=["mean"])
     assert d2["release"] is True
+
+
+def test_a_corpus_too_small_to_audit_is_never_released():
+    member = np.zeros(50, bool)
+    member[0] = True  # one member: nothing to calibrate on and evaluate with
+    res = audit_features({"max": np.arange(50.0)}, member, np.arange(50), AttackSettings(resamples=10, features=("max",)))
+    assert "members" in res["problem"] and math.isnan(res["features"]["max"]["m"]["mean"])
+    assert decide(res, max_m=0.5, statistic="mean")["release"] is False
