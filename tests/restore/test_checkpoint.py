@@ -76,3 +76,25 @@ def test_wrong_architecture_for_the_caller(tmp_checkpoint):
 @pytest.fixture
 def tmp_checkpoint(tmp_path, make_generator):
     return save_checkpoint(tmp_path / "ok.pt", make_generator("prism"), restorer_config("prism", PARAMS["prism"], "telea", 3, 32))
+
+
+def test_committed_phi_mode_checkpoints_load_and_see_the_masked_pixels(make_image):
+    """checkpoints/phi (issue 13's skip-leakage experiment) load as fill=phi generators of their architecture."""
+    import numpy as np
+    import torch
+
+    from clinx.restore.checkpoint import CHECKPOINTS_DIR, load_restorer
+    from clinx.restore.composite import to_tensor
+
+    img, mask = make_image(64, 64, [(8, 8, 56, 24)])
+    other = img.copy()
+    other[mask] = 0
+    for arch in ("gskip", "prism"):
+        restorer, cfg = load_restorer(CHECKPOINTS_DIR / "phi" / arch / "generator.pt", expect_arch=arch)
+        assert cfg["fill"] == "phi" and restorer.fill == "phi"
+        with torch.no_grad():
+            a = restorer(*to_tensor([img], [mask])).composite
+            b = restorer(*to_tensor([other], [mask])).composite
+        assert not torch.equal(a, b)  # the PHI pixels reach the network in this mode
+        m = torch.from_numpy(np.asarray(mask))
+        assert torch.equal(a[0][:, ~m], to_tensor([img])[0][:, ~m])
