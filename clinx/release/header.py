@@ -244,7 +244,7 @@ class HeaderDeidentifier:
         from dicognito.datetimeanonymizer import DateTimeAnonymizer
 
         from clinx.data.dicom import quiet_pydicom
-        from clinx.sanitize.header import scrub_manifest_values
+        from clinx.sanitize.header import remove_and_empty, scrub_manifest_values
 
         with quiet_pydicom():
             ds = copy.deepcopy(dataset)
@@ -256,12 +256,7 @@ class HeaderDeidentifier:
             # handlers added later run first: the per-patient shift replaces dicognito's archive-wide one
             anonymizer.add_element_handler(DateTimeAnonymizer(days * 24))
             anonymizer.anonymize(ds)
-            for kw in BASIC_PROFILE_REMOVE:
-                if kw in ds:
-                    delattr(ds, kw)
-            for kw in BASIC_PROFILE_EMPTY:
-                if kw in ds:
-                    setattr(ds, kw, "")
+            remove_and_empty(ds, BASIC_PROFILE_REMOVE, BASIC_PROFILE_EMPTY)
             scrub_manifest_values(ds, manifest)
             ds.PatientIdentityRemoved = "YES"
             ds.LongitudinalTemporalInformationModified = "MODIFIED"

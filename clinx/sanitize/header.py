@@ -83,16 +83,21 @@ def deidentify_header(dataset, manifest: Manifest | None = None):
     """
     ds = copy.deepcopy(dataset)
     ds.remove_private_tags()
-    for kw in REMOVE_KEYWORDS:
-        if kw in ds:
-            delattr(ds, kw)
-    for kw in EMPTY_KEYWORDS:
-        if kw in ds:
-            setattr(ds, kw, "")
+    remove_and_empty(ds, REMOVE_KEYWORDS, EMPTY_KEYWORDS)
     scrub_manifest_values(ds, manifest)
     ds.PatientIdentityRemoved = "YES"
     ds.DeidentificationMethod = "clinx: PS3.15 basic profile subset + manifest scrub"
     return ds
+
+
+def remove_and_empty(ds, remove, empty) -> None:
+    """In place: delete the ``remove`` attributes and blank the ``empty`` ones (profile actions X and Z)."""
+    for kw in remove:
+        if kw in ds:
+            delattr(ds, kw)
+    for kw in empty:
+        if kw in ds:
+            setattr(ds, kw, "")
 
 
 def scrub_manifest_values(ds, manifest: Manifest | None) -> list[str]:
