@@ -4,19 +4,30 @@
     python scripts/bench_restore.py --quick --out bench_restore_quick.json
     python scripts/bench_restore.py --out bench_restore.json --size 224
 
-On the held-out ``test`` split of the built-in benchmark (never used for
-training or checkpoint selection), in one process:
+On a held-out split, in one process. ``--split native`` (the default) is the
+strict one: real scans no shipped checkpoint saw and phantoms from a seed
+stream no training split uses, at their own resolution (1,024–3,072 px,
+:mod:`clinx.data.native`; every base id is checked with
+:func:`clinx.data.native.is_held_out`). ``--split test`` is the built-in 512²
+test split, whose real bases are new augmentations of the training scans.
 
 1. **Quality** inside the mask, against the clean image before PHI injection:
    masked PSNR and SSIM (:mod:`clinx.metrics.image_quality`, scikit-image)
    and wall time per image, for ``prism``, ``prism_flat``, ``gskip`` (the
    shipped checkpoints unless ``--checkpoint-dir``), ``telea`` and ``ns``
    (OpenCV ``cv2.inpaint``, radius ``--radius``) and ``black`` (the ``ocr``
-   condition). The mask is the true PHI mask dilated by ``--dilation`` px —
-   the same kind of mask the generators were trained with, and an upper bound
-   of what OCR masks leave to restore — so every method fills the same pixels.
-   Figures ``psnr_mask/<method>``, ``ssim_mask/<method>``, ``ms_per_image/<method>``.
-2. **Leakage** (skip with ``--no-leakage``): the restored conditions run through
+   condition). Every method fills the same pixels: ``--mask true`` is the
+   glyph mask dilated by ``--dilation`` px (thin strokes, where Telea is
+   strong); ``--mask boxes`` the word boxes an OCR engine returns (what
+   ``clinx sanitize`` actually restores); ``--mask both`` (default) reports
+   both, the box figures under ``…_boxes``.
+   Figures ``psnr_mask/<method>``, ``psnr_mask_se/<method>`` (standard error
+   over images), ``ssim_mask/<method>``, ``ms_per_image/<method>``, and per
+   restored method ``win_rate_vs_telea/<method>`` (share of images with a
+   higher masked PSNR than Telea) and ``psnr_diff_vs_telea/<method>`` with
+   ``psnr_diff_vs_telea_se/<method>`` (paired, per image).
+2. **Leakage** (built-in split only; skip with ``--no-leakage``; the native
+   split's leakage is ``scripts/bench_leakage.py``): the restored conditions run through
    the real sanitizer with RapidOCR masks and are attacked with RapidOCR and
    EasyOCR, reusing ``scripts/bench_leakage.py``'s :func:`attack_conditions`
    (which calls :func:`clinx.metrics.leakage.evaluate_leakage`). Figures
@@ -43,6 +54,9 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 RESTORED = ("prism", "prism_flat", "gskip")
+#: ``--mask`` choice -> figure-family suffix; the first listed is the unsuffixed headline.
+MASK_SUFFIX = {"true": "", "boxes": "_boxes"}
+MASK_LABELS = {"": "true glyph mask dilated", "_boxes": "OCR-like word boxes dilated"}
 METHODS = (*RESTORED, "telea", "ns", "black")
 
 
@@ -81,12 +95,17 @@ def build_methods(names, checkpoint_dir: Path | None, radius: int) -> dict:
     return out
 
 
-def quality(samples, methods: dict, dilation: int, batch: int = 8) -> tuple[dict, dict]:
-    """``(figures, per_image)``: masked PSNR / SSIM / ms per image of every method."""
+def quality(samples, methods: dict, dilation: int, mask_mode: str = "true", suffix: str = "", batch: int = 8) -> tuple[dict, dict]:
+    """``(figures, per_image)``: masked PSNR (mean and its standard error) / SSIM / ms per image of every method.
+
+    ``mask_mode`` is :func:`clinx.restore.datamodule.training_mask`'s mode
+    (``true`` glyphs or OCR-like ``boxes``); ``suffix`` is appended to each
+    figure's family (``psnr_mask_boxes/telea``).
+    """
     from clinx.metrics.image_quality import masked_psnr, masked_ssim
     from clinx.restore.datamodule import training_mask
 
-    items = [(s, training_mask(s.mask, "true", dilation)) for s in samples if s.mask is not None and s.mask.any()]
+    items = [(s, training_mask(s.mask, mask_mode, dilation)) for s in samples if s.mask is not None and s.mask.any()]
     figures, per_image = {}, {}
     for name, method in methods.items():
         psnr, ssim, secs = [], [], 0.0
@@ -101,20 +120,57 @@ def quality(samples, methods: dict, dilation: int, batch: int = 8) -> tuple[dict
                 ssim.append(masked_ssim(out, s.clean_image, m))
         p = np.array(psnr, float)
         p[~np.isfinite(p)] = np.nan
-        figures[f"psnr_mask/{name}"] = round(float(np.nanmean(p)), 4)
-        figures[f"ssim_mask/{name}"] = round(float(np.nanmean(ssim)), 4)
-        figures[f"ms_per_image/{name}"] = round(1000.0 * secs / max(1, len(items)), 2)
+        figures[f"psnr_mask{suffix}/{name}"] = round(float(np.nanmean(p)), 4)
+        figures[f"psnr_mask_se{suffix}/{name}"] = round(standard_error(p), 4)
+        figures[f"ssim_mask{suffix}/{name}"] = round(float(np.nanmean(ssim)), 4)
+        figures[f"ms_per_image{suffix}/{name}"] = round(1000.0 * secs / max(1, len(items)), 2)
         per_image[name] = {"psnr": [round(float(v), 3) for v in p], "ssim": [round(float(v), 4) for v in ssim]}
-        log(f"quality[{name}]: psnr_mask {figures[f'psnr_mask/{name}']:.2f} dB  ssim_mask {figures[f'ssim_mask/{name}']:.4f}  "
-            f"{figures[f'ms_per_image/{name}']:.1f} ms/image")
+        log(f"quality[{name}, {mask_mode}]: psnr_mask {figures[f'psnr_mask{suffix}/{name}']:.2f} "
+            f"± {figures[f'psnr_mask_se{suffix}/{name}']:.2f} dB  ssim_mask {figures[f'ssim_mask{suffix}/{name}']:.4f}  "
+            f"{figures[f'ms_per_image{suffix}/{name}']:.1f} ms/image")
+    if "telea" in per_image:
+        for m in RESTORED:
+            if m in per_image:
+                wins, diff, se, median = paired_vs(per_image, m, "telea")
+                figures[f"win_rate_vs_telea{suffix}/{m}"] = round(wins, 4)
+                figures[f"psnr_diff_vs_telea{suffix}/{m}"] = round(diff, 4)
+                figures[f"psnr_diff_vs_telea_se{suffix}/{m}"] = round(se, 4)
+                # The mean is pulled by a few images where every fill is far off (text on a
+                # backing box hides what is under it); the median says what a typical image gets.
+                figures[f"psnr_diff_vs_telea_median{suffix}/{m}"] = round(median, 4)
     return figures, per_image
 
 
-def paired_wins(per_image: dict, a: str, b: str) -> float:
-    """Fraction of images where method ``a`` has a higher masked PSNR than ``b``."""
-    pa, pb = np.array(per_image[a]["psnr"]), np.array(per_image[b]["psnr"])
+def standard_error(values) -> float:
+    """Standard error of the mean of the finite values (NaN with fewer than two)."""
+    v = np.asarray(values, float)
+    v = v[np.isfinite(v)]
+    return float(v.std(ddof=1) / np.sqrt(len(v))) if len(v) > 1 else float("nan")
+
+
+def paired_vs(per_image: dict, a: str, b: str) -> tuple[float, float, float, float]:
+    """``(win rate, mean PSNR difference, its standard error, median difference)`` of ``a`` over ``b``, image by image."""
+    pa, pb = np.array(per_image[a]["psnr"], float), np.array(per_image[b]["psnr"], float)
     ok = np.isfinite(pa) & np.isfinite(pb)
-    return float(np.mean(pa[ok] > pb[ok])) if ok.any() else float("nan")
+    if not ok.any():
+        return float("nan"), float("nan"), float("nan"), float("nan")
+    d = pa[ok] - pb[ok]
+    return float(np.mean(d > 0)), float(d.mean()), standard_error(d), float(np.median(d))
+
+
+def held_out_samples(split: str, n: int, seed: int, size: int) -> list:
+    """``n`` samples of a held-out split; ``native`` is checked scan by scan against the training bases."""
+    if split == "native":
+        from clinx.data.native import build_native, is_held_out
+
+        samples = [it.sample for it in build_native(n, seed)]
+        leaked = [s.id for s in samples if not is_held_out(s.provenance["base_id"])]
+        if leaked:
+            raise SystemExit(f"native samples share a base scan with training: {leaked}")
+        return samples
+    from clinx.data.benchmark import build_benchmark
+
+    return build_benchmark(split, n, seed, size)
 
 
 def leakage(samples, work: Path, conditions: dict, engine_names, progress: bool) -> dict:
@@ -137,10 +193,20 @@ def leakage(samples, work: Path, conditions: dict, engine_names, progress: bool)
     return keep, details
 
 
-def table(figures: dict, methods) -> str:
-    lines = ["| method | masked PSNR (dB) | masked SSIM | ms / image |", "|---|---|---|---|"]
-    for m in methods:
-        lines.append(f"| {m} | {figures[f'psnr_mask/{m}']:.2f} | {figures[f'ssim_mask/{m}']:.4f} | {figures[f'ms_per_image/{m}']:.1f} |")
+def table(figures: dict, methods, suffixes=("",)) -> str:
+    lines = []
+    for sfx in suffixes:
+        lines += [f"mask: {MASK_LABELS[sfx]}", "",
+                  "| method | masked PSNR (dB) ± SE | Δ vs Telea ± SE (median) | wins vs Telea | masked SSIM | ms / image |",
+                  "|---|---|---|---|---|---|"]
+        for m in methods:
+            d = figures.get(f"psnr_diff_vs_telea{sfx}/{m}")
+            delta = (f"{d:+.2f} ± {figures[f'psnr_diff_vs_telea_se{sfx}/{m}']:.2f} "
+                     f"(median {figures[f'psnr_diff_vs_telea_median{sfx}/{m}']:+.2f})") if d is not None else ""
+            w = figures.get(f"win_rate_vs_telea{sfx}/{m}")
+            lines.append(f"| {m} | {figures[f'psnr_mask{sfx}/{m}']:.2f} ± {figures[f'psnr_mask_se{sfx}/{m}']:.2f} | {delta} | "
+                         f"{'' if w is None else f'{w:.0%}'} | {figures[f'ssim_mask{sfx}/{m}']:.4f} | {figures[f'ms_per_image{sfx}/{m}']:.1f} |")
+        lines.append("")
     recalls = sorted(k for k in figures if k.startswith("token_recall/"))
     if recalls:
         lines += ["", "| condition | engine | token recall | char overlap |", "|---|---|---|---|"]
@@ -153,11 +219,15 @@ def table(figures: dict, methods) -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="40 images for quality, 30 for leakage (default 200 / 100)")
+    ap.add_argument("--mask", choices=("true", "boxes", "both"), default="both",
+                    help="which mask every method fills: glyphs, OCR-like word boxes, or both (figures *_boxes)")
     ap.add_argument("--n", type=int, default=None, help="images for the quality part")
     ap.add_argument("--n-leakage", type=int, default=None, help="images for the leakage part")
-    ap.add_argument("--size", type=int, default=512, help="benchmark image side (bench_leakage uses 512; the paper 224)")
+    ap.add_argument("--size", type=int, default=512, help="built-in image side (bench_leakage uses 512; the paper 224); "
+                    "the native split keeps each scan's own size")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--split", default="test", help="held-out split (never 'train')")
+    ap.add_argument("--split", default="native", choices=("native", "test", "val"),
+                    help="native: strictly held-out scans at their own size (default); test: built-in 512² split")
     ap.add_argument("--methods", default=",".join(METHODS))
     ap.add_argument("--radius", type=int, default=5, help="cv2.inpaint radius for telea / ns")
     ap.add_argument("--dilation", type=int, default=3, help="px the true PHI mask is dilated by")
@@ -176,31 +246,33 @@ def main(argv=None) -> int:
     import torch
 
     torch.set_num_threads(args.threads)
-    from clinx.data.benchmark import build_benchmark
-
     t_all = time.perf_counter()
     n = args.n or (40 if args.quick else 200)
-    n_leak = args.n_leakage or (30 if args.quick else 100)
+    do_leak = not args.no_leakage and args.split != "native"  # native leakage: bench_leakage.py
+    n_leak = (args.n_leakage or (30 if args.quick else 100)) if do_leak else 0
     t = time.perf_counter()
-    samples = build_benchmark(args.split, max(n, n_leak), args.seed, args.size)
-    log(f"benchmark: {len(samples)} {args.split} images at {args.size}² in {time.perf_counter() - t:.1f}s")
+    samples = held_out_samples(args.split, max(n, n_leak), args.seed, args.size)
+    sides = sorted({max(s.image.shape[:2]) for s in samples})
+    log(f"benchmark: {len(samples)} {args.split} images, sides {sides[0]}-{sides[-1]} px, in {time.perf_counter() - t:.1f}s")
     names = [m for m in args.methods.split(",") if m]
     methods = build_methods(names, args.checkpoint_dir, args.radius)
-    figures, per_image = quality(samples[:n], methods, args.dilation)
-    if "telea" in per_image:
-        for m in RESTORED:
-            if m in per_image:
-                figures[f"psnr_win_rate_vs_telea/{m}"] = round(paired_wins(per_image, m, "telea"), 4)
+    modes = ("true", "boxes") if args.mask == "both" else (args.mask,)
+    figures, per_image = {}, {}
+    for mode in modes:
+        f, p = quality(samples[:n], methods, args.dilation, mode, MASK_SUFFIX[mode])
+        figures.update(f)
+        per_image[mode] = p
     details = {}
-    if not args.no_leakage:
+    if do_leak:
         conds = {m: methods[m] for m in RESTORED if m in methods}
         with tempfile.TemporaryDirectory(prefix="clinx-bench-restore-") as tmp:
             leak, details = leakage(samples[:n_leak], Path(tmp), conds, [e for e in args.engines.split(",") if e], progress=False)
         figures.update(leak)
-    md = table(figures, names)
+    md = table(figures, names, [MASK_SUFFIX[m] for m in modes])
     log(md)
     meta = {
-        "n_quality": min(n, len(samples)), "n_leakage": 0 if args.no_leakage else n_leak, "size": args.size,
+        "n_quality": min(n, len(samples)), "n_leakage": n_leak, "size": "native" if args.split == "native" else args.size,
+        "image_sides_px": [sides[0], sides[-1]], "masks": list(modes),
         "split": args.split, "seed": args.seed, "radius": args.radius, "dilation": args.dilation,
         "checkpoints": {m: str(getattr(methods[m], "checkpoint", "")) for m in RESTORED if m in methods},
         "mask_for_quality": f"true PHI mask dilated {args.dilation}px", "mask_for_leakage": "RapidOCR + manifest (PhiLocalizer)",
@@ -209,7 +281,7 @@ def main(argv=None) -> int:
     }
     from clinx.provenance import write_figures
 
-    write_figures(args.out, figures, start=start, _meta=meta, _details={"leakage": details, "table_md": md})
+    write_figures(args.out, figures, start=start, _meta=meta, _details={"leakage": details, "table_md": md, "per_image": per_image})
     log(f"wrote {args.out}")
     return 0
 
