@@ -142,6 +142,16 @@ class Sample:
     clean_question: str | None = None
     nonphi_mask: np.ndarray | None = None
     nonphi_texts: tuple[str, ...] = ()
+    background: np.ndarray | None = None  # x̃ without its text, backing boxes kept (built in memory only)
+
+    @property
+    def restoration_target(self) -> np.ndarray | None:
+        """What a perfect restorer returns inside the mask: the background when known, else the clean image.
+
+        They differ under a backing box drawn behind the text: the clean image
+        has the scan there, which nothing in x̃ reveals; the background has the box.
+        """
+        return self.background if self.background is not None else self.clean_image
 
     def with_(self, **changes) -> "Sample":
         """A shallow copy with some fields replaced."""

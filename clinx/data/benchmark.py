@@ -121,6 +121,7 @@ def build_sample(split: str, index: int, seed: int = 0, size: int = 512, spec: B
         clean_image=base.image,
         clean_question=question.text,
         nonphi_mask=inj.nonphi_mask,
+        background=inj.background,
         nonphi_texts=tuple(t.text for t in inj.nonphi_texts),
     )
 
@@ -202,7 +203,7 @@ def inject_sample(sample: Sample, split: str, index: int, seed: int = 0, size: i
         id=injected_id(sample.id, split, seed, index),
         image=inj.image, question=iq.text, answer=sample.answer, answer_type=sample.answer_type,
         manifest=manifest, mask=inj.mask, provenance=provenance, clean_image=clean,
-        clean_question=sample.question, nonphi_mask=inj.nonphi_mask,
+        clean_question=sample.question, nonphi_mask=inj.nonphi_mask, background=inj.background,
         nonphi_texts=tuple(t.text for t in inj.nonphi_texts),
     )
 
@@ -221,7 +222,7 @@ def iter_training_triples(split: str = "train", size: int = 224, seed: int = 0, 
         base = make_base(split, i, seed, size, spec)
         rng = split_rng(split, seed, i, f"train-overlay-{int(epoch)}")
         inj = inject_image(base.image, make_manifest(rng), rng)
-        yield inj.image, inj.mask, base.image
+        yield inj.image, inj.mask, inj.background  # the target keeps backing boxes: the scan under them is unknowable
         i += 1
 
 

@@ -133,7 +133,7 @@ def build_evidence_sample(split: str, index: int, seed: int = 0, size: int = 512
     return Sample(
         id=sample_id(split, seed, index) + "-ev",
         image=inj.image, question=iq.text, answer=question.answer, answer_type=question.answer_type,
-        manifest=manifest, mask=inj.mask, provenance=provenance, clean_image=image,
+        manifest=manifest, mask=inj.mask, provenance=provenance, clean_image=image, background=inj.background,
         clean_question=question.text, nonphi_mask=inj.nonphi_mask,
         nonphi_texts=tuple(t.text for t in inj.nonphi_texts),
     )

@@ -95,7 +95,9 @@ class Injected:
     ``image`` is x̃; ``mask`` the true PHI mask; ``nonphi_mask`` the pixels
     of non-PHI text and the scale bar; ``nonphi_texts`` their strings and
     boxes; ``drawn`` the PHI values drawn; ``backings`` the dark boxes drawn
-    behind some blocks (neither PHI nor text); ``style`` log-safe layout facts.
+    behind some blocks (neither PHI nor text); ``style`` log-safe layout facts;
+    ``background`` the input with those boxes but without any text (the
+    restoration target, see :meth:`_Canvas.background`).
     """
 
     image: np.ndarray
@@ -105,6 +107,7 @@ class Injected:
     drawn: list[DrawnPHI]
     backings: list[Box] = field(default_factory=list)
     style: dict = field(default_factory=dict)
+    background: np.ndarray | None = None
 
     @property
     def fields(self) -> list[str]:
@@ -270,6 +273,7 @@ class _Canvas:
     def __init__(self, image: np.ndarray):
         self.src = image
         self.out = image.astype(np.float32)
+        self.backdrop: np.ndarray | None = None  # boxes without text: see background()
         h, w = image.shape[:2]
         self.phi = np.zeros((h, w), np.uint8)
         self.nonphi = np.zeros((h, w), np.uint8)
@@ -294,10 +298,24 @@ class _Canvas:
         return (x0 + int(xs.min()), y0 + int(ys.min()), x0 + int(xs.max()) + 1, y0 + int(ys.max()) + 1)
 
     def box_fill(self, box: Box, colour, opacity: float) -> None:
+        if self.backdrop is None:
+            self.backdrop = self.src.astype(np.float32)
         x0, y0, x1, y1 = box
-        reg = self.out[y0:y1, x0:x1]
-        reg *= 1.0 - opacity
-        reg += opacity * np.asarray(colour, np.float32)
+        for layer in (self.out, self.backdrop):
+            reg = layer[y0:y1, x0:x1]
+            reg *= 1.0 - opacity
+            reg += opacity * np.asarray(colour, np.float32)
+
+    def background(self) -> np.ndarray:
+        """The image with the backing boxes but none of the text: what a perfect restorer returns.
+
+        Under a backing box the scan is hidden; the box is not PHI and stays in
+        the released image, so the right fill inside the text mask is the box,
+        not a guess of the tissue beneath it.
+        """
+        if self.backdrop is None:
+            return self.src.copy()
+        return np.clip(self.backdrop + 0.5, 0, 255).astype(np.uint8)
 
     def finish(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         img = np.clip(self.out + 0.5, 0, 255).astype(np.uint8)
@@ -512,7 +530,7 @@ def inject_image(image: np.ndarray, manifest: Manifest, rng, preset: str = "clin
     out, mask, nonphi_mask = canvas.finish()
     style = {"preset": preset, "fonts": sorted({b.font for b in blocks}), "sizes": sorted({b.size for b in blocks}),
              "slots": [b.slot for b in blocks], "backing": len(backings), "resolution": [int(H), int(W)]}
-    return Injected(out, mask, nonphi_mask, texts, drawn, backings, style)
+    return Injected(out, mask, nonphi_mask, texts, drawn, backings, style, canvas.background())
 
 
 # --------------------------------------------------------------- questions ---

@@ -324,6 +324,7 @@ class NativeOverlay:
     drawn: list[DrawnValue]
     nonphi: list[dict]  # {"text", "kind", "box"}
     blocks: list[dict]  # layout facts per PHI block (no values)
+    background: np.ndarray | None = None  # the image with backing boxes, without text
 
 
 def overlay_native(image: np.ndarray, identity: Identity, listed: set[str], rng: np.random.Generator) -> NativeOverlay:
@@ -407,7 +408,7 @@ def overlay_native(image: np.ndarray, identity: Identity, listed: set[str], rng:
     _place_nonphi(canvas, rng, W, H, image_font, cap_px, occupied, nonphi)
     out, mask, nonphi_mask = canvas.finish()
     drawn = [DrawnValue(d.text, d.field, d.field in listed, tuple(int(v) for v in d.box)) for d in drawn_phi]
-    return NativeOverlay(out, mask, nonphi_mask, drawn, nonphi, blocks_info)
+    return NativeOverlay(out, mask, nonphi_mask, drawn, nonphi, blocks_info, canvas.background())
 
 
 def _place_nonphi(canvas: _Canvas, rng, W: int, H: int, font: str, cap_px: float,
@@ -532,6 +533,7 @@ def build_native_item(index: int, seed: int = 0, phantom_share: float = 0.5) -> 
     sample = Sample(
         id=native_id(seed, index), image=ov.image, manifest=manifest, mask=ov.mask, provenance=provenance,
         clean_image=base.image, nonphi_mask=ov.nonphi_mask, nonphi_texts=tuple(t["text"] for t in ov.nonphi),
+        background=ov.background,
     )
     return NativeItem(sample, ov.drawn)
 

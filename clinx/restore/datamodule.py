@@ -109,7 +109,7 @@ def folder_triples(folder: str | Path, size: int, seed: int) -> Iterator[Triple]
         frames = cache[path]
         clean, _ = augment_to_square(frames[int(rng.integers(len(frames)))], rng, size)
         inj = inject_image(clean, make_manifest(rng), rng)
-        yield inj.image, inj.mask, clean
+        yield inj.image, inj.mask, inj.background
 
 
 def crop_around_mask(triple: Triple, mask: np.ndarray, crop: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -246,7 +246,7 @@ class RestorationDataModule(pl.LightningDataModule):
         if self.source == "builtin":
             from clinx.data.benchmark import build_benchmark
 
-            return [(s.image, s.mask, s.clean_image) for s in build_benchmark("val", self.val_n, self.seed, self.size)]
+            return [(s.image, s.mask, s.restoration_target) for s in build_benchmark("val", self.val_n, self.seed, self.size)]
         return list(itertools.islice(self._stream("val")(self.seed), self.val_n))
 
     def setup(self, stage: str | None = None) -> None:

@@ -200,3 +200,27 @@ def test_paper_b1_preset_draws_the_four_identifier_types_in_one_fixed_region():
     assert max(xs0) - min(xs0) <= 4 and len(ys0) == 1
     with pytest.raises(ValueError, match="preset"):
         inject_image(base, make_manifest(1), 1, preset="random")
+
+
+def test_background_keeps_backing_boxes_and_drops_all_text(cases):
+    """The restoration target: x̃ without text; under a backing box it is the box, not the hidden scan."""
+    boxed = 0
+    for base, _, inj in cases:
+        bg = inj.background
+        assert bg.shape == base.shape and bg.dtype == np.uint8
+        text = inj.mask | inj.nonphi_mask
+        # outside the text, the background is what was released (a handful of drawn pixels
+        # that no mask claims, e.g. a scale-bar tick, are the only exceptions)
+        assert _changed(bg, inj.image)[~text].sum() <= 5
+        # no text survives: inside the PHI mask the background differs from x̃ (a few faint
+        # anti-aliased edge pixels on a backing box round to the box colour itself)
+        assert _changed(bg, inj.image)[inj.mask].mean() > 0.97
+        in_box = _box_mask(base.shape[:2], [(x0, y0, x1, y1) for x0, y0, x1, y1 in inj.backings])
+        free = ~in_box
+        assert np.array_equal(bg[free], base[free])  # away from boxes it is the clean scan
+        if (inj.mask & in_box).any():
+            boxed += 1
+            # under a box the target is dark like the box, not the scan beneath it
+            assert bg[inj.mask & in_box].mean() < 40
+            assert not np.array_equal(bg[inj.mask & in_box], base[inj.mask & in_box])
+    assert boxed >= 1  # the fixture draws at least one backing box
