@@ -14,8 +14,13 @@ metrics and the resolved config are then copied to ``checkpoints/<arch>/``
 for MINUTES more (same recipe; ``runs/checkpoints/<arch>_stage2/``) and
 publishes that run's export instead (the export keeps the resumed weights
 unless a later epoch scores higher on validation). The shipped checkpoints are
-stage 1 only: a 15-minute PRISM stage 2 was tried and did not beat the resumed
-weights (val masked PSNR 20.81 dB at resume, 17.3-19.9 dB after).
+stage 1 only, retrained (2026-12-01) after the training target became the
+image without its text with backing boxes kept
+(:attr:`clinx.records.Sample.restoration_target`): 30 minutes side by side on
+the shared 2-core machine (load ~7), 1,120 (PRISM) and 1,280 (g-skip) steps
+at the best epoch, val masked PSNR 26.78 / 27.21 dB against 24.08 dB for the
+Telea fill they start from. (Before that change, a 15-minute PRISM stage 2 was
+tried and did not beat the resumed weights.)
 
 ``--revalidate`` trains nothing: it recomputes the validation figures of the
 shipped ``generator.pt`` files with the committed code (same recipe config,
