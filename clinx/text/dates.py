@@ -271,7 +271,8 @@ DATE_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "date_md_range",
         # "abx 3/24-3/30", "7/22 - 7/25": date_md's look-arounds refuse each half of a range
-        r"(?<![\w/.:+-])(?P<a>\d{1,2}/\d{1,2})\s?-\s?(?P<b>\d{1,2}/\d{1,2})(?![\w/%]|[.:-]\d)",
+        # (the first digit first, the look-behind after it: the engine skips every other position)
+        r"(?P<a>\d(?<![\w/.:+-]\d)\d?/\d{1,2})\s?-\s?(?P<b>\d{1,2}/\d{1,2})(?![\w/%]|[.:-]\d)",
         "DATE", 0.9, validator=_md_range_ok, gate=lambda t, low: "/" in t and "-" in t,
     ),
     Recognizer(

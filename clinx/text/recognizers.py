@@ -153,7 +153,8 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     # (with a hyphen it is L1's phone pattern already)
     Recognizer(
         "phone_seven_spaced",
-        r"(?<![\w/.,-])\d{3}[ .]\d{4}(?![\w/]|[.,]\d)",
+        # (the first digit first, the look-behind after it: the engine skips every other position)
+        r"\d(?<![\w/.,-]\d)\d{2}[ .]\d{4}(?![\w/]|[.,]\d)",
         "PHONE", 0.85, needs_context=True, context_window=3,
         context=("phone", "ph", "tel", "cell", "home", "work", "call", "called", "#", "number", "no", "reached", "pager", "beeper",
                  "pgr", "fax", "contact", "c", "h", "w"),

@@ -118,6 +118,27 @@ NT = rf"(?:[{_UP}]['’])?[{_UP}][{_LO}]{{1,20}}(?:[{_UP}][{_LO}]{{1,20}})?(?:-[
 #: The same in capitals (DICOM and header style: SMITH, O'NEIL).
 NT_UP = rf"(?:[{_UP}]['’])?[{_UP}]{{2,20}}(?:-[{_UP}]{{2,20}})?"
 _INITIAL = r"(?:[A-Z]\.\s{0,2})"
+#: What may not stand before a possessive name ("(?<![\w'])").
+_NOT_AFTER_POSS = r"\w'"
+#: What may not stand before a "Last, First" name ("(?<![\w,])").
+_NOT_AFTER_COMMA_NAME = r"\w,"
+
+
+def _capital_first(behind: str, caps: bool = False) -> str:
+    """:data:`NT` (:data:`NT_UP` with ``caps``) not preceded by a character of the class ``behind``.
+
+    Written to start on a capital with the look-behind after it ("[A-Z](?<![\\w'].)" for
+    "(?<![\\w'])[A-Z]"), so the compiled pattern starts with a character set and the engine
+    skips every position that is not a capital. ``[UP](?:['’][UP])?`` matches what
+    ``(?:[UP]['’])?[UP]`` matches, the O'-prefix first in both; the property tests check the
+    patterns built from it against their plain forms.
+    """
+    head = rf"[{_UP}](?<![{behind}].)(?:['’][{_UP}])?"
+    if caps:
+        return head + rf"[{_UP}]{{1,19}}(?:-[{_UP}]{{2,20}})?"
+    return head + rf"[{_LO}]{{1,20}}(?:[{_UP}][{_LO}]{{1,20}})?(?:-[{_UP}][{_LO}]{{1,20}})?"
+
+
 #: One to three name tokens, initials allowed between them.
 NAMESEQ = rf"(?:{_INITIAL}?{NT}(?:\s{{1,3}}{_INITIAL}?{NT}){{0,2}}|{NT_UP}(?:\s{{1,3}}{NT_UP}){{0,2}})"
 _SUFFIX = r"(?:,?\s{1,2}(?:Jr|Sr|II|III|IV|MD|M\.D|PhD|DO|RN|NP|PA-C)\b\.?)?"
@@ -234,9 +255,11 @@ PATTERNS: list[tuple[str, str, str, float]] = [
     # names in written forms
     ("name_title", rf"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Drs|Prof|Doctor|Professor)\.?\s{{1,3}}(?P<v>{NAMESEQ}{_SUFFIX})", "NAME", 0.95),
     ("name_dicom", r"(?<![\w^])[A-Za-z][A-Za-z'-]{0,30}\^[A-Za-z][A-Za-z'-]{0,30}(?:\^[A-Za-z.'-]{0,30}){0,3}", "NAME", 0.97),
-    ("name_comma", rf"(?<![\w,])(?P<v>{NT},\s{{0,2}}{NT}(?:\s{{1,2}}[A-Z]\.?(?![\w]))?)", "NAME", 0.9),
-    ("name_possessive_caps", rf"(?<![\w'])(?P<v>{NT_UP}(?:\s{{1,3}}{NT_UP}){{1,2}})['’]s(?![\w])", "NAME", 0.9),
-    ("name_possessive", rf"(?<![\w'])(?P<v>(?:{NT}\s{{1,3}}){{0,2}}{NT})['’]s?(?![\w])", "NAME", 0.9),
+    # (the name patterns start on a capital, see _capital_first; plain forms in tests/text/test_rules.py)
+    ("name_comma", rf"(?P<v>{_capital_first(_NOT_AFTER_COMMA_NAME)},\s{{0,2}}{NT}(?:\s{{1,2}}[A-Z]\.?(?![\w]))?)", "NAME", 0.9),
+    ("name_possessive_caps", rf"(?P<v>{_capital_first(_NOT_AFTER_POSS, caps=True)}(?:\s{{1,3}}{NT_UP}){{1,2}})['’]s(?![\w])", "NAME", 0.9),
+    # "(?:NT\s)*NT" written "NT(?:\sNT)*": the same names (tokens are split by blanks only), capital first
+    ("name_possessive", rf"(?P<v>{_capital_first(_NOT_AFTER_POSS)}(?:\s{{1,3}}{NT}){{0,2}})['’]s?(?![\w])", "NAME", 0.9),
     (
         "name_cue",
         r"(?i:\b(?:patient(?:'s)?(?:\s{1,3}full)?\s{1,3}name|name|named|called|patient|pt|mother|father|wife|"

@@ -344,3 +344,48 @@ def test_date_start_scan_catches_a_removed_shortcut():
     narrow = re.compile(R._DATE_START_RE.pattern.replace(r"|\d?(?:st|nd|rd|th)", ""))
     assert narrow.pattern != R._DATE_START_RE.pattern
     assert [m.span() for m in R._starts_matches(text, text.lower(), rx, narrow, False)] != [(0, len(text))]
+
+
+# Patterns rewritten for speed (first character first, the look-behind after it) and the plain
+# forms they replace: the same matches and the same groups on any text, or the rewrite is wrong.
+_NT, _NT_UP = R.NT, R.NT_UP
+PLAIN_FORMS = {
+    "name_comma": rf"(?<![\w,])(?P<v>{_NT},\s{{0,2}}{_NT}(?:\s{{1,2}}[A-Z]\.?(?![\w]))?)",
+    "name_possessive_caps": rf"(?<![\w'])(?P<v>{_NT_UP}(?:\s{{1,3}}{_NT_UP}){{1,2}})['’]s(?![\w])",
+    "name_possessive": rf"(?<![\w'])(?P<v>(?:{_NT}\s{{1,3}}){{0,2}}{_NT})['’]s?(?![\w])",
+    "date_md_range": r"(?<![\w/.:+-])(?P<a>\d{1,2}/\d{1,2})\s?-\s?(?P<b>\d{1,2}/\d{1,2})(?![\w/%]|[.:-]\d)",
+    "phone_seven_spaced": r"(?<![\w/.,-])\d{3}[ .]\d{4}(?![\w/]|[.,]\d)",
+}
+_REWRITE_PIECES = [
+    "Ab", "O'", "O’", "Mc", "Donald", "SMITH", "O'NEIL", "AB", "Ā", "ā", "Ł", "É", "ß", "-", "'", "’", "s", "S", "'s", "’s",
+    " ", "  ", "\t", ",", ", ", "x", "9", "٣", "_", "a" * 21, "A" * 21, "\n", "J.", "J", "ı", "İ", "ſ", "K",
+    "3/14", "12/8", "7/22", "-", " - ", "+", ".", ":", "/", "%", "555", "0199", "555 0199", "555.0199", "12", "1",
+]
+
+
+def _spans(rx, text):
+    return [(m.span(), tuple(m.span(g) for g in rx.groupindex)) for m in rx.finditer(text)]
+
+
+@PROP
+@given(text=st.lists(st.sampled_from(_REWRITE_PIECES), max_size=16).map("".join))
+def test_rewritten_patterns_equal_their_plain_forms(text):
+    for name, plain in PLAIN_FORMS.items():
+        rx = R._COMPILED[R._INDEX[name]][1]
+        assert rx.pattern != plain, name
+        prx = re.compile(plain, rx.flags)
+        assert _spans(rx, text) == _spans(prx, text), name
+
+
+def test_rewritten_patterns_start_on_a_character_set():
+    # what the rewrite is for: the compiled pattern opens with a set of characters (the engine's skip)
+    for name in PLAIN_FORMS:
+        pattern = R._COMPILED[R._INDEX[name]][1].pattern
+        assert re.match(r"(?:\(\?P<\w+>)?(?:\[|\\d)", pattern), name
+
+
+def test_plain_form_check_catches_a_wrong_rewrite():
+    # a look-behind dropped from the rewrite changes the matches: the equality test above sees it
+    wrong = re.compile(R._COMPILED[R._INDEX["phone_seven_spaced"]][1].pattern.replace(r"(?<![\w/.,-]\d)", ""))
+    plain = re.compile(PLAIN_FORMS["phone_seven_spaced"])
+    assert _spans(wrong, "x555 0199") != _spans(plain, "x555 0199")
