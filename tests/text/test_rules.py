@@ -389,3 +389,29 @@ def test_plain_form_check_catches_a_wrong_rewrite():
     wrong = re.compile(R._COMPILED[R._INDEX["phone_seven_spaced"]][1].pattern.replace(r"(?<![\w/.,-]\d)", ""))
     plain = re.compile(PLAIN_FORMS["phone_seven_spaced"])
     assert _spans(wrong, "x555 0199") != _spans(plain, "x555 0199")
+
+
+_ASCII_PIECES = ["Ab", "o'", "O'", "-", "'", "s", ".", " ", "\n", "\t", "x", "9", "07", "_", "dr", "MD", "a-b", "--", "''", "#",
+                 "[NAME]", "[DATE]", "[", "]", "[AB]", "/", "3/14", "a.b", "C5-C6", "Z" * 30, "a" * 30, "(", ",", "x_", "_y"]
+
+
+@PROP
+@given(text=st.one_of(st.lists(st.sampled_from(_ASCII_PIECES), max_size=16).map("".join), st.text(alphabet=st.characters(max_codepoint=127), max_size=60)))
+def test_ascii_token_regexes_equal_the_unicode_ones_on_ascii_text(text):
+    """The ASCII fast forms of the evidence and context token regexes give the general forms' tokens on ASCII text."""
+    from clinx.text import context as C
+    from clinx.text import evidence as E
+
+    assert text.isascii()
+    for fast, general in ((E._TOKEN_RE_ASCII, E._TOKEN_RE), (C._TOKEN_RE_ASCII, C._TOKEN_RE)):
+        assert [m.span() for m in fast.finditer(text)] == [m.span() for m in general.finditer(text)]
+
+
+def test_ascii_token_regexes_are_not_used_on_other_text():
+    # "é" and "’" are word characters to the general forms only: ASCII-only ranges would split these words
+    from clinx.text import context as C
+    from clinx.text import evidence as E
+
+    assert [t.raw for t in E.tokens("José O’Neil")] == ["José", "O’Neil"]
+    assert E._TOKEN_RE_ASCII.findall("José") != E._TOKEN_RE.findall("José")
+    assert C._TOKEN_RE_ASCII.findall("José") != C._TOKEN_RE.findall("José")
