@@ -288,7 +288,7 @@ DATE_RECOGNIZERS: list[Recognizer] = [
         r"\b(?:spring|summer|autumn|winter|fall(?=\s{1,3}of\b))\s{1,3}(?:of\s{1,3})?(?:(?:19|20)\d\d|['’]\d\d)\b",
         "DATE", 0.85, flags=re.I,
         gate=lambda t, low: ("spring" in low or "summer" in low or "autumn" in low or "winter" in low or "fall of" in low)
-        and any(ch.isdigit() for ch in t),
+        and any(map(str.isdigit, t)),
     ),
     Recognizer(
         "date_weekday", None, "DATE", 0.85,

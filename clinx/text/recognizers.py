@@ -158,7 +158,7 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "PHONE", 0.85, needs_context=True, context_window=3,
         context=("phone", "ph", "tel", "cell", "home", "work", "call", "called", "#", "number", "no", "reached", "pager", "beeper",
                  "pgr", "fax", "contact", "c", "h", "w"),
-        gate=lambda t, low: any(ch.isdigit() for ch in t) and (" " in t or "." in t),
+        gate=lambda t, low: any(map(str.isdigit, t)) and (" " in t or "." in t),
     ),
     # "ROUTE 1", "Rte 128", "Hwy 9", "I-95": a numbered road is an address below the state level
     Recognizer(
@@ -166,14 +166,14 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?<![\w/-])(?:route|rte|highway|hwy|interstate)\.?\s{0,2}#?\s{0,2}\d{1,3}[A-Za-z]?(?![\w/.-]|[.,]\d)|(?<![\w/-])I-\d{2,3}(?![\w/-])",
         "LOCATION", 0.85, flags=re.I,
         gate=lambda t, low: ("rout" in low or "rte" in low or "hwy" in low or "highway" in low or "interstate" in low or "i-" in low)
-        and any(ch.isdigit() for ch in t),
+        and any(map(str.isdigit, t)),
     ),
     # "x4471", "ext 4-3321", "extension 52210": four digits and more (x2, x10/hr are counts and rates)
     Recognizer(
         "phone_extension",
         r"(?<![\w/])(?:x|ext\.?\s{0,2}|extension\s{1,2})(?P<v>\d(?:-?\d){3,5})(?![\w/]|[.,]\d)",
         "PHONE", 0.85, validator=_extension_ok, flags=re.I,
-        gate=lambda t, low: ("x" in low) and any(ch.isdigit() for ch in t),
+        gate=lambda t, low: ("x" in low) and any(map(str.isdigit, t)),
         # a match starts on "x" before a digit or on "ext" ("extension" too)
         starts=r"x(?=\d)|e(?=xt)",
     ),
