@@ -206,6 +206,13 @@ _STREET_WORDS = (
     r"Highway|Hwy|Square|Sq)"
 )
 
+#: A phone number's area code: "(555) " or "555-".
+_PHONE_AREA = r"(?:\(\d{3}\)\s{0,2}|\d{3}[\s.-])"
+#: One word of an institution's name before its head word, with the short words that join them: a
+#: capital, then the rest (the hospital pattern consumes the first capital before the rest).
+_HOSP_NAME_WORD_REST = r"[A-Za-z'’&.-]{0,30}\s{1,3}(?:(?:of|the|and|&|de|la)\s{1,3}){0,2}"
+_HOSP_NAME_WORD = "[A-Z]" + _HOSP_NAME_WORD_REST
+
 # Plain patterns: (name, regex, category, score). Score breaks ties between
 # overlapping spans of equal length (a compact date beats a generic ID).
 PATTERNS: list[tuple[str, str, str, float]] = [
@@ -220,8 +227,13 @@ PATTERNS: list[tuple[str, str, str, float]] = [
     ("ssn", r"\d(?<![\w-]\d)\d{2}-\d{2}-\d{4}(?![\w-])", "SSN", 1.0),
     (
         "phone",
-        r"(?<![\w+])(?:(?:\+|00)?\d{1,3}[\s.-]{1,2})?(?:\(\d{3}\)\s{0,2}|\d{3}[\s.-])\d{3}[\s.-]\d{4}"
-        r"(?:\s{0,2}(?:x|ext\.?|extension)\s{0,2}\d{1,6})?(?!\w)",
+        # "(?<![\w+])(?:(?:\+|00)?\d{1,3}[\s.-]{1,2})?(?:\(\d{3}\)\s{0,2}|\d{3}[\s.-])\d{3}..." written to start on its
+        # first character ("+", "(" or a digit) with the look-behind after it; then the old form's ways to go
+        # on from that character, in the old order: "+" country code, "(" area code, "00" prefix, a digit
+        # country code, a digit area code (plain form in tests/text/test_rules.py)
+        r"[+(\d](?<![\w+].)(?:(?<=\+)\d{1,3}[\s.-]{1,2}" + _PHONE_AREA + r"|(?<=\()\d{3}\)\s{0,2}"
+        r"|(?<=0)0\d{1,3}[\s.-]{1,2}" + _PHONE_AREA + r"|(?<=\d)\d{0,2}[\s.-]{1,2}" + _PHONE_AREA + r"|(?<=\d)\d{2}[\s.-])"
+        r"\d{3}[\s.-]\d{4}(?:\s{0,2}(?:x|ext\.?|extension)\s{0,2}\d{1,6})?(?!\w)",
         "PHONE",
         0.97,
     ),
@@ -230,7 +242,8 @@ PATTERNS: list[tuple[str, str, str, float]] = [
     ("date_md_cue", r"(?i:(?:\b(?:on|dated?|hours|from|since|seen|radiographs?|films?|exams?|examinations?|study|studies|ct|mri|x-?ray|obtained|comparison|indication)|[ap]\.m\.):?\s{1,3})(?P<v>(?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9]))(?![\w/]|\.\d)", "DATE", 0.97),
     (
         "age_over_89",
-        r"(?<![\w.])(?:9\d|1[01]\d)(?=\s{0,2}-?\s{0,2}(?:(?i:years?|yrs?|y/?o|y\.o\.|yo[mf]?)|[MF])(?:[\s-]{1,2}(?i:old))?\b)",
+        # "(?<![\w.])(?:9\d|1[01]\d)..." with its first digit first (the engine skips other positions)
+        r"[91](?<![\w.][91])(?:(?<=9)\d|(?<=1)[01]\d)(?=\s{0,2}-?\s{0,2}(?:(?i:years?|yrs?|y/?o|y\.o\.|yo[mf]?)|[MF])(?:[\s-]{1,2}(?i:old))?\b)",
         "AGE",
         0.96,
     ),
@@ -273,7 +286,10 @@ PATTERNS: list[tuple[str, str, str, float]] = [
     # institutions: capitalised words before a hospital word, or "Hospital of X"
     (
         "hospital",
-        r"(?<![\w])(?:(?:St|Mt|Ft)\.?\s{1,3})?(?:[A-Z][A-Za-z'’&.-]{0,30}\s{1,3}(?:(?:of|the|and|&|de|la)\s{1,3}){0,2}){1,5}"
+        # "(?<![\w])(?:(?:St|Mt|Ft)\.?\s{1,3})?(?:WORD){1,5}HEAD" written to start on its first capital with the
+        # look-behind after it: "St."/"Mt."/"Ft." then one to five words, or the rest of a first word then up
+        # to four more, in that order as before (plain form in tests/text/test_rules.py)
+        r"[A-Z](?<![\w].)(?:(?<=[SMF])t\.?\s{1,3}(?:" + _HOSP_NAME_WORD + r"){1,5}|" + _HOSP_NAME_WORD_REST + r"(?:" + _HOSP_NAME_WORD + r"){0,4})"
         + _HOSPITAL_WORDS
         + r"\b(?:\s{1,3}(?:of|for|at)\s{1,3}(?:the\s{1,3})?[A-Z][A-Za-z'.-]{0,30}(?:\s{1,3}[A-Z][A-Za-z'.-]{0,30}){0,3})?",
         "HOSPITAL",
