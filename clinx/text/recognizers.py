@@ -167,6 +167,9 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "LOCATION", 0.85, flags=re.I,
         gate=lambda t, low: ("rout" in low or "rte" in low or "hwy" in low or "highway" in low or "interstate" in low or "i-" in low)
         and any(map(str.isdigit, t)),
+        # a match starts on the first letter of a road word or of "I-" (the case-insensitive pattern
+        # gives the engine no first characters to skip on; this scan of the lower-cased text does)
+        starts=r"r(?=oute|te)|h(?=ighway|wy)|i(?=nterstate|-)",
     ),
     # "x4471", "ext 4-3321", "extension 52210": four digits and more (x2, x10/hr are counts and rates)
     Recognizer(

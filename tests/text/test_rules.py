@@ -317,6 +317,8 @@ DATE_START_FRAGMENTS = [
     "March", "mar", "SEPT", "Sept.", "june", "Jul", "may", "x", "a", "_", "'", ",", "1st", "22nd", "3rd", "14th", "the",
     "ext", "Ext.", "extension", "x4471", "X12", "4-3321", "ml", "ſ", "İ", "ı", "K", "ext 4471", "Ext. 52210", "extension 4-3321",
     "Jan 3", "SEPT. 14th", "Mar\t22", "dec 31", "June 2",
+    # numbered roads (numbered_road's start scan)
+    "route", "Route 1", "RTE 128", "rte. #9", "Hwy 9", "highway", "Interstate 90", "I-95", "i-", "I-", "-95", "9a", "x/",
 ]
 
 
