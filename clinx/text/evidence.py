@@ -1105,9 +1105,13 @@ def _place_first() -> frozenset[str]:
     return frozenset(p.split(" ", 1)[0] for p in _lex()[4] if " " in p)
 
 
+#: The word after a name run, past a possessive: the head noun of an eponym ("Baker's cyst").
+_NEXT_HEAD_RE = re.compile(r"(?:['’]s?)?\s{0,3}([A-Za-z]{1,30})")
+
+
 def is_eponym(text: str, run: list) -> bool:
     """Are the tokens ``run`` an eponym ("Hasson technique", "Foley", "Graves' disease"), not a person?"""
-    nx = re.match(r"(?:['’]s?)?\s{0,3}([A-Za-z]{1,30})", text[run[-1].e :])
+    nx = _NEXT_HEAD_RE.match(text, run[-1].e)  # (at the offset: no copy of the rest of the text)
     head = nx.group(1).lower() if nx else ""
     return head in EPONYM_HEADS or head in _EPONYM_HEADS_MORE or (len(run) == 1 and run[0].low in EPONYMS)
 

@@ -610,7 +610,7 @@ def _trim_name(text: str, start: int, end: int, strict: bool = True) -> tuple[in
     """
     span = text[start:end]
     bad = _is_non_name if strict else (lambda w: w.lower() in START_WORDS)
-    toks = [(m.start(), m.end()) for m in re.finditer(r"\S{1,60}", span)]
+    toks = [(m.start(), m.end()) for m in _HOSP_TOKEN_RE.finditer(span)]  # r"\S{1,60}", compiled once
     while toks and bad(span[toks[0][0] : toks[0][1]].strip(",'’")):
         toks.pop(0)
     while toks and bad(span[toks[-1][0] : toks[-1][1]].strip(",'’")):
