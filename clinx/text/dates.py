@@ -216,10 +216,13 @@ def _month_start() -> str:
     return "(?:" + "|".join(f"[{c}{c.upper()}](?<![^\\W][{c}{c.upper()}])(?:{rest})\\b" for c, rest in by_first.items()) + ")"
 
 
-_ORD_GATE_RE = re.compile(r"\d(?:st|nd|rd|th)")
+# [0-9], not \d: the pattern's day is ASCII digits, and a range scans ahead faster than a Unicode category
+_ORD_GATE_RE = re.compile(r"[0-9](?:st|nd|rd|th)")
 _WEEKDAY_STEMS = ("mon", "tue", "wed", "thu", "fri", "saturday", "sunday")
 _YEAR_GATE_RE = re.compile(r"(?:19|20)\d\d")
-_DAY_MONTH_GATE_RE = re.compile(r"\d-(?:jan|feb|ma[ry]|apr|ju[nl]|aug|sep|oct|nov|dec)")
+# r"\d-(?:jan|...)" led by its hyphen (the digit checked behind it): a scan for one literal character is
+# many times faster than one for a set of characters, and finds a match exactly when the plain form does
+_DAY_MONTH_GATE_RE = re.compile(r"-(?<=\d-)(?:jan|feb|ma[ry]|apr|ju[nl]|aug|sep|oct|nov|dec)")
 # a month word (any of its spellings: 3 letters and up to 6 more) then blanks and a digit, on the
 # lower-cased text: one literal-led scan, ten times cheaper than the case-insensitive pattern itself
 _MONTH_DAY_GATE_RE = re.compile(r"(?:jan|feb|ma[ry]|apr|ju[nl]|aug|sep|oct|nov|dec)[a-z]{0,6}\.?\s{1,3}\d")

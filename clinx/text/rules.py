@@ -352,7 +352,8 @@ _TITLES = ("Mr", "Ms", "Dr", "Prof", "Doctor", "Miss", "Mx")
 _TITLE_GATE_RE = re.compile("|".join(_TITLES))
 _MONTH_STEMS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 # month/day after a cue: the value is "m/d" not followed by another "/" or digit group
-_MD_GATE_RE = re.compile(r"[0-9]/[0-9]{1,2}(?![\w/]|\.\d)")
+# (led by its slash, the digit checked behind it: a one-character literal scan, many times faster)
+_MD_GATE_RE = re.compile(r"/(?<=[0-9]/)[0-9]{1,2}(?![\w/]|\.\d)")
 # "Doe, John": a name token ends on a lower-case letter, the next starts on a capital after ", "
 _NAME_COMMA_GATE_RE = re.compile(rf",(?<=[{_LO}],)\s{{0,2}}[{_UP}]")
 # every word that can start a name cue (lower-cased substrings; "next of kin" starts with "next")

@@ -446,3 +446,20 @@ def test_ascii_token_regexes_are_not_used_on_other_text():
     assert [t.raw for t in E.tokens("José O’Neil")] == ["José", "O’Neil"]
     assert E._TOKEN_RE_ASCII.findall("José") != E._TOKEN_RE.findall("José")
     assert C._TOKEN_RE_ASCII.findall("José") != C._TOKEN_RE.findall("José")
+
+
+# Gate scans led by a literal character (a literal is found many times faster than a character set)
+# and the plain forms they replace: a hit exactly when the plain form has one.
+from clinx.text import dates as D  # noqa: E402
+
+GATE_PLAIN_FORMS = [
+    (R._MD_GATE_RE, r"[0-9]/[0-9]{1,2}(?![\w/]|\.\d)"),
+    (D._DAY_MONTH_GATE_RE, r"\d-(?:jan|feb|ma[ry]|apr|ju[nl]|aug|sep|oct|nov|dec)"),
+]
+
+
+@PROP
+@given(text=st.lists(st.sampled_from(["3", "14", "٣", "/", "-", "jan", "mar", "may", "sep", "x", " ", ".", "5", "/12", "-dec", "/3."]), max_size=12).map("".join))
+def test_literal_led_gates_equal_their_plain_forms(text):
+    for fast, plain in GATE_PLAIN_FORMS:
+        assert (fast.search(text) is None) == (re.search(plain, text) is None), plain
