@@ -219,6 +219,8 @@ def _month_start() -> str:
 # [0-9], not \d: the pattern's day is ASCII digits, and a range scans ahead faster than a Unicode category
 _ORD_GATE_RE = re.compile(r"[0-9](?:st|nd|rd|th)")
 _WEEKDAY_STEMS = ("mon", "tue", "wed", "thu", "fri", "saturday", "sunday")
+# the middle of every month/day range ("4/3-4/", "22 - 7/"), led by its first slash (a literal scan)
+_MD_RANGE_GATE_RE = re.compile(r"/(?<=\d/)\d{1,2}\s?-\s?\d{1,2}/")
 _YEAR_GATE_RE = re.compile(r"(?:19|20)\d\d")
 # r"\d-(?:jan|...)" led by its hyphen (the digit checked behind it): a scan for one literal character is
 # many times faster than one for a set of characters, and finds a match exactly when the plain form does
@@ -276,7 +278,7 @@ DATE_RECOGNIZERS: list[Recognizer] = [
         # "abx 3/24-3/30", "7/22 - 7/25": date_md's look-arounds refuse each half of a range
         # (the first digit first, the look-behind after it: the engine skips every other position)
         r"(?P<a>\d(?<![\w/.:+-]\d)\d?/\d{1,2})\s?-\s?(?P<b>\d{1,2}/\d{1,2})(?![\w/%]|[.:-]\d)",
-        "DATE", 0.9, validator=_md_range_ok, gate=lambda t, low: "/" in t and "-" in t,
+        "DATE", 0.9, validator=_md_range_ok, gate=lambda t, low: _MD_RANGE_GATE_RE.search(t) is not None,
     ),
     Recognizer(
         "date_part_of_month",

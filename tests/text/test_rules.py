@@ -144,6 +144,8 @@ FRAGMENTS = [
     "İ", "ſ", "ı", "K", "٣", "²", "_", "#", "Baker", "cyst", "Crohn's", "disease", "Jr", "MD", "ﬁ",
     # dates as clinicians write them (clinx.text.dates records)
     "7/22", "5/325", "'92", "’09", "3rd", "of", "June", "the", "14th", "1992", "2031", "jan", "MAY", "thurs", "x3",
+    # dictation initials and month/day ranges (their gates look for "A/b" and "d/d-d/")
+    "XG/ss", "AB/cd", "Ab/c", "3/24-3/30", "7/22 - 7/25", "12/1 -", "- 1/2",
 ]
 
 texts = st.lists(st.sampled_from(FRAGMENTS), min_size=0, max_size=14).flatmap(
