@@ -120,7 +120,7 @@ def digest_value(value: str, salt: bytes | str | None = None) -> str:
     return hashlib.blake2b(value.encode("utf-8", "surrogatepass"), key=key if len(key) <= 64 else hashlib.blake2b(key).digest(), digest_size=8).hexdigest()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class RemovedSpan:
     """One removed identifier.
 
@@ -138,6 +138,20 @@ class RemovedSpan:
     source: str
     digest: str
     value: str | None = None
+
+    def __init__(self, category: str, level: str, start: int, end: int, source: str, digest: str, value: str | None = None):
+        # the generated __init__ of a frozen dataclass sets each field with object.__setattr__;
+        # writing the instance dict is the same state at a third of the cost (one span per
+        # identifier removed, tens of thousands a second). tests/text/test_base_fast_init.py
+        # checks this signature against the fields.
+        d = self.__dict__
+        d["category"] = category
+        d["level"] = level
+        d["start"] = start
+        d["end"] = end
+        d["source"] = source
+        d["digest"] = digest
+        d["value"] = value
 
     def to_dict(self) -> dict:
         d = {
@@ -196,7 +210,7 @@ class TextLevel(Protocol):
     def apply(self, text: str, manifest: Manifest | None = None) -> TextResult: ...
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Candidate:
     """A span a recogniser wants removed, before overlaps are resolved."""
 
@@ -205,6 +219,16 @@ class Candidate:
     category: str
     source: str
     score: float = 1.0
+
+    def __init__(self, start: int, end: int, category: str, source: str, score: float = 1.0):
+        # as RemovedSpan.__init__: the instance dict written directly, not five object.__setattr__
+        # calls (recognisers make a dozen candidates per note)
+        d = self.__dict__
+        d["start"] = start
+        d["end"] = end
+        d["category"] = category
+        d["source"] = source
+        d["score"] = score
 
 
 def check_text(text: object) -> str:

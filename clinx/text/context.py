@@ -71,6 +71,9 @@ _ALPHA_CATS = frozenset({"NAME", "HOSPITAL", "LOCATION"})
 
 # Tokens: placeholders, or runs of word characters with inner ./-#' (bounded length).
 _TOKEN_RE = re.compile(r"\[[A-Z]{2,10}\]|[#]|[^\W_](?:[\w'’./#-]{0,48}[^\W_])?")
+# the same for ASCII text ([^\W_] is A-Z, a-z, 0-9 there and "’" cannot occur): the same matches
+# (a property test checks), with plain ranges the engine can skip on instead of Unicode categories
+_TOKEN_RE_ASCII = re.compile(r"\[[A-Z]{2,10}\]|[#]|[A-Za-z0-9](?:[\w'./#-]{0,48}[A-Za-z0-9])?")
 _PLACEHOLDER_TOKEN_RE = re.compile(r"\[[A-Z]{2,10}\]")
 _HAS_DIGIT_RE = re.compile(r"\d")
 # "4x3", "550x12", "2.5x1.8": sizes and vent settings (volume x rate), no codes
@@ -258,7 +261,7 @@ class ContextEnhancer:
         maybe: list[int] = []  # tokens that may be candidates
         info_of = _TOKEN_INFO.get
         i = 0
-        for m in _TOKEN_RE.finditer(text):
+        for m in (_TOKEN_RE_ASCII if text.isascii() else _TOKEN_RE).finditer(text):
             g = m.group()
             info = info_of(g) or _token_info(g)
             s = m.start()

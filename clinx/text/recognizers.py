@@ -111,6 +111,9 @@ class TokenMatch:
         return self._text[self._s : self._e]
 
 
+# a capital, "/", a small letter: every dictation_initials match holds one; led by the slash (a one-character
+# literal scan, many times faster than a scan for a character set)
+_INITIALS_GATE_RE = re.compile(r"/(?<=[A-Z]/)[a-z]")
 _UNIT_AFTER_RE = re.compile(r"\s{0,2}(?:ml|cc|mg|mcg|units?|kcal|cal|l|g)\b", re.I)
 
 
@@ -138,7 +141,7 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "dictation_initials",
         r"(?m)^[ \t]*(?P<v>[A-Z]{2,3}/[a-z]{2,3})[ \t]*$",
-        "NAME", 0.85, validator=_initials_ok, gate=lambda t, low: "/" in t,
+        "NAME", 0.85, validator=_initials_ok, gate=lambda t, low: _INITIALS_GATE_RE.search(t) is not None,
     ),
     # "ninety-two year old", "in her 90s", "in his late nineties": ages over 89 are identifiers (Safe Harbor),
     # spelled out or as a decade after a possessive ("HR in the 90s" is a vital sign)
@@ -153,11 +156,12 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     # (with a hyphen it is L1's phone pattern already)
     Recognizer(
         "phone_seven_spaced",
-        r"(?<![\w/.,-])\d{3}[ .]\d{4}(?![\w/]|[.,]\d)",
+        # (the first digit first, the look-behind after it: the engine skips every other position)
+        r"\d(?<![\w/.,-]\d)\d{2}[ .]\d{4}(?![\w/]|[.,]\d)",
         "PHONE", 0.85, needs_context=True, context_window=3,
         context=("phone", "ph", "tel", "cell", "home", "work", "call", "called", "#", "number", "no", "reached", "pager", "beeper",
                  "pgr", "fax", "contact", "c", "h", "w"),
-        gate=lambda t, low: any(ch.isdigit() for ch in t) and (" " in t or "." in t),
+        gate=lambda t, low: any(map(str.isdigit, t)) and (" " in t or "." in t),
     ),
     # "ROUTE 1", "Rte 128", "Hwy 9", "I-95": a numbered road is an address below the state level
     Recognizer(
@@ -165,14 +169,17 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?<![\w/-])(?:route|rte|highway|hwy|interstate)\.?\s{0,2}#?\s{0,2}\d{1,3}[A-Za-z]?(?![\w/.-]|[.,]\d)|(?<![\w/-])I-\d{2,3}(?![\w/-])",
         "LOCATION", 0.85, flags=re.I,
         gate=lambda t, low: ("rout" in low or "rte" in low or "hwy" in low or "highway" in low or "interstate" in low or "i-" in low)
-        and any(ch.isdigit() for ch in t),
+        and any(map(str.isdigit, t)),
+        # a match starts on the first letter of a road word or of "I-" (the case-insensitive pattern
+        # gives the engine no first characters to skip on; this scan of the lower-cased text does)
+        starts=r"r(?=oute|te)|h(?=ighway|wy)|i(?=nterstate|-)",
     ),
     # "x4471", "ext 4-3321", "extension 52210": four digits and more (x2, x10/hr are counts and rates)
     Recognizer(
         "phone_extension",
         r"(?<![\w/])(?:x|ext\.?\s{0,2}|extension\s{1,2})(?P<v>\d(?:-?\d){3,5})(?![\w/]|[.,]\d)",
         "PHONE", 0.85, validator=_extension_ok, flags=re.I,
-        gate=lambda t, low: ("x" in low) and any(ch.isdigit() for ch in t),
+        gate=lambda t, low: ("x" in low) and any(map(str.isdigit, t)),
         # a match starts on "x" before a digit or on "ext" ("extension" too)
         starts=r"x(?=\d)|e(?=xt)",
     ),

@@ -118,6 +118,27 @@ NT = rf"(?:[{_UP}]['’])?[{_UP}][{_LO}]{{1,20}}(?:[{_UP}][{_LO}]{{1,20}})?(?:-[
 #: The same in capitals (DICOM and header style: SMITH, O'NEIL).
 NT_UP = rf"(?:[{_UP}]['’])?[{_UP}]{{2,20}}(?:-[{_UP}]{{2,20}})?"
 _INITIAL = r"(?:[A-Z]\.\s{0,2})"
+#: What may not stand before a possessive name ("(?<![\w'])").
+_NOT_AFTER_POSS = r"\w'"
+#: What may not stand before a "Last, First" name ("(?<![\w,])").
+_NOT_AFTER_COMMA_NAME = r"\w,"
+
+
+def _capital_first(behind: str, caps: bool = False) -> str:
+    """:data:`NT` (:data:`NT_UP` with ``caps``) not preceded by a character of the class ``behind``.
+
+    Written to start on a capital with the look-behind after it ("[A-Z](?<![\\w'].)" for
+    "(?<![\\w'])[A-Z]"), so the compiled pattern starts with a character set and the engine
+    skips every position that is not a capital. ``[UP](?:['’][UP])?`` matches what
+    ``(?:[UP]['’])?[UP]`` matches, the O'-prefix first in both; the property tests check the
+    patterns built from it against their plain forms.
+    """
+    head = rf"[{_UP}](?<![{behind}].)(?:['’][{_UP}])?"
+    if caps:
+        return head + rf"[{_UP}]{{1,19}}(?:-[{_UP}]{{2,20}})?"
+    return head + rf"[{_LO}]{{1,20}}(?:[{_UP}][{_LO}]{{1,20}})?(?:-[{_UP}][{_LO}]{{1,20}})?"
+
+
 #: One to three name tokens, initials allowed between them.
 NAMESEQ = rf"(?:{_INITIAL}?{NT}(?:\s{{1,3}}{_INITIAL}?{NT}){{0,2}}|{NT_UP}(?:\s{{1,3}}{NT_UP}){{0,2}})"
 _SUFFIX = r"(?:,?\s{1,2}(?:Jr|Sr|II|III|IV|MD|M\.D|PhD|DO|RN|NP|PA-C)\b\.?)?"
@@ -185,6 +206,13 @@ _STREET_WORDS = (
     r"Highway|Hwy|Square|Sq)"
 )
 
+#: A phone number's area code: "(555) " or "555-".
+_PHONE_AREA = r"(?:\(\d{3}\)\s{0,2}|\d{3}[\s.-])"
+#: One word of an institution's name before its head word, with the short words that join them: a
+#: capital, then the rest (the hospital pattern consumes the first capital before the rest).
+_HOSP_NAME_WORD_REST = r"[A-Za-z'’&.-]{0,30}\s{1,3}(?:(?:of|the|and|&|de|la)\s{1,3}){0,2}"
+_HOSP_NAME_WORD = "[A-Z]" + _HOSP_NAME_WORD_REST
+
 # Plain patterns: (name, regex, category, score). Score breaks ties between
 # overlapping spans of equal length (a compact date beats a generic ID).
 PATTERNS: list[tuple[str, str, str, float]] = [
@@ -199,8 +227,13 @@ PATTERNS: list[tuple[str, str, str, float]] = [
     ("ssn", r"\d(?<![\w-]\d)\d{2}-\d{2}-\d{4}(?![\w-])", "SSN", 1.0),
     (
         "phone",
-        r"(?<![\w+])(?:(?:\+|00)?\d{1,3}[\s.-]{1,2})?(?:\(\d{3}\)\s{0,2}|\d{3}[\s.-])\d{3}[\s.-]\d{4}"
-        r"(?:\s{0,2}(?:x|ext\.?|extension)\s{0,2}\d{1,6})?(?!\w)",
+        # "(?<![\w+])(?:(?:\+|00)?\d{1,3}[\s.-]{1,2})?(?:\(\d{3}\)\s{0,2}|\d{3}[\s.-])\d{3}..." written to start on its
+        # first character ("+", "(" or a digit) with the look-behind after it; then the old form's ways to go
+        # on from that character, in the old order: "+" country code, "(" area code, "00" prefix, a digit
+        # country code, a digit area code (plain form in tests/text/test_rules.py)
+        r"[+(\d](?<![\w+].)(?:(?<=\+)\d{1,3}[\s.-]{1,2}" + _PHONE_AREA + r"|(?<=\()\d{3}\)\s{0,2}"
+        r"|(?<=0)0\d{1,3}[\s.-]{1,2}" + _PHONE_AREA + r"|(?<=\d)\d{0,2}[\s.-]{1,2}" + _PHONE_AREA + r"|(?<=\d)\d{2}[\s.-])"
+        r"\d{3}[\s.-]\d{4}(?:\s{0,2}(?:x|ext\.?|extension)\s{0,2}\d{1,6})?(?!\w)",
         "PHONE",
         0.97,
     ),
@@ -209,7 +242,8 @@ PATTERNS: list[tuple[str, str, str, float]] = [
     ("date_md_cue", r"(?i:(?:\b(?:on|dated?|hours|from|since|seen|radiographs?|films?|exams?|examinations?|study|studies|ct|mri|x-?ray|obtained|comparison|indication)|[ap]\.m\.):?\s{1,3})(?P<v>(?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9]))(?![\w/]|\.\d)", "DATE", 0.97),
     (
         "age_over_89",
-        r"(?<![\w.])(?:9\d|1[01]\d)(?=\s{0,2}-?\s{0,2}(?:(?i:years?|yrs?|y/?o|y\.o\.|yo[mf]?)|[MF])(?:[\s-]{1,2}(?i:old))?\b)",
+        # "(?<![\w.])(?:9\d|1[01]\d)..." with its first digit first (the engine skips other positions)
+        r"[91](?<![\w.][91])(?:(?<=9)\d|(?<=1)[01]\d)(?=\s{0,2}-?\s{0,2}(?:(?i:years?|yrs?|y/?o|y\.o\.|yo[mf]?)|[MF])(?:[\s-]{1,2}(?i:old))?\b)",
         "AGE",
         0.96,
     ),
@@ -234,9 +268,11 @@ PATTERNS: list[tuple[str, str, str, float]] = [
     # names in written forms
     ("name_title", rf"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Drs|Prof|Doctor|Professor)\.?\s{{1,3}}(?P<v>{NAMESEQ}{_SUFFIX})", "NAME", 0.95),
     ("name_dicom", r"(?<![\w^])[A-Za-z][A-Za-z'-]{0,30}\^[A-Za-z][A-Za-z'-]{0,30}(?:\^[A-Za-z.'-]{0,30}){0,3}", "NAME", 0.97),
-    ("name_comma", rf"(?<![\w,])(?P<v>{NT},\s{{0,2}}{NT}(?:\s{{1,2}}[A-Z]\.?(?![\w]))?)", "NAME", 0.9),
-    ("name_possessive_caps", rf"(?<![\w'])(?P<v>{NT_UP}(?:\s{{1,3}}{NT_UP}){{1,2}})['’]s(?![\w])", "NAME", 0.9),
-    ("name_possessive", rf"(?<![\w'])(?P<v>(?:{NT}\s{{1,3}}){{0,2}}{NT})['’]s?(?![\w])", "NAME", 0.9),
+    # (the name patterns start on a capital, see _capital_first; plain forms in tests/text/test_rules.py)
+    ("name_comma", rf"(?P<v>{_capital_first(_NOT_AFTER_COMMA_NAME)},\s{{0,2}}{NT}(?:\s{{1,2}}[A-Z]\.?(?![\w]))?)", "NAME", 0.9),
+    ("name_possessive_caps", rf"(?P<v>{_capital_first(_NOT_AFTER_POSS, caps=True)}(?:\s{{1,3}}{NT_UP}){{1,2}})['’]s(?![\w])", "NAME", 0.9),
+    # "(?:NT\s)*NT" written "NT(?:\sNT)*": the same names (tokens are split by blanks only), capital first
+    ("name_possessive", rf"(?P<v>{_capital_first(_NOT_AFTER_POSS)}(?:\s{{1,3}}{NT}){{0,2}})['’]s?(?![\w])", "NAME", 0.9),
     (
         "name_cue",
         r"(?i:\b(?:patient(?:'s)?(?:\s{1,3}full)?\s{1,3}name|name|named|called|patient|pt|mother|father|wife|"
@@ -250,7 +286,10 @@ PATTERNS: list[tuple[str, str, str, float]] = [
     # institutions: capitalised words before a hospital word, or "Hospital of X"
     (
         "hospital",
-        r"(?<![\w])(?:(?:St|Mt|Ft)\.?\s{1,3})?(?:[A-Z][A-Za-z'’&.-]{0,30}\s{1,3}(?:(?:of|the|and|&|de|la)\s{1,3}){0,2}){1,5}"
+        # "(?<![\w])(?:(?:St|Mt|Ft)\.?\s{1,3})?(?:WORD){1,5}HEAD" written to start on its first capital with the
+        # look-behind after it: "St."/"Mt."/"Ft." then one to five words, or the rest of a first word then up
+        # to four more, in that order as before (plain form in tests/text/test_rules.py)
+        r"[A-Z](?<![\w].)(?:(?<=[SMF])t\.?\s{1,3}(?:" + _HOSP_NAME_WORD + r"){1,5}|" + _HOSP_NAME_WORD_REST + r"(?:" + _HOSP_NAME_WORD + r"){0,4})"
         + _HOSPITAL_WORDS
         + r"\b(?:\s{1,3}(?:of|for|at)\s{1,3}(?:the\s{1,3})?[A-Z][A-Za-z'.-]{0,30}(?:\s{1,3}[A-Z][A-Za-z'.-]{0,30}){0,3})?",
         "HOSPITAL",
@@ -313,7 +352,8 @@ _TITLES = ("Mr", "Ms", "Dr", "Prof", "Doctor", "Miss", "Mx")
 _TITLE_GATE_RE = re.compile("|".join(_TITLES))
 _MONTH_STEMS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 # month/day after a cue: the value is "m/d" not followed by another "/" or digit group
-_MD_GATE_RE = re.compile(r"[0-9]/[0-9]{1,2}(?![\w/]|\.\d)")
+# (led by its slash, the digit checked behind it: a one-character literal scan, many times faster)
+_MD_GATE_RE = re.compile(r"/(?<=[0-9]/)[0-9]{1,2}(?![\w/]|\.\d)")
 # "Doe, John": a name token ends on a lower-case letter, the next starts on a capital after ", "
 _NAME_COMMA_GATE_RE = re.compile(rf",(?<=[{_LO}],)\s{{0,2}}[{_UP}]")
 # every word that can start a name cue (lower-cased substrings; "next of kin" starts with "next")
@@ -370,6 +410,8 @@ _DATE_START_RE = re.compile(
     + ")"
 )
 _AGE_RUN_RE = re.compile(r"9\d|1[01]\d")
+#: "any(m in low for m in _MONTH_STEMS)" as one scan (a set of first letters the engine skips on)
+_MONTH_STEM_RE = re.compile("|".join(_MONTH_STEMS))
 
 
 def _plan(text: str, low: str, exotic: bool) -> tuple[list[int], bool]:
@@ -394,7 +436,7 @@ def _plan(text: str, low: str, exotic: bool) -> tuple[list[int], bool]:
             len(runs) >= 2
             or exotic
             or (maxlen >= 8 and any(len(r) in (8, 12, 14) and r[:2] in ("19", "20") for r in runs))
-            or any(m in low for m in _MONTH_STEMS)
+            or _MONTH_STEM_RE.search(low) is not None
         ):
             add("date")
         if slash and _MD_GATE_RE.search(text):
@@ -569,7 +611,7 @@ def _trim_name(text: str, start: int, end: int, strict: bool = True) -> tuple[in
     """
     span = text[start:end]
     bad = _is_non_name if strict else (lambda w: w.lower() in START_WORDS)
-    toks = [(m.start(), m.end()) for m in re.finditer(r"\S{1,60}", span)]
+    toks = [(m.start(), m.end()) for m in _HOSP_TOKEN_RE.finditer(span)]  # r"\S{1,60}", compiled once
     while toks and bad(span[toks[0][0] : toks[0][1]].strip(",'’")):
         toks.pop(0)
     while toks and bad(span[toks[-1][0] : toks[-1][1]].strip(",'’")):

@@ -144,6 +144,8 @@ FRAGMENTS = [
     "İ", "ſ", "ı", "K", "٣", "²", "_", "#", "Baker", "cyst", "Crohn's", "disease", "Jr", "MD", "ﬁ",
     # dates as clinicians write them (clinx.text.dates records)
     "7/22", "5/325", "'92", "’09", "3rd", "of", "June", "the", "14th", "1992", "2031", "jan", "MAY", "thurs", "x3",
+    # dictation initials and month/day ranges (their gates look for "A/b" and "d/d-d/")
+    "XG/ss", "AB/cd", "Ab/c", "3/24-3/30", "7/22 - 7/25", "12/1 -", "- 1/2",
 ]
 
 texts = st.lists(st.sampled_from(FRAGMENTS), min_size=0, max_size=14).flatmap(
@@ -317,6 +319,8 @@ DATE_START_FRAGMENTS = [
     "March", "mar", "SEPT", "Sept.", "june", "Jul", "may", "x", "a", "_", "'", ",", "1st", "22nd", "3rd", "14th", "the",
     "ext", "Ext.", "extension", "x4471", "X12", "4-3321", "ml", "ſ", "İ", "ı", "K", "ext 4471", "Ext. 52210", "extension 4-3321",
     "Jan 3", "SEPT. 14th", "Mar\t22", "dec 31", "June 2",
+    # numbered roads (numbered_road's start scan)
+    "route", "Route 1", "RTE 128", "rte. #9", "Hwy 9", "highway", "Interstate 90", "I-95", "i-", "I-", "-95", "9a", "x/",
 ]
 
 
@@ -344,3 +348,120 @@ def test_date_start_scan_catches_a_removed_shortcut():
     narrow = re.compile(R._DATE_START_RE.pattern.replace(r"|\d?(?:st|nd|rd|th)", ""))
     assert narrow.pattern != R._DATE_START_RE.pattern
     assert [m.span() for m in R._starts_matches(text, text.lower(), rx, narrow, False)] != [(0, len(text))]
+
+
+# Patterns rewritten for speed (first character first, the look-behind after it) and the plain
+# forms they replace: the same matches and the same groups on any text, or the rewrite is wrong.
+_NT, _NT_UP = R.NT, R.NT_UP
+PLAIN_FORMS = {
+    "name_comma": rf"(?<![\w,])(?P<v>{_NT},\s{{0,2}}{_NT}(?:\s{{1,2}}[A-Z]\.?(?![\w]))?)",
+    "name_possessive_caps": rf"(?<![\w'])(?P<v>{_NT_UP}(?:\s{{1,3}}{_NT_UP}){{1,2}})['’]s(?![\w])",
+    "name_possessive": rf"(?<![\w'])(?P<v>(?:{_NT}\s{{1,3}}){{0,2}}{_NT})['’]s?(?![\w])",
+    "date_md_range": r"(?<![\w/.:+-])(?P<a>\d{1,2}/\d{1,2})\s?-\s?(?P<b>\d{1,2}/\d{1,2})(?![\w/%]|[.:-]\d)",
+    "phone_seven_spaced": r"(?<![\w/.,-])\d{3}[ .]\d{4}(?![\w/]|[.,]\d)",
+    "phone": r"(?<![\w+])(?:(?:\+|00)?\d{1,3}[\s.-]{1,2})?(?:\(\d{3}\)\s{0,2}|\d{3}[\s.-])\d{3}[\s.-]\d{4}"
+    r"(?:\s{0,2}(?:x|ext\.?|extension)\s{0,2}\d{1,6})?(?!\w)",
+    "age_over_89": r"(?<![\w.])(?:9\d|1[01]\d)(?=\s{0,2}-?\s{0,2}(?:(?i:years?|yrs?|y/?o|y\.o\.|yo[mf]?)|[MF])(?:[\s-]{1,2}(?i:old))?\b)",
+    "hospital": r"(?<![\w])(?:(?:St|Mt|Ft)\.?\s{1,3})?(?:[A-Z][A-Za-z'’&.-]{0,30}\s{1,3}(?:(?:of|the|and|&|de|la)\s{1,3}){0,2}){1,5}"
+    + R._HOSPITAL_WORDS
+    + r"\b(?:\s{1,3}(?:of|for|at)\s{1,3}(?:the\s{1,3})?[A-Z][A-Za-z'.-]{0,30}(?:\s{1,3}[A-Z][A-Za-z'.-]{0,30}){0,3})?",
+}
+_COMMON_PIECES = [" ", "  ", "\t", "\n", ",", ", ", ".", "-", "'", "’", "_", "x", "9", "٣", "İ", "ı", "ſ", "K", "Ā", "é"]
+_REWRITE_PIECES = {
+    "names": ["Ab", "O'", "O’", "Mc", "Donald", "SMITH", "O'NEIL", "AB", "ā", "Ł", "É", "ß", "s", "S", "'s", "’s",
+              "a" * 21, "A" * 21, "J.", "J", "Doe, John", "Mary Smith's", "JOHN SMITH's", "ANN O'NEIL’s", "Łukasz Bąk’", "Jones'"],
+    "numbers": ["3/14", "12/8", "7/22", " - ", "+", ":", "/", "%", "555", "0199", "555 0199", "555.0199", "12", "1", "0", "00",
+                "+1", "001", "(", ")", "(555)", "555-", "123", "4567", "x12", "ext", "ext.", "extension", "(555) 123-4567",
+                "3/14-3/20", "12/8 - 12/9", "+1 555 123 4567", "00 1 555 123 4567", "555-123-4567", "0044 555 123 4567", "0012"],
+    "ages": ["92", "9", "1", "101", "10", "119", "99", "year", "years", "yr", "yo", "yom", "y/o", "y.o.", "old", "M", "F",
+             "-year-old", "YEARS", "Old", "-", "92 years old", "101 yo", "95-year-old", "99M"],
+    "hospitals": ["St", "St.", "Mt", "Ft", "Sa", "Mary", "General", "GENERAL", "Hospital", "HOSPITAL", "Hospitals", "Medical",
+                  "Center", "Centre", "of", "the", "and", "&", "de", "la", "Clinic", "Health", "System", "Ohio", "For", "at",
+                  "for", "Nursing", "Home", "Infirmary", "A", "b", "Z'", "&Co", "a.b", "St. Mary General Hospital",
+                  "Mary Hospital", "GENERAL HOSPITAL", "Hospital of Ohio", "Medical Center", "Mt. Sinai", "Ft Worth"],
+}
+_REWRITE_SEPS = ["", "", " ", "  ", ", ", "\n", "\t", ". "]
+_REWRITE_TEXTS = st.sampled_from(sorted(_REWRITE_PIECES)).flatmap(
+    lambda family: st.lists(
+        st.tuples(st.sampled_from(_REWRITE_PIECES[family] + _COMMON_PIECES), st.sampled_from(_REWRITE_SEPS)), max_size=12
+    ).map(lambda parts: "".join(p + sep for p, sep in parts))
+)
+
+
+def _spans(rx, text):
+    return [(m.span(), tuple(m.span(g) for g in rx.groupindex)) for m in rx.finditer(text)]
+
+
+@PROP
+@given(text=_REWRITE_TEXTS)
+def test_rewritten_patterns_equal_their_plain_forms(text):
+    for name, plain in PLAIN_FORMS.items():
+        rx = R._COMPILED[R._INDEX[name]][1]
+        assert rx.pattern != plain, name
+        prx = re.compile(plain, rx.flags)
+        assert _spans(rx, text) == _spans(prx, text), name
+
+
+def test_rewrite_pieces_reach_every_pattern():
+    # the property test above proves little if its texts never match: each pattern matches one of its family's pieces
+    pieces = [p for family in _REWRITE_PIECES.values() for p in family]
+    for name, plain in PLAIN_FORMS.items():
+        prx = re.compile(plain, R._COMPILED[R._INDEX[name]][1].flags)
+        assert any(prx.search(" " + p + " ") for p in pieces), name
+
+
+def test_rewritten_patterns_start_on_a_character_set():
+    # what the rewrite is for: the compiled pattern opens with a set of characters (the engine's skip)
+    for name in PLAIN_FORMS:
+        pattern = R._COMPILED[R._INDEX[name]][1].pattern
+        assert re.match(r"(?:\(\?P<\w+>)?(?:\[|\\d)", pattern), name
+
+
+def test_plain_form_check_catches_a_wrong_rewrite():
+    # a look-behind dropped from the rewrite changes the matches: the equality test above sees it
+    wrong = re.compile(R._COMPILED[R._INDEX["phone_seven_spaced"]][1].pattern.replace(r"(?<![\w/.,-]\d)", ""))
+    plain = re.compile(PLAIN_FORMS["phone_seven_spaced"])
+    assert _spans(wrong, "x555 0199") != _spans(plain, "x555 0199")
+
+
+_ASCII_PIECES = ["Ab", "o'", "O'", "-", "'", "s", ".", " ", "\n", "\t", "x", "9", "07", "_", "dr", "MD", "a-b", "--", "''", "#",
+                 "[NAME]", "[DATE]", "[", "]", "[AB]", "/", "3/14", "a.b", "C5-C6", "Z" * 30, "a" * 30, "(", ",", "x_", "_y"]
+
+
+@PROP
+@given(text=st.one_of(st.lists(st.sampled_from(_ASCII_PIECES), max_size=16).map("".join), st.text(alphabet=st.characters(max_codepoint=127), max_size=60)))
+def test_ascii_token_regexes_equal_the_unicode_ones_on_ascii_text(text):
+    """The ASCII fast forms of the evidence and context token regexes give the general forms' tokens on ASCII text."""
+    from clinx.text import context as C
+    from clinx.text import evidence as E
+
+    assert text.isascii()
+    for fast, general in ((E._TOKEN_RE_ASCII, E._TOKEN_RE), (C._TOKEN_RE_ASCII, C._TOKEN_RE)):
+        assert [m.span() for m in fast.finditer(text)] == [m.span() for m in general.finditer(text)]
+
+
+def test_ascii_token_regexes_are_not_used_on_other_text():
+    # "é" and "’" are word characters to the general forms only: ASCII-only ranges would split these words
+    from clinx.text import context as C
+    from clinx.text import evidence as E
+
+    assert [t.raw for t in E.tokens("José O’Neil")] == ["José", "O’Neil"]
+    assert E._TOKEN_RE_ASCII.findall("José") != E._TOKEN_RE.findall("José")
+    assert C._TOKEN_RE_ASCII.findall("José") != C._TOKEN_RE.findall("José")
+
+
+# Gate scans led by a literal character (a literal is found many times faster than a character set)
+# and the plain forms they replace: a hit exactly when the plain form has one.
+from clinx.text import dates as D  # noqa: E402
+
+GATE_PLAIN_FORMS = [
+    (R._MD_GATE_RE, r"[0-9]/[0-9]{1,2}(?![\w/]|\.\d)"),
+    (D._DAY_MONTH_GATE_RE, r"\d-(?:jan|feb|ma[ry]|apr|ju[nl]|aug|sep|oct|nov|dec)"),
+]
+
+
+@PROP
+@given(text=st.lists(st.sampled_from(["3", "14", "٣", "/", "-", "jan", "mar", "may", "sep", "x", " ", ".", "5", "/12", "-dec", "/3."]), max_size=12).map("".join))
+def test_literal_led_gates_equal_their_plain_forms(text):
+    for fast, plain in GATE_PLAIN_FORMS:
+        assert (fast.search(text) is None) == (re.search(plain, text) is None), plain
