@@ -402,8 +402,9 @@ def _given_then_surname(text: str, toks: list[_Tok], j: int) -> bool:
 def _clinical_surname(text: str, prev: _Tok, t: _Tok) -> bool:
     """``t`` is a clinical word used as a surname after a given name: "Cheryl Walker", "TONY SMALL"."""
     first, last = _lex()[0], _lex()[1]
+    # (three letters at least: a two-letter clinical word after a name is an abbreviation, "CONNIE PT LIVES")
     return (
-        t.low in last and t.low not in FUNCTION_WORDS and t.raw[:1].isupper() and prev.low in first
+        len(t.low) > 2 and t.low in last and t.low not in FUNCTION_WORDS and t.raw[:1].isupper() and prev.low in first
         and prev.raw[:1].isupper() and prev.raw.isupper() == t.raw.isupper() and _joined(text, prev, t, comma=False)
     )
 
@@ -519,6 +520,20 @@ def _initials_before(text: str, toks: list, i: int) -> bool:
     return k < 0 or text[k] in "\n-/"
 
 
+_AGE_TAIL_WORDS = frozenset("yo o old yr yrs yom yof y.o".split())
+_DIGIT_BEFORE_RE = re.compile(r"\d[ \t]{0,2}$")
+
+
+def _sex_letter(text: str, toks: list, k: int) -> bool:
+    """Is the single letter ``toks[k]`` a sex after an age ("93 YO F", "67 y/o M", "45 F"), no initial?"""
+    t = toks[k]
+    if t.raw not in ("M", "F", "m", "f"):
+        return False
+    if k > 0 and toks[k - 1].low in _AGE_TAIL_WORDS and t.s - toks[k - 1].e <= 3:
+        return True
+    return _DIGIT_BEFORE_RE.search(text, max(0, t.s - 4), t.s) is not None
+
+
 def _short_surname(t: _Tok) -> bool:
     """A surname of two or three letters right after a title ("dr ng", "Dr. Le"), which may also be a clinical abbreviation."""
     return 2 <= len(t.low) <= 3 and t.low in _lex()[1] and t.low not in FUNCTION_WORDS and t.low not in _NEVER \
@@ -599,7 +614,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         if j <= i:
             return
         # take in initials right before ("J. Kowalczyk", "K HOLLOWAY")
-        while i > 0 and _is_initial(toks[i - 1], text) and _joined(text, toks[i - 1], toks[i], comma=False) and cat == "NAME":
+        while i > 0 and _is_initial(toks[i - 1], text) and _joined(text, toks[i - 1], toks[i], comma=False) and cat == "NAME" \
+                and not _sex_letter(text, toks, i - 1):
             i -= 1
             # "Xzavier Q. Gill": a given name no lexicon knows stands before the middle initial
             p = toks[i - 1] if i > 0 else None
@@ -839,6 +855,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 break  # ("Pediatric Associates", "Cardiology Associates" name practices)
             if p.low in TITLES or p.low in RELATIONS:
                 break
+            if p.case == "mixed" and p.cls in (W, A) and not p.raw[:1].isupper() and p.low not in ("of", "the", "and"):
+                break  # "PT eval today, likely rehab": in a mixed-case line an institution's words are capitalised
             k -= 1
             cnt += 1
         while k < first_head and toks[k].low in ("of", "the", "and"):

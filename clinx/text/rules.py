@@ -131,9 +131,11 @@ _MON_NUM = r"(?:1[0-2]|0?[1-9])"
 _DAY_NUM = r"(?:3[01]|[12]\d|0?[1-9])"
 _YEAR4 = r"(?:1[89]\d\d|20\d\d)"
 _YEAR = rf"(?:{_YEAR4}|'?\d\d)"
+# only the ISO "T" form joins a clock time to its date ("2023-05-02T10:30:00" is one token); a time written
+# after a blank ("03/09/2011 16:12", "March 3 at 2:15 pm") is no identifier and stays in the text
 _TIME = (
-    r"(?:(?:T|\s{1,3}|,\s{0,2})(?:at\s{1,3})?(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,6})?)?"
-    r"(?:\s{0,2}(?i:[ap]\.?m\.?))?(?:Z|[+-]\d\d:?\d\d)?)?"
+    r"(?:T(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,6})?)?"
+    r"(?:Z|[+-]\d\d:?\d\d)?)?"
 )
 
 DATE_RE = rf"""(?x)
@@ -243,6 +245,8 @@ PATTERNS: list[tuple[str, str, str, float]] = [
         r"husband|son|daughter|guardian|next\s{1,3}of\s{1,3}kin|referred\s{1,3}by|referring\s{1,3}physician|"
         r"attending|physician|radiologist|surgeon|signed\s{1,3}by|dictated\s{1,3}by|read\s{1,3}by|seen\s{1,3}by|"
         r"consultant|contact))"
+        # "SON-IN-LAW", "daughter-in-law": the cue is part of a longer relation word, not before a name
+        r"(?![-‐](?i:in)[-‐])"
         rf"(?:\s{{0,3}}(?:[:=,-]|is|was)){{0,2}}\s{{0,3}}(?P<v>{NAMESEQ}{_SUFFIX})",
         "NAME",
         0.9,
