@@ -187,6 +187,20 @@ def _after_date_word(m, text: str) -> tuple[int, int] | None:
     return None
 
 
+#: Words before "sat"/"sun" that make them a weekday ("on sat", "next Sun"); alone they are a saturation and the sun.
+_WEEKEND_CUES = frozenset("on this last next until til till by since thru through from before after every sched scheduled due".split())
+
+
+def _weekend_ok(m, text: str) -> tuple[int, int] | None:
+    """``sat``/``sun`` as a weekday only after a date word (``on sat``, ``until Sun``): "O2 sat 95%" is no date."""
+    s, e = m.span()
+    if _prev_word(text, s) in _WEEKEND_CUES and _next_word(text, e) not in ("monitor", "monitoring", "probe", "sensor", "goal"):
+        nxt = text[e : e + 6].lstrip(" .")
+        if not nxt[:1].isdigit():
+            return s, e
+    return None
+
+
 def _year_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """A bare year ``1992`` unless a unit or a count follows it (``1950 mL``)."""
     s, e = m.span()
@@ -293,6 +307,7 @@ DATE_RECOGNIZERS: list[Recognizer] = [
         "date_weekday", None, "DATE", 0.85,
         lexicon=frozenset("monday tuesday wednesday thursday friday saturday sunday mon tues tue wed thurs thur thu fri".split()),
     ),
+    Recognizer("date_weekend_abbrev", None, "DATE", 0.8, validator=_weekend_ok, lexicon=frozenset({"sat", "sun"})),
 ]
 
 #: Year-only recognisers, off when ``years="keep"``.

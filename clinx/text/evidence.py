@@ -95,7 +95,7 @@ HOSPITAL_HEADS = frozenset(
     """
 hospital hospitals clinic clinics infirmary rehab rehabilitation healthcare hospice institute sanatorium memorial vanguard
 associates hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village
-airport
+airport shelter charities society foundation mission commission authority ministries coalition inn
 """.split()
 )
 # two-word heads ("medical center", "health center", "home health", "skilled nursing", "eye and ear")
@@ -109,6 +109,7 @@ HOSPITAL_HEAD_PAIRS = frozenset(
         ("senior", "life"), ("senior", "living"), ("primary", "care"), ("urgent", "care"), ("health", "care"),
         ("medical", "practice"), ("physician", "group"), ("physicians", "group"), ("assisted", "living"),
         ("nursing", "center"), ("nursing", "centre"), ("rehabilitation", "center"), ("health", "services"),
+        ("food", "bank"), ("food", "pantry"), ("elder", "services"), ("senior", "services"), ("visiting", "nurse"),
     }
 )
 #: Services and departments: "PULM CLINIC", "anticoag clinic", "Cardiology clinic" are no institutions' names.
@@ -247,6 +248,11 @@ _MED_SUFFIXES = (
 _MED_PREFIXES = ("hypo", "hyper", "tachy", "brady", "dys", "peri", "intra", "hemo", "haemo", "neuro", "cardio", "gastro")
 #: Negating and repeating prefixes before an everyday or clinical word: "unlabored", "nontender", "reintubated".
 _WORD_PREFIXES = ("un", "non", "dis", "re", "mis", "pre", "post")  # not "de", "under": DeYoung, Underwood
+
+
+#: Endings of anatomical, Latin and drug words ("umbilicus", "carina", "sternum", "clavicle", "heparin").
+_LATINATE_ENDINGS = ("us", "um", "is", "ae", "ia", "al", "ic", "ous", "ary", "ine", "ate", "ide", "ole", "one", "ase", "ina",
+                     "cle", "in", "ex", "ax", "ix")
 
 
 def _medical_shape(low: str, ordinary: frozenset, clinical: frozenset) -> bool:
@@ -642,6 +648,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
     cue_idx = [i for i, w in enumerate(lows) if w in _CUE_WORDS]
     for i in cue_idx:
         t = toks[i]
+        if t.s and text[t.s - 1].isdigit():
+            continue  # "3rd floor": an ordinal's ending, not the dietitian's "rd"
         low = t.low
         k = i + 1
         last_tok = k >= n  # a credential may end the note ("P. Galloway, MD"): only the look-back applies
@@ -680,6 +688,10 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 # "met with Heather": after a verb of meeting, a capitalised given name that is also a word
                 given = low == "with" and nk.cls == A and nk.case == "mixed" and nk.raw[:1].isupper() and nk.low in first \
                     and nk.low not in FUNCTION_WORDS
+                # "rn case mgr ruby will visit", "SW GRACE": after a role, a given name that is also a word, unless
+                # a word follows it as an object follows a verb ("rn mark site") or it is lower case in mixed text
+                given = given or low in ROLES and low not in _WEAK_LABELS and nk.cls == A and nk.low in first \
+                    and nk.low not in FUNCTION_WORDS and (nk.case != "mixed" or nk.raw[:1].isupper()) and not _verb_follows(text, toks, k)
                 j = _take_name(text, toks, k, allow_ambiguous=colon or given, pure_only=weak, any_word=colon and low in _FIELD_LABELS)
                 if j > k:
                     add(k, j, "NAME", "evidence:role", 0.9)
@@ -767,10 +779,40 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         else:
             continue
         j = i + 1
+        end_at = toks[i].e
+        # ", apt 4", " unit 2B", " #3": the unit after the street
+        unit = _UNIT_RE.match(text, toks[i].e)
+        if unit is not None:
+            end_at = unit.end()
+            while j < n and toks[j].s < end_at:
+                j += 1
         # ", dorchester": the town after the street
-        if j < n and text[toks[i].e + (1 if toks[i].dot else 0) : toks[j].s] in (", ", ",") and lows[j] in place_set and toks[j].cls != C:
+        if j < n and text[max(end_at, toks[j - 1].e + (1 if toks[j - 1].dot else 0)) : toks[j].s] in (", ", ",") and lows[j] in place_set \
+                and toks[j].cls != C:
             j += 1
-        out.append(Candidate(start_at, toks[j - 1].e, "LOCATION", "evidence:street", 0.88))
+            end_at = toks[j - 1].e
+        out.append(Candidate(start_at, end_at, "LOCATION", "evidence:street", 0.88))
+        for m in range(k, j):
+            named[m] = True
+    # ---- "SAUGUS FIRE", "Quincy Fire Dept", "lynn police": a town's public service is an organisation
+    # (the town may already be taken as a place or a name: the spans are merged)
+    for i in [i for i, w in enumerate(lows) if w in _TOWN_SERVICES]:
+        if i == 0 or named[i] or not _joined(text, toks[i - 1], toks[i], comma=False):
+            continue
+        p = toks[i - 1]
+        if p.cls == C or p.case == "mixed" and not p.raw[:1].isupper():
+            continue
+        k = i - 1
+        if k > 0 and f"{toks[k - 1].low} {p.low}" in place_set and _joined(text, toks[k - 1], p, comma=False):
+            k -= 1  # "east boston fire", "Fall River Police"
+        elif not (p.low in place_set or p.cls in (N, U) and len(p.low) >= 4):
+            continue
+        j = i + 1
+        while j < n and j - i < 3 and lows[j] in _TOWN_SERVICE_TAIL | {"and", "&"} and _inst_joined(text, toks[j - 1], toks[j]):
+            j += 1
+        while lows[j - 1] in ("and", "&"):
+            j -= 1
+        out.append(Candidate(toks[k].s, toks[j - 1].e, "HOSPITAL", "evidence:town_service", 0.9))
         for m in range(k, j):
             named[m] = True
     # ---- runs with no cue: names from the lexicons
@@ -862,6 +904,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         while k < first_head and toks[k].low in ("of", "the", "and"):
             k += 1
         # "... Associates of Brockton", "Hospital of Central Maine": the place after "of" is part of the name
+        before_of = head_end
         if head_end + 1 < n and toks[head_end].low == "of":
             if head_end + 2 < n and (toks[head_end + 1].low in _REGION_WORDS or toks[head_end + 1].low == "the") and (
                 toks[head_end + 2].low in place_set or toks[head_end + 2].low in _place_first()
@@ -877,6 +920,12 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         if cnt and k < first_head:
             # "St. Elizabeth's" / "Sturdy Memorial": the words before the head plus the head
             add(k, head_end, "HOSPITAL", "evidence:hospital", 0.93)
+        elif head_end > before_of and first_head + 1 < before_of:
+            # "Elder Services of the Merrimack Valley": a two-word head and the place after "of" name an agency
+            # (a cue may have taken its first word for a name already: the spans are merged)
+            out.append(Candidate(toks[first_head].s, toks[head_end - 1].e, "HOSPITAL", "evidence:hospital", 0.9))
+            for m in range(first_head, head_end):
+                named[m] = inst[m] = True
     # ---- "Parkside Cardiology", "Lakeside Oncology": a name, a place or an unknown word then a specialty, both
     # capitalised in a mixed-case line, name a practice ("Boston Cardiology"; not "Pediatric Cardiology")
     for i in [i for i in extra if lows[i] in _SPECIALTY_HEADS]:
@@ -935,8 +984,10 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             # a word no lexicon knows, long enough to be no abbreviation, after "from"/"in"/"near" in a
             # one-case line: a place or an institution ("from roxbury", "IN MATTAPAN")
             unknown_place = (
-                tj.cls == U and (low in ("from", "near") or pair in PLACE_CUES) and tj.case != "mixed" and len(tj.low) >= 5
+                tj.cls == U and (low in ("from", "near", "at") or pair in PLACE_CUES) and tj.case != "mixed" and len(tj.low) >= 5
                 and j == k and not tj.low.endswith(("ing", "ed"))
+                # after "at" also anatomy and drugs ("AT UMBILICUS", "at carina"): not a word built like one
+                and not (low == "at" and tj.low.endswith(_LATINATE_ENDINGS))
             )
             employer = (
                 pair in EMPLOYER_PAIRS and pair[0] in _WORK_VERBS and j == k and tj.case == "mixed" and tj.raw[:1].isupper()
@@ -1056,6 +1107,8 @@ def _known_hospitals(text: str, toks: list, lows: list, named: list, add) -> Non
                     break
                 if t.cls in (A, W) and not (cued or t.case == "mixed" and t.raw[:1].isupper()):
                     break
+            while j < n and not named[j] and lows[j] in _INST_TAIL and _joined(text, toks[j - 1], toks[j], comma=False):
+                j += 1  # "Hallmark Health VNA", "Brigham dermpath": the unit's word is part of the name
             add(i, j, "HOSPITAL", "evidence:hospital_name", 0.93)
             break
 
@@ -1070,7 +1123,8 @@ _EPONYM_HEADS_MORE = frozenset(
 #: Heads that are also everyday service words ("notify pharmacy", "private ambulance"): the words
 #: before them name one only when they are names, unknown words or capitalised in mixed case.
 _WEAK_HEADS = frozenset(
-    "hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village airport".split()
+    "hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village airport "
+    "shelter charities society foundation mission commission authority ministries coalition inn".split()
 )
 #: Specialties that end a practice's name after its own name in mixed case ("Parkside Cardiology").
 _SPECIALTY_HEADS = frozenset(
@@ -1095,6 +1149,7 @@ _STREET_SUFFIXES = frozenset(
 #: Abbreviated street words, which close a street's name without a house number after "lives on", "on", "off".
 _STREET_ABBREVS = frozenset("st ave av rd blvd ter ln pkwy cir hwy".split())
 _STREET_CUES = frozenset("on off near corner".split())
+_UNIT_RE = re.compile(r"\.?,?[ \t]{1,2}(?:(?:apt|apartment|unit|suite|ste)\.?[ \t]{0,2}#?|#[ \t]?)\d{1,5}[a-z]?\b", re.I)
 #: Compass abbreviations in town names, and the word each stands for.
 _COMPASS = {"n": "north", "s": "south", "e": "east", "w": "west", "no": "north", "so": "south"}
 #: Words that open a region's name after "of" ("Associates of Greater Lowell").
@@ -1103,7 +1158,12 @@ _REGION_WORDS = frozenset("greater north south east west central metro metrowest
 _PRACTICE_HEADS = frozenset("associates partners group physicians".split())
 _HEAD_TAIL = frozenset("center centre ctr hospital clinic system institute".split())
 #: Words before an institution's or a store's name that make a one-word name one ("at bmc", "by medflight").
-_ORG_CUES = VENUE_CUES | frozenset({"by", "via", "with"})
+_ORG_CUES = VENUE_CUES | frozenset({"by", "via", "with", "pharmacy"})
+#: Public services a town's name makes an organisation ("SAUGUS FIRE", "Quincy Fire Dept", "lynn police", "Boston EMS").
+_TOWN_SERVICES = frozenset("fire police ems rescue".split())
+_TOWN_SERVICE_TAIL = frozenset("dept department rescue district".split())
+#: Words after a hospital's known name that are part of the named unit ("Hallmark Health VNA", "Brigham dermpath").
+_INST_TAIL = HOSPITAL_HEADS | frozenset("center centre ctr hospital clinic system institute vna dermpath".split())
 _CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | frozenset({"with"})
 _HEAD_START = HOSPITAL_HEADS | frozenset(a for a, _ in HOSPITAL_HEAD_PAIRS) | frozenset({"eye", "medical"})
 _VENUE_WORDS = VENUE_CUES | frozenset(b for _, b in VENUE_PAIRS) | frozenset(b for _, b in PLACE_CUES) | frozenset({"near"})

@@ -131,6 +131,22 @@ def _initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return m.span("v")
 
 
+_STATES_ANY_CASE = (
+    "al|ak|az|ar|ca|co|ct|de|fl|ga|hi|id|il|in|ia|ks|ky|la|me|md|ma|mi|mn|ms|mo|mt|ne|nv|nh|nj|nm|ny|nc|nd|oh|ok|or|pa|ri|"
+    "sc|sd|tn|tx|ut|vt|va|wa|wv|wi|wy|dc"
+)
+_FIVE_DIGITS_RE = re.compile(r"\d{5}")
+
+
+def _signature_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """A signer's initials before a credential on a line of their own ("kd/rn", "-- JS RN"), not an abbreviation."""
+    from clinx.text.lexicons import is_clinical_term
+
+    if is_clinical_term(m.group("v")):
+        return None
+    return m.span("v")
+
+
 #: Records beyond the built-in patterns of :mod:`clinx.text.rules` and the dates of
 #: :mod:`clinx.text.dates`: append one here (one edit) and ``RuleRecognizer`` runs it.
 EXTRA_RECOGNIZERS: list[Recognizer] = [
@@ -139,6 +155,19 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "dictation_initials",
         r"(?m)^[ \t]*(?P<v>[A-Z]{2,3}/[a-z]{2,3})[ \t]*$",
         "NAME", 0.85, validator=_initials_ok, gate=lambda t, low: "/" in t,
+    ),
+    # "kd/rn", "-- JS RN", "- ml, np": a signer's initials before a credential, alone on the last lines
+    Recognizer(
+        "signature_initials",
+        r"(?im)^[ \t]*(?:-{1,2}[ \t]?)?(?P<v>[a-z]{2,3})(?:[ \t]?/[ \t]?|,?[ \t])(?:rn|lpn|np|md|pa|pa-c|cna|msw|lcsw|rrt)\.?[ \t]*$",
+        "NAME", 0.85, validator=_signature_initials_ok,
+        gate=lambda t, low: "rn" in low or "np" in low or "md" in low or "pa" in low or "cna" in low or "sw" in low or "rrt" in low,
+    ),
+    # "chelsea ma 02150", "Lowell, Ma 01852": a ZIP code after a town and a state written in any case
+    Recognizer(
+        "zip_state_any_case",
+        r"(?<![\w])[A-Za-z]{3,20},?[ \t]{1,2}(?i:" + _STATES_ANY_CASE + r")\.?,?[ \t]{1,3}(?P<v>\d{5}(?:-\d{4})?)(?![\w-])",
+        "ZIP", 0.9, gate=lambda t, low: _FIVE_DIGITS_RE.search(t) is not None,
     ),
     # "ninety-two year old", "in her 90s", "in his late nineties": ages over 89 are identifiers (Safe Harbor),
     # spelled out or as a decade after a possessive ("HR in the 90s" is a vital sign)

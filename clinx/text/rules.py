@@ -171,7 +171,9 @@ ID_CUES: list[tuple[str, str]] = [
     (
         r"(?:hospital|facility|study|exam|order|visit|encounter|case|specimen|requisition|member|insurance|"
         r"policy|account|acct|license|licence|device|serial|health\s{1,3}plan|beneficiary|subscriber|"
-        r"employee|badge|passport|vehicle)\s{0,3}(?:id|no\.?|num(?:ber)?|#)|id(?:entifier)?(?:\s{0,3}(?:no\.?|num(?:ber)?|#))?",
+        r"employee|badge|passport|vehicle)\s{0,3}(?:id|no\.?|num(?:ber)?|#)|id(?:entifier)?(?:\s{0,3}(?:no\.?|num(?:ber)?|#))?|"
+        # "Acct: 55-1234-9": an account word alone before a colon or "#" ("into account 2 episodes" is prose)
+        r"(?:acct|account)(?=\.?\s{0,2}[:#])",
         "ID",
     ),
     (r"zip(?:\s{0,3}code)?|postal\s{1,3}code|post\s?code", "ZIP"),
@@ -221,7 +223,8 @@ PATTERNS: list[tuple[str, str, str, float]] = [
     (
         "street",
         r"\d(?<![\w-]\d)\d{0,5}\s{1,3}(?:[A-Z][a-z]{1,20}\s{1,3}){1,3}" + _STREET_WORDS + r"\b\.?"
-        r"(?:,?\s{1,3}(?:Apt|Suite|Unit)\.?\s{0,2}\d{1,6})?",
+        # a unit with its letter ("Apt 3B", "Unit #2C")
+        r"(?:,?\s{1,3}(?:Apt|Suite|Unit|Ste)\.?\s{0,2}#?\d{1,6}[A-Za-z]?\b)?",
         "LOCATION",
         0.95,
     ),
@@ -232,7 +235,8 @@ PATTERNS: list[tuple[str, str, str, float]] = [
     ("id_prefixed", r"[A-Za-z](?<![\w-].)[A-Za-z]{0,4}[-#]?\d{5,12}[A-Za-z]{0,3}(?![\w-])", "ID", 0.9),
     ("id_prefixed_parts", r"[A-Za-z](?<![\w-].)[A-Za-z]{0,4}[-#]?\d{2,8}(?:[-/]\d{2,8}){1,2}(?![\w-])", "ID", 0.9),
     ("id_digits", r"\d(?<![\w.,-]\d)\d{5,14}(?![\w-]|[.,]\d)", "ID", 0.9),
-    ("id_hyphenated", r"\d(?<![\w.-]\d)\d{1,5}(?:-\d{2,8}){1,3}(?![\w-])", "ID", 0.85),
+    # (a check digit may close it: "55-1234-9", "123-45-67-8")
+    ("id_hyphenated", r"\d(?<![\w.-]\d)\d{1,5}(?:-\d{2,8}){1,3}(?:-\d)?(?![\w-])", "ID", 0.85),
     # names in written forms
     ("name_title", rf"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Drs|Prof|Doctor|Professor)\.?\s{{1,3}}(?P<v>{NAMESEQ}{_SUFFIX})", "NAME", 0.95),
     ("name_dicom", r"(?<![\w^])[A-Za-z][A-Za-z'-]{0,30}\^[A-Za-z][A-Za-z'-]{0,30}(?:\^[A-Za-z.'-]{0,30}){0,3}", "NAME", 0.97),

@@ -59,3 +59,87 @@ def test_lower_case_word_before_a_head_in_mixed_case_is_no_institution():
     text = "PT eval today, likely rehab. Continue lasix."
     assert _l2(text) == text
     assert "Spaulding" not in _l2("Plan: discharge to Spaulding Rehab tomorrow.")
+
+
+def test_ordinal_ending_is_no_role_cue():
+    text = "lives alone in a 3rd floor walk-up, 2nd floor bathroom"
+    assert _l2(text) == text
+
+
+# ---------------------------------------------------------------- what must go
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("D50 GIVEN BY SAUGUS FIRE WITH IMPROVEMENT.", "SAUGUS"),
+        ("Pt extricated by Quincy Fire Dept, then transported.", "Quincy"),
+        ("lynn police brought pt in after altercation.", "lynn"),
+    ],
+    ids=["caps_fire", "fire_dept", "lower_police"],
+)
+def test_a_towns_public_service_is_removed_whole(text, value):
+    out = _l2(text)
+    assert value not in out
+    assert "Fire" not in out and "FIRE" not in out and "police" not in out
+
+
+def test_a_house_fire_and_state_police_are_no_organisations():
+    text = "house fire last year, state police involved"
+    assert _l2(text) == text
+
+
+def test_known_institution_takes_its_unit_word():
+    assert _l2("services from Hallmark Health VNA. PCP to see") == "services from [HOSPITAL]. PCP to see"
+    assert "dermpath" not in _l2("sent to path (Brigham dermpath) for margins")
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("pt gets food from greater boston food bank pantry", "boston food bank"),
+        ("referred to elder services of the merrimack valley for homemaker", "services of the merrimack"),
+        ("Pt usually stays at Pine Street Inn or with a friend.", "Pine Street Inn"),
+    ],
+    ids=["food_bank", "agency_of_region", "shelter_inn"],
+)
+def test_agencies_charities_and_shelters_are_removed(text, gone):
+    assert gone not in _l2(text)
+
+
+def test_given_name_that_is_a_word_after_a_role():
+    assert "ruby" not in _l2("rn case mgr ruby will visit mon and thurs.")
+    # a verb after a role keeps its object
+    assert _l2("rn mark site prior to procedure") == "rn mark site prior to procedure"
+
+
+def test_unit_number_goes_with_the_street():
+    assert "3B" not in _l2("Address: 45 Elm Street Apt 3B, Somerville")
+    out = _l2("lives at 12 prospect st, apt 4, chelsea ma 02150")
+    assert "apt 4" not in out and "02150" not in out and "chelsea" not in out
+
+
+def test_account_number_and_check_digit_id():
+    assert "55-1234-9" not in _l2("Acct: 55-1234-9")
+    assert "123-45-67-8" not in _l2("ref 123-45-67-8 noted")
+    assert _l2("taking into account 2 episodes") == "taking into account 2 episodes"
+
+
+def test_sat_and_sun_are_weekdays_only_after_a_date_word():
+    assert _l2("flying in on sat. o2 sat 95% on RA") == "flying in on [DATE]. o2 sat 95% on RA"
+    assert _l2("placed on sat monitor") == "placed on sat monitor"
+
+
+def test_signers_initials_before_a_credential_on_their_own_line():
+    assert _l2("resp: sats ok\nkd/rn") == "resp: sats ok\n[NAME]/rn"
+    assert _l2("note\n-- JS RN") == "note\n-- [NAME] RN"
+    # ward abbreviations on a line of their own stay
+    assert _l2("plan\npt/ot\nmd/pa aware") == "plan\npt/ot\nmd/pa aware"
+
+
+def test_unknown_word_after_at_in_capitals_is_a_venue():
+    out = _l2("PT WAS AT WYCKOFFIELD YESTERDAY FOR SAME")
+    assert "WYCKOFFIELD" not in out and "WAS AT" in out
+    # anatomy after "at" stays
+    text = "HASSON TECHNIQUE AT UMBILICUS. INCISION AT CARINA"
+    assert _l2(text) == text
