@@ -562,6 +562,20 @@ def _relation_name_ok(text: str, toks: list, k: int) -> bool:
     return k + 1 < len(toks) and toks[k + 1].cls == N and _joined(text, t, toks[k + 1], comma=False)
 
 
+#: Words that follow a verb as its object or complement ("rn mark the site", "d/w hope to").
+_OBJECT_WORDS = frozenset("the a an to it him her them this that pt patient his their my our".split())
+
+
+def _object_follows(text: str, toks: list, j: int) -> bool:
+    """Does an object follow ``toks[j]`` as one follows a verb (an everyday word, "the", "to"), across one blank?"""
+    if j + 1 >= len(toks):
+        return False
+    nx = toks[j + 1]
+    if _gap(text, toks[j], nx) != " ":
+        return False
+    return nx.cls == W and nx.low not in FUNCTION_WORDS or nx.low in _OBJECT_WORDS
+
+
 def _verb_follows(text: str, toks: list, j: int) -> bool:
     """Is the function word ``toks[j]`` ("will", "may") used as one: lower case in mixed text, or an everyday word after it?"""
     t = toks[j]
@@ -662,7 +676,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                     and toks[k0 - 1].low not in TITLES:
                 k0 -= 1
             run = [toks[m] for m in range(k0, i)]
-            if run and all(_paren_name_ok(r) for r in run) and any(r.cls in (N, U) or r.raw[:1].isupper() for r in run):
+            # ("rose (daughter)" in lower case: a given name before a relation in parentheses)
+            if run and all(_paren_name_ok(r) for r in run) and any(r.cls in (N, U) or r.raw[:1].isupper() or r.low in first for r in run):
                 add(k0, i, "NAME", "evidence:role", 0.9)
         # ---- cue before: a title or a relation vouches even for ambiguous words ("wife Hope", "dr hunter")
         g = None if last_tok else _cue_gap(text, t, nk)
@@ -677,6 +692,21 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             if j > k:
                 add(k, j, "NAME", "evidence:cue", 0.95)
                 continue
+        if low == "w":
+            # "spoke w/ mike", "d/w grace from pharmacy": the shorthand of "with" after a verb of meeting, and of
+            # "discussed with"; a given name that is also a word counts unless an object follows it ("d/w hope to")
+            slash = text[t.e : t.e + 1] == "/"
+            if last_tok or not (slash and i > 0 and lows[i - 1] in _WITH_VERBS or text[t.s - 2 : t.s] == "d/"):
+                continue
+            g = text[t.e + slash : nk.s]
+            if not 1 <= len(g) <= 2 or g.strip(" \t") or nk.low in TITLES or nk.low in RELATIONS:
+                continue
+            given = nk.cls == A and nk.low in first and nk.low not in FUNCTION_WORDS and (nk.case != "mixed" or nk.raw[:1].isupper()) \
+                and not _object_follows(text, toks, k)
+            j = _take_name(text, toks, k, allow_ambiguous=given)
+            if j > k:
+                add(k, j, "NAME", "evidence:role", 0.9)
+            continue
         # ---- a role or a label: pure names and unknown words ("RN Tamika", "Name: Okafor"), ambiguous
         # words only after "Label:" ("ATTENDING: WILL BRENNAN")
         cue = low in ROLES or low in LABELS or (low == "with" and i > 0 and lows[i - 1] in _WITH_VERBS)
@@ -1164,7 +1194,7 @@ _TOWN_SERVICES = frozenset("fire police ems rescue".split())
 _TOWN_SERVICE_TAIL = frozenset("dept department rescue district".split())
 #: Words after a hospital's known name that are part of the named unit ("Hallmark Health VNA", "Brigham dermpath").
 _INST_TAIL = HOSPITAL_HEADS | frozenset("center centre ctr hospital clinic system institute vna dermpath".split())
-_CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | frozenset({"with"})
+_CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | frozenset({"with", "w"})
 _HEAD_START = HOSPITAL_HEADS | frozenset(a for a, _ in HOSPITAL_HEAD_PAIRS) | frozenset({"eye", "medical"})
 _VENUE_WORDS = VENUE_CUES | frozenset(b for _, b in VENUE_PAIRS) | frozenset(b for _, b in PLACE_CUES) | frozenset({"near"})
 
@@ -1191,7 +1221,9 @@ def _run_ok(t: _Tok) -> bool:
     """May ``t`` be part of a name found without a cue? In mixed-case lines names are capitalised."""
     if t.cls not in (N, A, U):
         return False
-    return t.case != "mixed" or t.raw[:1].isupper()
+    # (a name and nothing else is one even typed in lower case, "then okonkwo saw him", when long enough to be
+    # neither an abbreviation nor a short word of another language: "el pulmón claro")
+    return t.case != "mixed" or t.raw[:1].isupper() or t.cls == N and len(t.low) >= 6
 
 
 def _sentence_start(text: str, s: int) -> bool:

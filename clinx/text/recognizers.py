@@ -196,6 +196,14 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         gate=lambda t, low: ("rout" in low or "rte" in low or "hwy" in low or "highway" in low or "interstate" in low or "i-" in low)
         and any(ch.isdigit() for ch in t),
     ),
+    # "page 4-5512", "pgr #34567", "call back 5-1234": a short in-house number after a paging or calling word
+    Recognizer(
+        "pager_short",
+        r"(?i:\b(?:page|paged|pager|pgr|beeper|bpr|call|callback|call\s{1,2}back)\.?:?\s{0,2}(?:at\s{1,2})?#?\s{0,2})"
+        r"(?P<v>\d-\d{4}|\d{5})(?![\w-]|[.,]\d)",
+        "PHONE", 0.85, validator=_extension_ok,
+        gate=lambda t, low: ("pag" in low or "pgr" in low or "beep" in low or "bpr" in low or "call" in low) and any(ch.isdigit() for ch in t),
+    ),
     # "x4471", "ext 4-3321", "extension 52210": four digits and more (x2, x10/hr are counts and rates)
     Recognizer(
         "phone_extension",

@@ -143,3 +143,28 @@ def test_unknown_word_after_at_in_capitals_is_a_venue():
     # anatomy after "at" stays
     text = "HASSON TECHNIQUE AT UMBILICUS. INCISION AT CARINA"
     assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("spoke w/ mike re: dispo", "mike"),
+        ("d/w grace from pharmacy", "grace"),
+        ("discussed with rose (daughter)", "rose"),
+        ("He was seen by his cardiologist and then okonkwo saw him.", "okonkwo"),
+    ],
+    ids=["w_slash_after_verb", "d_w_given_name", "given_name_before_relation_in_parens", "lower_case_pure_name_in_mixed_line"],
+)
+def test_lower_case_names_after_ward_shorthand(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["d/w hope to wean", "d/w pt and family", "pt w/ grace period", "tx w/ vanc", "met w/ sw"])
+def test_ward_shorthand_before_words_is_no_name(text):
+    assert _l2(text) == text
+
+
+def test_short_in_house_numbers_after_paging_words():
+    assert _l2("page 4-5512 with questions") == "page [PHONE] with questions"
+    assert _l2("call back 5-1234 if needed") == "call back [PHONE] if needed"
+    assert _l2("given 10 units, call 12345 ml") == "given 10 units, call 12345 ml"
