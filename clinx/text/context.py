@@ -77,6 +77,8 @@ _HAS_DIGIT_RE = re.compile(r"\d")
 _DIMENSION_RE = re.compile(r"\d+(?:\.\d+)?[xX]\d+(?:\.\d+)?(?:[xX]\d+(?:\.\d+)?)?")
 # "3/14", "3-14-61", "03.14.61"; a dotted pair is a decimal ("INR 3.4", "TMAX 38.6"), no date
 _DATEISH_RE = re.compile(r"\d{1,4}[/-]\d{1,2}(?:[/-]\d{1,4})?|\d{1,4}\.\d{1,2}\.\d{1,4}")
+# "HR 150s", "SBP 90's", "sats high 80S": readings in a decade, no identifier
+_READINGS_RE = re.compile(r"\d{0,2}0['’]?[sS]")
 # "2200", "0500": a 24-hour clock time (nursing notes time every event), no identifier
 _CLOCK_RE = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 _NUMBER_CATS = frozenset({"MRN", "ACCESSION", "ID", "SSN", "PHONE", "ZIP"})
@@ -119,7 +121,7 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
     if low in NON_NAMES or low.rstrip(".") in NON_NAMES:
         return 0.0, "alpha"
     if _HAS_DIGIT_RE.search(t):
-        if CLINICAL_CODE_RE.fullmatch(t) or _AGE_WORD_RE.fullmatch(t) or _DIMENSION_RE.fullmatch(t):
+        if CLINICAL_CODE_RE.fullmatch(t) or _AGE_WORD_RE.fullmatch(t) or _DIMENSION_RE.fullmatch(t) or _READINGS_RE.fullmatch(t):
             return 0.0, "numeric"
         digits = sum(ch.isdigit() for ch in t)
         if t.isdigit():

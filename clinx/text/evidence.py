@@ -88,7 +88,7 @@ _WEAK_LABELS = frozenset("patient pt by per called seen read contact".split())
 CREDENTIALS = frozenset(
     """
 md m.d do d.o rn np pa pa-c phd dpt licsw lcsw otr otr/l crna rvt facc facs cnm lpn lvn mph msw pharmd dds dmd
-ccc-slp cde aprn fnp anp dnp bsn rd ldn rrt ccrn cnp
+ccc-slp cde aprn fnp anp dnp bsn rd ldn rrt ccrn cnp cwocn cwon wocn cwcn cns acnp msn ccm
 """.split()
 )
 HOSPITAL_HEADS = frozenset(
@@ -802,6 +802,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         before = lows[k - 1] if k > 0 else ""
         if number:
             start_at = toks[k].s - len(number.group())
+        elif before in _SQUARE_CUES and toks[i].low in ("square", "sq") and all(toks[m].cls in (N, U) or lows[m] in place_set for m in range(k, i)):
+            start_at = toks[k].s  # "at kenmore square", "near Davis Sq": a square is named after a place or a person
         elif before in _STREET_CUES and toks[i].low in _STREET_ABBREVS and (
             toks[i].low != "st" or all(toks[m].cls != C for m in range(k, i))  # ("on ... ST" may be an ST segment)
         ):
@@ -981,7 +983,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         t = toks[i]
         low = t.low
         pair = (lows[i - 1], low) if i > 0 else None
-        venue = pair in VENUE_PAIRS or low in ("at",) or (low in ("from", "to") and i > 0)
+        # ("PT/OT at home via Bayada": a service comes via an agency; only a name or a capitalised unknown word there)
+        venue = pair in VENUE_PAIRS or low in ("at", "via") or (low in ("from", "to") and i > 0)
         place_cue = pair in PLACE_CUES or low in ("in", "from", "to", "near")
         if not (venue or place_cue):
             continue
@@ -1003,7 +1006,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 break
             tj = toks[j]
             # an acronym in running text ("at BMC", "from MWMC"); in capitals only a short unknown one
-            acronym = tj.raw.isupper() and 2 <= len(tj.raw) <= 6 and tj.cls != C and (tj.case == "mixed" or tj.cls not in (W, A) and len(tj.raw) <= 5)
+            acronym = tj.raw.isupper() and 2 <= len(tj.raw) <= 6 and tj.cls != C and (tj.case == "mixed" or tj.cls not in (W, A) and len(tj.raw) <= 5) \
+                and low != "via"
             # a known place after "in"/"from"/"to", even one that is also a word, when capitalised ("in Worcester")
             # (in lower-case text, a place that is also a rare word: "from worcester", "to arlington")
             inplace = tj.low in place_set and tj.cls != C and (
@@ -1032,7 +1036,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 continue
             # lower-case acronyms of institutions after a venue cue ("at mgh", "to bmc")
             # (not after a bare "to": "plan to wean", "to void" are verbs)
-            if venue and (low != "to" or pair in VENUE_PAIRS) and tj.case == "lower" and 3 <= len(tj.low) <= 5 and tj.cls == U:
+            if venue and (low not in ("to", "via") or pair in VENUE_PAIRS) and tj.case == "lower" and 3 <= len(tj.low) <= 5 and tj.cls == U:
                 j += 1
                 continue
             break
@@ -1179,6 +1183,7 @@ _STREET_SUFFIXES = frozenset(
 #: Abbreviated street words, which close a street's name without a house number after "lives on", "on", "off".
 _STREET_ABBREVS = frozenset("st ave av rd blvd ter ln pkwy cir hwy".split())
 _STREET_CUES = frozenset("on off near corner".split())
+_SQUARE_CUES = _STREET_CUES | frozenset({"at", "in", "to", "from"})
 _UNIT_RE = re.compile(r"\.?,?[ \t]{1,2}(?:(?:apt|apartment|unit|suite|ste)\.?[ \t]{0,2}#?|#[ \t]?)\d{1,5}[a-z]?\b", re.I)
 #: Compass abbreviations in town names, and the word each stands for.
 _COMPASS = {"n": "north", "s": "south", "e": "east", "w": "west", "no": "north", "so": "south"}
@@ -1196,7 +1201,7 @@ _TOWN_SERVICE_TAIL = frozenset("dept department rescue district".split())
 _INST_TAIL = HOSPITAL_HEADS | frozenset("center centre ctr hospital clinic system institute vna dermpath".split())
 _CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | frozenset({"with", "w"})
 _HEAD_START = HOSPITAL_HEADS | frozenset(a for a, _ in HOSPITAL_HEAD_PAIRS) | frozenset({"eye", "medical"})
-_VENUE_WORDS = VENUE_CUES | frozenset(b for _, b in VENUE_PAIRS) | frozenset(b for _, b in PLACE_CUES) | frozenset({"near"})
+_VENUE_WORDS = VENUE_CUES | frozenset(b for _, b in VENUE_PAIRS) | frozenset(b for _, b in PLACE_CUES) | frozenset({"near", "via"})
 
 
 @lru_cache(maxsize=1)

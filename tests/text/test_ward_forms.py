@@ -168,3 +168,32 @@ def test_short_in_house_numbers_after_paging_words():
     assert _l2("page 4-5512 with questions") == "page [PHONE] with questions"
     assert _l2("call back 5-1234 if needed") == "call back [PHONE] if needed"
     assert _l2("given 10 units, call 12345 ml") == "given 10 units, call 12345 ml"
+
+
+def test_readings_in_a_decade_are_no_date():
+    out = _l2("PRESENTED TO ANNA JAQUES ED 10/2 WITH PALPITATIONS, HR 150S. SBP 90'S")
+    assert "HR 150S" in out and "SBP 90'S" in out and "10/2" not in out
+
+
+def test_square_named_after_a_place_cue():
+    out = _l2("intox at a party near kenmore square")
+    assert "kenmore" not in out and "square" not in out
+    assert _l2("near the square") == "near the square"
+
+
+def test_agency_after_via():
+    assert "Bayada" not in _l2("PT/OT at home via Bayada. Next appt 2/14")
+    for text in ("fed via PEG, meds via NGT", "via ambulance to ED", "O2 via NC 2L"):
+        assert _l2(text) == text
+
+
+def test_wound_nurse_credential_is_no_name():
+    out = _l2("F/u 1 wk. -KL, CWOCN")
+    assert "CWOCN" in out and "KL" not in out
+
+
+def test_brand_drugs_and_paging_words_next_to_names():
+    text = "ID f/u. 38F HIV on Biktarvy, VL undetectable."
+    assert _l2(text) == text
+    out = _l2("M. ABERNATHY-COLE, MD, CARDS FELLOW, PAGER 22315")
+    assert "PAGER" in out and "22315" not in out
