@@ -147,6 +147,24 @@ def _signature_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return m.span("v")
 
 
+_TOWN_STATE_BEFORE_RE = re.compile(r"(?<![\w])[A-Za-z]{3,20},?[ \t]{1,2}(?i:" + _STATES_ANY_CASE + r")\.?,?[ \t]{1,3}$")
+_PAGING_BEFORE_RE = re.compile(
+    r"(?i:\b(?:page|paged|pager|pgr|beeper|bpr|call|callback|call\s{1,2}back)\.?:?\s{0,2}(?:at\s{1,2})?#?\s{0,2})$"
+)
+
+
+def _before_ok(before: re.Pattern, then: Validator | None = None) -> Validator:
+    """A validator: the match counts when ``before`` matches the 40 characters that end where it starts."""
+
+    def ok(m: re.Match, text: str) -> tuple[int, int] | None:
+        s = m.start()
+        if before.search(text, max(0, s - 40), s) is None:
+            return None
+        return then(m, text) if then is not None else m.span()
+
+    return ok
+
+
 #: Records beyond the built-in patterns of :mod:`clinx.text.rules` and the dates of
 #: :mod:`clinx.text.dates`: append one here (one edit) and ``RuleRecognizer`` runs it.
 EXTRA_RECOGNIZERS: list[Recognizer] = [
@@ -164,10 +182,11 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         gate=lambda t, low: "rn" in low or "np" in low or "md" in low or "pa" in low or "cna" in low or "sw" in low or "rrt" in low,
     ),
     # "chelsea ma 02150", "Lowell, Ma 01852": a ZIP code after a town and a state written in any case
+    # (the pattern starts on the digits, which the engine finds fast; the validator reads the words before)
     Recognizer(
         "zip_state_any_case",
-        r"(?<![\w])[A-Za-z]{3,20},?[ \t]{1,2}(?i:" + _STATES_ANY_CASE + r")\.?,?[ \t]{1,3}(?P<v>\d{5}(?:-\d{4})?)(?![\w-])",
-        "ZIP", 0.9, gate=lambda t, low: _FIVE_DIGITS_RE.search(t) is not None,
+        r"\d(?<![\w-]\d)\d{4}(?:-\d{4})?(?![\w-])",
+        "ZIP", 0.9, validator=_before_ok(_TOWN_STATE_BEFORE_RE), gate=lambda t, low: _FIVE_DIGITS_RE.search(t) is not None,
     ),
     # "ninety-two year old", "in her 90s", "in his late nineties": ages over 89 are identifiers (Safe Harbor),
     # spelled out or as a decade after a possessive ("HR in the 90s" is a vital sign)
@@ -199,9 +218,8 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     # "page 4-5512", "pgr #34567", "call back 5-1234": a short in-house number after a paging or calling word
     Recognizer(
         "pager_short",
-        r"(?i:\b(?:page|paged|pager|pgr|beeper|bpr|call|callback|call\s{1,2}back)\.?:?\s{0,2}(?:at\s{1,2})?#?\s{0,2})"
-        r"(?P<v>\d-\d{4}|\d{5})(?![\w-]|[.,]\d)",
-        "PHONE", 0.85, validator=_extension_ok,
+        r"(?P<v>\d(?<![\w/.,-]\d)(?:-\d{4}|\d{4}))(?![\w-]|[.,]\d)",
+        "PHONE", 0.85, validator=_before_ok(_PAGING_BEFORE_RE, _extension_ok),
         gate=lambda t, low: ("pag" in low or "pgr" in low or "beep" in low or "bpr" in low or "call" in low) and any(ch.isdigit() for ch in t),
     ),
     # "x4471", "ext 4-3321", "extension 52210": four digits and more (x2, x10/hr are counts and rates)
