@@ -415,6 +415,16 @@ def _clinical_surname(text: str, prev: _Tok, t: _Tok) -> bool:
     )
 
 
+def _lower_clinical_surname(text: str, prev: _Tok, t: _Tok) -> bool:
+    """After a cue in an all-lower-case line, a clinical word of four letters or more that is a surname, after a
+    given name: "dr mark hill", "wife joy walker" (capitals, the evidence of :func:`_clinical_surname`, are absent)."""
+    first, last = _lex()[0], _lex()[1]
+    return (
+        t.case == "lower" and prev.case == "lower" and len(t.low) > 3 and t.low in last and t.low not in FUNCTION_WORDS
+        and t.low not in _NEVER and prev.low in first and _joined(text, prev, t, comma=False)
+    )
+
+
 def _cue_gap(text: str, cue: _Tok, nxt: _Tok) -> str | None:
     """The characters between a cue and the word after it, or None when they do not join them.
 
@@ -466,7 +476,13 @@ def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit
             j += 1
             n += 1
             continue
+        if n > 0 and t.cls == C and _lower_clinical_surname(text, toks[j - 1], t):
+            j += 1
+            n += 1
+            break  # given name and surname: the next lower-case word is the sentence's ("dr mark hill saw pt")
         # a surname that is also a word continues a name: "Michele May", "SON BILL WARD" ("son bill will" does not)
+        if n > 0 and t.case == "mixed" and t.cls == A and not t.raw[:1].isupper() and toks[j - 1].raw[:1].isupper():
+            break  # "Dr. Church saw pt": a name written capitalised goes on capitalised ("patient john smith" is all lower)
         cont = n > 0 and t.cls == A and t.low in _lex()[1] and (t.low not in FUNCTION_WORDS or t.case == "mixed" and t.raw[:1].isupper())
         if any_word and t.cls in (W, C) and t.raw[:1].isupper() and t.low not in FUNCTION_WORDS and t.low not in _NEVER \
                 and t.low not in _FIELD_STOP:

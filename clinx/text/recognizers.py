@@ -136,6 +136,8 @@ _STATES_ANY_CASE = (
     "sc|sd|tn|tx|ut|vt|va|wa|wv|wi|wy|dc"
 )
 _FIVE_DIGITS_RE = re.compile(r"\d{5}")
+# what the short paging number itself needs (a sound gate: the words before are the validator's)
+_PAGER_GATE_RE = re.compile(r"\d(?:-\d{4}|\d{4})")
 
 
 def _signature_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
@@ -220,7 +222,7 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "pager_short",
         r"(?P<v>\d(?<![\w/.,-]\d)(?:-\d{4}|\d{4}))(?![\w-]|[.,]\d)",
         "PHONE", 0.85, validator=_before_ok(_PAGING_BEFORE_RE, _extension_ok),
-        gate=lambda t, low: ("pag" in low or "pgr" in low or "beep" in low or "bpr" in low or "call" in low) and any(ch.isdigit() for ch in t),
+        gate=lambda t, low: _PAGER_GATE_RE.search(t) is not None,
     ),
     # "x4471", "ext 4-3321", "extension 52210": four digits and more (x2, x10/hr are counts and rates)
     Recognizer(

@@ -197,3 +197,35 @@ def test_brand_drugs_and_paging_words_next_to_names():
     assert _l2(text) == text
     out = _l2("M. ABERNATHY-COLE, MD, CARDS FELLOW, PAGER 22315")
     assert "PAGER" in out and "22315" not in out
+
+
+def test_age_over_89_written_y_dot_o_dot():
+    assert _l2("pt is 92 y.o.") == "pt is [AGE] y.o."
+    assert _l2("pt is 82 y.o.") == "pt is 82 y.o."
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("Sat AM labs", "[DATE] AM labs"),
+        ("overnight Sun into Mon", "overnight [DATE] into [DATE]"),
+        ("Neuro ICU. Sat. HD#4", "Neuro ICU. [DATE]. HD#4"),
+        ("O2 Sat 95%", "O2 Sat 95%"),
+        ("O2 Sat. 95", "O2 Sat. 95"),
+        ("Sun exposure counseling", "Sun exposure counseling"),
+    ],
+    ids=["before_time_of_day", "after_overnight", "dateline", "saturation", "saturation_dot", "sun_exposure"],
+)
+def test_weekend_abbreviations(text, expected):
+    assert _l2(text) == expected
+
+
+def test_lower_case_word_after_a_name_in_mixed_case_is_no_surname():
+    assert _l2("Dr. Church saw pt") == "Dr. [NAME] saw pt"
+    assert _l2("Michele May called") == "[NAME] called"
+
+
+def test_clinical_word_surname_after_given_name_in_lower_case():
+    out = _l2("dtr ann stone at bedside")
+    assert "stone" not in out and "at bedside" in out
+    assert "hill" not in _l2("dr mark hill saw pt")
