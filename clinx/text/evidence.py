@@ -1210,8 +1210,9 @@ _PRACTICE_HEADS = frozenset("associates partners group physicians".split())
 _HEAD_TAIL = frozenset("center centre ctr hospital clinic system institute".split())
 #: Words before an institution's or a store's name that make a one-word name one ("at bmc", "by medflight").
 _ORG_CUES = VENUE_CUES | frozenset({"by", "via", "with", "pharmacy"})
-#: Public services a town's name makes an organisation ("SAUGUS FIRE", "Quincy Fire Dept", "lynn police", "Boston EMS").
-_TOWN_SERVICES = frozenset("fire police ems rescue".split())
+#: Public services a town's name makes an organisation ("SAUGUS FIRE", "Quincy Fire Dept", "lynn police"); "EMS" is
+#: left to the clinical vocabulary ("MEDFORD EMS": the town goes, the service's abbreviation stays).
+_TOWN_SERVICES = frozenset("fire police rescue".split())
 _TOWN_SERVICE_TAIL = frozenset("dept department rescue district".split())
 #: Words after a hospital's known name that are part of the named unit ("Hallmark Health VNA", "Brigham dermpath").
 _INST_TAIL = HOSPITAL_HEADS | frozenset("center centre ctr hospital clinic system institute vna dermpath".split())

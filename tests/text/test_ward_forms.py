@@ -229,3 +229,8 @@ def test_clinical_word_surname_after_given_name_in_lower_case():
     out = _l2("dtr ann stone at bedside")
     assert "stone" not in out and "at bedside" in out
     assert "hill" not in _l2("dr mark hill saw pt")
+
+
+def test_town_ems_keeps_the_abbreviation():
+    # the town is PHI; "EMS" is clinical vocabulary and stays (clinical retention)
+    assert _l2("SHOCKED X3 BY MEDFORD EMS, TAKEN TO CATH") == "SHOCKED X3 BY [LOCATION] EMS, TAKEN TO CATH"
