@@ -839,6 +839,10 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 and toks[j].cls != C:
             j += 1
             end_at = toks[j - 1].e
+            # "Dorchester 02125": the ZIP code right after the town
+            z = _ZIP_AFTER_RE.match(text, end_at)
+            if z is not None:
+                out.append(Candidate(z.start(1), z.end(1), "ZIP", "evidence:street", 0.88))
         out.append(Candidate(start_at, end_at, "LOCATION", "evidence:street", 0.88))
         for m in range(k, j):
             named[m] = True
@@ -1200,6 +1204,7 @@ _STREET_SUFFIXES = frozenset(
 _STREET_ABBREVS = frozenset("st ave av rd blvd ter ln pkwy cir hwy".split())
 _STREET_CUES = frozenset("on off near corner".split())
 _SQUARE_CUES = _STREET_CUES | frozenset({"at", "in", "to", "from"})
+_ZIP_AFTER_RE = re.compile(r",?[ \t]{1,2}(\d{5}(?:-\d{4})?)(?![\w-])")
 _UNIT_RE = re.compile(r"\.?,?[ \t]{1,2}(?:(?:apt|apartment|unit|suite|ste)\.?[ \t]{0,2}#?|#[ \t]?)\d{1,5}[a-z]?\b", re.I)
 #: Compass abbreviations in town names, and the word each stands for.
 _COMPASS = {"n": "north", "s": "south", "e": "east", "w": "west", "no": "north", "so": "south"}

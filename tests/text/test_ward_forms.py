@@ -234,3 +234,8 @@ def test_clinical_word_surname_after_given_name_in_lower_case():
 def test_town_ems_keeps_the_abbreviation():
     # the town is PHI; "EMS" is clinical vocabulary and stays (clinical retention)
     assert _l2("SHOCKED X3 BY MEDFORD EMS, TAKEN TO CATH") == "SHOCKED X3 BY [LOCATION] EMS, TAKEN TO CATH"
+
+
+def test_zip_right_after_the_town_of_a_street_address():
+    out = _l2("lives alone at 45 Larkin St, Apt 3, Dorchester 02125. ")
+    assert "02125" not in out and "Apt 3" not in out and "Dorchester" not in out
