@@ -80,9 +80,13 @@ _HAS_DIGIT_RE = re.compile(r"\d")
 _DIMENSION_RE = re.compile(r"\d+(?:\.\d+)?[xX]\d+(?:\.\d+)?(?:[xX]\d+(?:\.\d+)?)?")
 # "3/14", "3-14-61", "03.14.61"; a dotted pair is a decimal ("INR 3.4", "TMAX 38.6"), no date
 _DATEISH_RE = re.compile(r"\d{1,4}[/-]\d{1,2}(?:[/-]\d{1,4})?|\d{1,4}\.\d{1,2}\.\d{1,4}")
+# "HR 150s", "SBP 90's", "sats high 80S": readings in a decade, no identifier
+_READINGS_RE = re.compile(r"\d{0,2}0['’]?[sS]")
 # "2200", "0500": a 24-hour clock time (nursing notes time every event), no identifier
 _CLOCK_RE = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 _NUMBER_CATS = frozenset({"MRN", "ACCESSION", "ID", "SSN", "PHONE", "ZIP"})
+#: Words that may stand between an ID word and its number ("ID no. 4471", "record number is 4471").
+_ID_CONNECTORS = frozenset({"no", "num", "number", "nr", "is", "#", "of"})
 # ages, also as age-and-sex shorthand ("72M", "45F", "67yom"): ages under 90 are no identifiers (L1 removes the others)
 _AGE_WORD_RE = re.compile(r"\d{1,3}-?(?:years?|yrs?|months?|weeks?|days?|y/?o|[mf]|yo[mf]|yow[mf])(?:-old)?", re.I)
 # r"[.?!;\n]\s|\n" written to start on one character set (the engine skips other positions)
@@ -120,7 +124,7 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
     if low in NON_NAMES or low.rstrip(".") in NON_NAMES:
         return 0.0, "alpha"
     if _HAS_DIGIT_RE.search(t):
-        if CLINICAL_CODE_RE.fullmatch(t) or _AGE_WORD_RE.fullmatch(t) or _DIMENSION_RE.fullmatch(t):
+        if CLINICAL_CODE_RE.fullmatch(t) or _AGE_WORD_RE.fullmatch(t) or _DIMENSION_RE.fullmatch(t) or _READINGS_RE.fullmatch(t):
             return 0.0, "numeric"
         digits = sum(ch.isdigit() for ch in t)
         if t.isdigit():
@@ -345,6 +349,11 @@ class ContextEnhancer:
                     if is_ph[j] and (shape == "alpha") != (anchor[j] in _ALPHA_CATS):
                         continue
                     cat, boost, ph_anchor = anchor[j], self.boost, is_ph[j]
+                    if cat in _NUMBER_CATS and not ph_anchor and shape == "numeric" and t.isdigit() and len(t) <= 5 \
+                            and any(infos[m][1] not in _ID_CONNECTORS for m in range(j + 1, i)):
+                        # "id: tmax 101.4 @ 0200": a short number some words after an ID word (there a nursing
+                        # header, infectious disease) is a reading or a clock time; an ID stands right after its cue
+                        cat, boost = None, 0.0
                     break
             else:
                 for j in range(i + 1, hi):

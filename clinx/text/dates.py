@@ -187,6 +187,34 @@ def _after_date_word(m, text: str) -> tuple[int, int] | None:
     return None
 
 
+#: Words before "sat"/"sun" that make them a weekday ("on sat", "next Sun"); alone they are a saturation and the sun.
+_WEEKEND_CUES = frozenset("on this last next until til till by since thru through from before after every sched scheduled due overnight".split())
+
+
+#: Words after "sat"/"sun" that make them a weekday ("Sat AM labs", "Sun night").
+_WEEKEND_NEXT = frozenset("am pm a.m p.m night morning evening afternoon overnight into and or to".split())
+#: Words before "sat" that make it a saturation ("O2 sat.", "pulse ox sat").
+_SAT_BEFORE = frozenset("o2 spo2 sao2 svo2 pulse ox oxygen saturation venous art o".split())
+
+
+def _weekend_ok(m, text: str) -> tuple[int, int] | None:
+    """``sat``/``sun`` as a weekday: after a date word (``on sat``, ``overnight Sun``), before a time of day
+    (``Sat AM``), or capitalised alone between stops (``Neuro ICU. Sat. HD#4``); "O2 sat 95%" is no date."""
+    s, e = m.span()
+    prev, nxt = _prev_word(text, s), _next_word(text, e)
+    after = text[e : e + 6].lstrip(" .")
+    if after[:1].isdigit() or after[:1] == "%" or nxt in ("monitor", "monitoring", "probe", "sensor", "goal", "goals", "exposure"):
+        return None
+    if prev in _WEEKEND_CUES or nxt in _WEEKEND_NEXT:
+        return s, e
+    # capitalised, alone: a dateline "Sat." between sentence stops
+    if text[s].isupper() and prev not in _SAT_BEFORE and text[e : e + 1] in (".", ",", "\n", "") and (
+        s == 0 or text[max(0, s - 2) : s] in (". ", ", ", "\n") or text[s - 1] == "\n"
+    ):
+        return s, e
+    return None
+
+
 def _year_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """A bare year ``1992`` unless a unit or a count follows it (``1950 mL``)."""
     s, e = m.span()
@@ -299,6 +327,7 @@ DATE_RECOGNIZERS: list[Recognizer] = [
         "date_weekday", None, "DATE", 0.85,
         lexicon=frozenset("monday tuesday wednesday thursday friday saturday sunday mon tues tue wed thurs thur thu fri".split()),
     ),
+    Recognizer("date_weekend_abbrev", None, "DATE", 0.8, validator=_weekend_ok, lexicon=frozenset({"sat", "sun"})),
 ]
 
 #: Year-only recognisers, off when ``years="keep"``.

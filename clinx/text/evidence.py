@@ -88,14 +88,14 @@ _WEAK_LABELS = frozenset("patient pt by per called seen read contact".split())
 CREDENTIALS = frozenset(
     """
 md m.d do d.o rn np pa pa-c phd dpt licsw lcsw otr otr/l crna rvt facc facs cnm lpn lvn mph msw pharmd dds dmd
-ccc-slp cde aprn fnp anp dnp bsn rd ldn rrt ccrn cnp
+ccc-slp cde aprn fnp anp dnp bsn rd ldn rrt ccrn cnp cwocn cwon wocn cwcn cns acnp msn ccm
 """.split()
 )
 HOSPITAL_HEADS = frozenset(
     """
 hospital hospitals clinic clinics infirmary rehab rehabilitation healthcare hospice institute sanatorium memorial vanguard
 associates hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village
-airport
+airport shelter charities society foundation mission commission authority ministries coalition inn
 """.split()
 )
 # two-word heads ("medical center", "health center", "home health", "skilled nursing", "eye and ear")
@@ -109,6 +109,7 @@ HOSPITAL_HEAD_PAIRS = frozenset(
         ("senior", "life"), ("senior", "living"), ("primary", "care"), ("urgent", "care"), ("health", "care"),
         ("medical", "practice"), ("physician", "group"), ("physicians", "group"), ("assisted", "living"),
         ("nursing", "center"), ("nursing", "centre"), ("rehabilitation", "center"), ("health", "services"),
+        ("food", "bank"), ("food", "pantry"), ("elder", "services"), ("senior", "services"), ("visiting", "nurse"),
     }
 )
 #: Services and departments: "PULM CLINIC", "anticoag clinic", "Cardiology clinic" are no institutions' names.
@@ -250,6 +251,11 @@ _MED_SUFFIXES = (
 _MED_PREFIXES = ("hypo", "hyper", "tachy", "brady", "dys", "peri", "intra", "hemo", "haemo", "neuro", "cardio", "gastro")
 #: Negating and repeating prefixes before an everyday or clinical word: "unlabored", "nontender", "reintubated".
 _WORD_PREFIXES = ("un", "non", "dis", "re", "mis", "pre", "post")  # not "de", "under": DeYoung, Underwood
+
+
+#: Endings of anatomical, Latin and drug words ("umbilicus", "carina", "sternum", "clavicle", "heparin").
+_LATINATE_ENDINGS = ("us", "um", "is", "ae", "ia", "al", "ic", "ous", "ary", "ine", "ate", "ide", "ole", "one", "ase", "ina",
+                     "cle", "in", "ex", "ax", "ix")
 
 
 def _medical_shape(low: str, ordinary: frozenset, clinical: frozenset) -> bool:
@@ -405,9 +411,20 @@ def _given_then_surname(text: str, toks: list[_Tok], j: int) -> bool:
 def _clinical_surname(text: str, prev: _Tok, t: _Tok) -> bool:
     """``t`` is a clinical word used as a surname after a given name: "Cheryl Walker", "TONY SMALL"."""
     first, last = _lex()[0], _lex()[1]
+    # (three letters at least: a two-letter clinical word after a name is an abbreviation, "CONNIE PT LIVES")
     return (
-        t.low in last and t.low not in FUNCTION_WORDS and t.raw[:1].isupper() and prev.low in first
+        len(t.low) > 2 and t.low in last and t.low not in FUNCTION_WORDS and t.raw[:1].isupper() and prev.low in first
         and prev.raw[:1].isupper() and prev.raw.isupper() == t.raw.isupper() and _joined(text, prev, t, comma=False)
+    )
+
+
+def _lower_clinical_surname(text: str, prev: _Tok, t: _Tok) -> bool:
+    """After a cue in an all-lower-case line, a clinical word of four letters or more that is a surname, after a
+    given name: "dr mark hill", "wife joy walker" (capitals, the evidence of :func:`_clinical_surname`, are absent)."""
+    first, last = _lex()[0], _lex()[1]
+    return (
+        t.case == "lower" and prev.case == "lower" and len(t.low) > 3 and t.low in last and t.low not in FUNCTION_WORDS
+        and t.low not in _NEVER and prev.low in first and _joined(text, prev, t, comma=False)
     )
 
 
@@ -462,7 +479,13 @@ def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit
             j += 1
             n += 1
             continue
+        if n > 0 and t.cls == C and _lower_clinical_surname(text, toks[j - 1], t):
+            j += 1
+            n += 1
+            break  # given name and surname: the next lower-case word is the sentence's ("dr mark hill saw pt")
         # a surname that is also a word continues a name: "Michele May", "SON BILL WARD" ("son bill will" does not)
+        if n > 0 and t.case == "mixed" and t.cls == A and not t.raw[:1].isupper() and toks[j - 1].raw[:1].isupper():
+            break  # "Dr. Church saw pt": a name written capitalised goes on capitalised ("patient john smith" is all lower)
         cont = n > 0 and t.cls == A and t.low in _lex()[1] and (t.low not in FUNCTION_WORDS or t.case == "mixed" and t.raw[:1].isupper())
         if any_word and t.cls in (W, C) and t.raw[:1].isupper() and t.low not in FUNCTION_WORDS and t.low not in _NEVER \
                 and t.low not in _FIELD_STOP:
@@ -522,6 +545,20 @@ def _initials_before(text: str, toks: list, i: int) -> bool:
     return k < 0 or text[k] in "\n-/"
 
 
+_AGE_TAIL_WORDS = frozenset("yo o old yr yrs yom yof y.o".split())
+_DIGIT_BEFORE_RE = re.compile(r"\d[ \t]{0,2}$")
+
+
+def _sex_letter(text: str, toks: list, k: int) -> bool:
+    """Is the single letter ``toks[k]`` a sex after an age ("93 YO F", "67 y/o M", "45 F"), no initial?"""
+    t = toks[k]
+    if t.raw not in ("M", "F", "m", "f"):
+        return False
+    if k > 0 and toks[k - 1].low in _AGE_TAIL_WORDS and t.s - toks[k - 1].e <= 3:
+        return True
+    return _DIGIT_BEFORE_RE.search(text, max(0, t.s - 4), t.s) is not None
+
+
 def _short_surname(t: _Tok) -> bool:
     """A surname of two or three letters right after a title ("dr ng", "Dr. Le"), which may also be a clinical abbreviation."""
     return 2 <= len(t.low) <= 3 and t.low in _lex()[1] and t.low not in FUNCTION_WORDS and t.low not in _NEVER \
@@ -542,6 +579,20 @@ def _relation_name_ok(text: str, toks: list, k: int) -> bool:
     if t.low in _lex()[0] or t.case == "mixed" and t.raw[:1].isupper():
         return True
     return k + 1 < len(toks) and toks[k + 1].cls == N and _joined(text, t, toks[k + 1], comma=False)
+
+
+#: Words that follow a verb as its object or complement ("rn mark the site", "d/w hope to").
+_OBJECT_WORDS = frozenset("the a an to it him her them this that pt patient his their my our".split())
+
+
+def _object_follows(text: str, toks: list, j: int) -> bool:
+    """Does an object follow ``toks[j]`` as one follows a verb (an everyday word, "the", "to"), across one blank?"""
+    if j + 1 >= len(toks):
+        return False
+    nx = toks[j + 1]
+    if _gap(text, toks[j], nx) != " ":
+        return False
+    return nx.cls == W and nx.low not in FUNCTION_WORDS or nx.low in _OBJECT_WORDS
 
 
 def _verb_follows(text: str, toks: list, j: int) -> bool:
@@ -602,7 +653,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         if j <= i:
             return
         # take in initials right before ("J. Kowalczyk", "K HOLLOWAY")
-        while i > 0 and _is_initial(toks[i - 1], text) and _joined(text, toks[i - 1], toks[i], comma=False) and cat == "NAME":
+        while i > 0 and _is_initial(toks[i - 1], text) and _joined(text, toks[i - 1], toks[i], comma=False) and cat == "NAME" \
+                and not _sex_letter(text, toks, i - 1):
             i -= 1
             # "Xzavier Q. Gill": a given name no lexicon knows stands before the middle initial
             p = toks[i - 1] if i > 0 else None
@@ -629,6 +681,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
     cue_idx = [i for i, w in enumerate(lows) if w in _CUE_WORDS]
     for i in cue_idx:
         t = toks[i]
+        if t.s and text[t.s - 1].isdigit():
+            continue  # "3rd floor": an ordinal's ending, not the dietitian's "rd"
         low = t.low
         k = i + 1
         last_tok = k >= n  # a credential may end the note ("P. Galloway, MD"): only the look-back applies
@@ -641,7 +695,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                     and toks[k0 - 1].low not in TITLES:
                 k0 -= 1
             run = [toks[m] for m in range(k0, i)]
-            if run and all(_paren_name_ok(r) for r in run) and any(r.cls in (N, U) or r.raw[:1].isupper() for r in run):
+            # ("rose (daughter)" in lower case: a given name before a relation in parentheses)
+            if run and all(_paren_name_ok(r) for r in run) and any(r.cls in (N, U) or r.raw[:1].isupper() or r.low in first for r in run):
                 add(k0, i, "NAME", "evidence:role", 0.9)
         # ---- cue before: a title or a relation vouches even for ambiguous words ("wife Hope", "dr hunter")
         g = None if last_tok else _cue_gap(text, t, nk)
@@ -656,6 +711,21 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             if j > k:
                 add(k, j, "NAME", "evidence:cue", 0.95)
                 continue
+        if low == "w":
+            # "spoke w/ mike", "d/w grace from pharmacy": the shorthand of "with" after a verb of meeting, and of
+            # "discussed with"; a given name that is also a word counts unless an object follows it ("d/w hope to")
+            slash = text[t.e : t.e + 1] == "/"
+            if last_tok or not (slash and i > 0 and lows[i - 1] in _WITH_VERBS or text[t.s - 2 : t.s] == "d/"):
+                continue
+            g = text[t.e + slash : nk.s]
+            if not 1 <= len(g) <= 2 or g.strip(" \t") or nk.low in TITLES or nk.low in RELATIONS:
+                continue
+            given = nk.cls == A and nk.low in first and nk.low not in FUNCTION_WORDS and (nk.case != "mixed" or nk.raw[:1].isupper()) \
+                and not _object_follows(text, toks, k)
+            j = _take_name(text, toks, k, allow_ambiguous=given)
+            if j > k:
+                add(k, j, "NAME", "evidence:role", 0.9)
+            continue
         # ---- a role or a label: pure names and unknown words ("RN Tamika", "Name: Okafor"), ambiguous
         # words only after "Label:" ("ATTENDING: WILL BRENNAN")
         cue = low in ROLES or low in LABELS or (low == "with" and i > 0 and lows[i - 1] in _WITH_VERBS)
@@ -667,6 +737,10 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 # "met with Heather": after a verb of meeting, a capitalised given name that is also a word
                 given = low == "with" and nk.cls == A and nk.case == "mixed" and nk.raw[:1].isupper() and nk.low in first \
                     and nk.low not in FUNCTION_WORDS
+                # "rn case mgr ruby will visit", "SW GRACE": after a role, a given name that is also a word, unless
+                # a word follows it as an object follows a verb ("rn mark site") or it is lower case in mixed text
+                given = given or low in ROLES and low not in _WEAK_LABELS and nk.cls == A and nk.low in first \
+                    and nk.low not in FUNCTION_WORDS and (nk.case != "mixed" or nk.raw[:1].isupper()) and not _verb_follows(text, toks, k)
                 j = _take_name(text, toks, k, allow_ambiguous=colon or given, pure_only=weak, any_word=colon and low in _FIELD_LABELS)
                 if j > k:
                     add(k, j, "NAME", "evidence:role", 0.9)
@@ -747,6 +821,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         before = lows[k - 1] if k > 0 else ""
         if number:
             start_at = toks[k].s - len(number.group())
+        elif before in _SQUARE_CUES and toks[i].low in ("square", "sq") and all(toks[m].cls in (N, U) or lows[m] in place_set for m in range(k, i)):
+            start_at = toks[k].s  # "at kenmore square", "near Davis Sq": a square is named after a place or a person
         elif before in _STREET_CUES and toks[i].low in _STREET_ABBREVS and (
             toks[i].low != "st" or all(toks[m].cls != C for m in range(k, i))  # ("on ... ST" may be an ST segment)
         ):
@@ -754,10 +830,44 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         else:
             continue
         j = i + 1
+        end_at = toks[i].e
+        # ", apt 4", " unit 2B", " #3": the unit after the street
+        unit = _UNIT_RE.match(text, toks[i].e)
+        if unit is not None:
+            end_at = unit.end()
+            while j < n and toks[j].s < end_at:
+                j += 1
         # ", dorchester": the town after the street
-        if j < n and text[toks[i].e + (1 if toks[i].dot else 0) : toks[j].s] in (", ", ",") and lows[j] in place_set and toks[j].cls != C:
+        if j < n and text[max(end_at, toks[j - 1].e + (1 if toks[j - 1].dot else 0)) : toks[j].s] in (", ", ",") and lows[j] in place_set \
+                and toks[j].cls != C:
             j += 1
-        out.append(Candidate(start_at, toks[j - 1].e, "LOCATION", "evidence:street", 0.88))
+            end_at = toks[j - 1].e
+            # "Dorchester 02125": the ZIP code right after the town
+            z = _ZIP_AFTER_RE.match(text, end_at)
+            if z is not None:
+                out.append(Candidate(z.start(1), z.end(1), "ZIP", "evidence:street", 0.88))
+        out.append(Candidate(start_at, end_at, "LOCATION", "evidence:street", 0.88))
+        for m in range(k, j):
+            named[m] = True
+    # ---- "SAUGUS FIRE", "Quincy Fire Dept", "lynn police": a town's public service is an organisation
+    # (the town may already be taken as a place or a name: the spans are merged)
+    for i in [i for i, w in enumerate(lows) if w in _TOWN_SERVICES]:
+        if i == 0 or named[i] or not _joined(text, toks[i - 1], toks[i], comma=False):
+            continue
+        p = toks[i - 1]
+        if p.cls == C or p.case == "mixed" and not p.raw[:1].isupper():
+            continue
+        k = i - 1
+        if k > 0 and f"{toks[k - 1].low} {p.low}" in place_set and _joined(text, toks[k - 1], p, comma=False):
+            k -= 1  # "east boston fire", "Fall River Police"
+        elif not (p.low in place_set or p.cls in (N, U) and len(p.low) >= 4):
+            continue
+        j = i + 1
+        while j < n and j - i < 3 and lows[j] in _TOWN_SERVICE_TAIL | {"and", "&"} and _inst_joined(text, toks[j - 1], toks[j]):
+            j += 1
+        while lows[j - 1] in ("and", "&"):
+            j -= 1
+        out.append(Candidate(toks[k].s, toks[j - 1].e, "HOSPITAL", "evidence:town_service", 0.9))
         for m in range(k, j):
             named[m] = True
     # ---- runs with no cue: names from the lexicons
@@ -842,11 +952,14 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 break  # ("Pediatric Associates", "Cardiology Associates" name practices)
             if p.low in TITLES or p.low in RELATIONS:
                 break
+            if p.case == "mixed" and p.cls in (W, A) and not p.raw[:1].isupper() and p.low not in ("of", "the", "and"):
+                break  # "PT eval today, likely rehab": in a mixed-case line an institution's words are capitalised
             k -= 1
             cnt += 1
         while k < first_head and toks[k].low in ("of", "the", "and"):
             k += 1
         # "... Associates of Brockton", "Hospital of Central Maine": the place after "of" is part of the name
+        before_of = head_end
         if head_end + 1 < n and toks[head_end].low == "of":
             if head_end + 2 < n and (toks[head_end + 1].low in _REGION_WORDS or toks[head_end + 1].low == "the") and (
                 toks[head_end + 2].low in place_set or toks[head_end + 2].low in _place_first()
@@ -862,6 +975,12 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         if cnt and k < first_head:
             # "St. Elizabeth's" / "Sturdy Memorial": the words before the head plus the head
             add(k, head_end, "HOSPITAL", "evidence:hospital", 0.93)
+        elif head_end > before_of and first_head + 1 < before_of:
+            # "Elder Services of the Merrimack Valley": a two-word head and the place after "of" name an agency
+            # (a cue may have taken its first word for a name already: the spans are merged)
+            out.append(Candidate(toks[first_head].s, toks[head_end - 1].e, "HOSPITAL", "evidence:hospital", 0.9))
+            for m in range(first_head, head_end):
+                named[m] = inst[m] = True
     # ---- "Parkside Cardiology", "Lakeside Oncology": a name, a place or an unknown word then a specialty, both
     # capitalised in a mixed-case line, name a practice ("Boston Cardiology"; not "Pediatric Cardiology")
     for i in [i for i in extra if lows[i] in _SPECIALTY_HEADS]:
@@ -887,7 +1006,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         t = toks[i]
         low = t.low
         pair = (lows[i - 1], low) if i > 0 else None
-        venue = pair in VENUE_PAIRS or low in ("at",) or (low in ("from", "to") and i > 0)
+        # ("PT/OT at home via Bayada": a service comes via an agency; only a name or a capitalised unknown word there)
+        venue = pair in VENUE_PAIRS or low in ("at", "via") or (low in ("from", "to") and i > 0)
         place_cue = pair in PLACE_CUES or low in ("in", "from", "to", "near")
         if not (venue or place_cue):
             continue
@@ -909,7 +1029,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 break
             tj = toks[j]
             # an acronym in running text ("at BMC", "from MWMC"); in capitals only a short unknown one
-            acronym = tj.raw.isupper() and 2 <= len(tj.raw) <= 6 and tj.cls != C and (tj.case == "mixed" or tj.cls not in (W, A) and len(tj.raw) <= 5)
+            acronym = tj.raw.isupper() and 2 <= len(tj.raw) <= 6 and tj.cls != C and (tj.case == "mixed" or tj.cls not in (W, A) and len(tj.raw) <= 5) \
+                and low != "via"
             # a known place after "in"/"from"/"to", even one that is also a word, when capitalised ("in Worcester")
             # (in lower-case text, a place that is also a rare word: "from worcester", "to arlington")
             inplace = tj.low in place_set and tj.cls != C and (
@@ -920,8 +1041,10 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             # a word no lexicon knows, long enough to be no abbreviation, after "from"/"in"/"near" in a
             # one-case line: a place or an institution ("from roxbury", "IN MATTAPAN")
             unknown_place = (
-                tj.cls == U and (low in ("from", "near") or pair in PLACE_CUES) and tj.case != "mixed" and len(tj.low) >= 5
+                tj.cls == U and (low in ("from", "near", "at") or pair in PLACE_CUES) and tj.case != "mixed" and len(tj.low) >= 5
                 and j == k and not tj.low.endswith(("ing", "ed"))
+                # after "at" also anatomy and drugs ("AT UMBILICUS", "at carina"): not a word built like one
+                and not (low == "at" and tj.low.endswith(_LATINATE_ENDINGS))
             )
             employer = (
                 pair in EMPLOYER_PAIRS and pair[0] in _WORK_VERBS and j == k and tj.case == "mixed" and tj.raw[:1].isupper()
@@ -936,7 +1059,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 continue
             # lower-case acronyms of institutions after a venue cue ("at mgh", "to bmc")
             # (not after a bare "to": "plan to wean", "to void" are verbs)
-            if venue and (low != "to" or pair in VENUE_PAIRS) and tj.case == "lower" and 3 <= len(tj.low) <= 5 and tj.cls == U:
+            if venue and (low not in ("to", "via") or pair in VENUE_PAIRS) and tj.case == "lower" and 3 <= len(tj.low) <= 5 and tj.cls == U:
                 j += 1
                 continue
             break
@@ -1041,6 +1164,8 @@ def _known_hospitals(text: str, toks: list, lows: list, named: list, add) -> Non
                     break
                 if t.cls in (A, W) and not (cued or t.case == "mixed" and t.raw[:1].isupper()):
                     break
+            while j < n and not named[j] and lows[j] in _INST_TAIL and _joined(text, toks[j - 1], toks[j], comma=False):
+                j += 1  # "Hallmark Health VNA", "Brigham dermpath": the unit's word is part of the name
             add(i, j, "HOSPITAL", "evidence:hospital_name", 0.93)
             break
 
@@ -1055,7 +1180,8 @@ _EPONYM_HEADS_MORE = frozenset(
 #: Heads that are also everyday service words ("notify pharmacy", "private ambulance"): the words
 #: before them name one only when they are names, unknown words or capitalised in mixed case.
 _WEAK_HEADS = frozenset(
-    "hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village airport".split()
+    "hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village airport "
+    "shelter charities society foundation mission commission authority ministries coalition inn".split()
 )
 #: Specialties that end a practice's name after its own name in mixed case ("Parkside Cardiology").
 _SPECIALTY_HEADS = frozenset(
@@ -1080,6 +1206,9 @@ _STREET_SUFFIXES = frozenset(
 #: Abbreviated street words, which close a street's name without a house number after "lives on", "on", "off".
 _STREET_ABBREVS = frozenset("st ave av rd blvd ter ln pkwy cir hwy".split())
 _STREET_CUES = frozenset("on off near corner".split())
+_SQUARE_CUES = _STREET_CUES | frozenset({"at", "in", "to", "from"})
+_ZIP_AFTER_RE = re.compile(r",?[ \t]{1,2}(\d{5}(?:-\d{4})?)(?![\w-])")
+_UNIT_RE = re.compile(r"\.?,?[ \t]{1,2}(?:(?:apt|apartment|unit|suite|ste)\.?[ \t]{0,2}#?|#[ \t]?)\d{1,5}[a-z]?\b", re.I)
 #: Compass abbreviations in town names, and the word each stands for.
 _COMPASS = {"n": "north", "s": "south", "e": "east", "w": "west", "no": "north", "so": "south"}
 #: Words that open a region's name after "of" ("Associates of Greater Lowell").
@@ -1088,10 +1217,16 @@ _REGION_WORDS = frozenset("greater north south east west central metro metrowest
 _PRACTICE_HEADS = frozenset("associates partners group physicians".split())
 _HEAD_TAIL = frozenset("center centre ctr hospital clinic system institute".split())
 #: Words before an institution's or a store's name that make a one-word name one ("at bmc", "by medflight").
-_ORG_CUES = VENUE_CUES | frozenset({"by", "via", "with"})
-_CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | frozenset({"with"})
+_ORG_CUES = VENUE_CUES | frozenset({"by", "via", "with", "pharmacy"})
+#: Public services a town's name makes an organisation ("SAUGUS FIRE", "Quincy Fire Dept", "lynn police"); "EMS" is
+#: left to the clinical vocabulary ("MEDFORD EMS": the town goes, the service's abbreviation stays).
+_TOWN_SERVICES = frozenset("fire police rescue".split())
+_TOWN_SERVICE_TAIL = frozenset("dept department rescue district".split())
+#: Words after a hospital's known name that are part of the named unit ("Hallmark Health VNA", "Brigham dermpath").
+_INST_TAIL = HOSPITAL_HEADS | frozenset("center centre ctr hospital clinic system institute vna dermpath".split())
+_CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | frozenset({"with", "w"})
 _HEAD_START = HOSPITAL_HEADS | frozenset(a for a, _ in HOSPITAL_HEAD_PAIRS) | frozenset({"eye", "medical"})
-_VENUE_WORDS = VENUE_CUES | frozenset(b for _, b in VENUE_PAIRS) | frozenset(b for _, b in PLACE_CUES) | frozenset({"near"})
+_VENUE_WORDS = VENUE_CUES | frozenset(b for _, b in VENUE_PAIRS) | frozenset(b for _, b in PLACE_CUES) | frozenset({"near", "via"})
 
 
 @lru_cache(maxsize=1)
@@ -1120,7 +1255,9 @@ def _run_ok(t: _Tok) -> bool:
     """May ``t`` be part of a name found without a cue? In mixed-case lines names are capitalised."""
     if t.cls not in (N, A, U):
         return False
-    return t.case != "mixed" or t.raw[:1].isupper()
+    # (a name and nothing else is one even typed in lower case, "then okonkwo saw him", when long enough to be
+    # neither an abbreviation nor a short word of another language: "el pulmón claro")
+    return t.case != "mixed" or t.raw[:1].isupper() or t.cls == N and len(t.low) >= 6
 
 
 def _sentence_start(text: str, s: int) -> bool:

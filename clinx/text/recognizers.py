@@ -134,6 +134,42 @@ def _initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return m.span("v")
 
 
+_STATES_ANY_CASE = (
+    "al|ak|az|ar|ca|co|ct|de|fl|ga|hi|id|il|in|ia|ks|ky|la|me|md|ma|mi|mn|ms|mo|mt|ne|nv|nh|nj|nm|ny|nc|nd|oh|ok|or|pa|ri|"
+    "sc|sd|tn|tx|ut|vt|va|wa|wv|wi|wy|dc"
+)
+_FIVE_DIGITS_RE = re.compile(r"\d{5}")
+# what the short paging number itself needs (a sound gate: the words before are the validator's)
+_PAGER_GATE_RE = re.compile(r"\d(?:-\d{4}|\d{4})")
+
+
+def _signature_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """A signer's initials before a credential on a line of their own ("kd/rn", "-- JS RN"), not an abbreviation."""
+    from clinx.text.lexicons import is_clinical_term
+
+    if is_clinical_term(m.group("v")):
+        return None
+    return m.span("v")
+
+
+_TOWN_STATE_BEFORE_RE = re.compile(r"(?<![\w])[A-Za-z]{3,20},?[ \t]{1,2}(?i:" + _STATES_ANY_CASE + r")\.?,?[ \t]{1,3}$")
+_PAGING_BEFORE_RE = re.compile(
+    r"(?i:\b(?:page|paged|pager|pgr|beeper|bpr|call|callback|call\s{1,2}back)\.?:?\s{0,2}(?:at\s{1,2})?#?\s{0,2})$"
+)
+
+
+def _before_ok(before: re.Pattern, then: Validator | None = None) -> Validator:
+    """A validator: the match counts when ``before`` matches the 40 characters that end where it starts."""
+
+    def ok(m: re.Match, text: str) -> tuple[int, int] | None:
+        s = m.start()
+        if before.search(text, max(0, s - 40), s) is None:
+            return None
+        return then(m, text) if then is not None else m.span()
+
+    return ok
+
+
 #: Records beyond the built-in patterns of :mod:`clinx.text.rules` and the dates of
 #: :mod:`clinx.text.dates`: append one here (one edit) and ``RuleRecognizer`` runs it.
 EXTRA_RECOGNIZERS: list[Recognizer] = [
@@ -142,6 +178,20 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "dictation_initials",
         r"(?m)^[ \t]*(?P<v>[A-Z]{2,3}/[a-z]{2,3})[ \t]*$",
         "NAME", 0.85, validator=_initials_ok, gate=lambda t, low: _INITIALS_GATE_RE.search(t) is not None,
+    ),
+    # "kd/rn", "-- JS RN", "- ml, np": a signer's initials before a credential, alone on the last lines
+    Recognizer(
+        "signature_initials",
+        r"(?im)^[ \t]*(?:-{1,2}[ \t]?)?(?P<v>[a-z]{2,3})(?:[ \t]?/[ \t]?|,?[ \t])(?:rn|lpn|np|md|pa|pa-c|cna|msw|lcsw|rrt)\.?[ \t]*$",
+        "NAME", 0.85, validator=_signature_initials_ok,
+        gate=lambda t, low: "rn" in low or "np" in low or "md" in low or "pa" in low or "cna" in low or "sw" in low or "rrt" in low,
+    ),
+    # "chelsea ma 02150", "Lowell, Ma 01852": a ZIP code after a town and a state written in any case
+    # (the pattern starts on the digits, which the engine finds fast; the validator reads the words before)
+    Recognizer(
+        "zip_state_any_case",
+        r"\d(?<![\w-]\d)\d{4}(?:-\d{4})?(?![\w-])",
+        "ZIP", 0.9, validator=_before_ok(_TOWN_STATE_BEFORE_RE), gate=lambda t, low: _FIVE_DIGITS_RE.search(t) is not None,
     ),
     # "ninety-two year old", "in her 90s", "in his late nineties": ages over 89 are identifiers (Safe Harbor),
     # spelled out or as a decade after a possessive ("HR in the 90s" is a vital sign)
@@ -173,6 +223,13 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         # a match starts on the first letter of a road word or of "I-" (the case-insensitive pattern
         # gives the engine no first characters to skip on; this scan of the lower-cased text does)
         starts=r"r(?=oute|te)|h(?=ighway|wy)|i(?=nterstate|-)",
+    ),
+    # "page 4-5512", "pgr #34567", "call back 5-1234": a short in-house number after a paging or calling word
+    Recognizer(
+        "pager_short",
+        r"(?P<v>\d(?<![\w/.,-]\d)(?:-\d{4}|\d{4}))(?![\w-]|[.,]\d)",
+        "PHONE", 0.85, validator=_before_ok(_PAGING_BEFORE_RE, _extension_ok),
+        gate=lambda t, low: _PAGER_GATE_RE.search(t) is not None,
     ),
     # "x4471", "ext 4-3321", "extension 52210": four digits and more (x2, x10/hr are counts and rates)
     Recognizer(

@@ -152,9 +152,11 @@ _MON_NUM = r"(?:1[0-2]|0?[1-9])"
 _DAY_NUM = r"(?:3[01]|[12]\d|0?[1-9])"
 _YEAR4 = r"(?:1[89]\d\d|20\d\d)"
 _YEAR = rf"(?:{_YEAR4}|'?\d\d)"
+# only the ISO "T" form joins a clock time to its date ("2023-05-02T10:30:00" is one token); a time written
+# after a blank ("03/09/2011 16:12", "March 3 at 2:15 pm") is no identifier and stays in the text
 _TIME = (
-    r"(?:(?:T|\s{1,3}|,\s{0,2})(?:at\s{1,3})?(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,6})?)?"
-    r"(?:\s{0,2}(?i:[ap]\.?m\.?))?(?:Z|[+-]\d\d:?\d\d)?)?"
+    r"(?:T(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,6})?)?"
+    r"(?:Z|[+-]\d\d:?\d\d)?)?"
 )
 
 DATE_RE = rf"""(?x)
@@ -190,7 +192,9 @@ ID_CUES: list[tuple[str, str]] = [
     (
         r"(?:hospital|facility|study|exam|order|visit|encounter|case|specimen|requisition|member|insurance|"
         r"policy|account|acct|license|licence|device|serial|health\s{1,3}plan|beneficiary|subscriber|"
-        r"employee|badge|passport|vehicle)\s{0,3}(?:id|no\.?|num(?:ber)?|#)|id(?:entifier)?(?:\s{0,3}(?:no\.?|num(?:ber)?|#))?",
+        r"employee|badge|passport|vehicle)\s{0,3}(?:id|no\.?|num(?:ber)?|#)|id(?:entifier)?(?:\s{0,3}(?:no\.?|num(?:ber)?|#))?|"
+        # "Acct: 55-1234-9": an account word alone before a colon or "#" ("into account 2 episodes" is prose)
+        r"(?:acct|account)(?=\.?\s{0,2}[:#])",
         "ID",
     ),
     (r"zip(?:\s{0,3}code)?|postal\s{1,3}code|post\s?code", "ZIP"),
@@ -242,8 +246,9 @@ PATTERNS: list[tuple[str, str, str, float]] = [
     ("date_md_cue", r"(?i:(?:\b(?:on|dated?|hours|from|since|seen|radiographs?|films?|exams?|examinations?|study|studies|ct|mri|x-?ray|obtained|comparison|indication)|[ap]\.m\.):?\s{1,3})(?P<v>(?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9]))(?![\w/]|\.\d)", "DATE", 0.97),
     (
         "age_over_89",
-        # "(?<![\w.])(?:9\d|1[01]\d)..." with its first digit first (the engine skips other positions)
-        r"[91](?<![\w.][91])(?:(?<=9)\d|(?<=1)[01]\d)(?=\s{0,2}-?\s{0,2}(?:(?i:years?|yrs?|y/?o|y\.o\.|yo[mf]?)|[MF])(?:[\s-]{1,2}(?i:old))?\b)",
+        # "(?<![\w.])(?:9\d|1[01]\d)..." with its first digit first (the engine skips other positions);
+        # "92 y.o." ends on a dot: no word boundary after it
+        r"[91](?<![\w.][91])(?:(?<=9)\d|(?<=1)[01]\d)(?=\s{0,2}-?\s{0,2}(?:(?:(?i:years?|yrs?|y/?o|yo[mf]?)|[MF])(?:[\s-]{1,2}(?i:old))?\b|(?i:y\.o\.)))",
         "AGE",
         0.96,
     ),
@@ -253,7 +258,8 @@ PATTERNS: list[tuple[str, str, str, float]] = [
     (
         "street",
         r"\d(?<![\w-]\d)\d{0,5}\s{1,3}(?:[A-Z][a-z]{1,20}\s{1,3}){1,3}" + _STREET_WORDS + r"\b\.?"
-        r"(?:,?\s{1,3}(?:Apt|Suite|Unit)\.?\s{0,2}\d{1,6})?",
+        # a unit with its letter ("Apt 3B", "Unit #2C")
+        r"(?:,?\s{1,3}(?:Apt|Suite|Unit|Ste)\.?\s{0,2}#?\d{1,6}[A-Za-z]?\b)?",
         "LOCATION",
         0.95,
     ),
@@ -264,7 +270,8 @@ PATTERNS: list[tuple[str, str, str, float]] = [
     ("id_prefixed", r"[A-Za-z](?<![\w-].)[A-Za-z]{0,4}[-#]?\d{5,12}[A-Za-z]{0,3}(?![\w-])", "ID", 0.9),
     ("id_prefixed_parts", r"[A-Za-z](?<![\w-].)[A-Za-z]{0,4}[-#]?\d{2,8}(?:[-/]\d{2,8}){1,2}(?![\w-])", "ID", 0.9),
     ("id_digits", r"\d(?<![\w.,-]\d)\d{5,14}(?![\w-]|[.,]\d)", "ID", 0.9),
-    ("id_hyphenated", r"\d(?<![\w.-]\d)\d{1,5}(?:-\d{2,8}){1,3}(?![\w-])", "ID", 0.85),
+    # (a check digit may close it: "55-1234-9", "123-45-67-8")
+    ("id_hyphenated", r"\d(?<![\w.-]\d)\d{1,5}(?:-\d{2,8}){1,3}(?:-\d)?(?![\w-])", "ID", 0.85),
     # names in written forms
     ("name_title", rf"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Drs|Prof|Doctor|Professor)\.?\s{{1,3}}(?P<v>{NAMESEQ}{_SUFFIX})", "NAME", 0.95),
     ("name_dicom", r"(?<![\w^])[A-Za-z][A-Za-z'-]{0,30}\^[A-Za-z][A-Za-z'-]{0,30}(?:\^[A-Za-z.'-]{0,30}){0,3}", "NAME", 0.97),
@@ -279,6 +286,8 @@ PATTERNS: list[tuple[str, str, str, float]] = [
         r"husband|son|daughter|guardian|next\s{1,3}of\s{1,3}kin|referred\s{1,3}by|referring\s{1,3}physician|"
         r"attending|physician|radiologist|surgeon|signed\s{1,3}by|dictated\s{1,3}by|read\s{1,3}by|seen\s{1,3}by|"
         r"consultant|contact))"
+        # "SON-IN-LAW", "daughter-in-law": the cue is part of a longer relation word, not before a name
+        r"(?![-‐](?i:in)[-‐])"
         rf"(?:\s{{0,3}}(?:[:=,-]|is|was)){{0,2}}\s{{0,3}}(?P<v>{NAMESEQ}{_SUFFIX})",
         "NAME",
         0.9,

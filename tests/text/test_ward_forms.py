@@ -1,0 +1,241 @@
+"""Forms of PHI (and of non-PHI) that ward notes hold: each test pins one general pattern.
+
+Values are invented; test ids name the form, never a value.
+"""
+
+import pytest
+
+from clinx.text.pipeline import deidentify
+
+
+def _l2(text: str) -> str:
+    return deidentify(text, "L2").text
+
+
+# ---------------------------------------------------------------- what must stay
+
+
+def test_clock_time_after_a_date_is_kept():
+    # the date is PHI, the clock time written after it is not
+    out = _l2("D: 03/09/2011 16:12  T: 03/10/2011 09:40")
+    assert "03/09/2011" not in out and "03/10/2011" not in out
+    assert "16:12" in out and "09:40" in out
+    assert _l2("seen March 3, 2011 at 2:15 pm") == "seen [DATE] at 2:15 pm"
+
+
+def test_iso_timestamp_stays_one_date():
+    assert _l2("Acquired 2023-05-02T10:30:00, is there edema?") == "Acquired [DATE], is there edema?"
+
+
+@pytest.mark.parametrize("rel", ["SON-IN-LAW", "DAUGHTER-IN-LAW", "son-in-law", "Mother-in-law"])
+def test_in_law_relation_word_is_kept_and_the_name_after_it_removed(rel):
+    out = _l2(f"PER {rel} JOE BRESNAHAN PT LIVES ALONE")
+    assert rel in out
+    assert "JOE" not in out and "BRESNAHAN" not in out
+    assert "PT LIVES" in out
+
+
+def test_nursing_id_header_does_not_make_readings_ids():
+    text = "id: tmax 101.4 @ 0200, bc x2 sent. on zosyn/vanc."
+    assert _l2(text) == text
+    # an ID word right before its number still is one
+    assert "4471" not in _l2("ID no. 4471 today")
+    assert "4471" not in _l2("MRN 4471")
+
+
+def test_sex_letter_after_an_age_is_no_initial():
+    out = _l2("ED NOTE: 85 YO F WOJCIECHOWSKA FROM HOME")
+    assert "YO F " in out and "WOJCIECHOWSKA" not in out
+    out = _l2("67 y/o M Okafor presents with cp")
+    assert "y/o M " in out and "Okafor" not in out
+
+
+def test_ward_abbreviations_are_not_names():
+    for text in ("85 YO F BIBA FROM HOME", "lives in a ranch home, 2 STE, 1 rail", "on mero q8h, bg 140s"):
+        assert _l2(text) == text
+
+
+def test_lower_case_word_before_a_head_in_mixed_case_is_no_institution():
+    text = "PT eval today, likely rehab. Continue lasix."
+    assert _l2(text) == text
+    assert "Spaulding" not in _l2("Plan: discharge to Spaulding Rehab tomorrow.")
+
+
+def test_ordinal_ending_is_no_role_cue():
+    text = "lives alone in a 3rd floor walk-up, 2nd floor bathroom"
+    assert _l2(text) == text
+
+
+# ---------------------------------------------------------------- what must go
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("D50 GIVEN BY SAUGUS FIRE WITH IMPROVEMENT.", "SAUGUS"),
+        ("Pt extricated by Quincy Fire Dept, then transported.", "Quincy"),
+        ("lynn police brought pt in after altercation.", "lynn"),
+    ],
+    ids=["caps_fire", "fire_dept", "lower_police"],
+)
+def test_a_towns_public_service_is_removed_whole(text, value):
+    out = _l2(text)
+    assert value not in out
+    assert "Fire" not in out and "FIRE" not in out and "police" not in out
+
+
+def test_a_house_fire_and_state_police_are_no_organisations():
+    text = "house fire last year, state police involved"
+    assert _l2(text) == text
+
+
+def test_known_institution_takes_its_unit_word():
+    assert _l2("services from Hallmark Health VNA. PCP to see") == "services from [HOSPITAL]. PCP to see"
+    assert "dermpath" not in _l2("sent to path (Brigham dermpath) for margins")
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("pt gets food from greater boston food bank pantry", "boston food bank"),
+        ("referred to elder services of the merrimack valley for homemaker", "services of the merrimack"),
+        ("Pt usually stays at Pine Street Inn or with a friend.", "Pine Street Inn"),
+    ],
+    ids=["food_bank", "agency_of_region", "shelter_inn"],
+)
+def test_agencies_charities_and_shelters_are_removed(text, gone):
+    assert gone not in _l2(text)
+
+
+def test_given_name_that_is_a_word_after_a_role():
+    assert "ruby" not in _l2("rn case mgr ruby will visit mon and thurs.")
+    # a verb after a role keeps its object
+    assert _l2("rn mark site prior to procedure") == "rn mark site prior to procedure"
+
+
+def test_unit_number_goes_with_the_street():
+    assert "3B" not in _l2("Address: 45 Elm Street Apt 3B, Somerville")
+    out = _l2("lives at 12 prospect st, apt 4, chelsea ma 02150")
+    assert "apt 4" not in out and "02150" not in out and "chelsea" not in out
+
+
+def test_account_number_and_check_digit_id():
+    assert "55-1234-9" not in _l2("Acct: 55-1234-9")
+    assert "123-45-67-8" not in _l2("ref 123-45-67-8 noted")
+    assert _l2("taking into account 2 episodes") == "taking into account 2 episodes"
+
+
+def test_sat_and_sun_are_weekdays_only_after_a_date_word():
+    assert _l2("flying in on sat. o2 sat 95% on RA") == "flying in on [DATE]. o2 sat 95% on RA"
+    assert _l2("placed on sat monitor") == "placed on sat monitor"
+
+
+def test_signers_initials_before_a_credential_on_their_own_line():
+    assert _l2("resp: sats ok\nkd/rn") == "resp: sats ok\n[NAME]/rn"
+    assert _l2("note\n-- JS RN") == "note\n-- [NAME] RN"
+    # ward abbreviations on a line of their own stay
+    assert _l2("plan\npt/ot\nmd/pa aware") == "plan\npt/ot\nmd/pa aware"
+
+
+def test_unknown_word_after_at_in_capitals_is_a_venue():
+    out = _l2("PT WAS AT WYCKOFFIELD YESTERDAY FOR SAME")
+    assert "WYCKOFFIELD" not in out and "WAS AT" in out
+    # anatomy after "at" stays
+    text = "HASSON TECHNIQUE AT UMBILICUS. INCISION AT CARINA"
+    assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("spoke w/ mike re: dispo", "mike"),
+        ("d/w grace from pharmacy", "grace"),
+        ("discussed with rose (daughter)", "rose"),
+        ("He was seen by his cardiologist and then okonkwo saw him.", "okonkwo"),
+    ],
+    ids=["w_slash_after_verb", "d_w_given_name", "given_name_before_relation_in_parens", "lower_case_pure_name_in_mixed_line"],
+)
+def test_lower_case_names_after_ward_shorthand(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["d/w hope to wean", "d/w pt and family", "pt w/ grace period", "tx w/ vanc", "met w/ sw"])
+def test_ward_shorthand_before_words_is_no_name(text):
+    assert _l2(text) == text
+
+
+def test_short_in_house_numbers_after_paging_words():
+    assert _l2("page 4-5512 with questions") == "page [PHONE] with questions"
+    assert _l2("call back 5-1234 if needed") == "call back [PHONE] if needed"
+    assert _l2("given 10 units, call 12345 ml") == "given 10 units, call 12345 ml"
+
+
+def test_readings_in_a_decade_are_no_date():
+    out = _l2("PRESENTED TO ANNA JAQUES ED 10/2 WITH PALPITATIONS, HR 150S. SBP 90'S")
+    assert "HR 150S" in out and "SBP 90'S" in out and "10/2" not in out
+
+
+def test_square_named_after_a_place_cue():
+    out = _l2("intox at a party near kenmore square")
+    assert "kenmore" not in out and "square" not in out
+    assert _l2("near the square") == "near the square"
+
+
+def test_agency_after_via():
+    assert "Bayada" not in _l2("PT/OT at home via Bayada. Next appt 2/14")
+    for text in ("fed via PEG, meds via NGT", "via ambulance to ED", "O2 via NC 2L"):
+        assert _l2(text) == text
+
+
+def test_wound_nurse_credential_is_no_name():
+    out = _l2("F/u 1 wk. -KL, CWOCN")
+    assert "CWOCN" in out and "KL" not in out
+
+
+def test_brand_drugs_and_paging_words_next_to_names():
+    text = "ID f/u. 38F HIV on Biktarvy, VL undetectable."
+    assert _l2(text) == text
+    out = _l2("M. ABERNATHY-COLE, MD, CARDS FELLOW, PAGER 22315")
+    assert "PAGER" in out and "22315" not in out
+
+
+def test_age_over_89_written_y_dot_o_dot():
+    assert _l2("pt is 92 y.o.") == "pt is [AGE] y.o."
+    assert _l2("pt is 82 y.o.") == "pt is 82 y.o."
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("Sat AM labs", "[DATE] AM labs"),
+        ("overnight Sun into Mon", "overnight [DATE] into [DATE]"),
+        ("Neuro ICU. Sat. HD#4", "Neuro ICU. [DATE]. HD#4"),
+        ("O2 Sat 95%", "O2 Sat 95%"),
+        ("O2 Sat. 95", "O2 Sat. 95"),
+        ("Sun exposure counseling", "Sun exposure counseling"),
+    ],
+    ids=["before_time_of_day", "after_overnight", "dateline", "saturation", "saturation_dot", "sun_exposure"],
+)
+def test_weekend_abbreviations(text, expected):
+    assert _l2(text) == expected
+
+
+def test_lower_case_word_after_a_name_in_mixed_case_is_no_surname():
+    assert _l2("Dr. Church saw pt") == "Dr. [NAME] saw pt"
+    assert _l2("Michele May called") == "[NAME] called"
+
+
+def test_clinical_word_surname_after_given_name_in_lower_case():
+    out = _l2("dtr ann stone at bedside")
+    assert "stone" not in out and "at bedside" in out
+    assert "hill" not in _l2("dr mark hill saw pt")
+
+
+def test_town_ems_keeps_the_abbreviation():
+    # the town is PHI; "EMS" is clinical vocabulary and stays (clinical retention)
+    assert _l2("SHOCKED X3 BY MEDFORD EMS, TAKEN TO CATH") == "SHOCKED X3 BY [LOCATION] EMS, TAKEN TO CATH"
+
+
+def test_zip_right_after_the_town_of_a_street_address():
+    out = _l2("lives alone at 45 Larkin St, Apt 3, Dorchester 02125. ")
+    assert "02125" not in out and "Apt 3" not in out and "Dorchester" not in out
