@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from clinx.provenance import provenance, write_figures  # noqa: E402
 
-QUICK = dict(n_docs=16, n_targeted=50, n_untargeted=50, n_adaptive=0, n_questions=8, max_tokens=32)
+QUICK = dict(n_docs=16, n_targeted=50, n_untargeted=50, n_adaptive=0, n_questions=6, max_tokens=32)
 
 
 def main(argv: list[str] | None = None) -> int:
