@@ -55,6 +55,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--defences", default="naive,rules,single_agent,multi_agent")
     ap.add_argument("--adaptive", type=int, default=None, help="prompts per adaptive kind (synonym, stepwise)")
     ap.add_argument("--progress", action="store_true", help="progress bars on stderr")
+    ap.add_argument("--prompts", type=int, default=None,
+                    help="attack prompts generated per defence (alternating targeted / untargeted; a rerun of a "
+                         "time-capped run with this count is served from the caches)")
     ap.add_argument("--budget-s", type=float, default=None,
                     help="stop starting attack rounds after this many seconds (ingestion included); "
                          "config/prompts_generated_per_defence says how many prompts every defence got")
@@ -83,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
         out = compare(cfg, docs, defences, llm, encoder, n_targeted=size["n_targeted"],
                       n_untargeted=size["n_untargeted"], n_adaptive=size["n_adaptive"],
                       n_questions=size["n_questions"], kinds=list(a.kinds), max_tokens=size["max_tokens"],
-                      progress=args.progress, budget_s=args.budget_s, chunk=2)
+                      progress=args.progress, budget_s=args.budget_s, chunk=2,
+                      max_prompts=args.prompts)
     finally:
         stats = llm.stats
         llm.close()
@@ -95,7 +99,6 @@ def main(argv: list[str] | None = None) -> int:
                 figures[f"details/{part}/{k}/{dfn}"] = v
         for k, v in det["ingest"].items():
             figures[f"details/ingest/{k}/{dfn}"] = v
-        figures[f"details/seconds/{dfn}"] = det["seconds"]
     figures.update({
         "llm_calls": stats.calls,
         "llm_cache_hits": stats.cache_hits,
@@ -114,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
         "config/top_k": int(cfg.retrieval.top_k),
         "config/use_manifest": bool(cfg.sanitize.use_manifest),
         "config/budget_s": args.budget_s,
+        "config/max_prompts": args.prompts,
         "config/definitions": ("target_info over the targeted prompts generated; repeat_prompt and rouge_prompt over "
                                "the targeted + untargeted prompts generated (config/prompts_generated_per_defence, "
                                "alternating targeted / untargeted); leakage against the retrieved raw documents; "

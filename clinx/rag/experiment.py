@@ -39,7 +39,7 @@ def interleave(a: Sequence[AttackPrompt], b: Sequence[AttackPrompt]) -> list[Att
 def compare(cfg, docs: Sequence[Any], defences: Sequence[str], llm: Any, encoder: Any, *,
             n_targeted: int, n_untargeted: int, n_adaptive: int, n_questions: int, kinds: Sequence[str],
             max_tokens: int | None = None, progress: bool = True, chunk: int = 10,
-            budget_s: float | None = None) -> dict:
+            budget_s: float | None = None, max_prompts: int | None = None) -> dict:
     """Flat figures (see ``scripts/bench_rag.py``) plus ``details`` per defence; no text, counts only."""
     a = cfg.attack
     seed = int(a.seed)
@@ -93,8 +93,9 @@ def compare(cfg, docs: Sequence[Any], defences: Sequence[str], llm: Any, encoder
             from tqdm import tqdm
 
             bar = tqdm(total=len(prompts) * len(defences), desc="attack", unit="prompt")
-        while done < len(prompts) and not over_budget():
-            part = prompts[done : done + int(chunk)]
+        limit = len(prompts) if max_prompts is None else min(len(prompts), int(max_prompts))
+        while done < limit and not over_budget():
+            part = prompts[done : min(done + int(chunk), limit)]
             for dfn in defences:
                 results[dfn] += run_attack(rags[dfn], part)
                 if bar:
