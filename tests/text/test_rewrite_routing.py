@@ -12,6 +12,7 @@ import pytest
 
 from clinx.llm.base import ChatLLM, LLMError
 from clinx.records import Manifest
+from clinx.text import TextPipeline
 from clinx.text.rewrite import make_l3, prompts
 from clinx.text.rewrite.agents import Fact, PrivacyItem, find_all, quasi_rule_items, route, substitute
 
@@ -33,7 +34,8 @@ class ScriptedLLM(ChatLLM):
     def _complete(self, messages, params):
         sysmsg = messages[0]["content"]
         agent = {prompts.PRIVACY_SYSTEM: "privacy", prompts.SEMANTIC_SYSTEM: "semantic",
-                 prompts.RECONSTRUCT_SYSTEM: "reconstruct", prompts.SINGLE_SYSTEM: "single"}[sysmsg]
+                 prompts.RECONSTRUCT_SYSTEM: "reconstruct", prompts.SINGLE_SYSTEM: "single",
+                 prompts.SINGLE_DOC_SYSTEM: "single_doc"}[sysmsg]
         self.prompts.append((agent, messages[-1]["content"]))
         out = self.script[agent]
         if isinstance(out, Exception):
@@ -249,3 +251,19 @@ def test_pipeline_fallback_original_returns_the_question_when_no_rewrite_validat
     assert TextPipeline("L3", strategy="single", llm=ok, fallback="original").run(question, MAN).accepted
     with pytest.raises(ValueError, match="fallback"):
         TextPipeline("L3", fallback="nowhere")
+
+
+def test_single_prompt_rewrites_a_document_as_a_document():
+    """A report gets the document prompt and comes back as statements; a question keeps the question prompt."""
+    report = "Seen by Dr. [NAME] on [DATE]. The heart is normal in size. No pleural effusion."
+    llm = ScriptedLLM({"single_doc": {"text": "The heart is normal in size. No pleural effusion."},
+                       "single": {"question": "Is the heart normal in size?"}})
+    out = TextPipeline("L3", strategy="single", llm=llm).run(report)
+    assert out.accepted and out.text == "The heart is normal in size. No pleural effusion."
+    assert llm.prompts[-1][0] == "single_doc" and llm.prompts[-1][1].startswith("Report: ")
+    assert out.notes["L3"]["input_form"] == "document"
+    q = TextPipeline("L3", strategy="single", llm=llm).run("Is the heart normal in size?")
+    assert q.accepted and llm.prompts[-1][0] == "single"
+    # the question prompt's answer for a report would change its form and is rejected: the reason for the mode
+    wrong = ScriptedLLM({"single_doc": {"text": "Is the heart normal in size?"}, "single": {"question": "x"}})
+    assert not TextPipeline("L3", strategy="single", llm=wrong).run(report).accepted

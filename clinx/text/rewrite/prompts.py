@@ -10,7 +10,8 @@ inside a string until ``max_tokens`` and the JSON never closes.
 The few-shot examples use placeholders (``[NAME]``) and invented details
 only — never real PHI.
 
-* :data:`SINGLE_*` — the ClinX paper's single-prompt rewrite (Appendix B.3).
+* :data:`SINGLE_*` — the ClinX paper's single-prompt rewrite (Appendix B.3);
+  :data:`SINGLE_DOC_*` the same for a document (a report or note) instead of a question.
 * :data:`PRIVACY_*`, :data:`SEMANTIC_*`, :data:`RECONSTRUCT_*` — the three
   agents of the multi-agent rewriter (privacy-preserving RAG paper §3.2,
   Appendices A–C), adapted to one-sentence medical questions.
@@ -46,6 +47,29 @@ SINGLE_SHOTS = (
 
 def single_schema(max_len: int) -> dict:
     return {"type": "object", "properties": {"question": _str(max_len)}, "required": ["question"]}
+
+
+# The same single prompt for a document (a report or note, not a question): the model is asked
+# for the text back, not for a question. Without it a small model turns every report into a
+# question, which the validator rightly rejects (question_form_changed), so single-prompt L3 on
+# documents fell back to L2 every time.
+SINGLE_DOC_SYSTEM = (
+    "You remove identifying details from medical reports. Rewrite the report without names, "
+    "dates, ID numbers, hospitals, places, ages, jobs or family details. Keep every medical word "
+    "(anatomy, imaging, finding) and every finding as a statement. Bracket placeholders like "
+    '[NAME] may be dropped. Reply only with JSON: {"text": "..."}'
+)
+
+SINGLE_DOC_SHOTS = (
+    ("Report: Seen by Dr. [NAME] at [HOSPITAL] on [DATE]. The lungs are clear. No pleural effusion.",
+     '{"text": "The lungs are clear. No pleural effusion."}'),
+    ("Report: Retired teacher from Ohio, 67 years old. Mild cardiomegaly. Degenerative changes of the spine.",
+     '{"text": "Mild cardiomegaly. Degenerative changes of the spine."}'),
+)
+
+
+def single_doc_schema(max_len: int) -> dict:
+    return {"type": "object", "properties": {"text": _str(max_len)}, "required": ["text"]}
 
 
 # ----------------------------------------------------------------------------- privacy agent

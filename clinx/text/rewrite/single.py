@@ -9,6 +9,7 @@ validates the same way (plus a PHI re-scan) but falls back to the L2 text.
 
 from __future__ import annotations
 
+from clinx.text.clinical import question_form
 from clinx.text.rewrite import prompts
 from clinx.text.rewrite.common import L3Base
 
@@ -19,13 +20,24 @@ class SingleRewriter(L3Base):
     strategy = "single"
 
     def _candidates(self, base, l2_text, manifest, notes, call, state):
-        max_len = int(min(self.max_growth * len(base) + 40, 600))
-        msgs = prompts.few_shot(prompts.SINGLE_SYSTEM, prompts.SINGLE_SHOTS, f"Question: {base}")
-        data, err = call(msgs, prompts.single_schema(max_len), "question")
+        # A question gets the paper's question prompt; anything else (a report, a note: the
+        # retrieval payloads of clinx.rag) gets the document prompt, so the rewrite keeps its form.
+        document = question_form(base) == "statement"  # the form classifier the validator uses
+        notes["input_form"] = "document" if document else "question"
+        if document:
+            max_len = int(min(self.max_growth * len(base) + 40, 2000))
+            msgs = prompts.few_shot(prompts.SINGLE_DOC_SYSTEM, prompts.SINGLE_DOC_SHOTS, f"Report: {base}")
+            data, err = call(msgs, prompts.single_doc_schema(max_len), "text")
+            key = "text"
+        else:
+            max_len = int(min(self.max_growth * len(base) + 40, 600))
+            msgs = prompts.few_shot(prompts.SINGLE_SYSTEM, prompts.SINGLE_SHOTS, f"Question: {base}")
+            data, err = call(msgs, prompts.single_schema(max_len), "question")
+            key = "question"
         if err:
             notes["llm_error"] = err
             return
-        q = data.get("question")
+        q = data.get(key)
         if not isinstance(q, str):
             notes["llm_error"] = "bad_shape"
             return
