@@ -25,7 +25,9 @@ class SingleRewriter(L3Base):
         document = question_form(base) == "statement"  # the form classifier the validator uses
         notes["input_form"] = "document" if document else "question"
         if document:
-            max_len = int(min(self.max_growth * len(base) + 40, 2000))
+            # llama.cpp refuses grammars that repeat a character rule ~2,000 times; a rewrite that
+            # drops identifiers is shorter than its input, and one cut short fails validation (fallback)
+            max_len = int(min(self.max_growth * len(base) + 40, 1000))
             msgs = prompts.few_shot(prompts.SINGLE_DOC_SYSTEM, prompts.SINGLE_DOC_SHOTS, f"Report: {base}")
             data, err = call(msgs, prompts.single_doc_schema(max_len), "text")
             key = "text"
