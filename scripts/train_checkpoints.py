@@ -19,7 +19,10 @@ image without its text with backing boxes kept
 (:attr:`clinx.records.Sample.restoration_target`): 30 minutes side by side on
 the shared 2-core machine (load ~7), 1,120 (PRISM) and 1,280 (g-skip) steps
 at the best epoch, val masked PSNR 26.78 / 27.21 dB against 24.08 dB for the
-Telea fill they start from. (Before that change, a 15-minute PRISM stage 2 was
+Telea fill they start from. PRISM then had a stage 2 (``--stage2 prism:20``,
+stopped by hand after 17 minutes because the resumed Lightning timer does not
+carry the first 30): its best epoch, 4,000 steps, reaches 28.22 dB on val and
+is the shipped PRISM. (Before the target change, a 15-minute PRISM stage 2 was
 tried and did not beat the resumed weights.)
 
 ``--revalidate`` trains nothing: it recomputes the validation figures of the
