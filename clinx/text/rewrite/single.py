@@ -24,18 +24,14 @@ class SingleRewriter(L3Base):
         # retrieval payloads of clinx.rag) gets the document prompt, so the rewrite keeps its form.
         document = question_form(base) == "statement"  # the form classifier the validator uses
         notes["input_form"] = "document" if document else "question"
-        if document:
-            # llama.cpp refuses grammars that repeat a character rule ~2,000 times; a rewrite that
-            # drops identifiers is shorter than its input, and one cut short fails validation (fallback)
-            max_len = int(min(self.max_growth * len(base) + 40, 1000))
-            msgs = prompts.few_shot(prompts.SINGLE_DOC_SYSTEM, prompts.SINGLE_DOC_SHOTS, f"Report: {base}")
-            data, err = call(msgs, prompts.single_doc_schema(max_len), "text")
-            key = "text"
-        else:
-            max_len = int(min(self.max_growth * len(base) + 40, 600))
-            msgs = prompts.few_shot(prompts.SINGLE_SYSTEM, prompts.SINGLE_SHOTS, f"Question: {base}")
-            data, err = call(msgs, prompts.single_schema(max_len), "question")
-            key = "question"
+        # llama.cpp refuses grammars that repeat a character rule ~2,000 times; a document rewrite
+        # that drops identifiers is shorter than its input, and one cut short fails validation (fallback)
+        system, shots, label, schema, key, cap = (
+            (prompts.SINGLE_DOC_SYSTEM, prompts.SINGLE_DOC_SHOTS, "Report", prompts.single_doc_schema, "text", 1000)
+            if document else
+            (prompts.SINGLE_SYSTEM, prompts.SINGLE_SHOTS, "Question", prompts.single_schema, "question", 600))
+        max_len = int(min(self.max_growth * len(base) + 40, cap))
+        data, err = call(prompts.few_shot(system, shots, f"{label}: {base}"), schema(max_len), key)
         if err:
             notes["llm_error"] = err
             return
