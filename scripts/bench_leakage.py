@@ -23,10 +23,16 @@
    whole images. Scores what was drawn: ``token_recall`` (all drawn
    identifiers), ``token_recall_listed`` / ``token_recall_unlisted`` (absent
    from the manifest), each with a cluster-bootstrap standard error;
-   ``released_fraction``; ``nonphi_survival``. Every figure names its
+   ``char_overlap`` (the longest run of each drawn value's characters one
+   detection reads at its place: partial reads); ``released_fraction``;
+   ``nonphi_survival``. Every figure names its
    attacker; ``_meta.attackers`` says whether that attacker built the masks,
    verified them, or is independent of both, and ``_meta.headline`` lists the
    figures whose attacker did not build the masks.
+   ``--checkpoint-dir checkpoints/phi`` runs the restored conditions with
+   other generators (the PHI-fed ``restore.input=phi`` ones) under the names
+   ``<condition>_phi``: the paper's skip-connection leakage experiment;
+   ``--verifier off`` attacks every output, not only what verification released.
 4. Speed: ``images_per_s/native/ocr`` (verification on, the run above),
    ``images_per_s/native/ocr_noverify`` (a subset, verification off) and
    ``images_per_s/512/ocr`` (built-in 512² test images, two OCR workers).
@@ -258,13 +264,24 @@ NATIVE_TARGETS = {
 }
 
 
-def build_condition_any(name: str):
-    """The condition under ``name`` or its alias (``ocr`` / ``blackout``); ``None`` with a note if none builds."""
+#: Conditions that run a trained generator (``--checkpoint-dir`` swaps their weights).
+RESTORED = {"gskip": "gskip", "prism": "prism", "prism_flat": "prism"}
+
+
+def build_condition_any(name: str, checkpoint_dir: Path | None = None):
+    """The condition under ``name`` or its alias (``ocr`` / ``blackout``); ``None`` with a note if none builds.
+
+    With ``checkpoint_dir``, a restored condition loads ``<dir>/<arch>/generator.pt``
+    (e.g. ``checkpoints/phi``: generators that see the PHI pixels) instead of the shipped one.
+    """
     from clinx.sanitize.conditions import get_condition
 
+    kw = {}
+    if checkpoint_dir is not None and name in RESTORED:
+        kw["checkpoint"] = Path(checkpoint_dir) / RESTORED[name] / "generator.pt"
     for n in CONDITION_ALIASES.get(name, (name,)):
         try:
-            return get_condition(n)
+            return get_condition(n, **kw)
         except Exception as exc:  # noqa: BLE001 — reported, the run goes on
             last = exc
     log(f"NOTE: condition {name} skipped ({type(last).__name__}: {last})")
@@ -335,6 +352,9 @@ def native_figures(results: dict, roles: dict, mask_engine: str) -> tuple[dict, 
                 f[f"{kind}_se/{cname}/{ename}"] = fig["se"]
                 f[f"{kind}_upper95/{cname}/{ename}"] = fig["upper95"]
                 f[f"{kind}_tokens/{cname}/{ename}"] = fig["tokens"]
+            if "char_overlap" in res:
+                f[f"char_overlap/{cname}/{ename}"] = res["char_overlap"]["recall"]
+                f[f"char_overlap_se/{cname}/{ename}"] = res["char_overlap"]["se"]
             f[f"nonphi_survival/{cname}/{ename}"] = res["nonphi"]["image_rate"]
             if ename != mask_engine:
                 headline.setdefault(cname, []).append(f"token_recall/{cname}/{ename}")
@@ -359,14 +379,16 @@ def native_table(figures: dict, results: dict, roles: dict) -> str:
         v = figures.get(k)
         return "—" if v is None else f"{v:.{d}f}"
 
-    lines = ["| condition | attacker (role) | token recall ± SE | listed | unlisted ± SE | released | quarantined | non-PHI survival |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = ["| condition | attacker (role) | token recall ± SE | listed | unlisted ± SE | char overlap ± SE | released | "
+             "quarantined | non-PHI survival |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for c, r in results.items():
         for e in r["leakage"]:
             lines.append(
                 f"| {c} | {e} ({roles.get(e, '?')}) | {num(f'token_recall/{c}/{e}')} ± {num(f'token_recall_se/{c}/{e}')} | "
                 f"{num(f'token_recall_listed/{c}/{e}')} | {num(f'token_recall_unlisted/{c}/{e}')} ± "
-                f"{num(f'token_recall_unlisted_se/{c}/{e}')} | {num(f'released_fraction/{c}', 3)} | "
+                f"{num(f'token_recall_unlisted_se/{c}/{e}')} | {num(f'char_overlap/{c}/{e}')} ± "
+                f"{num(f'char_overlap_se/{c}/{e}')} | {num(f'released_fraction/{c}', 3)} | "
                 f"{figures.get(f'n_quarantined/{c}')} | {num(f'nonphi_survival/{c}/{e}', 3)} |")
     for k in ("images_per_s/native/ocr", "images_per_s/native/ocr_noverify", "images_per_s/512/ocr"):
         lines.append(f"\n{k}: {num(k, 3)}" if k == "images_per_s/native/ocr" else f"{k}: {num(k, 3)}")
@@ -397,6 +419,11 @@ def main(argv=None) -> int:
                     help="tesseract (independent of clinx's engines) is skipped with a note when not installed")
     ap.add_argument("--attacker-params", default=None, help="JSON {engine: {param: value}} replacing ATTACKER_PARAMS")
     ap.add_argument("--conditions", default="raw,ocr,prism")
+    ap.add_argument("--checkpoint-dir", type=Path, default=None,
+                    help="folder with prism/ and gskip/ generators for the restored conditions (default: shipped); "
+                         "their figures are named <condition>_<tag>")
+    ap.add_argument("--tag", default=None, help="suffix for restored conditions run from --checkpoint-dir "
+                                                "(default: the folder's name, e.g. phi -> prism_phi)")
     ap.add_argument("--attack-scope", default="regions", choices=("regions", "full"),
                     help="regions: native-scale crops around every drawn text (default, affordable on 2 cores); "
                          "full: whole images at native scale")
@@ -455,10 +482,12 @@ def main(argv=None) -> int:
         cache = ReadCache(args.cache_dir or None, fps)
         results: dict[str, dict] = {}
         figures_extra: dict[str, float] = {}
-        for cname in [c for c in args.conditions.split(",") if c]:
-            cond = build_condition_any(cname)
+        tag = (args.tag or args.checkpoint_dir.name) if args.checkpoint_dir is not None else None
+        for base_name in [c for c in args.conditions.split(",") if c]:
+            cond = build_condition_any(base_name, args.checkpoint_dir)
             if cond is None:
                 continue
+            cname = f"{base_name}_{tag}" if tag and base_name in RESTORED else base_name
             # raw releases its input unchanged: verifying it would only quarantine everything.
             outputs, summary = sanitize_native(samples, cond, localizer, verify and cname != "raw", verifier,
                                                work / "out" / cname, progress)
@@ -511,6 +540,7 @@ def main(argv=None) -> int:
                 "attack_scope": args.attack_scope,
                 "headline": headline,
                 "conditions": list(results),
+                "checkpoint_dir": str(args.checkpoint_dir) if args.checkpoint_dir else None,
                 "speed_noverify_n": speed_n, "speed512_n": args.speed512_n,
                 "speed_notes": {
                     "images_per_s/native/ocr": "the ocr run above: all n images, masks + verification by the other engine",

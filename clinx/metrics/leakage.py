@@ -747,6 +747,9 @@ class DrawnLeak:
     listed_recovered: int = 0
     unlisted_total: int = 0
     unlisted_recovered: int = 0
+    #: Characters of the drawn values (compacted) and the longest run of each read at its place.
+    chars_total: int = 0
+    chars_recovered: int = 0
 
     @property
     def total(self) -> int:
@@ -770,6 +773,10 @@ def drawn_leak(values: Sequence[DrawnValue], detections: Sequence[Detection]) ->
     for tokens of ≥ :data:`MERGED_TOKEN_LEN` characters. Location matters
     because dates share tokens (``07``, ``2021``): reading the year of an
     unmasked second date must not count as reading the masked one.
+
+    Character overlap counts, per value, the longest contiguous run of its
+    compacted characters that one local detection reads: partial reads (a
+    surname's first four letters) that token recall scores as nothing.
     """
     out = DrawnLeak()
     for v in values:
@@ -779,6 +786,9 @@ def drawn_leak(values: Sequence[DrawnValue], detections: Sequence[Detection]) ->
         pad = 0.5 * max(1, v.box[3] - v.box[1])
         local = OCRView.from_detections([d for d in detections if _near(d.box, v.box, pad)])
         rec = sum(local.has_token(t) for t in toks)
+        chars = compact(v.text)
+        out.chars_total += len(chars)
+        out.chars_recovered += local.longest_common_run(chars) if chars else 0
         if v.listed:
             out.listed_total += len(toks)
             out.listed_recovered += rec
@@ -900,7 +910,7 @@ def evaluate_release(
     :class:`DrawnValue`).
 
     Returns ``{engine: {"token_recall": {...}, "token_recall_listed": {...},
-    "token_recall_unlisted": {...}, "nonphi": aggregate_survival(...),
+    "token_recall_unlisted": {...}, "char_overlap": {...}, "nonphi": aggregate_survival(...),
     "nonphi_by_kind": {...}, "n_items", "n_released", "n_quarantined",
     "released_fraction"}}`` where each recall is ``{"recall", "se",
     "upper95", "recovered", "tokens", "n_images"}``.
@@ -941,6 +951,7 @@ def evaluate_release(
             "token_recall": _recall_figure([p.recovered for p in per], [p.total for p in per]),
             "token_recall_listed": _recall_figure([p.listed_recovered for p in per], [p.listed_total for p in per]),
             "token_recall_unlisted": _recall_figure([p.unlisted_recovered for p in per], [p.unlisted_total for p in per]),
+            "char_overlap": _recall_figure([p.chars_recovered for p in per], [p.chars_total for p in per]),
             "nonphi": aggregate_survival(survival),
             "nonphi_by_kind": {k: aggregate_survival(v) for k, v in sorted(by_kind.items())},
             "n_items": n_items,

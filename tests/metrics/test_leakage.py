@@ -235,6 +235,19 @@ def test_drawn_leak_splits_listed_and_unlisted_and_needs_the_place():
     assert leak.recovered == 3 and leak.total == 8
 
 
+def test_drawn_leak_char_overlap_counts_partial_reads_at_the_place_only():
+    values = [DrawnValue("Anna Smith", "PatientName", True, (10, 10, 90, 20)),
+              DrawnValue("12345678", "PatientID", True, (10, 100, 90, 110))]
+    # Half the surname read where the name was drawn: no whole token, but characters recovered.
+    # The ID's digits read far away (another text) do not count.
+    dets = [bdet("Smi", (12, 8, 40, 22)), bdet("12345678", (500, 500, 590, 510))]
+    leak = drawn_leak(values, dets)
+    assert leak.recovered == 0
+    assert (leak.chars_recovered, leak.chars_total) == (3, 9 + 8)
+    nothing = drawn_leak(values, [])
+    assert nothing.chars_recovered == 0 and nothing.chars_total == 17
+
+
 def test_bootstrap_se():
     assert bootstrap_ratio_se([0, 0, 0], [5, 5, 5]) == 0.0
     se = bootstrap_ratio_se([5, 0, 5, 0], [5, 5, 5, 5])
@@ -272,6 +285,7 @@ def test_evaluate_release_counts_quarantined_items_and_unlisted_recall():
     assert res["token_recall_unlisted"]["recall"] == pytest.approx(1 / 3)
     assert res["token_recall"]["recall"] == pytest.approx(1 / 6) and res["token_recall"]["n_images"] == 3
     assert res["nonphi"]["image_rate"] == pytest.approx(2 / 3)
+    assert res["char_overlap"]["recall"] == pytest.approx(1 / 6)  # one 8-digit ID of six drawn values read
     # A quarantined item does not silently improve the figures: all quarantined -> nothing released, counted.
     none = evaluate_release({}, samples, drawn, {"fake": BoxEngine()})["fake"]
     assert none["released_fraction"] == 0.0 and none["n_quarantined"] == 4 and none["token_recall"]["tokens"] == 0
