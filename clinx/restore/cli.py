@@ -30,6 +30,29 @@ def _instantiate_all(group) -> list:
     return [hydra.utils.instantiate(node) for node in (group or {}).values() if node is not None and "_target_" in node]
 
 
+def init_generator(model, path) -> None:
+    """Load the generator weights of a clinx checkpoint into ``model`` (fine-tuning from ``init_from``).
+
+    Only the generator is taken: the discriminator, the optimisers and the
+    Lightning loop start fresh (use ``ckpt_path`` to resume a whole run).
+    Raises :class:`clinx.restore.checkpoint.CheckpointError` when the file
+    holds another architecture or does not fit the configured one.
+    """
+    from clinx.restore.checkpoint import CheckpointError, read_checkpoint
+
+    config, state = read_checkpoint(path)
+    if config["arch"] != model.arch:
+        raise CheckpointError(f"init_from {path} holds a {config['arch']!r} generator, the model is {model.arch!r}")
+    try:
+        model.generator.load_state_dict(state, strict=True)
+    except RuntimeError as exc:
+        raise CheckpointError(f"init_from {path} does not fit the configured {model.arch!r} generator: {str(exc)[:300]}") from exc
+    if config.get("fill") != model.restorer.fill:
+        log.warning("init_from %s was trained with fill=%s; fine-tuning with fill=%s", path, config.get("fill"),
+                    model.restorer.fill)
+    log.info("generator initialised from %s", path)
+
+
 def train(cfg, run_folder: Path | None = None) -> dict:
     """Train from a composed config; returns a summary dict (also written to ``summary.json``).
 
@@ -53,6 +76,8 @@ def train(cfg, run_folder: Path | None = None) -> dict:
     pl.seed_everything(int(cfg.seed), workers=True)
     datamodule = hydra.utils.instantiate(cfg.data)
     model = hydra.utils.instantiate(cfg.model)
+    if cfg.get("init_from"):
+        init_generator(model, cfg.init_from)
     export = Path(cfg.export_dir)
     callbacks = _instantiate_all(cfg.get("callbacks"))
     loggers = _instantiate_all(cfg.get("logger")) or False

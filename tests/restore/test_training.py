@@ -40,3 +40,26 @@ def test_model_and_trainer_groups_compose():
     paper = compose("train", ["experiment=paper_table4"])
     assert (paper.data.size, paper.data.crop, paper.data.batch_size, paper.model.lr, paper.trainer.max_epochs,
             paper.trainer.devices, paper.trainer.strategy) == (224, 224, 6, 1e-4, 10, 2, "ddp")
+
+
+def test_init_from_starts_the_generator_from_a_checkpoint(tmp_path):
+    import torch
+
+    from clinx.restore.checkpoint import CheckpointError, read_checkpoint
+    from clinx.restore.cli import init_generator
+
+    def model_for(arch):
+        import hydra
+        return hydra.utils.instantiate(compose("train", [f"model={arch}", "experiment=cpu_quick", *TINY[arch]]).model)
+
+    cfg = compose("train", ["model=gskip", "experiment=cpu_quick", *TINY["gskip"], "data.size=96", "data.crop=48",
+                            "data.batch_size=2", "data.val_n=2", "data.val_batch_size=2", "+trainer.fast_dev_run=true"])
+    train(cfg, tmp_path / "first")
+    exported = tmp_path / "first" / "export" / "generator.pt"
+    _, state = read_checkpoint(exported)
+    fresh = model_for("gskip")
+    assert any(not torch.equal(v, state[k]) for k, v in fresh.generator.state_dict().items())
+    init_generator(fresh, exported)
+    assert all(torch.equal(v, state[k]) for k, v in fresh.generator.state_dict().items())
+    with pytest.raises(CheckpointError, match="gskip"):
+        init_generator(model_for("prism"), exported)  # another architecture: refused, named
