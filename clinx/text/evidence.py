@@ -386,7 +386,8 @@ def _joined(text: str, a: _Tok, b: _Tok, comma: bool = True) -> bool:
         return False
     if "," in g and not comma:
         return False
-    return all(ch in " \t,." for ch in g) and g.count(",") <= 1
+    # every character a blank, comma or dot (nothing left once they are stripped), at most one comma
+    return not g.strip(" \t,.") and g.count(",") <= 1
 
 
 def _is_initial(t: _Tok, text: str) -> bool:
@@ -1333,6 +1334,9 @@ _STATE_AFTER_RE = re.compile(r",\s{0,2}([A-Z]{2})\b")
 
 
 def _state_after(text: str, t: _Tok) -> bool:
+    """Does ", XX" (a US state's code) follow the token ``t``?"""
+    if not text.startswith(",", t.e):
+        return False  # the pattern opens with the comma: no regex call for the tokens without one
     m = _STATE_AFTER_RE.match(text, t.e)
     return bool(m) and m.group(1).lower() in US_STATES
 

@@ -66,3 +66,78 @@ def test_find_names_trigger_lists_equal_their_plain_forms(text):
 def test_find_names_trigger_lists_equal_their_plain_forms_on_the_corpora():
     for text in corpus():
         _trigger_lists_equal(text)
+
+
+# ---- evidence helpers: a character test before a regex call, str.strip for a per-character generator
+
+
+def _joined_plain(text, a, b, comma=True):
+    g = E._gap(text, a, b)
+    if g == "":
+        return a.dot
+    if a.dot and not (len(a.raw) == 1 or a.low in E.TITLES or a.low in ("st", "mt", "ft")):
+        return False
+    if "\n" in g or len(g) > 4:
+        return False
+    if "," in g and not comma:
+        return False
+    return all(ch in " \t,." for ch in g) and g.count(",") <= 1
+
+
+def _state_after_plain(text, t):
+    m = E._STATE_AFTER_RE.match(text, t.e)
+    return bool(m) and m.group(1).lower() in E.US_STATES
+
+
+def _helpers_equal(text: str) -> None:
+    toks = E.tokens(text)
+    for a, b in zip(toks, toks[1:]):
+        for comma in (True, False):
+            assert E._joined(text, a, b, comma) == _joined_plain(text, a, b, comma)
+    for t in toks:
+        assert E._state_after(text, t) == _state_after_plain(text, t)
+
+
+_GAP_PIECES = ["Lowell", "MA", "ma", "Ma", "Dr", "J", "st", "Okafor", ",", ", ", " ,", ",,", ".", ". ", " ", "  ", "\t", "\n", "-", "'", ";",
+               ", MA 01852", "Boston, NH", "x,YZ", "Reno,NV", "Reno,  NV.", "Troy,\tNY"]
+
+
+@PROP
+@given(text=st.lists(st.sampled_from(_GAP_PIECES), max_size=16).map("".join))
+def test_evidence_helpers_equal_their_plain_forms(text):
+    _helpers_equal(text)
+
+
+def test_evidence_helpers_equal_their_plain_forms_on_the_corpora():
+    for text in corpus():
+        _helpers_equal(text)
+
+
+# ---- rules: the anchor-window scans, with the characters after which no match starts
+
+_ANCHOR_PIECES = [
+    "ACC2020-134801", "AB12-345", "ab12-34/56", "MRN#1234567", "Q12345", "12345", "678901", "Ab", "xyz", "2020", "abcde-12345",
+    "x", "É", "_", "-", "#", "/", " ", "  ", ".", ",", "on", "seen", "3/14", "12/8", "a.m.", "Acc", "(", ")", "9",
+    # a cue glued to a word before it: "p.m." has no word boundary before it, "on" has one
+    "xp.m. 3/14", "xa.m.: 12/8", "xon 3/14", "xAB12345", "9AB12-345", "_Q12345",
+]
+
+
+@PROP
+@given(text=st.lists(st.sampled_from(_ANCHOR_PIECES), max_size=16).map("".join))
+def test_anchored_table_scans_equal_finditer(text):
+    """Every entry of rules._ANCHORED, with the arguments find() passes, gives finditer's matches."""
+    from clinx.text import rules as R
+
+    for idx, args in R._ANCHORED.items():
+        rx = R._COMPILED[idx][1]
+        assert [m.span() for m in R._anchored_matches(text, rx, *args)] == [m.span() for m in rx.finditer(text)], R._COMPILED[idx][0]
+
+
+def test_anchored_table_scans_equal_finditer_on_the_corpora():
+    from clinx.text import rules as R
+
+    for text in corpus():
+        for idx, args in R._ANCHORED.items():
+            rx = R._COMPILED[idx][1]
+            assert [m.span() for m in R._anchored_matches(text, rx, *args)] == [m.span() for m in rx.finditer(text)]
