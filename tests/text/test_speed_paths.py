@@ -141,3 +141,39 @@ def test_anchored_table_scans_equal_finditer_on_the_corpora():
         for idx, args in R._ANCHORED.items():
             rx = R._COMPILED[idx][1]
             assert [m.span() for m in R._anchored_matches(text, rx, *args)] == [m.span() for m in rx.finditer(text)]
+
+
+# ---- context: sentence breaks looked for no further back than the longest abbreviation
+
+_BREAK_PIECES = ["Dr", "dr", "approx", "approxi", "hypertension", "A", "b", "e.g", "i.e", "St", "vs", "No", "5", "é", "ß", "ǅ",
+                 ".", ". ", ".\n", "? ", "! ", "; ", "\n", " ", "\t", ",", "_", "x" * 7, "Jr"]
+
+
+@PROP
+@given(text=st.lists(st.sampled_from(_BREAK_PIECES), max_size=20).map("".join))
+def test_sentence_breaks_equal_their_plain_form(text):
+    from clinx.text import context as C
+
+    assert C._sentence_breaks(text) == C._sentence_breaks_plain(text)
+
+
+def test_sentence_breaks_equal_their_plain_form_on_the_corpora():
+    from clinx.text import context as C
+    from clinx.text.pipeline import TextPipeline
+
+    l1 = TextPipeline("L1")
+    for text in corpus():
+        assert C._sentence_breaks(text) == C._sentence_breaks_plain(text)
+        out = l1.run(text).text  # what L2 reads: L1's output
+        assert C._sentence_breaks(out) == C._sentence_breaks_plain(out)
+
+
+def test_token_info_extras_are_what_they_stand_for():
+    """The length and "special" fields kept with a context token equal what find() used to compute per token."""
+    from clinx.text import context as C
+
+    for text in corpus()[:400]:
+        for m in C._TOKEN_RE.finditer(text):
+            info = C._token_info(m.group())
+            assert info[7] == len(info[0])
+            assert info[8] == bool(info[2] or info[3] or info[6])
