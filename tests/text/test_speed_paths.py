@@ -177,3 +177,30 @@ def test_token_info_extras_are_what_they_stand_for():
             info = C._token_info(m.group())
             assert info[7] == len(info[0])
             assert info[8] == bool(info[2] or info[3] or info[6])
+
+
+# ---- evidence token regexes with possessive repetitions against their greedy forms
+
+_WORD_PIECES = ["Ab", "o'", "O’", "-", "'", "’", "s", "S", ".", " ", "\n", "\t", "x", "É", "ß", "9", "_", "dr", "MD", "a-b", "--", "''",
+                "ı", "٣", "²", "PT", "hope", "Okafor"]
+_GREEDY_TOKEN_RE = r"[^\W\d_]+(?:['’-][^\W\d_]+)*\.?"
+_GREEDY_TOKEN_RE_ASCII = r"[A-Za-z]+(?:['-][A-Za-z]+)*\.?"
+
+
+def _token_regexes_equal(text: str) -> None:
+    import re
+
+    for fast, greedy in ((E._TOKEN_RE, _GREEDY_TOKEN_RE), (E._TOKEN_RE_ASCII, _GREEDY_TOKEN_RE_ASCII)):
+        assert fast.pattern != greedy
+        assert [m.span() for m in fast.finditer(text)] == [m.span() for m in re.finditer(greedy, text)]
+
+
+@PROP
+@given(text=st.lists(st.sampled_from(_WORD_PIECES + ["'-", "-'", "a'", "’b", "O'Neil's", "x-.", "-a-", "a--b"]), max_size=20).map("".join))
+def test_possessive_token_regexes_equal_their_greedy_forms(text):
+    _token_regexes_equal(text)
+
+
+def test_possessive_token_regexes_equal_their_greedy_forms_on_the_corpora():
+    for text in corpus():
+        _token_regexes_equal(text)
