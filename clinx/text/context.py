@@ -100,8 +100,32 @@ _PAIR_FIRSTS = frozenset(a for a, _ in ANCHOR_PAIRS)
 _ABBREV = frozenset("dr mr mrs ms st mt ft prof no vs jr sr dept approx e.g i.e".split())
 
 
+#: A dot after this many letters or more ends a sentence: no abbreviation in _ABBREV is as long.
+_ABBREV_REACH = max(len(w) for w in _ABBREV) + 1
+
+
 def _sentence_breaks(text: str) -> list[int]:
     """Offsets where a new sentence or line starts; "Dr. Smith" and initials do not break."""
+    out = []
+    for m in _SENT_BREAK_RE.finditer(text):
+        i = m.start()
+        if text[i] == ".":
+            # the letters before the dot, looked at only as far as the longest abbreviation and one more:
+            # a longer word is neither an abbreviation nor an initial (the plain form walks the whole word)
+            j = i
+            stop = i - _ABBREV_REACH if i > _ABBREV_REACH else 0
+            while j > stop and text[j - 1].isalpha():
+                j -= 1
+            if i - j < _ABBREV_REACH:
+                word = text[j:i].lower()
+                if word in _ABBREV or len(word) == 1:
+                    continue
+        out.append(m.end())
+    return out
+
+
+def _sentence_breaks_plain(text: str) -> list[int]:
+    """:func:`_sentence_breaks` walking back over the whole word before each dot (the property tests compare them)."""
     out = []
     for m in _SENT_BREAK_RE.finditer(text):
         i = m.start()
@@ -174,14 +198,16 @@ _TOKEN_INFO: dict[str, tuple] = {}
 
 
 def _token_info(g: str) -> tuple:
-    """``(t, low, anchor, pair_first, skip, digit_score, placeholder)`` for the matched token text ``g``.
+    """``(t, low, anchor, pair_first, skip, digit_score, placeholder, length, special)`` for the matched token text ``g``.
 
     ``t`` is the token without a possessive "'s"; ``anchor`` its single-word anchor category
     (``None`` when it is none); ``pair_first`` whether a two-word anchor may start with it; ``skip``
     whether it can never be a candidate wherever it stands (an anchor, a clinical or function word,
     a lower-case or all-capitals everyday word, a number :func:`_shape_score` scores 0);
     ``digit_score`` :func:`_shape_score`'s answer for a token with a digit (it depends on the
-    characters alone), else ``None``; ``placeholder`` whether it is a ``[CATEGORY]`` placeholder.
+    characters alone), else ``None``; ``placeholder`` whether it is a ``[CATEGORY]`` placeholder;
+    ``length`` is ``len(t)`` and ``special`` is ``anchor or pair_first or placeholder`` (both read
+    once per token of every text: kept here, they are not recomputed).
     """
     t = g
     if len(t) > 2 and t[-2] in "'’" and t[-1] in "sS":
@@ -211,7 +237,8 @@ def _token_info(g: str) -> tuple:
         skip = digit_score[0] <= 0.0
     if len(_TOKEN_INFO) > 100_000:
         _TOKEN_INFO.clear()
-    info = _TOKEN_INFO[g] = (t, low, anchor, low in _PAIR_FIRSTS, skip, digit_score, ph)
+    pair_first = low in _PAIR_FIRSTS
+    info = _TOKEN_INFO[g] = (t, low, anchor, pair_first, skip, digit_score, ph, len(t), bool(anchor or pair_first or ph))
     return info
 
 
@@ -270,9 +297,9 @@ class ContextEnhancer:
             info = info_of(g) or _token_info(g)
             s = m.start()
             starts.append(s)
-            ends.append(s + len(info[0]))
+            ends.append(s + info[7])
             infos.append(info)
-            if info[2] or info[3] or info[6]:
+            if info[8]:
                 special.append(i)
             if not info[4]:
                 maybe.append(i)
@@ -326,7 +353,7 @@ class ContextEnhancer:
         for i in maybe:
             if is_ph[i]:
                 continue  # removed spans are context, not candidates
-            t, low, _, _, _, digit_score, _ = infos[i]
+            t, low, _, _, _, digit_score, _, _, _ = infos[i]
             # a token with a digit is scored on its characters alone (memoised with the token)
             if digit_score is not None:
                 base, shape = digit_score

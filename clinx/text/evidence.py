@@ -176,12 +176,14 @@ here there home work phone cell at with and or in on by re hcp poa note notes md
 
 #: A word: letters, inner apostrophes or hyphens each followed by a letter, and one trailing dot.
 #: Written as runs of letters (not one alternation per character, three times slower); the
-#: same matches as :data:`_TOKEN_RE_PLAIN`, checked by a property test.
-_TOKEN_RE = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*\.?")
+#: same matches as :data:`_TOKEN_RE_PLAIN`, checked by a property test. The repetitions are
+#: possessive (no backtracking state kept: a third faster on non-ASCII text): nothing after a
+#: run of letters or a joined part can fail, so the greedy first path is always the match.
+_TOKEN_RE = re.compile(r"[^\W\d_]++(?:['’-][^\W\d_]++)*+\.?")
 _TOKEN_RE_PLAIN = re.compile(r"[^\W\d_](?:[^\W\d_]|['’](?=[^\W\d_])|-(?=[^\W\d_]))*\.?")
 #: :data:`_TOKEN_RE` for ASCII text, where a letter is A-Z or a-z and "’" cannot occur: the same
 #: matches (a property test checks), a third faster (plain ranges, not Unicode categories).
-_TOKEN_RE_ASCII = re.compile(r"[A-Za-z]+(?:['-][A-Za-z]+)*\.?")
+_TOKEN_RE_ASCII = re.compile(r"[A-Za-z]++(?:['-][A-Za-z]++)*+\.?")
 _LINE_RE = re.compile(r"[^\n]+")
 _INITIAL_RE = re.compile(r"[A-Za-z]\.?")
 
@@ -386,7 +388,8 @@ def _joined(text: str, a: _Tok, b: _Tok, comma: bool = True) -> bool:
         return False
     if "," in g and not comma:
         return False
-    return all(ch in " \t,." for ch in g) and g.count(",") <= 1
+    # every character a blank, comma or dot (nothing left once they are stripped), at most one comma
+    return not g.strip(" \t,.") and g.count(",") <= 1
 
 
 def _is_initial(t: _Tok, text: str) -> bool:
@@ -677,8 +680,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 inst[k] = True
 
     lows = [t.low for t in toks]
-    # each pass visits only the tokens that can start its pattern (set lookups, no scan)
-    cue_idx = [i for i, w in enumerate(lows) if w in _CUE_WORDS]
+    # each pass visits only the tokens that can start its pattern: one lookup per token in a
+    # table of every pass's trigger words (:func:`_trigger_lists`) instead of one scan per pass
+    cue_idx, saint_idx, hosp_idx, extra, town_idx, head_idx, venue_idx, run_idx, place_idx = _trigger_lists(toks, lows)
     for i in cue_idx:
         t = toks[i]
         if t.s and text[t.s - 1].isdigit():
@@ -764,7 +768,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 add(i - 1, i, "NAME", "evidence:credential", 0.85)  # "JS, RN", "KMB RN": a signer's initials
     # ---- "St. Elizabeth's", "ST. MARY": a saint's name is an institution's
     # (before the lexicon runs, which would take "St. Elizabeth" for a person and leave its "'s")
-    for i in [i for i, w in enumerate(lows) if w in ("st", "saint")]:
+    for i in saint_idx:
         t = toks[i]
         if i + 1 >= n or named[i + 1] or toks[i + 1].cls == C or not _joined(text, t, toks[i + 1], comma=False):
             continue
@@ -775,13 +779,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             if not (i > 0 and toks[i - 1].raw[:1].isdigit()):
                 add(i, i + 2, "HOSPITAL", "evidence:saint", 0.9)
     # ---- well-known hospitals and health systems by name, in any case ("harvard vanguard", "MGH", "St. Mary's")
-    _known_hospitals(text, toks, lows, named, add)
+    _known_hospitals(text, toks, lows, named, add, hosp_idx)
     # ---- two-word places before the name runs, which would take "jamaica" of "jamaica plain" for a person
     # and leave "plain" ("new hampshire", "fall river"); not in mixed case unless both words are capitalised
     place_first = _place_first()
     # the passes below start only at their trigger words: one scan finds them all (most notes have none)
-    triggers = _extra_triggers()
-    extra = [i for i, w in enumerate(lows) if w in triggers]
     for i in [i for i in extra if lows[i] in place_first]:
         if i + 1 >= n or named[i] or named[i + 1] or toks[i].cls == C or toks[i + 1].cls == C:
             continue
@@ -851,7 +853,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             named[m] = True
     # ---- "SAUGUS FIRE", "Quincy Fire Dept", "lynn police": a town's public service is an organisation
     # (the town may already be taken as a place or a name: the spans are merged)
-    for i in [i for i, w in enumerate(lows) if w in _TOWN_SERVICES]:
+    for i in town_idx:
         if i == 0 or named[i] or not _joined(text, toks[i - 1], toks[i], comma=False):
             continue
         p = toks[i - 1]
@@ -873,7 +875,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
     # ---- runs with no cue: names from the lexicons
     # (a run starts only on a token no lexicon calls clinical or everyday: the others are passed over at C speed)
     i = 0
-    for i0 in [k for k, t in enumerate(toks) if t.cls is not C and t.cls is not W]:
+    for i0 in run_idx:
         if i0 < i:
             continue  # inside the run judged last
         i = i0
@@ -916,7 +918,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             add(i, j, "NAME", "evidence:lexicon", 0.86)
         i = j
     # ---- institutions: words before a head
-    for i in [i for i, w in enumerate(lows) if w in _HEAD_START]:
+    for i in head_idx:
         t = toks[i]
         head_end = None
         if t.low in HOSPITAL_HEADS:
@@ -1002,7 +1004,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         if f"{_COMPASS[t.low]} {nx.low}" in place_set or nx.low in place_set and nx.cls in (N, U) and len(nx.low) >= 4:
             add(i, i + 2, "LOCATION", "evidence:place", 0.85)
     # ---- venues and places after cues
-    for i in [i for i, w in enumerate(lows) if w in _VENUE_WORDS]:
+    for i in venue_idx:
         t = toks[i]
         low = t.low
         pair = (lows[i - 1], low) if i > 0 else None
@@ -1070,7 +1072,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             cat = "LOCATION" if (is_place or place_cue and not venue) else "HOSPITAL"
             add(k, j, cat, "evidence:venue", 0.9)
     # ---- places on their own (not everyday words) and "Town, MA"
-    for i in [k for k, t in enumerate(toks) if not (t.cls == W and t.low not in place_first or t.cls == C)]:
+    for i in place_idx:
         if named[i]:
             continue
         t = toks[i]
@@ -1123,7 +1125,7 @@ def _inst_joined(text: str, a: _Tok, b: _Tok) -> bool:
     return g == " "
 
 
-def _known_hospitals(text: str, toks: list, lows: list, named: list, add) -> None:
+def _known_hospitals(text: str, toks: list, lows: list, named: list, add, starts: list | None = None) -> None:
     """Mark the names of :func:`clinx.text.lexicons.hospital_names` (longest first) as HOSPITAL.
 
     A one-word name that is also an everyday word ("tufts", "bmc" in lower case)
@@ -1134,7 +1136,8 @@ def _known_hospitals(text: str, toks: list, lows: list, named: list, add) -> Non
     orgs = organisation_names()
     n = len(toks)
     # only tokens that can start a name (one set test each): most notes have none
-    starts = [i for i, w in enumerate(lows) if w in index or "-" in w and w.split("-", 1)[0] in index]
+    if starts is None:
+        starts = _hospital_starts(lows, index)
     for i in starts:
         low = lows[i]
         if named[i]:
@@ -1229,6 +1232,68 @@ _HEAD_START = HOSPITAL_HEADS | frozenset(a for a, _ in HOSPITAL_HEAD_PAIRS) | fr
 _VENUE_WORDS = VENUE_CUES | frozenset(b for _, b in VENUE_PAIRS) | frozenset(b for _, b in PLACE_CUES) | frozenset({"near", "via"})
 
 
+def _hospital_starts(lows: list, index) -> list[int]:
+    """Indices of the tokens that can start a known hospital's name (the plain form of the ``hosp`` list)."""
+    return [i for i, w in enumerate(lows) if w in index or "-" in w and w.split("-", 1)[0] in index]
+
+
+# bits of :func:`_trigger_table`: which pass of _find_names a word can start
+_T_CUE, _T_SAINT, _T_HOSP, _T_EXTRA, _T_TOWN, _T_HEAD, _T_VENUE, _T_PLACE1 = (1 << k for k in range(8))
+
+
+@lru_cache(maxsize=1)
+def _trigger_table() -> dict[str, int]:
+    """word -> the bits of the _find_names passes it can start (built once from the static word sets)."""
+    table: dict[str, int] = {}
+    for bit, words in (
+        (_T_CUE, _CUE_WORDS), (_T_SAINT, ("st", "saint")), (_T_HOSP, hospitals()), (_T_EXTRA, _extra_triggers()),
+        (_T_TOWN, _TOWN_SERVICES), (_T_HEAD, _HEAD_START), (_T_VENUE, _VENUE_WORDS), (_T_PLACE1, _place_first()),
+    ):
+        for w in words:
+            table[w] = table.get(w, 0) | bit
+    return table
+
+
+def _trigger_lists(toks: list, lows: list) -> tuple[list[int], ...]:
+    """Token indices each pass of :func:`_find_names` visits, found with one table lookup per token.
+
+    Returns (cue, saint, known hospital, extra, town service, institution head, venue, name run,
+    place) index lists, each equal to its plain form in :func:`_trigger_lists_plain` (a property
+    test checks): the word sets are fixed, so one pass over the tokens serves every later pass.
+    """
+    get = _trigger_table().get
+    index = hospitals()
+    hits = [(i, b) for i, w in enumerate(lows)
+            if (b := get(w, 0) | (_T_HOSP if "-" in w and w.split("-", 1)[0] in index else 0))]
+    run_idx = [k for k, t in enumerate(toks) if t.cls is not C and t.cls is not W]
+    # the place pass visits the name-run tokens and the everyday words that start a place's name
+    # (neither clinical: those are the tokens not (W and not a place's first word, or C))
+    w_first = [i for i, b in hits if b & _T_PLACE1 and toks[i].cls == W]
+    place_idx = sorted(run_idx + w_first) if w_first else run_idx
+    return (
+        [i for i, b in hits if b & _T_CUE], [i for i, b in hits if b & _T_SAINT], [i for i, b in hits if b & _T_HOSP],
+        [i for i, b in hits if b & _T_EXTRA], [i for i, b in hits if b & _T_TOWN], [i for i, b in hits if b & _T_HEAD],
+        [i for i, b in hits if b & _T_VENUE], run_idx, place_idx,
+    )
+
+
+def _trigger_lists_plain(toks: list, lows: list) -> tuple[list[int], ...]:
+    """:func:`_trigger_lists` as one scan per pass (the form it replaces; the property tests compare them)."""
+    place_first = _place_first()
+    triggers = _extra_triggers()
+    return (
+        [i for i, w in enumerate(lows) if w in _CUE_WORDS],
+        [i for i, w in enumerate(lows) if w in ("st", "saint")],
+        _hospital_starts(lows, hospitals()),
+        [i for i, w in enumerate(lows) if w in triggers],
+        [i for i, w in enumerate(lows) if w in _TOWN_SERVICES],
+        [i for i, w in enumerate(lows) if w in _HEAD_START],
+        [i for i, w in enumerate(lows) if w in _VENUE_WORDS],
+        [k for k, t in enumerate(toks) if t.cls is not C and t.cls is not W],
+        [k for k, t in enumerate(toks) if not (t.cls == W and t.low not in place_first or t.cls == C)],
+    )
+
+
 @lru_cache(maxsize=1)
 def _extra_triggers() -> frozenset[str]:
     return _place_first() | _INSTITUTION_FIELDS | _STREET_SUFFIXES | _SPECIALTY_HEADS | frozenset(_COMPASS)
@@ -1271,6 +1336,9 @@ _STATE_AFTER_RE = re.compile(r",\s{0,2}([A-Z]{2})\b")
 
 
 def _state_after(text: str, t: _Tok) -> bool:
+    """Does ", XX" (a US state's code) follow the token ``t``?"""
+    if not text.startswith(",", t.e):
+        return False  # the pattern opens with the comma: no regex call for the tokens without one
     m = _STATE_AFTER_RE.match(text, t.e)
     return bool(m) and m.group(1).lower() in US_STATES
 

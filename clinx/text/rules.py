@@ -540,7 +540,9 @@ def _starts_matches(text: str, low: str, rx: re.Pattern, starts: re.Pattern, exo
     return out
 
 
-def _anchored_matches(text: str, rx: re.Pattern, anchors: re.Pattern, reach: int, firsts: frozenset) -> list[re.Match]:
+def _anchored_matches(
+    text: str, rx: re.Pattern, anchors: re.Pattern, reach: int, firsts: frozenset, not_after: frozenset = frozenset()
+) -> list[re.Match]:
     """``list(rx.finditer(text))`` for a pattern every match of which holds an *anchor* near its start.
 
     Each match of ``rx`` contains a match of ``anchors`` at most ``reach``
@@ -550,7 +552,9 @@ def _anchored_matches(text: str, rx: re.Pattern, anchors: re.Pattern, reach: int
     anchor: those few positions are tried with ``rx.match`` instead of
     running the pattern over the whole text (for the month/day after a date
     cue, whose case-insensitive word alternation has no literal prefix the
-    engine could skip to). The property tests check the equality.
+    engine could skip to). ``not_after``: characters that cannot stand right before a match
+    (``rx`` looks behind for none of them), so a position after one is not tried. The property
+    tests check the equality.
     """
     out = []
     last = 0
@@ -559,7 +563,7 @@ def _anchored_matches(text: str, rx: re.Pattern, anchors: re.Pattern, reach: int
         if p < last:
             continue
         for q in range(max(last, p - reach), p):
-            if text[q] in firsts:
+            if text[q] in firsts and (q == 0 or text[q - 1] not in not_after):
                 hit = rx.match(text, q)
                 if hit is not None:
                     out.append(hit)
@@ -578,6 +582,14 @@ _MD_CUE_FIRSTS = frozenset("odhfsrecmxiap" + "odhfsrecmxiap".upper())
 # "-" or "#", at most 6 characters in (1 letter, up to 4 more, an optional "-" or "#")
 _PARTS_ANCHOR_RE = re.compile(r"\d(?<=[A-Za-z#-]\d)")  # r"(?<=[A-Za-z#-])\d", digit first
 _ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+#: index into _COMPILED -> the arguments of :func:`_anchored_matches` after the pattern (anchors,
+#: reach, first characters, characters no match starts after); the property tests run this table.
+#: The identifiers open on "[A-Za-z](?<![\w-].)": a letter right after a letter starts none.
+_ANCHORED: dict[int, tuple] = {
+    _MD_CUE_IDX: (_MD_CUE_ANCHOR_RE, 16, _MD_CUE_FIRSTS, frozenset()),
+    _PARTS_IDX: (_PARTS_ANCHOR_RE, 6, _ASCII_LETTERS, _ASCII_LETTERS),
+    _PREFIXED_IDX: (_PARTS_ANCHOR_RE, 6, _ASCII_LETTERS, _ASCII_LETTERS),
+}
 
 
 # a name token may carry a possessive ("VAUGHAN's"); otherwise it must end at a non-word
@@ -958,10 +970,8 @@ class RuleRecognizer:
                 matches = _starts_matches(text, low, rx, _NAME_CUE_START_RE, exotic)
             elif i == _DATE_IDX:
                 matches = _starts_matches(text, low, rx, _DATE_START_RE, exotic)
-            elif i == _MD_CUE_IDX and not exotic:
-                matches = _anchored_matches(text, rx, _MD_CUE_ANCHOR_RE, 16, _MD_CUE_FIRSTS)
-            elif (i == _PARTS_IDX or i == _PREFIXED_IDX) and not exotic:
-                matches = _anchored_matches(text, rx, _PARTS_ANCHOR_RE, 6, _ASCII_LETTERS)
+            elif i in _ANCHORED and not exotic:
+                matches = _anchored_matches(text, rx, *_ANCHORED[i])
             elif i in _STARTS:
                 matches = _starts_matches(text, low, rx, _STARTS[i], exotic)
             else:

@@ -125,7 +125,7 @@ def test_token_memo_skips_only_tokens_that_score_zero(parts):
     text = " ".join(parts)
     first, last = C.name_gazetteer()
     for m in C._TOKEN_RE.finditer(text):
-        t, low, _, _, skip, digit_score, _ = C._token_info(m.group())
+        t, low, _, _, skip, digit_score, _ = C._token_info(m.group())[:7]
         for lower_text in (False, True):
             full = C._shape_score(t, low, m.start(), text, first, last, lower_text)
             if digit_score is not None:

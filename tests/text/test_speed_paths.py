@@ -1,0 +1,206 @@
+"""Speed-ups of the text levels' machinery against the plain forms they replace.
+
+Each fast path here changes *how* L1/L2 run, never *what* they find: it is
+compared with its plain form on every annotated note, the benchmark-style
+questions and texts built from fragments that trigger every pass.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from clinx.text import evidence as E
+
+PROP = settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+
+#: Words that start each pass of evidence._find_names, everyday and clinical words, odd Unicode.
+_EVIDENCE_WORDS = [
+    "Dr", "dr.", "wife", "son-in-law", "RN", "MD", "pt", "Name:", "with", "w/", "d/w", "st", "St.", "saint", "Mary's",
+    "mgh", "MGH", "brigham-women", "harvard", "vanguard", "fall", "river", "Fall River", "pharmacy:", "street", "Ave",
+    "fire", "police", "hospital", "medical", "center", "eye", "and", "ear", "at", "from", "to", "in", "near", "via",
+    "Cardiology", "n.", "E.", "so.", "boston", "Jamaica", "plain", "lives", "seen", "Okafor", "HOPE", "hope", "will",
+    "lasix", "the", "left", "lung", "Smith", "John", "A.", "x", "é", "José", "O’Neil", "ﬁ", "İ", "3rd", "45",
+]
+_SEPS = ["", " ", "  ", ", ", ". ", "\n", ": ", "-", "'s "]
+
+evidence_texts = st.lists(st.sampled_from(_EVIDENCE_WORDS), max_size=16).flatmap(
+    lambda parts: st.lists(st.sampled_from(_SEPS), min_size=len(parts), max_size=len(parts)).map(
+        lambda seps: "".join(p + s for p, s in zip(parts, seps))
+    )
+)
+
+
+@lru_cache(maxsize=1)
+def corpus() -> tuple[str, ...]:
+    """Every annotated development note, the benchmark questions (injected and clean) and IU reports."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+    import bench_text as B
+
+    from clinx.text.notes_eval import load_dev_notes
+
+    q = B.question_items(300)
+    texts = [n.text for n in load_dev_notes()] + [it.text for it in q] + [it.clean for it in q]
+    texts += [it.text for it in B.iu_items(100)]
+    return tuple(texts)
+
+
+def _trigger_lists_equal(text: str) -> None:
+    toks = E.tokens(text)
+    lows = [t.low for t in toks]
+    assert E._trigger_lists(toks, lows) == E._trigger_lists_plain(toks, lows)
+
+
+@PROP
+@given(text=evidence_texts)
+def test_find_names_trigger_lists_equal_their_plain_forms(text):
+    """One table lookup per token finds the tokens every pass of _find_names visits, as one scan per pass did."""
+    _trigger_lists_equal(text)
+
+
+def test_find_names_trigger_lists_equal_their_plain_forms_on_the_corpora():
+    for text in corpus():
+        _trigger_lists_equal(text)
+
+
+# ---- evidence helpers: a character test before a regex call, str.strip for a per-character generator
+
+
+def _joined_plain(text, a, b, comma=True):
+    g = E._gap(text, a, b)
+    if g == "":
+        return a.dot
+    if a.dot and not (len(a.raw) == 1 or a.low in E.TITLES or a.low in ("st", "mt", "ft")):
+        return False
+    if "\n" in g or len(g) > 4:
+        return False
+    if "," in g and not comma:
+        return False
+    return all(ch in " \t,." for ch in g) and g.count(",") <= 1
+
+
+def _state_after_plain(text, t):
+    m = E._STATE_AFTER_RE.match(text, t.e)
+    return bool(m) and m.group(1).lower() in E.US_STATES
+
+
+def _helpers_equal(text: str) -> None:
+    toks = E.tokens(text)
+    for a, b in zip(toks, toks[1:]):
+        for comma in (True, False):
+            assert E._joined(text, a, b, comma) == _joined_plain(text, a, b, comma)
+    for t in toks:
+        assert E._state_after(text, t) == _state_after_plain(text, t)
+
+
+_GAP_PIECES = ["Lowell", "MA", "ma", "Ma", "Dr", "J", "st", "Okafor", ",", ", ", " ,", ",,", ".", ". ", " ", "  ", "\t", "\n", "-", "'", ";",
+               ", MA 01852", "Boston, NH", "x,YZ", "Reno,NV", "Reno,  NV.", "Troy,\tNY"]
+
+
+@PROP
+@given(text=st.lists(st.sampled_from(_GAP_PIECES), max_size=16).map("".join))
+def test_evidence_helpers_equal_their_plain_forms(text):
+    _helpers_equal(text)
+
+
+def test_evidence_helpers_equal_their_plain_forms_on_the_corpora():
+    for text in corpus():
+        _helpers_equal(text)
+
+
+# ---- rules: the anchor-window scans, with the characters after which no match starts
+
+_ANCHOR_PIECES = [
+    "ACC2020-134801", "AB12-345", "ab12-34/56", "MRN#1234567", "Q12345", "12345", "678901", "Ab", "xyz", "2020", "abcde-12345",
+    "x", "É", "_", "-", "#", "/", " ", "  ", ".", ",", "on", "seen", "3/14", "12/8", "a.m.", "Acc", "(", ")", "9",
+    # a cue glued to a word before it: "p.m." has no word boundary before it, "on" has one
+    "xp.m. 3/14", "xa.m.: 12/8", "xon 3/14", "xAB12345", "9AB12-345", "_Q12345",
+]
+
+
+@PROP
+@given(text=st.lists(st.sampled_from(_ANCHOR_PIECES), max_size=16).map("".join))
+def test_anchored_table_scans_equal_finditer(text):
+    """Every entry of rules._ANCHORED, with the arguments find() passes, gives finditer's matches."""
+    from clinx.text import rules as R
+
+    for idx, args in R._ANCHORED.items():
+        rx = R._COMPILED[idx][1]
+        assert [m.span() for m in R._anchored_matches(text, rx, *args)] == [m.span() for m in rx.finditer(text)], R._COMPILED[idx][0]
+
+
+def test_anchored_table_scans_equal_finditer_on_the_corpora():
+    from clinx.text import rules as R
+
+    for text in corpus():
+        for idx, args in R._ANCHORED.items():
+            rx = R._COMPILED[idx][1]
+            assert [m.span() for m in R._anchored_matches(text, rx, *args)] == [m.span() for m in rx.finditer(text)]
+
+
+# ---- context: sentence breaks looked for no further back than the longest abbreviation
+
+_BREAK_PIECES = ["Dr", "dr", "approx", "approxi", "hypertension", "A", "b", "e.g", "i.e", "St", "vs", "No", "5", "é", "ß", "ǅ",
+                 ".", ". ", ".\n", "? ", "! ", "; ", "\n", " ", "\t", ",", "_", "x" * 7, "Jr"]
+
+
+@PROP
+@given(text=st.lists(st.sampled_from(_BREAK_PIECES), max_size=20).map("".join))
+def test_sentence_breaks_equal_their_plain_form(text):
+    from clinx.text import context as C
+
+    assert C._sentence_breaks(text) == C._sentence_breaks_plain(text)
+
+
+def test_sentence_breaks_equal_their_plain_form_on_the_corpora():
+    from clinx.text import context as C
+    from clinx.text.pipeline import TextPipeline
+
+    l1 = TextPipeline("L1")
+    for text in corpus():
+        assert C._sentence_breaks(text) == C._sentence_breaks_plain(text)
+        out = l1.run(text).text  # what L2 reads: L1's output
+        assert C._sentence_breaks(out) == C._sentence_breaks_plain(out)
+
+
+def test_token_info_extras_are_what_they_stand_for():
+    """The length and "special" fields kept with a context token equal what find() used to compute per token."""
+    from clinx.text import context as C
+
+    for text in corpus()[:400]:
+        for m in C._TOKEN_RE.finditer(text):
+            info = C._token_info(m.group())
+            assert info[7] == len(info[0])
+            assert info[8] == bool(info[2] or info[3] or info[6])
+
+
+# ---- evidence token regexes with possessive repetitions against their greedy forms
+
+_WORD_PIECES = ["Ab", "o'", "O’", "-", "'", "’", "s", "S", ".", " ", "\n", "\t", "x", "É", "ß", "9", "_", "dr", "MD", "a-b", "--", "''",
+                "ı", "٣", "²", "PT", "hope", "Okafor"]
+_GREEDY_TOKEN_RE = r"[^\W\d_]+(?:['’-][^\W\d_]+)*\.?"
+_GREEDY_TOKEN_RE_ASCII = r"[A-Za-z]+(?:['-][A-Za-z]+)*\.?"
+
+
+def _token_regexes_equal(text: str) -> None:
+    import re
+
+    for fast, greedy in ((E._TOKEN_RE, _GREEDY_TOKEN_RE), (E._TOKEN_RE_ASCII, _GREEDY_TOKEN_RE_ASCII)):
+        assert fast.pattern != greedy
+        assert [m.span() for m in fast.finditer(text)] == [m.span() for m in re.finditer(greedy, text)]
+
+
+@PROP
+@given(text=st.lists(st.sampled_from(_WORD_PIECES + ["'-", "-'", "a'", "’b", "O'Neil's", "x-.", "-a-", "a--b"]), max_size=20).map("".join))
+def test_possessive_token_regexes_equal_their_greedy_forms(text):
+    _token_regexes_equal(text)
+
+
+def test_possessive_token_regexes_equal_their_greedy_forms_on_the_corpora():
+    for text in corpus():
+        _token_regexes_equal(text)
