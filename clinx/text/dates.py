@@ -155,6 +155,8 @@ def _ordinal_ok(m: re.Match, text: str) -> tuple[int, int] | None:
         return s, e
     prev = _prev_word(text, s)
     nxt = _next_word(text, e)
+    if prev == "the" and not text[e : text.find("\n", e) if "\n" in text[e:] else len(text)].strip(" \t.,;:)"):
+        return s, e  # "Neurology consult Tuesday the 5th": the ordinal ends its line
     if prev in ("the", "on", "by", "until", "til", "since", "before", "after", "from", "thru", "through") and (
         nxt in ("", "of", "at", "and", "or", "to", "through", "in", "when", "for", "was", "we", "she", "he", "pt", "patient")
         or not nxt
@@ -294,6 +296,16 @@ DATE_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "date_holiday", None, "DATE", 0.85,
         lexicon=frozenset("thanksgiving christmas xmas easter halloween hanukkah chanukah".split()),
+    ),
+    # "Xmas Eve", "New Year's Day", "Memorial Day": a holiday of two words names one day
+    Recognizer(
+        "date_holiday_phrase",
+        r"\b(?:(?:christmas|xmas|new\s?years?['’]?s?)\s{1,2}(?:eve|day)|new\s?year['’]s|(?:memorial|independence|valentine['’]?s|"
+        r"mother['’]?s|father['’]?s|veterans['’]?|columbus|presidents['’]?|patriots['’]?|boxing)\s{1,2}day)\b",
+        "DATE", 0.85, flags=re.I,
+        gate=lambda t, low: ("day" in low or "eve" in low or "year" in low) and ("mas" in low or "year" in low or "'" in low or "’" in low
+                                                                                  or "memorial" in low or "independence" in low or "veterans" in low
+                                                                                  or "columbus" in low or "presidents" in low or "boxing" in low),
     ),
     Recognizer(
         "date_day_month",
