@@ -1150,7 +1150,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             add(i, i + 1, "LOCATION", "evidence:place", 0.85)
     if out:
         out.extend(_listed_after(text, toks, out, named))
-        out.extend(_repeated(toks, out, named))
+        out.extend(_repeated(text, toks, out, named))
     return out
 
 
@@ -1158,60 +1158,64 @@ def _listed_after(text: str, toks: list, found: list[Candidate], named: list) ->
     """The next institution of a list ("TRANSFER TO ADCARE OR SPECTRUM AFTER ABX", "prefer fairlawn or whittier"):
     after an institution's name, "or", "and" or a comma, then a name or an unknown word, or one rarer everyday
     word that ends the clause (not a care word: "to rehab or home")."""
-    by_end = {c.end: c for c in found if c.category == "HOSPITAL"}
-    if not by_end:
-        return []
     n = len(toks)
     out = []
-    for k, t in enumerate(toks):
-        if k + 1 >= n or t.low not in ("or", "and") or named[k + 1]:
+    starts = None
+    for c in found:
+        # (a literal test at the span's end first: most institutions stand in no list)
+        if c.category != "HOSPITAL":
             continue
-        p = toks[k - 1] if k > 0 else None
-        if p is None or not named[k - 1] or text[p.e : t.s].strip(" ,'’sS") or p.e not in by_end and p.e + 2 not in by_end:
+        m = _LIST_AFTER_RE.match(text, c.end)
+        if m is None:
             continue
-        if text[t.e : toks[k + 1].s] != " ":
+        if starts is None:
+            starts = [t.s for t in toks]
+        k = bisect_right(starts, m.end() - 1)  # the token after "or"/"and"
+        if k >= n or starts[k] != m.end() or named[k]:
             continue
-        j = k + 1
-        while j < n and j - k <= 2 and not named[j] and (j == k + 1 or _joined(text, toks[j - 1], toks[j], comma=False)) \
+        j = k
+        while j < n and j - k < 2 and not named[j] and (j == k or _joined(text, toks[j - 1], toks[j], comma=False)) \
                 and toks[j].cls in (N, U) and len(toks[j].low) >= 4:
             j += 1
-        if j == k + 1:
-            nx = toks[k + 1]
-            after = toks[k + 2] if k + 2 < n else None
+        if j == k:
+            nx = toks[k]
+            after = toks[k + 1] if k + 1 < n else None
             clause_end = after is None or any(ch in ".,;:()\n" for ch in text[nx.e : after.s]) or after.low in _PLACEMENT_STOP
             if nx.cls in (W, A) and clause_end and zipf(nx.low) < 4.5 and len(nx.low) >= 4 and nx.low not in _NOT_A_VENUE \
                     and nx.low not in CARE_WORDS and nx.low not in GENERIC_BEFORE_HEAD and nx.low not in FUNCTION_WORDS:
-                j = k + 2
-        if j > k + 1:
-            out.append(Candidate(toks[k + 1].s, toks[j - 1].e, "HOSPITAL", "evidence:list", 0.85))
-            for m in range(k + 1, j):
-                named[m] = True
+                j = k + 1
+        if j > k:
+            out.append(Candidate(toks[k].s, toks[j - 1].e, "HOSPITAL", "evidence:list", 0.85))
+            for m2 in range(k, j):
+                named[m2] = True
     return out
 
 
-def _repeated(toks: list, found: list[Candidate], named: list) -> list[Candidate]:
+_LIST_AFTER_RE = re.compile(r"(?:['’][sS])?,?[ \t](?:or|and|OR|AND|Or|And)[ \t]")
+
+
+def _repeated(text: str, toks: list, found: list[Candidate], named: list) -> list[Candidate]:
     """Other mentions of a word the cues found ("Lives with wife Oduya ... Oduya called"; "return to the willows ...
     faxed to willows admissions"): the same word elsewhere in the note, in any case, is the same identifier.
 
     Only distinctive words repeat so: a name or a word no lexicon knows (four letters or more), or the one rare
     everyday word of an institution's name found after a placement cue; never an ambiguous name ("hope", "will").
     """
-    n = len(toks)
+    low_text = text.lower()
     words: dict[str, str] = {}
-    j = 0
-    for c in sorted(found, key=lambda c: c.start):
-        while j < n and toks[j].e <= c.start:
-            j += 1
-        content = []
-        m = j
-        while m < n and toks[m].s < c.end:
-            tm = toks[m]
-            if tm.cls != C and tm.low not in FUNCTION_WORDS and tm.low not in HOSPITAL_HEADS:
-                content.append(tm)
-            m += 1
-        for tm in content:
-            if len(tm.low) >= 4 and (tm.cls in (N, U) or c.source == "evidence:placement" and len(content) == 1 and zipf(tm.low) < 3.5):
-                words.setdefault(tm.low, c.category)
+    for c in found:
+        span_words = _TOKEN_RE_ASCII.findall(low_text, c.start, c.end)
+        # (a count on the lower-cased text first: most found words occur once, and then nothing else is asked)
+        again = [w.rstrip(".") for w in span_words if len(w) >= 4 and low_text.count(w.rstrip(".")) > 1]
+        if not again:
+            continue
+        content = [w for w in (x.rstrip(".") for x in span_words)
+                   if classify(w) != C and w not in FUNCTION_WORDS and w not in HOSPITAL_HEADS]
+        for w in again:
+            if w not in words and w in content and (
+                classify(w) in (N, U) or c.source == "evidence:placement" and len(content) == 1 and zipf(w) < 3.5
+            ):
+                words[w] = c.category
     if not words:
         return []
     return [Candidate(t.s, t.e, words[t.low], "evidence:repeated", 0.85)

@@ -175,8 +175,17 @@ def _code_signature_ok(m: re.Match, text: str) -> tuple[int, int] | None:
 
 #: Letters before a digit at a line's end that are no signer: a day or a count ("pod3", "hd2", "x2", "cn7", "gr2").
 _NOT_SIGNATURE = frozenset("pod hd hod day dy wk cycle c cn gr g gp grade stage ta tb no q x".split())
-# two letters, a digit, blanks, then a line end: every code_signature match holds one
-_CODE_SIGNATURE_GATE_RE = re.compile(r"[A-Za-z]{2}\d{1,2}[ \t]*(?:\n|$)")
+# two letters, a digit, blanks, then a line end: every code_signature match holds one (led by the digit)
+_CODE_SIGNATURE_GATE_RE = re.compile(r"\d(?<=[A-Za-z]{2}\d)\d?[ \t]*(?:\n|$)")
+
+
+def _code_signature_gate(t: str, low: str) -> bool:
+    """Sound gate of ``code_signature``: a line ends on two letters and a digit or two. A one-line text (a
+    question) is decided by its last characters alone."""
+    if "\n" not in t:
+        e = len(t.rstrip(" \t"))
+        return e > 2 and t[e - 1].isdigit() and _CODE_SIGNATURE_GATE_RE.search(t, max(0, e - 2)) is not None
+    return _CODE_SIGNATURE_GATE_RE.search(t) is not None
 
 _TOWN_STATE_BEFORE_RE = re.compile(r"(?<![\w])[A-Za-z]{3,20},?[ \t]{1,2}(?i:" + _STATES_ANY_CASE + r")\.?,?[ \t]{1,3}$")
 _PAGING_BEFORE_RE = re.compile(
@@ -222,7 +231,7 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "code_signature",
         r"(?m)(?:^[ \t]*-{0,2}[ \t]?|[.;!][ \t]{1,2}-{1,2}[ \t]?)(?P<v>[A-Za-z]{2,3}\d{1,2})[ \t]*$",
-        "NAME", 0.85, validator=_code_signature_ok, gate=lambda t, low: _CODE_SIGNATURE_GATE_RE.search(t) is not None,
+        "NAME", 0.85, validator=_code_signature_ok, gate=_code_signature_gate,
     ),
     # "chelsea ma 02150", "Lowell, Ma 01852": a ZIP code after a town and a state written in any case
     # (the pattern starts on the digits, which the engine finds fast; the validator reads the words before)
