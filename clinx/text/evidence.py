@@ -57,7 +57,7 @@ from clinx.text.lexicons import (
     zipf,
 )
 
-TITLES = frozenset("dr drs doctor mr mrs ms miss mx prof professor rabbi rev reverend pastor imam".split())
+TITLES = frozenset("dr drs doctor mr mrs ms miss mx prof professor rabbi rev reverend pastor imam fr".split())
 RELATIONS = frozenset(
     """
 wife husband son sons daughter daughters dtr dau sister sisters brother brothers bro sis mother mom mum father dad
@@ -96,6 +96,7 @@ HOSPITAL_HEADS = frozenset(
 hospital hospitals clinic clinics infirmary rehab rehabilitation healthcare hospice institute sanatorium memorial vanguard
 associates hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village
 airport shelter charities society foundation mission commission authority ministries coalition inn health
+inc llc llp ltd corp opco
 """.split()
 )
 # two-word heads ("medical center", "health center", "home health", "skilled nursing", "eye and ear")
@@ -176,6 +177,9 @@ parents children kids friends relatives family's observation holding waiting sta
 bottom front back end point level site touch time times moment ground table desk window door sink
 """.split()
 )
+#: Heads that name an organisation only after a name or a word no lexicon knows ("Cole Center", "Eliot Community";
+#: not "trauma center", "the community") or, for "sons", after a found name and "&" ("Kfoury & Sons").
+_SOFT_HEADS = frozenset("center centre community sons".split())
 #: A choice between institutions ("FAMILY PREFER FAIRLAWN", "pt prefers emerson"): a venue cue of its own.
 _PREFER = frozenset("prefer prefers preferred preference".split())
 #: Words after a placement run that close it as an institution's name ("the willows nursing home", "the bridge
@@ -637,8 +641,14 @@ def _verb_follows(text: str, toks: list, j: int) -> bool:
         return True
     if j + 1 < len(toks):
         nx = toks[j + 1]
+        if nx.low in _NAME_THEN_PREP:
+            return False  # "case manager ray from the cole center": where the person works, no verb's object
         return _joined(text, t, nx, comma=False) and _gap(text, t, nx) != "" and nx.cls in (W, C) and "," not in _gap(text, t, nx)
     return False
+
+
+#: Prepositions that follow a person's name ("ray from pharmacy", "mark at the desk"), not a verb.
+_NAME_THEN_PREP = frozenset("from at of".split())
 
 
 def find_evidence(text: str, lexicon_recognizers: tuple = (), *, names: bool = True, index: dict | None = None) -> list[Candidate]:
@@ -718,6 +728,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         t = toks[i]
         if t.s and text[t.s - 1].isdigit():
             continue  # "3rd floor": an ordinal's ending, not the dietitian's "rd"
+        if t.low == "fr" and (text[: t.s].rstrip()[-1:].isdigit() or not t.raw[:1].isupper() or t.raw.isupper() and t.case != "caps"):
+            continue  # "14 Fr foley", "16 fr": a catheter's French gauge; "Fr. Milos" the priest
         low = t.low
         k = i + 1
         last_tok = k >= n  # a credential may end the note ("P. Galloway, MD"): only the look-back applies
@@ -867,7 +879,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             start_at = toks[k].s - len(number.group())
         elif before in _SQUARE_CUES and toks[i].low in ("square", "sq") and all(toks[m].cls in (N, U) or lows[m] in place_set for m in range(k, i)):
             start_at = toks[k].s  # "at kenmore square", "near Davis Sq": a square is named after a place or a person
-        elif before in _STREET_CUES and toks[i].low in _STREET_ABBREVS and (
+        elif (before in _STREET_CUES and toks[i].low in _STREET_ABBREVS or before == "at" and toks[i].low in ("street", "avenue", "road")) and (
             toks[i].low != "st" or all(toks[m].cls != C for m in range(k, i))  # ("on ... ST" may be an ST segment)
         ):
             start_at = toks[k].s
@@ -1148,6 +1160,22 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             add(i, i + 2, "LOCATION", "evidence:place", 0.85)
         elif t.cls in (N, U, A) and _state_after(text, t) and t.cls != C:
             add(i, i + 1, "LOCATION", "evidence:place", 0.85)
+    # ---- "the cole center", "at eliot community", "Kfoury & Sons": a name or an unknown word before "center"
+    # (or "community" right after a venue cue), or a found name before "& Sons", names an organisation
+    for i in [i for i, w in enumerate(lows) if w in _SOFT_HEADS]:
+        if i == 0 or inst[i] or not _inst_joined(text, toks[i - 1], toks[i]):
+            continue
+        p = toks[i - 1]
+        if lows[i] == "sons":
+            if named[i - 1] and text[p.e : toks[i].s].strip() in ("&", "and") and p.raw[:1].isupper():
+                out.append(Candidate(p.s, toks[i].e, "HOSPITAL", "evidence:company", 0.88))
+            continue
+        if inst[i - 1] or p.cls not in (N, U) or len(p.low) < 4 or p.case == "mixed" and not p.raw[:1].isupper():
+            continue
+        if lows[i] == "community" and not (i > 1 and lows[i - 2] in _ORG_CUES):
+            continue
+        out.append(Candidate(p.s, toks[i].e, "HOSPITAL", "evidence:hospital", 0.88))
+        named[i - 1] = named[i] = inst[i - 1] = inst[i] = True
     if out:
         out.extend(_listed_after(text, toks, out, named))
         out.extend(_repeated(text, toks, out, named))
@@ -1359,7 +1387,8 @@ _EPONYM_HEADS_MORE = frozenset(
 #: before them name one only when they are names, unknown words or capitalised in mixed case.
 _WEAK_HEADS = frozenset(
     "hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village airport "
-    "shelter charities society foundation mission commission authority ministries coalition inn health".split()
+    "shelter charities society foundation mission commission authority ministries coalition inn health inc llc llp ltd corp "
+    "opco".split()
 )
 #: Everyday words before a weak head that say what kind of service, not whose ("behavioral health", "als ambulance").
 _NOT_SERVICE_NAME = frozenset(

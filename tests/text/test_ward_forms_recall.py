@@ -163,3 +163,35 @@ def test_two_word_holiday_and_line_ending_ordinal():
 def test_ward_shorthand_is_not_a_name():
     text = "PFTS AS OUTPATIENT. tol reg diet. FOUND BY HOME HEALTH AIDE AT 0800. TIMI 4."
     assert _l2(text) == text
+
+
+# ---------------------------------------------------------------- organisations and people after soft cues
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("dmh case manager from the cole center office.", "center"),
+        ("outpt psychiatrist at eliot community, last seen", "community"),
+        ("Funeral home: Kfoury & Sons.", "Sons"),
+        ("methadone 90 mg daily through Habit OPCO in Lynn", "Habit"),
+    ],
+    ids=["name_center", "cued_unknown_community", "found_name_and_sons", "company_suffix"],
+)
+def test_soft_heads_after_a_name_or_unknown_word(text, value):
+    _gone(text, value)
+
+
+def test_soft_heads_after_kind_words_are_kept():
+    text = "trauma center. the community. Hispanic community. pt and sons at bedside."
+    assert _l2(text) == text
+
+
+def test_priest_title_but_not_french_gauge():
+    _gone("chaplain Fr. Milos contacted.", "Milos")
+    text = "14 Fr foley placed. 16 FR NGT."
+    assert _l2(text) == text
+
+
+def test_given_name_after_a_role_before_a_preposition():
+    _gone("dmh case manager ray from the office called", "ray")
