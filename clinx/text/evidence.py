@@ -80,11 +80,13 @@ dietitian nutritionist rd
 LABELS = frozenset(
     """
 name patient pt re ref attn signed dictated transcribed typed read seen discussed spoke called paged notified per by
-referred referring ordering contact dw d/w
+referred referring ordering contact dw d/w call
 """.split()
 )
 # labels after which an ambiguous word is still not a name ("pt will", "called back")
-_WEAK_LABELS = frozenset("patient pt by per called seen read contact".split())
+_WEAK_LABELS = frozenset("patient pt by per called seen read contact call".split())
+#: Verbs of care before "by": the surname after them may be an everyday word too ("seen by smith", "EVALUATED BY HILL").
+_BY_VERBS = frozenset("seen evaluated examined assessed followed managed reviewed cosigned co-signed consulted".split())
 CREDENTIALS = frozenset(
     """
 md m.d do d.o rn np pa pa-c phd dpt licsw lcsw otr otr/l crna rvt facc facs cnm lpn lvn mph msw pharmd dds dmd
@@ -180,6 +182,8 @@ bottom front back end point level site touch time times moment ground table desk
 #: Heads that name an organisation only after a name or a word no lexicon knows ("Cole Center", "Eliot Community";
 #: not "trauma center", "the community") or, for "sons", after a found name and "&" ("Kfoury & Sons").
 _SOFT_HEADS = frozenset("center centre community sons".split())
+#: Words for the patient before "from the ..." ("93 yo f from the oaks", "pt from the pines"): where the patient lives.
+_PATIENT_WORDS = frozenset("pt patient yo y/o yof yom f m man woman male female resident".split())
 #: A choice between institutions ("FAMILY PREFER FAIRLAWN", "pt prefers emerson"): a venue cue of its own.
 _PREFER = frozenset("prefer prefers preferred preference".split())
 #: Words after a placement run that close it as an institution's name ("the willows nursing home", "the bridge
@@ -781,6 +785,10 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             if g is not None:
                 colon = ":" in g
                 weak = low in _WEAK_LABELS and not colon
+                # "seen by smith": after a verb of care and "by", a surname that is also a word
+                by_surname = low == "by" and i > 0 and lows[i - 1] in _BY_VERBS and nk.cls == A and nk.low in last \
+                    and nk.low not in FUNCTION_WORDS and (nk.case != "mixed" or nk.raw[:1].isupper()) and not _object_follows(text, toks, k)
+                weak = weak and not by_surname
                 # "met with Heather": after a verb of meeting, a capitalised given name that is also a word
                 given = low == "with" and nk.cls == A and nk.case == "mixed" and nk.raw[:1].isupper() and nk.low in first \
                     and nk.low not in FUNCTION_WORDS
@@ -788,7 +796,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 # a word follows it as an object follows a verb ("rn mark site") or it is lower case in mixed text
                 given = given or low in ROLES and low not in _WEAK_LABELS and nk.cls == A and nk.low in first \
                     and nk.low not in FUNCTION_WORDS and (nk.case != "mixed" or nk.raw[:1].isupper()) and not _verb_follows(text, toks, k)
-                j = _take_name(text, toks, k, allow_ambiguous=colon or given, pure_only=weak, any_word=colon and low in _FIELD_LABELS)
+                j = _take_name(text, toks, k, allow_ambiguous=colon or given or by_surname, pure_only=weak,
+                               any_word=colon and low in _FIELD_LABELS)
                 if j > k:
                     add(k, j, "NAME", "evidence:role", 0.9)
                     continue
@@ -822,7 +831,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         letter = len(nx.raw) == 1 and nx.raw.isalpha() and text[nx.e : nx.e + 2].lower() in ("'s", "’s")
         # (in a capitals line a capital says nothing: "ST. ELEVATION" is the ECG's ST segment)
         capital = nx.raw[:1].isupper() and not (nx.raw.isupper() and nx.cls == W)
-        if (t.dot or t.low == "saint") and capital or saint or letter and (t.dot or t.low == "saint" or t.raw == "ST"):
+        if (t.dot or t.low == "saint") and capital or saint or letter:
             if not (i > 0 and toks[i - 1].raw[:1].isdigit()):
                 add(i, i + 2, "HOSPITAL", "evidence:saint", 0.9)
     # ---- well-known hospitals and health systems by name, in any case ("harvard vanguard", "MGH", "St. Mary's")
@@ -965,6 +974,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             decided = True
             j = i + 2
             run = toks[i:j]
+        elif 2 <= len(run) <= 3 and all(r.cls == U and len(r.low) >= 4 for r in run) and _alone_on_line(text, run):
+            # "ZORBLAT QUIXTERBY" on a header line of its own: two or three words no lexicon knows, nothing else
+            decided = True
         if decided and is_eponym(text, run):
             decided = False
         if decided:
@@ -1085,7 +1097,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             the, k = True, i
         # "return to the willows", "transferred to broadway", "works as a mechanic at quirk", "about the meadows in
         # tewksbury": everyday words where a placement cue puts an institution (any letter case)
-        placement = pair in PLACEMENT_PAIRS or low == "at" and any(lows[m] in _WORK_VERBS for m in range(max(0, i - 5), i))
+        placement = pair in PLACEMENT_PAIRS or low == "at" and any(lows[m] in _WORK_VERBS for m in range(max(0, i - 5), i)) \
+            or low == "from" and the and any(lows[m] in _PATIENT_WORDS for m in range(max(0, i - 3), i))
         if placement or the and low in ("at", "to", "from", "about"):
             j = _placement_run(text, toks, k + the, the, named, place_first, strong=placement,
                                lone=pair in _LONE_PLACEMENT or low == "at" and placement)
@@ -1180,6 +1193,13 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         out.extend(_listed_after(text, toks, out, named))
         out.extend(_repeated(text, toks, out, named))
     return out
+
+
+def _alone_on_line(text: str, run: list) -> bool:
+    """Do the tokens ``run`` fill their line, but for blanks (a header's name line)?"""
+    ls = text.rfind("\n", 0, run[0].s) + 1
+    le = text.find("\n", run[-1].e)
+    return not text[ls : run[0].s].strip() and not text[run[-1].e : le if le >= 0 else len(text)].strip()
 
 
 def _listed_after(text: str, toks: list, found: list[Candidate], named: list) -> list[Candidate]:

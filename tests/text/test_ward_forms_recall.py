@@ -195,3 +195,28 @@ def test_priest_title_but_not_french_gauge():
 
 def test_given_name_after_a_role_before_a_preposition():
     _gone("dmh case manager ray from the office called", "ray")
+
+
+def test_header_line_of_unknown_words_is_a_name():
+    _gone("DISCHARGE SUMMARY\nZORBLAT QUIXTERBY\nADMIT 3/4", "ZORBLAT", "QUIXTERBY")
+    text = "ZOSYN VANCOMYCIN\nCHOLECYSTECTOMY PENDING\nDISCHARGE SUMMARY"
+    assert _l2(text) == text
+
+
+def test_surname_that_is_a_word_after_a_verb_of_care_and_by():
+    _gone("seen by smith in ed.", "smith")
+    text = "seen by cardiology. seen by family. seen by will."
+    assert _l2(text) == text
+
+
+def test_given_name_after_call():
+    _gone("called son at work, lmom. will call terrence back", "terrence")
+    text = "call light in reach. call md if sbp<90. call bell"
+    assert _l2(text) == text
+
+
+def test_saint_initial_without_a_dot_and_from_the_plural_after_a_patient_word():
+    _gone("seen at MGH and st e's", "e's")
+    _gone("93 yo f from the pines. had a fall", "pines")
+    text = "drainage from the edges. pt from the streets"
+    assert _l2(text) == text
