@@ -160,7 +160,7 @@ PLACEMENT_PAIRS = frozenset(
      ("discharge", "to"), ("dc", "to"), ("sent", "to"), ("sent", "from"), ("transferred", "to"), ("transferred", "from"),
      ("transfer", "to"), ("transfer", "from"), ("tx", "to"), ("admitted", "to"), ("admitted", "from"), ("resident", "of"),
      ("lives", "at"), ("living", "at"), ("stays", "at"), ("stayed", "at"), ("staying", "at"), ("previously", "at"),
-     ("referred", "to"), ("attends", "the"), ("placement", "at"), ("bed", "at"), ("accepted", "at"), ("accepted", "to")}
+     ("referred", "to"), ("placement", "at"), ("bed", "at"), ("accepted", "at"), ("accepted", "to")}
 )
 #: ... of which these may put a lone everyday word there without "the" ("transferred to broadway"; not "back to sleep").
 _LONE_PLACEMENT = frozenset(
@@ -1093,12 +1093,10 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         if k >= n or named[k] or not _joined(text, t, toks[k], comma=False):
             continue
         the = toks[k].low == "the" and k + 1 < n and not named[k + 1]
-        if low == "the":  # ("attends the ..."): the cue's "the" is the name's
-            the, k = True, i
         # "return to the willows", "transferred to broadway", "works as a mechanic at quirk", "about the meadows in
         # tewksbury": everyday words where a placement cue puts an institution (any letter case)
-        placement = pair in PLACEMENT_PAIRS or low == "at" and any(lows[m] in _WORK_VERBS for m in range(max(0, i - 5), i)) \
-            or low == "from" and the and any(lows[m] in _PATIENT_WORDS for m in range(max(0, i - 3), i))
+        placement = pair in PLACEMENT_PAIRS or low == "at" and not _WORK_VERBS.isdisjoint(lows[max(0, i - 5) : i]) \
+            or low == "from" and the and not _PATIENT_WORDS.isdisjoint(lows[max(0, i - 3) : i])
         if placement or the and low in ("at", "to", "from", "about"):
             j = _placement_run(text, toks, k + the, the, named, place_first, strong=placement,
                                lone=pair in _LONE_PLACEMENT or low == "at" and placement)
@@ -1175,7 +1173,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             add(i, i + 1, "LOCATION", "evidence:place", 0.85)
     # ---- "the cole center", "at eliot community", "Kfoury & Sons": a name or an unknown word before "center"
     # (or "community" right after a venue cue), or a found name before "& Sons", names an organisation
-    for i in [i for i, w in enumerate(lows) if w in _SOFT_HEADS]:
+    for i in [i for i in extra if lows[i] in _SOFT_HEADS]:
         if i == 0 or inst[i] or not _inst_joined(text, toks[i - 1], toks[i]):
             continue
         p = toks[i - 1]
@@ -1470,7 +1468,7 @@ _VENUE_WORDS = VENUE_CUES | frozenset(b for _, b in VENUE_PAIRS) | frozenset(b f
 
 @lru_cache(maxsize=1)
 def _extra_triggers() -> frozenset[str]:
-    return _place_first() | _INSTITUTION_FIELDS | _STREET_SUFFIXES | _SPECIALTY_HEADS | frozenset(_COMPASS)
+    return _place_first() | _INSTITUTION_FIELDS | _STREET_SUFFIXES | _SPECIALTY_HEADS | frozenset(_COMPASS) | _SOFT_HEADS
 
 
 @lru_cache(maxsize=1)
