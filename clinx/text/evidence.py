@@ -90,7 +90,7 @@ _BY_VERBS = frozenset("seen evaluated examined assessed followed managed reviewe
 CREDENTIALS = frozenset(
     """
 md m.d do d.o rn np pa pa-c phd dpt licsw lcsw otr otr/l crna rvt facc facs cnm lpn lvn mph msw pharmd dds dmd
-ccc-slp cde aprn fnp anp dnp bsn rd ldn rrt ccrn cnp cwocn cwon wocn cwcn cns acnp msn ccm
+ccc-slp cde aprn fnp anp dnp bsn rd ldn rrt ccrn cnp cwocn cwon wocn cwcn cns acnp msn ccm lmhc lpc lmft lcsw-r psyd
 """.split()
 )
 HOSPITAL_HEADS = frozenset(
@@ -98,7 +98,7 @@ HOSPITAL_HEADS = frozenset(
 hospital hospitals clinic clinics infirmary rehab rehabilitation healthcare hospice institute sanatorium memorial vanguard
 associates hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village
 airport shelter charities society foundation mission commission authority ministries coalition inn health
-inc llc llp ltd corp opco
+inc llc llp ltd corp opco chapel
 """.split()
 )
 # two-word heads ("medical center", "health center", "home health", "skilled nursing", "eye and ear")
@@ -113,6 +113,8 @@ HOSPITAL_HEAD_PAIRS = frozenset(
         ("medical", "practice"), ("physician", "group"), ("physicians", "group"), ("assisted", "living"),
         ("nursing", "center"), ("nursing", "centre"), ("rehabilitation", "center"), ("health", "services"),
         ("food", "bank"), ("food", "pantry"), ("elder", "services"), ("senior", "services"), ("visiting", "nurse"),
+        ("trauma", "center"), ("counseling", "center"), ("wellness", "center"), ("recovery", "center"),
+        ("treatment", "center"),
     }
 )
 #: Services and departments: "PULM CLINIC", "anticoag clinic", "Cardiology clinic" are no institutions' names.
@@ -157,7 +159,7 @@ VENUE_PAIRS = frozenset(
 #: the pines"): after one, an everyday word (or "the" and everyday words) up to a clause's end names the place.
 PLACEMENT_PAIRS = frozenset(
     {("return", "to"), ("returns", "to"), ("returned", "to"), ("returning", "to"), ("back", "to"), ("discharged", "to"),
-     ("discharge", "to"), ("dc", "to"), ("sent", "to"), ("sent", "from"), ("transferred", "to"), ("transferred", "from"),
+     ("discharge", "to"), ("dc", "to"), ("sent", "to"), ("transport", "via"), ("transported", "via"), ("transportation", "via"), ("sent", "from"), ("transferred", "to"), ("transferred", "from"),
      ("transfer", "to"), ("transfer", "from"), ("tx", "to"), ("admitted", "to"), ("admitted", "from"), ("resident", "of"),
      ("lives", "at"), ("living", "at"), ("stays", "at"), ("stayed", "at"), ("staying", "at"), ("previously", "at"),
      ("referred", "to"), ("placement", "at"), ("bed", "at"), ("accepted", "at"), ("accepted", "to")}
@@ -165,7 +167,8 @@ PLACEMENT_PAIRS = frozenset(
 #: ... of which these may put a lone everyday word there without "the" ("transferred to broadway"; not "back to sleep").
 _LONE_PLACEMENT = frozenset(
     {("sent", "to"), ("transferred", "to"), ("transferred", "from"), ("transfer", "to"), ("tx", "to"), ("admitted", "from"),
-     ("discharged", "to"), ("dc", "to"), ("accepted", "at"), ("accepted", "to"), ("bed", "at")}
+     ("discharged", "to"), ("dc", "to"), ("accepted", "at"), ("accepted", "to"), ("bed", "at"), ("transport", "via"),
+     ("transported", "via"), ("transportation", "via")}
 )
 #: Everyday words after a placement cue that name no institution: rooms, furniture, states of care, the world at large.
 _NOT_A_VENUE = frozenset(
@@ -188,7 +191,10 @@ _PATIENT_WORDS = frozenset("pt patient yo y/o yof yom f m man woman male female 
 _PREFER = frozenset("prefer prefers preferred preference".split())
 #: Words after a placement run that close it as an institution's name ("the willows nursing home", "the bridge
 #: outpatient program", "quirk admissions"), and clause words that end it.
-_PLACEMENT_TAIL = frozenset("nursing assisted rehab admissions outpatient program programs adult day facility residence".split())
+_PLACEMENT_TAIL = frozenset(
+    "nursing assisted rehab admissions outpatient program programs adult day facility residence senior housing apartments "
+    "retirement".split()
+)
 _PLACEMENT_STOP = frozenset(
     "on for in at with via and or when until after before yesterday today tonight tomorrow this last next since per by".split()
 )
@@ -1285,7 +1291,7 @@ def _placement_run(text: str, toks: list, k: int, the: bool, named: list, place_
         if j > k and tj.low in ("community", "house"):
             pass  # "the wellness community": a kind of place closing a name
         elif tj.cls == C or tj.low in FUNCTION_WORDS or tj.low in _NOT_A_VENUE or tj.low in CARE_WORDS \
-                or tj.low in GENERIC_BEFORE_HEAD or tj.low in _PLACEMENT_TAIL or len(tj.low) < 3 or tj.low in _HEAD_START:
+                or tj.low in GENERIC_BEFORE_HEAD or tj.low in _PLACEMENT_TAIL or len(tj.low) < 3 or tj.low in HOSPITAL_HEADS:
             break
         j += 1
     if j == k:
@@ -1406,7 +1412,7 @@ _EPONYM_HEADS_MORE = frozenset(
 _WEAK_HEADS = frozenset(
     "hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village airport "
     "shelter charities society foundation mission commission authority ministries coalition inn health inc llc llp ltd corp "
-    "opco".split()
+    "opco chapel".split()
 )
 #: Everyday words before a weak head that say what kind of service, not whose ("behavioral health", "als ambulance").
 _NOT_SERVICE_NAME = frozenset(

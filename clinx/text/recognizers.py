@@ -230,7 +230,7 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     # "jl4" alone on the last line, "Pt agreeable. -KT3": a signer's initials and a number closing a line
     Recognizer(
         "code_signature",
-        r"(?m)(?:^[ \t]*-{0,2}[ \t]?|[.;!][ \t]{1,2}-{1,2}[ \t]?)(?P<v>[A-Za-z]{2,3}\d{1,2})[ \t]*$",
+        r"(?m)(?:^[ \t]*-{0,2}[ \t]?|[.;!][ \t]{1,2}-{0,2}[ \t]?)(?P<v>[A-Za-z]{2,3}\d{1,2})[ \t]*$",
         "NAME", 0.85, validator=_code_signature_ok, gate=_code_signature_gate,
     ),
     # "chelsea ma 02150", "Lowell, Ma 01852": a ZIP code after a town and a state written in any case

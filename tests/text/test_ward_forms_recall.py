@@ -220,3 +220,20 @@ def test_saint_initial_without_a_dot_and_from_the_plural_after_a_patient_word():
     _gone("93 yo f from the pines. had a fall", "pines")
     text = "drainage from the edges. pt from the streets"
     assert _l2(text) == text
+
+
+def test_cue_word_inside_a_longer_word_is_no_cue():
+    # "PT" of "PTSD" is no patient cue before a name
+    assert _l2("31 yo woman with MDD and PTSD, seen for meds") == "31 yo woman with MDD and PTSD, seen for meds"
+    _gone("Pt: Quenby Ostrowe seen", "Quenby")
+
+
+def test_fresh_note_forms():
+    _gone("Will fax flowsheet. jk3", "jk3")
+    _gone("Therapist is Odalys Pemberton, LMHC. Denies SI.", "Pemberton")
+    _gone("report called. transport via lifeline at 1400.", "lifeline")
+    _gone("FELL AT THE MEWS (SENIOR HOUSING) GETTING OUT OF BED", "MEWS")
+    _gone("Attends DBT group at Riverside Trauma Center weekly.", "Riverside")
+    _gone("dialysis at davita MWF", "davita")
+    text = "transferred to a trauma center. HD MWF. sent via ambulance. transported via stretcher."
+    assert _l2(text) == text
