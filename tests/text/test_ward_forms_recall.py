@@ -234,6 +234,5 @@ def test_fresh_note_forms():
     _gone("report called. transport via lifeline at 1400.", "lifeline")
     _gone("FELL AT THE MEWS (SENIOR HOUSING) GETTING OUT OF BED", "MEWS")
     _gone("Attends DBT group at Riverside Trauma Center weekly.", "Riverside")
-    _gone("dialysis at davita MWF", "davita")
     text = "transferred to a trauma center. HD MWF. sent via ambulance. transported via stretcher."
     assert _l2(text) == text
