@@ -993,12 +993,15 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
     for i in [i for i, w in enumerate(lows) if w in _HEAD_START]:
         t = toks[i]
         head_end = None
-        if t.low in HOSPITAL_HEADS:
-            head_end = i + 1
-            first_head = i
-        elif i + 1 < n and (t.low, toks[i + 1].low) in HOSPITAL_HEAD_PAIRS and _joined(text, t, toks[i + 1], comma=False):
+        # (a two-word head first: "Health Alliance", "health center" are one head, not "health" and a word)
+        if i + 1 < n and (t.low, toks[i + 1].low) in HOSPITAL_HEAD_PAIRS and _joined(text, t, toks[i + 1], comma=False):
             head_end = i + 2
             first_head = i
+        elif t.low in HOSPITAL_HEADS:
+            head_end = i + 1
+            first_head = i
+            if t.low == "health" and i + 1 < n and lows[i + 1] in HOSPITAL_HEADS and _joined(text, t, toks[i + 1], comma=False):
+                head_end = i + 2  # "Women's Health Associates": the practice's head follows
         elif i + 2 < n and t.low == "eye" and toks[i + 1].low == "and" and toks[i + 2].low == "ear":
             head_end = i + 3
             first_head = i
@@ -1020,7 +1023,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             if p.cls == C and p.low not in HOSPITAL_HEADS and p.low not in ("general", "memorial", "community", "medical", "health") \
                     and not (p.low in SERVICES and t.low in _PRACTICE_HEADS):
                 break  # ("Attleboro Pulmonary Associates": a specialty names a practice)
-            if t.low in _WEAK_HEADS and p.cls in (W, A) and not (p.case == "mixed" and p.raw[:1].isupper()):
+            if t.low in _WEAK_HEADS and head_end == first_head + 1 and p.cls in (W, A) and not (p.case == "mixed" and p.raw[:1].isupper()):
                 # "TRANSPORTED BY PATRIOT AMBULANCE", "cnm at harbor health": right after a cue, a rarer everyday word
                 # before the head names the service in any case ("notify pharmacy", "by private ambulance" do not)
                 if k - 2 >= 0 and lows[k - 2] in _ORG_CUES and cnt == 0 and zipf(p.low) < 4.3 and p.low not in _NOT_A_VENUE \

@@ -236,3 +236,16 @@ def test_fresh_note_forms():
     _gone("Attends DBT group at Riverside Trauma Center weekly.", "Riverside")
     text = "transferred to a trauma center. HD MWF. sent via ambulance. transported via stretcher."
     assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("Referring: Patricia Nwosu, NP, Cambridge Health Alliance.\nIndication", "Alliance"),
+        ("31F G2P1 at 34 wks, sent from Women's Health Associates for BP", "Associates"),
+        ("midwife at east boston neighborhood health center. prior svd", "neighborhood"),
+    ],
+    ids=["health_alliance_pair", "health_then_practice_head", "lower_health_center_pair"],
+)
+def test_health_as_a_head_leaves_longer_heads_whole(text, value):
+    _gone(text, value)
