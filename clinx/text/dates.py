@@ -155,6 +155,8 @@ def _ordinal_ok(m: re.Match, text: str) -> tuple[int, int] | None:
         return s, e
     prev = _prev_word(text, s)
     nxt = _next_word(text, e)
+    if prev == "the" and not text[e : text.find("\n", e) if "\n" in text[e:] else len(text)].strip(" \t.,;:)"):
+        return s, e  # "Neurology consult Tuesday the 5th": the ordinal ends its line
     if prev in ("the", "on", "by", "until", "til", "since", "before", "after", "from", "thru", "through") and (
         nxt in ("", "of", "at", "and", "or", "to", "through", "in", "when", "for", "was", "we", "she", "he", "pt", "patient")
         or not nxt
@@ -257,6 +259,10 @@ _DAY_MONTH_GATE_RE = re.compile(r"-(?<=\d-)(?:jan|feb|ma[ry]|apr|ju[nl]|aug|sep|
 # lower-cased text: one literal-led scan, ten times cheaper than the case-insensitive pattern itself
 _MONTH_DAY_GATE_RE = re.compile(r"(?:jan|feb|ma[ry]|apr|ju[nl]|aug|sep|oct|nov|dec)[a-z]{0,6}\.?\s{1,3}\d")
 
+# every date_holiday_phrase match holds one of these (a sound gate: literal tests, no scan for the pattern)
+_HOLIDAY_WORDS = ("christmas", "xmas", "new year", "newyear", "memorial", "independence", "valentine", "mother", "father",
+                  "veterans", "columbus", "presidents", "patriots", "boxing")
+
 DATE_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "date_md",
@@ -294,6 +300,15 @@ DATE_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "date_holiday", None, "DATE", 0.85,
         lexicon=frozenset("thanksgiving christmas xmas easter halloween hanukkah chanukah".split()),
+    ),
+    # "Xmas Eve", "New Year's Day", "Memorial Day": a holiday of two words names one day
+    Recognizer(
+        "date_holiday_phrase",
+        r"\b(?:(?:christmas|xmas|new ?years?['’]?s?)\s{1,2}(?:eve|day)|new ?year['’]s|(?:memorial|independence|valentine['’]?s|"
+        r"mother['’]?s|father['’]?s|veterans['’]?|columbus|presidents['’]?|patriots['’]?|boxing)\s{1,2}day)\b",
+        "DATE", 0.85, flags=re.I,
+        gate=lambda t, low: (" day" in low or " eve" in low or "new year" in low or "newyear" in low)
+        and any(w in low for w in _HOLIDAY_WORDS),
     ),
     Recognizer(
         "date_day_month",

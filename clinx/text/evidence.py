@@ -57,7 +57,7 @@ from clinx.text.lexicons import (
     zipf,
 )
 
-TITLES = frozenset("dr drs doctor mr mrs ms miss mx prof professor rabbi rev reverend pastor imam".split())
+TITLES = frozenset("dr drs doctor mr mrs ms miss mx prof professor rabbi rev reverend pastor imam fr".split())
 RELATIONS = frozenset(
     """
 wife husband son sons daughter daughters dtr dau sister sisters brother brothers bro sis mother mom mum father dad
@@ -80,22 +80,25 @@ dietitian nutritionist rd
 LABELS = frozenset(
     """
 name patient pt re ref attn signed dictated transcribed typed read seen discussed spoke called paged notified per by
-referred referring ordering contact dw d/w
+referred referring ordering contact dw d/w call
 """.split()
 )
 # labels after which an ambiguous word is still not a name ("pt will", "called back")
-_WEAK_LABELS = frozenset("patient pt by per called seen read contact".split())
+_WEAK_LABELS = frozenset("patient pt by per called seen read contact call".split())
+#: Verbs of care before "by": the surname after them may be an everyday word too ("seen by smith", "EVALUATED BY HILL").
+_BY_VERBS = frozenset("seen evaluated examined assessed followed managed reviewed cosigned co-signed consulted".split())
 CREDENTIALS = frozenset(
     """
 md m.d do d.o rn np pa pa-c phd dpt licsw lcsw otr otr/l crna rvt facc facs cnm lpn lvn mph msw pharmd dds dmd
-ccc-slp cde aprn fnp anp dnp bsn rd ldn rrt ccrn cnp cwocn cwon wocn cwcn cns acnp msn ccm
+ccc-slp cde aprn fnp anp dnp bsn rd ldn rrt ccrn cnp cwocn cwon wocn cwcn cns acnp msn ccm lmhc lpc lmft lcsw-r psyd
 """.split()
 )
 HOSPITAL_HEADS = frozenset(
     """
 hospital hospitals clinic clinics infirmary rehab rehabilitation healthcare hospice institute sanatorium memorial vanguard
 associates hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village
-airport shelter charities society foundation mission commission authority ministries coalition inn
+airport shelter charities society foundation mission commission authority ministries coalition inn health
+inc llc llp ltd corp opco chapel
 """.split()
 )
 # two-word heads ("medical center", "health center", "home health", "skilled nursing", "eye and ear")
@@ -110,6 +113,8 @@ HOSPITAL_HEAD_PAIRS = frozenset(
         ("medical", "practice"), ("physician", "group"), ("physicians", "group"), ("assisted", "living"),
         ("nursing", "center"), ("nursing", "centre"), ("rehabilitation", "center"), ("health", "services"),
         ("food", "bank"), ("food", "pantry"), ("elder", "services"), ("senior", "services"), ("visiting", "nurse"),
+        ("trauma", "center"), ("counseling", "center"), ("wellness", "center"), ("recovery", "center"),
+        ("treatment", "center"),
     }
 )
 #: Services and departments: "PULM CLINIC", "anticoag clinic", "Cardiology clinic" are no institutions' names.
@@ -147,14 +152,58 @@ VENUE_CUES = frozenset("at from to in".split())
 VENUE_PAIRS = frozenset(
     {("seen", "at"), ("transferred", "from"), ("transferred", "to"), ("admitted", "to"), ("treated", "at"), ("works", "at"),
      ("rehab", "at"), ("done", "at"), ("performed", "at"), ("referred", "to"), ("sent", "from"), ("care", "at"),
-     ("followed", "at"), ("hospitalized", "at"), ("bx", "at"), ("dx", "at"), ("cath", "at"), ("ed", "at")}
+     ("followed", "at"), ("hospitalized", "at"), ("bx", "at"), ("dx", "at"), ("cath", "at"), ("ed", "at"),
+     ("transfer", "to"), ("transfer", "from"), ("tx", "to"), ("sent", "to")}
+)
+#: Cues that place a patient in an institution ("return to the willows", "transferred to broadway", "resident of
+#: the pines"): after one, an everyday word (or "the" and everyday words) up to a clause's end names the place.
+PLACEMENT_PAIRS = frozenset(
+    {("return", "to"), ("returns", "to"), ("returned", "to"), ("returning", "to"), ("back", "to"), ("discharged", "to"),
+     ("discharge", "to"), ("dc", "to"), ("sent", "to"), ("transport", "via"), ("transported", "via"), ("transportation", "via"), ("sent", "from"), ("transferred", "to"), ("transferred", "from"),
+     ("transfer", "to"), ("transfer", "from"), ("tx", "to"), ("admitted", "to"), ("admitted", "from"), ("resident", "of"),
+     ("lives", "at"), ("living", "at"), ("stays", "at"), ("stayed", "at"), ("staying", "at"), ("previously", "at"),
+     ("referred", "to"), ("placement", "at"), ("bed", "at"), ("accepted", "at"), ("accepted", "to")}
+)
+#: ... of which these may put a lone everyday word there without "the" ("transferred to broadway"; not "back to sleep").
+_LONE_PLACEMENT = frozenset(
+    {("sent", "to"), ("transferred", "to"), ("transferred", "from"), ("transfer", "to"), ("tx", "to"), ("admitted", "from"),
+     ("discharged", "to"), ("dc", "to"), ("accepted", "at"), ("accepted", "to"), ("bed", "at"), ("transport", "via"),
+     ("transported", "via"), ("transportation", "via")}
+)
+#: Everyday words after a placement cue that name no institution: rooms, furniture, states of care, the world at large.
+_NOT_A_VENUE = frozenset(
+    """
+floor chair bed beds stretcher wheelchair recliner commode toilet bathroom bathrooms shower hall hallway lobby room rooms
+unit units ward wards area areas bedside baseline normal sleep work school home house family care custody police jail prison
+court security morgue street streets shelter shelters community communities car cars office offices clinic clinics lab labs
+states state city country countryside island islands mainland north south east west woods beach same next nearest closest
+local usual regular previous prior new old other others own services service team teams doctor doctors nurse nurses
+parents children kids friends relatives family's observation holding waiting stairs outside inside side left right top
+bottom front back end point level site touch time times moment ground table desk window door sink
+""".split()
+)
+#: Heads that name an organisation only after a name or a word no lexicon knows ("Cole Center", "Eliot Community";
+#: not "trauma center", "the community") or, for "sons", after a found name and "&" ("Kfoury & Sons").
+_SOFT_HEADS = frozenset("center centre community sons".split())
+#: Words for the patient before "from the ..." ("93 yo f from the oaks", "pt from the pines"): where the patient lives.
+_PATIENT_WORDS = frozenset("pt patient yo y/o yof yom f m man woman male female resident".split())
+#: A choice between institutions ("FAMILY PREFER FAIRLAWN", "pt prefers emerson"): a venue cue of its own.
+_PREFER = frozenset("prefer prefers preferred preference".split())
+#: Words after a placement run that close it as an institution's name ("the willows nursing home", "the bridge
+#: outpatient program", "quirk admissions"), and clause words that end it.
+_PLACEMENT_TAIL = frozenset(
+    "nursing assisted rehab admissions outpatient program programs adult day facility residence senior housing apartments "
+    "retirement".split()
+)
+_PLACEMENT_STOP = frozenset(
+    "on for in at with via and or when until after before yesterday today tonight tomorrow this last next since per by".split()
 )
 #: Work and transport cues: what follows names an employer or a service ("works for Raytheon", "employed
 #: by Fidelity", "intubated by Boston MedFlight"), even a capitalised everyday word in mixed case.
 EMPLOYER_PAIRS = frozenset(
     {("works", "for"), ("worked", "for"), ("working", "for"), ("works", "at"), ("worked", "at"), ("working", "at"),
      ("employed", "by"), ("employed", "at"), ("retired", "from"), ("volunteers", "at"), ("intubated", "by"),
-     ("transported", "by"), ("brought", "by"), ("transferred", "by")}
+     ("transported", "by"), ("brought", "by"), ("transferred", "by"), ("run", "by"), ("operated", "by"), ("managed", "by")}
 )
 VENUE_PAIRS = VENUE_PAIRS | EMPLOYER_PAIRS
 _WORK_VERBS = frozenset("works worked working employed retired volunteers".split())
@@ -605,8 +654,14 @@ def _verb_follows(text: str, toks: list, j: int) -> bool:
         return True
     if j + 1 < len(toks):
         nx = toks[j + 1]
+        if nx.low in _NAME_THEN_PREP:
+            return False  # "case manager ray from the cole center": where the person works, no verb's object
         return _joined(text, t, nx, comma=False) and _gap(text, t, nx) != "" and nx.cls in (W, C) and "," not in _gap(text, t, nx)
     return False
+
+
+#: Prepositions that follow a person's name ("ray from pharmacy", "mark at the desk"), not a verb.
+_NAME_THEN_PREP = frozenset("from at of".split())
 
 
 def find_evidence(text: str, lexicon_recognizers: tuple = (), *, names: bool = True, index: dict | None = None) -> list[Candidate]:
@@ -671,7 +726,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             j += 1
         if cat == "HOSPITAL":
             # an institution's possessive is part of its name ("St. Elizabeth's", "Children's")
-            if text[end : end + 2] in ("'s", "’s") and (end + 2 == len(text) or not text[end + 2].isalnum()):
+            if text[end : end + 2].lower() in ("'s", "’s") and (end + 2 == len(text) or not text[end + 2].isalnum()):
                 end += 2
         out.append(Candidate(toks[i].s, end, cat, source, score))
         for k in range(i, j):
@@ -687,6 +742,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         t = toks[i]
         if t.s and text[t.s - 1].isdigit():
             continue  # "3rd floor": an ordinal's ending, not the dietitian's "rd"
+        if t.low == "fr" and (text[: t.s].rstrip()[-1:].isdigit() or not t.raw[:1].isupper() or t.raw.isupper() and t.case != "caps"):
+            continue  # "14 Fr foley", "16 fr": a catheter's French gauge; "Fr. Milos" the priest
         low = t.low
         k = i + 1
         last_tok = k >= n  # a credential may end the note ("P. Galloway, MD"): only the look-back applies
@@ -738,6 +795,10 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             if g is not None:
                 colon = ":" in g
                 weak = low in _WEAK_LABELS and not colon
+                # "seen by smith": after a verb of care and "by", a surname that is also a word
+                by_surname = low == "by" and i > 0 and lows[i - 1] in _BY_VERBS and nk.cls == A and nk.low in last \
+                    and nk.low not in FUNCTION_WORDS and (nk.case != "mixed" or nk.raw[:1].isupper()) and not _object_follows(text, toks, k)
+                weak = weak and not by_surname
                 # "met with Heather": after a verb of meeting, a capitalised given name that is also a word
                 given = low == "with" and nk.cls == A and nk.case == "mixed" and nk.raw[:1].isupper() and nk.low in first \
                     and nk.low not in FUNCTION_WORDS
@@ -745,7 +806,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 # a word follows it as an object follows a verb ("rn mark site") or it is lower case in mixed text
                 given = given or low in ROLES and low not in _WEAK_LABELS and nk.cls == A and nk.low in first \
                     and nk.low not in FUNCTION_WORDS and (nk.case != "mixed" or nk.raw[:1].isupper()) and not _verb_follows(text, toks, k)
-                j = _take_name(text, toks, k, allow_ambiguous=colon or given, pure_only=weak, any_word=colon and low in _FIELD_LABELS)
+                j = _take_name(text, toks, k, allow_ambiguous=colon or given or by_surname, pure_only=weak,
+                               any_word=colon and low in _FIELD_LABELS)
                 if j > k:
                     add(k, j, "NAME", "evidence:role", 0.9)
                     continue
@@ -775,7 +837,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         nx = toks[i + 1]
         # "st marys", "ST JOSEPHS": a saint's given name, in any case, with or without the dot
         saint = nx.low in first or nx.low.endswith("s") and nx.low[:-1] in first
-        if (t.dot or t.low == "saint") and nx.raw[:1].isupper() or saint:
+        # "st. e's", "ST. V'S": a saint's initial and a possessive, the ward's short name for the hospital
+        letter = len(nx.raw) == 1 and nx.raw.isalpha() and text[nx.e : nx.e + 2].lower() in ("'s", "’s")
+        # (in a capitals line a capital says nothing: "ST. ELEVATION" is the ECG's ST segment)
+        capital = nx.raw[:1].isupper() and not (nx.raw.isupper() and nx.cls == W)
+        if (t.dot or t.low == "saint") and capital or saint or letter:
             if not (i > 0 and toks[i - 1].raw[:1].isdigit()):
                 add(i, i + 2, "HOSPITAL", "evidence:saint", 0.9)
     # ---- well-known hospitals and health systems by name, in any case ("harvard vanguard", "MGH", "St. Mary's")
@@ -807,7 +873,12 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 and lows[j] not in _FIELD_STOP and lows[j] not in _VALUE_STOP:
             j += 1
         run = toks[k:j]
-        if run and any(r.cls in (N, U, A) for r in run) and not any(r.cls == W or r.cls == C and r.low not in FUNCTION_WORDS for r in run):
+        # everyday words too when a name or an unknown word stands among them ("FACILITY: BAYVIEW TERRACE"), or when
+        # the value ends in an institution's head ("HOSPICE: CARE ALLIANCE HOSPICE")
+        named_run = any(r.cls in (N, U) for r in run) or run and run[-1].low in HOSPITAL_HEADS and len(run) > 1
+        if run and any(r.cls in (N, U, A) for r in run) and not any(
+            r.cls == W and not named_run or r.cls == C and r.low not in FUNCTION_WORDS and r.low not in HOSPITAL_HEADS for r in run
+        ):
             add(k, j, "HOSPITAL", "evidence:field", 0.88)
     # ---- streets in any case: "45 harvard st, dorchester", "lives on elm st", "LIVES ON MAPLE AVE, EVERETT"
     for i in [i for i in extra if lows[i] in _STREET_SUFFIXES]:
@@ -825,7 +896,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             start_at = toks[k].s - len(number.group())
         elif before in _SQUARE_CUES and toks[i].low in ("square", "sq") and all(toks[m].cls in (N, U) or lows[m] in place_set for m in range(k, i)):
             start_at = toks[k].s  # "at kenmore square", "near Davis Sq": a square is named after a place or a person
-        elif before in _STREET_CUES and toks[i].low in _STREET_ABBREVS and (
+        elif (before in _STREET_CUES and toks[i].low in _STREET_ABBREVS or before == "at" and toks[i].low in ("street", "avenue", "road")) and (
             toks[i].low != "st" or all(toks[m].cls != C for m in range(k, i))  # ("on ... ST" may be an ST segment)
         ):
             start_at = toks[k].s
@@ -911,6 +982,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             decided = True
             j = i + 2
             run = toks[i:j]
+        elif 2 <= len(run) <= 3 and all(r.cls == U and len(r.low) >= 4 for r in run) and _alone_on_line(text, run):
+            # "ZORBLAT QUIXTERBY" on a header line of its own: two or three words no lexicon knows, nothing else
+            decided = True
         if decided and is_eponym(text, run):
             decided = False
         if decided:
@@ -921,12 +995,15 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
     for i in head_idx:
         t = toks[i]
         head_end = None
-        if t.low in HOSPITAL_HEADS:
-            head_end = i + 1
-            first_head = i
-        elif i + 1 < n and (t.low, toks[i + 1].low) in HOSPITAL_HEAD_PAIRS and _joined(text, t, toks[i + 1], comma=False):
+        # (a two-word head first: "Health Alliance", "health center" are one head, not "health" and a word)
+        if i + 1 < n and (t.low, toks[i + 1].low) in HOSPITAL_HEAD_PAIRS and _joined(text, t, toks[i + 1], comma=False):
             head_end = i + 2
             first_head = i
+        elif t.low in HOSPITAL_HEADS:
+            head_end = i + 1
+            first_head = i
+            if t.low == "health" and i + 1 < n and lows[i + 1] in HOSPITAL_HEADS and _joined(text, t, toks[i + 1], comma=False):
+                head_end = i + 2  # "Women's Health Associates": the practice's head follows
         elif i + 2 < n and t.low == "eye" and toks[i + 1].low == "and" and toks[i + 2].low == "ear":
             head_end = i + 3
             first_head = i
@@ -948,7 +1025,13 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             if p.cls == C and p.low not in HOSPITAL_HEADS and p.low not in ("general", "memorial", "community", "medical", "health") \
                     and not (p.low in SERVICES and t.low in _PRACTICE_HEADS):
                 break  # ("Attleboro Pulmonary Associates": a specialty names a practice)
-            if t.low in _WEAK_HEADS and p.cls in (W, A) and not (p.case == "mixed" and p.raw[:1].isupper()):
+            if t.low in _WEAK_HEADS and head_end == first_head + 1 and p.cls in (W, A) and not (p.case == "mixed" and p.raw[:1].isupper()):
+                # "TRANSPORTED BY PATRIOT AMBULANCE", "cnm at harbor health": right after a cue, a rarer everyday word
+                # before the head names the service in any case ("notify pharmacy", "by private ambulance" do not)
+                if k - 2 >= 0 and lows[k - 2] in _ORG_CUES and cnt == 0 and zipf(p.low) < 4.3 and p.low not in _NOT_A_VENUE \
+                        and p.low not in GENERIC_BEFORE_HEAD and p.low not in SERVICES and p.low not in _NOT_SERVICE_NAME:
+                    k -= 1
+                    cnt += 1
                 break  # "notify pharmacy", "private ambulance": an everyday word names no service
             if p.low in SERVICES and t.low not in _PRACTICE_HEADS or p.low in GENERIC_BEFORE_HEAD or len(p.raw) == 1 and not p.dot:
                 break  # ("Pediatric Associates", "Cardiology Associates" name practices)
@@ -960,6 +1043,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             cnt += 1
         while k < first_head and toks[k].low in ("of", "the", "and"):
             k += 1
+        if k > 0 and k < first_head and lows[k - 1] == "the" and toks[k].cls in (W, A) and toks[k].case != "mixed":
+            k -= 1  # "from the oaks nursing home": everyday words are a name only with their "the"
         # "... Associates of Brockton", "Hospital of Central Maine": the place after "of" is part of the name
         before_of = head_end
         if head_end + 1 < n and toks[head_end].low == "of":
@@ -987,11 +1072,15 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
     # capitalised in a mixed-case line, name a practice ("Boston Cardiology"; not "Pediatric Cardiology")
     for i in [i for i in extra if lows[i] in _SPECIALTY_HEADS]:
         t = toks[i]
-        if i == 0 or named[i] or named[i - 1] or t.case != "mixed" or not t.raw[:1].isupper():
+        if i == 0 or named[i] or named[i - 1] or t.case == "mixed" and not t.raw[:1].isupper():
             continue
         p = toks[i - 1]
-        if (p.cls in (N, U) or p.low in place_set and p.cls != C) and p.raw[:1].isupper() and not p.raw.isupper() \
-                and _joined(text, p, t, comma=False) and p.low not in TITLES:
+        if not ((p.cls in (N, U) or p.low in place_set and p.cls != C) and _joined(text, p, t, comma=False) and p.low not in TITLES):
+            continue
+        # in a one-case line ("RIVERBEND DIALYSIS", "braintree surgical") capitals say nothing: a place or a word
+        # no lexicon knows (long enough to be no abbreviation) before the specialty is the evidence
+        if t.case == "mixed" and p.raw[:1].isupper() and not p.raw.isupper() or t.case != "mixed" and len(p.low) >= 5 \
+                and (p.cls == U or p.low in place_set):
             add(i - 1, i + 1, "HOSPITAL", "evidence:practice", 0.88)
     # ---- a compass abbreviation before a town ("n. andover", "E. Boston", "So. Weymouth")
     for i in [i for i in extra if lows[i] in _COMPASS]:
@@ -1009,14 +1098,25 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         low = t.low
         pair = (lows[i - 1], low) if i > 0 else None
         # ("PT/OT at home via Bayada": a service comes via an agency; only a name or a capitalised unknown word there)
-        venue = pair in VENUE_PAIRS or low in ("at", "via") or (low in ("from", "to") and i > 0)
+        venue = pair in VENUE_PAIRS or low in ("at", "via") or (low in ("from", "to") and i > 0) or low in _PREFER
         place_cue = pair in PLACE_CUES or low in ("in", "from", "to", "near")
-        if not (venue or place_cue):
-            continue
         k = i + 1
         if k >= n or named[k] or not _joined(text, t, toks[k], comma=False):
             continue
-        if toks[k].low in ("the",) and k + 1 < n:
+        the = toks[k].low == "the" and k + 1 < n and not named[k + 1]
+        # "return to the willows", "transferred to broadway", "works as a mechanic at quirk", "about the meadows in
+        # tewksbury": everyday words where a placement cue puts an institution (any letter case)
+        placement = pair in PLACEMENT_PAIRS or low == "at" and not _WORK_VERBS.isdisjoint(lows[max(0, i - 5) : i]) \
+            or low == "from" and the and not _PATIENT_WORDS.isdisjoint(lows[max(0, i - 3) : i])
+        if placement or the and low in ("at", "to", "from", "about"):
+            j = _placement_run(text, toks, k + the, the, named, place_first, strong=placement,
+                               lone=pair in _LONE_PLACEMENT or low == "at" and placement)
+            if j > k + the:
+                add(k, j, "HOSPITAL", "evidence:placement", 0.88)
+                continue
+        if not (venue or place_cue):
+            continue
+        if the:
             k += 1
         if t.case == "mixed" and (pair in VENUE_PAIRS or low in ("at", "from")):
             # "transferred from Holy Name ED", "works at Stop & Shop": two or more capitalised words
@@ -1038,7 +1138,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             inplace = tj.low in place_set and tj.cls != C and (
                 tj.cls not in (W, A) or tj.raw[:1].isupper() or tj.cls == W and zipf(tj.low) < (4.8 if pair in PLACE_CUES else 4.2)
             )
-            strong_venue = pair in VENUE_PAIRS or pair in PLACE_CUES
+            strong_venue = pair in VENUE_PAIRS or pair in PLACE_CUES or low in _PREFER
             title_u = tj.cls == U and tj.case == "mixed" and tj.raw[:1].isupper() and not tj.raw.isupper()
             # a word no lexicon knows, long enough to be no abbreviation, after "from"/"in"/"near" in a
             # one-case line: a place or an institution ("from roxbury", "IN MATTAPAN")
@@ -1082,7 +1182,140 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             add(i, i + 2, "LOCATION", "evidence:place", 0.85)
         elif t.cls in (N, U, A) and _state_after(text, t) and t.cls != C:
             add(i, i + 1, "LOCATION", "evidence:place", 0.85)
+    # ---- "the cole center", "at eliot community", "Kfoury & Sons": a name or an unknown word before "center"
+    # (or "community" right after a venue cue), or a found name before "& Sons", names an organisation
+    for i in [i for i in extra if lows[i] in _SOFT_HEADS]:
+        if i == 0 or inst[i] or not _inst_joined(text, toks[i - 1], toks[i]):
+            continue
+        p = toks[i - 1]
+        if lows[i] == "sons":
+            if named[i - 1] and text[p.e : toks[i].s].strip() in ("&", "and") and p.raw[:1].isupper():
+                out.append(Candidate(p.s, toks[i].e, "HOSPITAL", "evidence:company", 0.88))
+            continue
+        if inst[i - 1] or p.cls not in (N, U) or len(p.low) < 4 or p.case == "mixed" and not p.raw[:1].isupper():
+            continue
+        if lows[i] == "community" and not (i > 1 and lows[i - 2] in _ORG_CUES):
+            continue
+        out.append(Candidate(p.s, toks[i].e, "HOSPITAL", "evidence:hospital", 0.88))
+        named[i - 1] = named[i] = inst[i - 1] = inst[i] = True
+    if out:
+        out.extend(_listed_after(text, toks, out, named))
+        out.extend(_repeated(text, toks, out, named))
     return out
+
+
+def _alone_on_line(text: str, run: list) -> bool:
+    """Do the tokens ``run`` fill their line, but for blanks (a header's name line)?"""
+    ls = text.rfind("\n", 0, run[0].s) + 1
+    le = text.find("\n", run[-1].e)
+    return not text[ls : run[0].s].strip() and not text[run[-1].e : le if le >= 0 else len(text)].strip()
+
+
+def _listed_after(text: str, toks: list, found: list[Candidate], named: list) -> list[Candidate]:
+    """The next institution of a list ("TRANSFER TO ADCARE OR SPECTRUM AFTER ABX", "prefer fairlawn or whittier"):
+    after an institution's name, "or", "and" or a comma, then a name or an unknown word, or one rarer everyday
+    word that ends the clause (not a care word: "to rehab or home")."""
+    n = len(toks)
+    out = []
+    starts = None
+    for c in found:
+        # (a literal test at the span's end first: most institutions stand in no list)
+        if c.category != "HOSPITAL":
+            continue
+        m = _LIST_AFTER_RE.match(text, c.end)
+        if m is None:
+            continue
+        if starts is None:
+            starts = [t.s for t in toks]
+        k = bisect_right(starts, m.end() - 1)  # the token after "or"/"and"
+        if k >= n or starts[k] != m.end() or named[k]:
+            continue
+        j = k
+        while j < n and j - k < 2 and not named[j] and (j == k or _joined(text, toks[j - 1], toks[j], comma=False)) \
+                and toks[j].cls in (N, U) and len(toks[j].low) >= 4:
+            j += 1
+        if j == k:
+            nx = toks[k]
+            after = toks[k + 1] if k + 1 < n else None
+            clause_end = after is None or any(ch in ".,;:()\n" for ch in text[nx.e : after.s]) or after.low in _PLACEMENT_STOP
+            if nx.cls in (W, A) and clause_end and zipf(nx.low) < 4.5 and len(nx.low) >= 4 and nx.low not in _NOT_A_VENUE \
+                    and nx.low not in CARE_WORDS and nx.low not in GENERIC_BEFORE_HEAD and nx.low not in FUNCTION_WORDS:
+                j = k + 1
+        if j > k:
+            out.append(Candidate(toks[k].s, toks[j - 1].e, "HOSPITAL", "evidence:list", 0.85))
+            for m2 in range(k, j):
+                named[m2] = True
+    return out
+
+
+_LIST_AFTER_RE = re.compile(r"(?:['’][sS])?,?[ \t](?:or|and|OR|AND|Or|And)[ \t]")
+
+
+def _repeated(text: str, toks: list, found: list[Candidate], named: list) -> list[Candidate]:
+    """Other mentions of a word the cues found ("Lives with wife Oduya ... Oduya called"; "return to the willows ...
+    faxed to willows admissions"): the same word elsewhere in the note, in any case, is the same identifier.
+
+    Only distinctive words repeat so: a name or a word no lexicon knows (four letters or more), or the one rare
+    everyday word of an institution's name found after a placement cue; never an ambiguous name ("hope", "will").
+    """
+    low_text = text.lower()
+    words: dict[str, str] = {}
+    for c in found:
+        span_words = _TOKEN_RE_ASCII.findall(low_text, c.start, c.end)
+        # (a count on the lower-cased text first: most found words occur once, and then nothing else is asked)
+        again = [w.rstrip(".") for w in span_words if len(w) >= 4 and low_text.count(w.rstrip(".")) > 1]
+        if not again:
+            continue
+        content = [w for w in (x.rstrip(".") for x in span_words)
+                   if classify(w) != C and w not in FUNCTION_WORDS and w not in HOSPITAL_HEADS]
+        for w in again:
+            if w not in words and w in content and (
+                classify(w) in (N, U) or c.source == "evidence:placement" and len(content) == 1 and zipf(w) < 3.5
+            ):
+                words[w] = c.category
+    if not words:
+        return []
+    return [Candidate(t.s, t.e, words[t.low], "evidence:repeated", 0.85)
+            for k, t in enumerate(toks) if not named[k] and t.low in words]
+
+
+def _placement_run(text: str, toks: list, k: int, the: bool, named: list, place_first, *, strong: bool, lone: bool) -> int:
+    """End of an institution's name of everyday words at ``k`` after a placement cue (see :data:`PLACEMENT_PAIRS`), or ``k``.
+
+    The words (at most three after "the", one without) are no clinical, function or care words and end the clause,
+    or an institution's tail, or "in" and a known place follow them. After "the" a strong cue needs the last word
+    plural ("the willows") or capitalised in mixed case, or such a tail; a weak one ("at the", "about the") the tail.
+    Without "the" only a lone cue ("transferred to broadway") and an everyday word of modest frequency.
+    """
+    n = len(toks)
+    j = k
+    while j < n and j - k < (3 if the else 1):
+        tj = toks[j]
+        if named[j] or j > k and not _joined(text, toks[j - 1], tj, comma=False):
+            break
+        if j > k and tj.low in ("community", "house"):
+            pass  # "the wellness community": a kind of place closing a name
+        elif tj.cls == C or tj.low in FUNCTION_WORDS or tj.low in _NOT_A_VENUE or tj.low in CARE_WORDS \
+                or tj.low in GENERIC_BEFORE_HEAD or tj.low in _PLACEMENT_TAIL or len(tj.low) < 3 or tj.low in HOSPITAL_HEADS:
+            break
+        j += 1
+    if j == k:
+        return k
+    last = toks[j - 1]
+    nxt = toks[j] if j < n else None
+    gap = text[last.e : nxt.s] if nxt is not None else ""
+    tail = nxt is not None and nxt.low in _PLACEMENT_TAIL and not any(ch in ".;:\n" for ch in gap)
+    in_place = nxt is not None and nxt.low == "in" and j + 1 < n and (toks[j + 1].low in _lex()[4] or toks[j + 1].low in place_first)
+    ends = nxt is None or any(ch in ".,;:()!?\n" for ch in gap) or nxt.low in _PLACEMENT_STOP
+    if not (ends or tail):
+        return k
+    if the:
+        plural = last.low.endswith("s") and not last.low.endswith(("ss", "us", "is")) and len(last.low) >= 4
+        capital = last.case == "mixed" and all(toks[m].raw[:1].isupper() for m in range(k, j))
+        ok = tail or in_place or strong and (plural or capital)
+    else:
+        ok = lone and last.cls in (W, A, U) and zipf(last.low) < 4.5 and (last.case != "mixed" or last.raw[:1].isupper())
+    return j if ok else k
 
 
 def _capitalised_run(text: str, toks: list, k: int, named: list) -> int:
@@ -1184,20 +1417,31 @@ _EPONYM_HEADS_MORE = frozenset(
 #: before them name one only when they are names, unknown words or capitalised in mixed case.
 _WEAK_HEADS = frozenset(
     "hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village airport "
-    "shelter charities society foundation mission commission authority ministries coalition inn".split()
+    "shelter charities society foundation mission commission authority ministries coalition inn health inc llc llp ltd corp "
+    "opco chapel".split()
+)
+#: Everyday words before a weak head that say what kind of service, not whose ("behavioral health", "als ambulance").
+_NOT_SERVICE_NAME = frozenset(
+    """
+mental behavioral behavioural public oral bone skin overall good poor general occupational student employee sexual
+reproductive primary population global child adolescent pediatric basic als bls van ride retail mail specialty
+compounding hospital chain
+""".split()
 )
 #: Specialties that end a practice's name after its own name in mixed case ("Parkside Cardiology").
 _SPECIALTY_HEADS = frozenset(
     """
 cardiology oncology hematology dermatology neurology urology gastroenterology pulmonology nephrology orthopedics
 orthopaedics pediatrics radiology rheumatology endocrinology psychiatry podiatry ophthalmology gynecology obstetrics
+dialysis surgical orthopedic pulmonary vascular
 """.split()
 )
 #: Field labels whose value names an institution ("NURSING HOME: SEVEN HILLS", "Pharmacy: Brooks"); two-word
 #: ones by their pair. "hospital" and "clinic" are left out: "Hospital course:" heads a section.
-_INSTITUTION_FIELDS_ALONE = frozenset("pharmacy snf ltac ltach vna agency facility employer shelter rehab".split())
+_INSTITUTION_FIELDS_ALONE = frozenset("pharmacy snf ltac ltach vna agency facility employer shelter rehab hospice".split())
 _INSTITUTION_FIELD_PAIRS = frozenset({("nursing", "home"), ("assisted", "living"), ("group", "home"), ("referring", "hospital"),
-                                      ("outside", "hospital"), ("home", "care"), ("home", "services")})
+                                      ("outside", "hospital"), ("home", "care"), ("home", "services"), ("prior", "admits"),
+                                      ("prior", "admissions"), ("previous", "admits"), ("funeral", "home")})
 _INSTITUTION_FIELDS = _INSTITUTION_FIELDS_ALONE | frozenset(b for _, b in _INSTITUTION_FIELD_PAIRS)
 #: Words that end a field's value: prepositions before a place, and the values that name none ("REHAB: NONE").
 _VALUE_STOP = frozenset("in at on for with to from none unknown pending tbd yes no na n/a home".split())
@@ -1223,13 +1467,15 @@ _HEAD_TAIL = frozenset("center centre ctr hospital clinic system institute".spli
 _ORG_CUES = VENUE_CUES | frozenset({"by", "via", "with", "pharmacy"})
 #: Public services a town's name makes an organisation ("SAUGUS FIRE", "Quincy Fire Dept", "lynn police"); "EMS" is
 #: left to the clinical vocabulary ("MEDFORD EMS": the town goes, the service's abbreviation stays).
-_TOWN_SERVICES = frozenset("fire police rescue".split())
+_TOWN_SERVICES = frozenset("fire police rescue pd fd".split())  # ("lowell pd": the police department)
 _TOWN_SERVICE_TAIL = frozenset("dept department rescue district".split())
 #: Words after a hospital's known name that are part of the named unit ("Hallmark Health VNA", "Brigham dermpath").
 _INST_TAIL = HOSPITAL_HEADS | frozenset("center centre ctr hospital clinic system institute vna dermpath".split())
 _CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | frozenset({"with", "w"})
 _HEAD_START = HOSPITAL_HEADS | frozenset(a for a, _ in HOSPITAL_HEAD_PAIRS) | frozenset({"eye", "medical"})
-_VENUE_WORDS = VENUE_CUES | frozenset(b for _, b in VENUE_PAIRS) | frozenset(b for _, b in PLACE_CUES) | frozenset({"near", "via"})
+_VENUE_WORDS = VENUE_CUES | frozenset(b for _, b in VENUE_PAIRS) | frozenset(b for _, b in PLACE_CUES) | frozenset({"near", "via"}) \
+    | frozenset(b for _, b in PLACEMENT_PAIRS) | frozenset({"about"}) | _PREFER
+
 
 
 def _hospital_starts(lows: list, index) -> list[int]:
@@ -1296,7 +1542,7 @@ def _trigger_lists_plain(toks: list, lows: list) -> tuple[list[int], ...]:
 
 @lru_cache(maxsize=1)
 def _extra_triggers() -> frozenset[str]:
-    return _place_first() | _INSTITUTION_FIELDS | _STREET_SUFFIXES | _SPECIALTY_HEADS | frozenset(_COMPASS)
+    return _place_first() | _INSTITUTION_FIELDS | _STREET_SUFFIXES | _SPECIALTY_HEADS | frozenset(_COMPASS) | _SOFT_HEADS
 
 
 @lru_cache(maxsize=1)

@@ -152,6 +152,41 @@ def _signature_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return m.span("v")
 
 
+def _lower_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """Two signers' initials in lower case on a line of their own ("bh/kt"), unless either half is a
+    clinical abbreviation or an everyday word ("abd/ext", "and/or")."""
+    from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term, zipf
+
+    for part in m.group("v").split("/"):
+        if is_clinical_term(part) or part in FUNCTION_WORDS or zipf(part) >= 3.5:
+            return None
+    return m.span("v")
+
+
+def _code_signature_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """A signer's initials and a number closing a line ("jl4", "-KT3"), unless the letters are clinical ("hd3")."""
+    from clinx.text.lexicons import is_clinical_term
+
+    letters = m.group("v").rstrip("0123456789")
+    if is_clinical_term(letters) or letters.lower() in _NOT_SIGNATURE:
+        return None
+    return m.span("v")
+
+
+#: Letters before a digit at a line's end that are no signer: a day or a count ("pod3", "hd2", "x2", "cn7", "gr2").
+_NOT_SIGNATURE = frozenset("pod hd hod day dy wk cycle c cn gr g gp grade stage ta tb no q x".split())
+# two letters, a digit, blanks, then a line end: every code_signature match holds one (led by the digit)
+_CODE_SIGNATURE_GATE_RE = re.compile(r"\d(?<=[A-Za-z]{2}\d)\d?[ \t]*(?:\n|$)")
+
+
+def _code_signature_gate(t: str, low: str) -> bool:
+    """Sound gate of ``code_signature``: a line ends on two letters and a digit or two. A one-line text (a
+    question) is decided by its last characters alone."""
+    if "\n" not in t:
+        e = len(t.rstrip(" \t"))
+        return e > 2 and t[e - 1].isdigit() and _CODE_SIGNATURE_GATE_RE.search(t, max(0, e - 2)) is not None
+    return _CODE_SIGNATURE_GATE_RE.search(t) is not None
+
 _TOWN_STATE_BEFORE_RE = re.compile(r"(?<![\w])[A-Za-z]{3,20},?[ \t]{1,2}(?i:" + _STATES_ANY_CASE + r")\.?,?[ \t]{1,3}$")
 _PAGING_BEFORE_RE = re.compile(
     r"(?i:\b(?:page|paged|pager|pgr|beeper|bpr|call|callback|call\s{1,2}back)\.?:?\s{0,2}(?:at\s{1,2})?#?\s{0,2})$"
@@ -185,6 +220,18 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?im)^[ \t]*(?:-{1,2}[ \t]?)?(?P<v>[a-z]{2,3})(?:[ \t]?/[ \t]?|,?[ \t])(?:rn|lpn|np|md|pa|pa-c|cna|msw|lcsw|rrt)\.?[ \t]*$",
         "NAME", 0.85, validator=_signature_initials_ok,
         gate=lambda t, low: "rn" in low or "np" in low or "md" in low or "pa" in low or "cna" in low or "sw" in low or "rrt" in low,
+    ),
+    # "bh/kt" on a line of its own: the author's and the typist's initials written in lower case
+    Recognizer(
+        "dictation_initials_lower",
+        r"(?m)^[ \t]*(?P<v>[a-z]{2,3}/[a-z]{2,3})[ \t]*$",
+        "NAME", 0.85, validator=_lower_initials_ok, gate=lambda t, low: "/" in t,
+    ),
+    # "jl4" alone on the last line, "Pt agreeable. -KT3": a signer's initials and a number closing a line
+    Recognizer(
+        "code_signature",
+        r"(?m)(?:^[ \t]*-{0,2}[ \t]?|[.;!][ \t]{1,2}-{0,2}[ \t]?)(?P<v>[A-Za-z]{2,3}\d{1,2})[ \t]*$",
+        "NAME", 0.85, validator=_code_signature_ok, gate=_code_signature_gate,
     ),
     # "chelsea ma 02150", "Lowell, Ma 01852": a ZIP code after a town and a state written in any case
     # (the pattern starts on the digits, which the engine finds fast; the validator reads the words before)

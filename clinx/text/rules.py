@@ -286,6 +286,8 @@ PATTERNS: list[tuple[str, str, str, float]] = [
         r"husband|son|daughter|guardian|next\s{1,3}of\s{1,3}kin|referred\s{1,3}by|referring\s{1,3}physician|"
         r"attending|physician|radiologist|surgeon|signed\s{1,3}by|dictated\s{1,3}by|read\s{1,3}by|seen\s{1,3}by|"
         r"consultant|contact))"
+        # "PTSD", "SONG": the cue word ends where the word does (a name never starts inside one)
+        r"\b"
         # "SON-IN-LAW", "daughter-in-law": the cue is part of a longer relation word, not before a name
         r"(?![-‐](?i:in)[-‐])"
         rf"(?:\s{{0,3}}(?:[:=,-]|is|was)){{0,2}}\s{{0,3}}(?P<v>{NAMESEQ}{_SUFFIX})",
