@@ -36,7 +36,7 @@ bp sbp dbp pressure pressures pain strength str moca mmse gcs score scored i&o i
 hr rr sat sats o2 grade murmur apgar apgars pulses reflexes dtr dtrs power motor sensation vision va acuity
 fev1/fvc hearing ecog nyha tmax temp map cvp pap pcwp rvsp ef pt/inr inr x gravida para gp g p parity
 was is of rated level score: percocet norco vicodin sinemet carbidopa/levodopa vicodin dose dosing
-bipap cpap psv ps peep ac simv prvc vent settings setting ipap epap day
+bipap cpap psv ps peep ac simv prvc vent settings setting ipap epap day tof four
 """.split()
 )
 #: Words after a slash number that make it a dose, score or measurement.
@@ -45,7 +45,7 @@ NOT_DATE_AFTER = frozenset(
 mg mcg g gm ml cc l units u iu tab tabs tablet tablets cap caps puff puffs bid tid qid qd qhs daily prn q4h q6h q8h
 pain strength str ble bue bilat bilaterally murmur score mmhg mm cm kg lb lbs hr hrs h min mins sec x % pct
 dilated effaced station ratio scale grade reflexes pulses mcg/kg uti secondary
-sem hsm sm holosystolic systolic diastolic ejection blowing harsh rub wk wks week weeks wga
+sem hsm sm holosystolic systolic diastolic ejection blowing harsh rub wk wks week weeks wga twitch twitches
 """.split()
 )
 

@@ -42,7 +42,7 @@ black gray grey long short hill wood woods stone ward page rich frank art guy su
 summer autumn dawn eve iris ivy lily daisy pearl amber crystal heather holly rosemary sage star sky storm
 rod ray sky chase cash dean earl major miles rich victor wade baker cook hall hart lane law love may mercy
 patience prudence constance charity sunny honey precious sterling ward waters rivers banks bush price
-tan mae sem rh tol jan ted
+tan mae sem rh tol jan ted hung
 """.split()
 )
 

@@ -239,3 +239,14 @@ def test_town_ems_keeps_the_abbreviation():
 def test_zip_right_after_the_town_of_a_street_address():
     out = _l2("lives alone at 45 Larkin St, Apt 3, Dorchester 02125. ")
     assert "02125" not in out and "Apt 3" not in out and "Dorchester" not in out
+
+
+@pytest.mark.parametrize("text", ["NIMBEX GTT, TOF 2/4", "tof 4/4 at 1400", "train of four 1/4 twitches"])
+def test_train_of_four_counts_are_no_dates(text):
+    # neuromuscular blockade monitoring is charted as n/4; it reads like a day/month but is clinical content
+    assert _l2(text) == text
+
+
+def test_everyday_verb_that_is_also_a_name_needs_evidence():
+    assert _l2("TPN HUNG AT 2100, LIPIDS HELD") == "TPN HUNG AT 2100, LIPIDS HELD"
+    assert "HUNG" not in _l2("SPOKE WITH DR HUNG RE PLAN")  # a title still makes it a name
