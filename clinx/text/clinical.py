@@ -102,6 +102,8 @@ kienbock perthes osgood schlatter scheuermann wegener whipple takayasu reye down
 marfan ehlers danlos gaucher niemann klatskin krukenberg brodie charcot lisfranc maisonneuve segond
 salter stener hoffa bankart hill sachs chiari dandy walker arnold fallot ebstein eisenmenger kussmaul
 cheyne stokes horner babinski glasgow apgar gleason breslow clark hounsfield fleischner
+homan homans nissen mcburney romberg rovsing chvostek trousseau kernig brudzinski lachman mcmurray phalen tinel
+finkelstein trendelenburg valsalva heimlich
 """.split()
 )
 

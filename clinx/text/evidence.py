@@ -1177,7 +1177,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             continue
         t = toks[i]
         if t.cls in (N, U) and len(t.low) >= 4 and t.low in place_set and not (t.raw.isupper() and t.case != "caps"):
-            add(i, i + 1, "LOCATION", "evidence:place", 0.85)
+            if not is_eponym(text, [t]):  # "Murphy's sign": a town's name before an eponym head is the sign
+                add(i, i + 1, "LOCATION", "evidence:place", 0.85)
         elif i + 1 < n and t.low in place_first and f"{t.low} {toks[i + 1].low}" in place_set and t.cls != C and toks[i + 1].cls != C and _joined(text, t, toks[i + 1], comma=False):
             add(i, i + 2, "LOCATION", "evidence:place", 0.85)
         elif t.cls in (N, U, A) and _state_after(text, t) and t.cls != C:
@@ -1409,7 +1410,8 @@ def _known_hospitals(text: str, toks: list, lows: list, named: list, add, starts
 #: Nouns after an eponym beyond clinx.text.clinical.EPONYM_HEADS ("Hasson technique", "Foley catheter").
 _EPONYM_HEADS_MORE = frozenset(
     "technique maneuver manoeuvre procedure approach catheter tube sign test score criteria classification scale "
-    "incision retractor forceps clamp stitch suture repair method position view operation rule index".split()
+    "incision retractor forceps clamp stitch suture repair method position view operation rule index "
+    "fundoplication anastomosis shunt filter splint".split()
 )
 
 

@@ -250,3 +250,22 @@ def test_train_of_four_counts_are_no_dates(text):
 def test_everyday_verb_that_is_also_a_name_needs_evidence():
     assert _l2("TPN HUNG AT 2100, LIPIDS HELD") == "TPN HUNG AT 2100, LIPIDS HELD"
     assert "HUNG" not in _l2("SPOKE WITH DR HUNG RE PLAN")  # a title still makes it a name
+
+
+@pytest.mark.parametrize("text", [
+    "Murphy's sign positive. McBurney point tenderness absent.",
+    "Homan's negative bilaterally.",
+    "s/p Nissen fundoplication 2 yrs ago",
+    "Echo: EF 35%, moderate MR, mild TR, RVSP 45. LVH.",
+])
+def test_exam_eponyms_and_echo_shorthand_are_kept(text):
+    # eponymous signs and procedures and capitalised echo/ECG abbreviations are clinical content
+    out = _l2(text)
+    for word in ("Murphy", "Homan", "Nissen", "TR, RVSP"):
+        if word in text:
+            assert word in out
+
+
+def test_a_town_that_is_an_eponym_is_still_a_place_without_its_head():
+    assert "Murphy" not in _l2("Pt lives in Murphy, NC with wife.")
+    assert "NISSEN" not in _l2("SEEN BY DR NISSEN")
