@@ -264,21 +264,15 @@ NATIVE_TARGETS = {
 }
 
 
-#: Conditions that run a trained generator (``--checkpoint-dir`` swaps their weights).
-RESTORED = {"gskip": "gskip", "prism": "prism", "prism_flat": "prism"}
-
-
 def build_condition_any(name: str, checkpoint_dir: Path | None = None):
     """The condition under ``name`` or its alias (``ocr`` / ``blackout``); ``None`` with a note if none builds.
 
     With ``checkpoint_dir``, a restored condition loads ``<dir>/<arch>/generator.pt``
     (e.g. ``checkpoints/phi``: generators that see the PHI pixels) instead of the shipped one.
     """
-    from clinx.sanitize.conditions import get_condition
+    from clinx.sanitize.conditions import RESTORING_CONDITIONS, get_condition
 
-    kw = {}
-    if checkpoint_dir is not None and name in RESTORED:
-        kw["checkpoint"] = Path(checkpoint_dir) / RESTORED[name] / "generator.pt"
+    kw = {"checkpoint_dir": checkpoint_dir} if checkpoint_dir is not None and name in RESTORING_CONDITIONS else {}
     for n in CONDITION_ALIASES.get(name, (name,)):
         try:
             return get_condition(n, **kw)
@@ -482,12 +476,14 @@ def main(argv=None) -> int:
         cache = ReadCache(args.cache_dir or None, fps)
         results: dict[str, dict] = {}
         figures_extra: dict[str, float] = {}
+        from clinx.sanitize.conditions import RESTORING_CONDITIONS
+
         tag = (args.tag or args.checkpoint_dir.name) if args.checkpoint_dir is not None else None
         for base_name in [c for c in args.conditions.split(",") if c]:
             cond = build_condition_any(base_name, args.checkpoint_dir)
             if cond is None:
                 continue
-            cname = f"{base_name}_{tag}" if tag and base_name in RESTORED else base_name
+            cname = f"{base_name}_{tag}" if tag and base_name in RESTORING_CONDITIONS else base_name
             # raw releases its input unchanged: verifying it would only quarantine everything.
             outputs, summary = sanitize_native(samples, cond, localizer, verify and cname != "raw", verifier,
                                                work / "out" / cname, progress)

@@ -55,7 +55,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-RESTORED = ("prism", "prism_flat", "gskip")
+from clinx.sanitize.conditions import RESTORING_CONDITIONS as RESTORED  # noqa: E402
 #: ``--mask`` choice -> figure-family suffix; the first listed is the unsuffixed headline.
 MASK_SUFFIX = {"true": "", "boxes": "_boxes"}
 MASK_LABELS = {"": "true glyph mask dilated", "_boxes": "OCR-like word boxes dilated"}
@@ -82,10 +82,7 @@ def build_methods(names, checkpoint_dir: Path | None, radius: int) -> dict:
     out = {}
     for n in names:
         if n in RESTORED:
-            kw = {}
-            if checkpoint_dir is not None:
-                kw["checkpoint"] = checkpoint_dir / ("prism" if n.startswith("prism") else "gskip") / "generator.pt"
-            out[n] = get_condition(n, **kw)  # a missing checkpoint is an error, not a skipped row
+            out[n] = get_condition(n, checkpoint_dir=checkpoint_dir)  # a missing checkpoint is an error, not a skipped row
         elif n == "telea":
             out[n] = OpenCVInpaint(cv2.INPAINT_TELEA, radius)
         elif n == "ns":

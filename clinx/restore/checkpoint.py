@@ -33,9 +33,9 @@ CHECKPOINT_FILE = "generator.pt"
 CHECKPOINTS_DIR = Path(os.environ.get("CLINX_CHECKPOINTS_DIR", Path(__file__).resolve().parents[2] / "checkpoints"))
 
 
-def default_checkpoint(arch: str) -> Path:
-    """Path of the shipped default checkpoint for ``arch`` (``prism`` | ``gskip``)."""
-    return CHECKPOINTS_DIR / arch / CHECKPOINT_FILE
+def default_checkpoint(arch: str, folder: str | os.PathLike | None = None) -> Path:
+    """Path of the checkpoint for ``arch`` (``prism`` | ``gskip``): the shipped one, or ``<folder>/<arch>/generator.pt``."""
+    return Path(folder or CHECKPOINTS_DIR) / arch / CHECKPOINT_FILE
 
 
 def restorer_config(arch: str, params: dict, fill: str, fill_radius: int, resolution: int, **extra) -> dict:

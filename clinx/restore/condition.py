@@ -96,10 +96,12 @@ class RestorationCondition(Condition):
     arch: str = ""
     use_postprocess: bool = False
 
-    def __init__(self, checkpoint: str | os.PathLike | None = None, *, device: str = "cpu", batch_size: int = 8,
-                 context: int = 32, merge_gap: int = 24, max_side: int | None = None, post: dict | None = None):
+    def __init__(self, checkpoint: str | os.PathLike | None = None, *, checkpoint_dir: str | os.PathLike | None = None,
+                 device: str = "cpu", batch_size: int = 8, context: int = 32, merge_gap: int = 24,
+                 max_side: int | None = None, post: dict | None = None):
         set_torch_threads()
-        self.checkpoint = Path(checkpoint) if checkpoint else default_checkpoint(self.arch)
+        # checkpoint_dir: a folder laid out like checkpoints/ (e.g. checkpoints/phi); this condition picks its arch
+        self.checkpoint = Path(checkpoint) if checkpoint else default_checkpoint(self.arch, checkpoint_dir)
         self.device = str(device)
         self.restorer, self.config = _load_cached(self.checkpoint, self.arch, self.device)
         self.batch_size = int(batch_size)

@@ -156,6 +156,8 @@ CONDITIONS.register("ocr", BlackFillCondition)
 CONDITIONS.register("gskip", lazy("clinx.restore.condition", "GSkipCondition"))
 CONDITIONS.register("prism", lazy("clinx.restore.condition", "PrismCondition"))
 CONDITIONS.register("prism_flat", lazy("clinx.restore.condition", "PrismFlatCondition"))
+#: The conditions that run a trained generator (they take ``checkpoint=`` / ``checkpoint_dir=``).
+RESTORING_CONDITIONS = ("prism", "prism_flat", "gskip")
 
 
 def get_condition(name: str, **params) -> Condition:
