@@ -111,7 +111,7 @@ def _sentence_breaks(text: str) -> list[int]:
         i = m.start()
         if text[i] == ".":
             # the letters before the dot, looked at only as far as the longest abbreviation and one more:
-            # a longer word is neither an abbreviation nor an initial (the plain form walks the whole word)
+            # a longer word is neither an abbreviation nor an initial (the plain form in the tests walks the whole word)
             j = i
             stop = i - _ABBREV_REACH if i > _ABBREV_REACH else 0
             while j > stop and text[j - 1].isalpha():
@@ -120,22 +120,6 @@ def _sentence_breaks(text: str) -> list[int]:
                 word = text[j:i].lower()
                 if word in _ABBREV or len(word) == 1:
                     continue
-        out.append(m.end())
-    return out
-
-
-def _sentence_breaks_plain(text: str) -> list[int]:
-    """:func:`_sentence_breaks` walking back over the whole word before each dot (the property tests compare them)."""
-    out = []
-    for m in _SENT_BREAK_RE.finditer(text):
-        i = m.start()
-        if text[i] == ".":
-            j = i
-            while j > 0 and text[j - 1].isalpha():
-                j -= 1
-            word = text[j:i].lower()
-            if word in _ABBREV or len(word) == 1:
-                continue
         out.append(m.end())
     return out
 

@@ -1506,8 +1506,8 @@ def _trigger_lists(toks: list, lows: list) -> tuple[list[int], ...]:
     """Token indices each pass of :func:`_find_names` visits, found with one table lookup per token.
 
     Returns (cue, saint, known hospital, extra, town service, institution head, venue, name run,
-    place) index lists, each equal to its plain form in :func:`_trigger_lists_plain` (a property
-    test checks): the word sets are fixed, so one pass over the tokens serves every later pass.
+    place) index lists, each equal to its plain form, one scan per pass (the property tests in
+    tests/text/test_speed_paths.py check): the word sets are fixed, so one pass over the tokens serves every later pass.
     """
     get = _trigger_table().get
     index = hospitals()
@@ -1522,23 +1522,6 @@ def _trigger_lists(toks: list, lows: list) -> tuple[list[int], ...]:
         [i for i, b in hits if b & _T_CUE], [i for i, b in hits if b & _T_SAINT], [i for i, b in hits if b & _T_HOSP],
         [i for i, b in hits if b & _T_EXTRA], [i for i, b in hits if b & _T_TOWN], [i for i, b in hits if b & _T_HEAD],
         [i for i, b in hits if b & _T_VENUE], run_idx, place_idx,
-    )
-
-
-def _trigger_lists_plain(toks: list, lows: list) -> tuple[list[int], ...]:
-    """:func:`_trigger_lists` as one scan per pass (the form it replaces; the property tests compare them)."""
-    place_first = _place_first()
-    triggers = _extra_triggers()
-    return (
-        [i for i, w in enumerate(lows) if w in _CUE_WORDS],
-        [i for i, w in enumerate(lows) if w in ("st", "saint")],
-        _hospital_starts(lows, hospitals()),
-        [i for i, w in enumerate(lows) if w in triggers],
-        [i for i, w in enumerate(lows) if w in _TOWN_SERVICES],
-        [i for i, w in enumerate(lows) if w in _HEAD_START],
-        [i for i, w in enumerate(lows) if w in _VENUE_WORDS],
-        [k for k, t in enumerate(toks) if t.cls is not C and t.cls is not W],
-        [k for k, t in enumerate(toks) if not (t.cls == W and t.low not in place_first or t.cls == C)],
     )
 
 
