@@ -85,6 +85,9 @@ def train(cfg, run_folder: Path | None = None) -> dict:
     log.info("training %s: G %d params, D %d params", cfg.model.arch, count_parameters(model.generator),
              count_parameters(model.discriminator))
     ckpt = cfg.get("ckpt_path")
+    # A Lightning .ckpt pickles the hyperparameters and loop state, so it loads only with weights_only=False:
+    # ckpt_path must be a run folder's own checkpoint, never a file from elsewhere. Shared weights go through
+    # init_from / generator.pt, which read_checkpoint loads with weights_only=True.
     if ckpt:
         # Resuming (e.g. a second stage of the checkpoint recipe): score the
         # resumed weights on this run's validation set first, so the export
