@@ -43,8 +43,9 @@ gold PHI span is caught when all its letters and digits were removed;
 precision is the fraction of removed letters and digits that lie in gold PHI:
   * ``recall/notes/<level>``, ``precision/notes/<level>`` — all dev notes;
     ``recall/notes_tune/...`` and ``recall/notes_heldout/...`` per split (the
-    recognisers were tuned on ``tune`` only), ``.../notes_philter/...`` on the
-    i2b2 samples;
+    recognisers were tuned on ``tune`` only), ``.../notes_blind/...`` on 20
+    notes written and annotated by an agent that never saw the code (not part
+    of ``notes``; never tuned on), ``.../notes_philter/...`` on the i2b2 samples;
   * ``retention/notes/L2`` — fraction of clinical-term occurrences (drugs,
     anatomy, findings, abbreviations) outside gold PHI that survive;
   * ``notes_per_s/<level>`` — CPU time of this process (one core), L1..level
@@ -298,10 +299,12 @@ def calibration_us(loops: int = 5) -> float:
 
 
 def note_sets() -> dict[str, list]:
-    """Annotated notes by set name: tune, heldout (hand-written) and philter (i2b2 samples, when installed)."""
-    from clinx.text.notes_eval import load_dev_notes, philter_notes
+    """Annotated notes by set name: tune, heldout (hand-written), blind (written blind to the code) and
+    philter (i2b2 samples, when installed)."""
+    from clinx.text.notes_eval import blind_notes_path, load_dev_notes, philter_notes
 
-    sets = {"notes_tune": load_dev_notes("tune"), "notes_heldout": load_dev_notes("heldout")}
+    sets = {"notes_tune": load_dev_notes("tune"), "notes_heldout": load_dev_notes("heldout"),
+            "notes_blind": load_dev_notes(path=blind_notes_path())}
     ph = philter_notes()
     if ph:
         sets["notes_philter"] = ph

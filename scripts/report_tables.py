@@ -190,6 +190,7 @@ def table_text(fig: dict) -> str:
     """Span-level recall / precision on hand-annotated notes, question recall, speed (``bench_text.py``)."""
     rows = []
     for split, label in (("notes_tune", "notes, tuning split"), ("notes_heldout", "notes, held-out split (never tuned on)"), ("notes", "notes, all"),
+                         ("notes_blind", "notes written blind to the code (never tuned on)"),
                          ("notes_philter", "i2b2 samples in philter-ucsf (never tuned on)")):
         for sys_ in ("L1", "L2", "L2+ner", "presidio", "philter"):
             r, p = fig.get(f"recall/{split}/{sys_}"), fig.get(f"precision/{split}/{sys_}")

@@ -53,6 +53,15 @@ def dev_notes_path() -> Path:
     return Path(str(files("clinx.text") / "data" / "dev_notes.jsonl"))
 
 
+def blind_notes_path() -> Path:
+    """Path of the blind notes: written and annotated by an agent that never saw clinx's code or rules.
+
+    Never tuned on: they measure how the recognisers generalise to notes nobody fitted them to
+    (split ``blind``, scored by number only).
+    """
+    return Path(str(files("clinx.text") / "data" / "blind_notes.jsonl"))
+
+
 def load_dev_notes(split: str | None = None, path: str | Path | None = None) -> list[Note]:
     """The hand-annotated development notes; ``split`` = ``tune``, ``heldout`` or None for all."""
     out = []

@@ -14,7 +14,7 @@ import pytest
 
 from clinx.text.base import TextResult
 from clinx.text.dates import strip_year
-from clinx.text.notes_eval import Note, dev_notes_path, load_dev_notes, load_i2b2_xml, removed_mask, score_notes
+from clinx.text.notes_eval import Note, blind_notes_path, dev_notes_path, load_dev_notes, load_i2b2_xml, removed_mask, score_notes
 from clinx.text.pipeline import TextPipeline, deidentify, rescan
 from clinx.text.recognizers import Recognizer
 from clinx.text.rules import RuleLevel, RuleRecognizer
@@ -241,6 +241,18 @@ def test_dev_notes_file_is_well_formed():
     for d in map(json.loads, lines):
         for s, e, cat in d["spans"]:
             assert 0 <= s < e <= len(d["text"]) and d["text"][s:e].strip() == d["text"][s:e]
+
+
+def test_blind_notes_are_their_own_set():
+    # written by an agent that never saw the code: a set apart, never in the tuning file
+    blind = load_dev_notes(path=blind_notes_path())
+    assert len(blind) >= 20 and {n.split for n in blind} == {"blind"}
+    assert {n.style for n in blind} == {"caps", "lower", "telegraphic", "mixed"}
+    assert not {n.id for n in blind} & {n.id for n in load_dev_notes()}
+    assert not {n.text for n in blind} & {n.text for n in load_dev_notes()}
+    for n in blind:
+        assert all(0 <= s < e <= len(n.text) and n.text[s:e].strip() == n.text[s:e] for s, e, _ in n.spans)
+        assert list(n.spans) == sorted(n.spans)
 
 
 def test_dev_notes_scores_hold():
