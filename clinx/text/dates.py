@@ -70,6 +70,21 @@ admitted admit discharged extubated intubated started stopped placed removed don
 )
 
 
+#: Words that make an ``n/10`` near them a pain score, and an ``n/5`` a motor strength grade.
+_PAIN_WORDS = ("pain", "relief", "discomfort", "ache", "aching", "hurts", "sore", "tender")
+_STRENGTH_WORDS = ("strength", "strong", "motor", "power", "grip", "weak")
+
+
+def _scale_line(text: str, s: int, e: int, words: tuple[str, ...]) -> bool:
+    """A score, not a date: one of ``words`` within 25 characters ("pain 4/10"), or anywhere before it in its
+    line and sentence when that gives another score of the same scale ("pain 6/10, ... relief to 2/10")."""
+    if any(w in text[max(0, s - 25) : e + 25].lower() for w in words):
+        return True
+    a = max(text.rfind("\n", 0, s) + 1, text.rfind(". ", 0, s) + 2, s - 120)  # this line and sentence
+    before = text[a:s].lower()
+    return any(w in before for w in words) and re.search(r"\b\d{1,2}/" + re.escape(text[text.index("/", s) + 1 : e]) + r"\b", before) is not None
+
+
 def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Month/day ``7/22`` unless it is a dose, ratio, vital sign or score."""
     s, e = m.span()
@@ -83,8 +98,10 @@ def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
         return s, e
     if prev in NOT_DATE_BEFORE or nxt in NOT_DATE_AFTER:
         return None
-    if day == 10 and ("pain" in text[max(0, s - 25) : e + 25].lower()):
-        return None  # pain scale "4/10"
+    if day == 10 and mon <= 10 and _scale_line(text, s, e, _PAIN_WORDS):
+        return None  # pain scale "4/10", "relief to 2/10"
+    if day == 5 and mon <= 5 and _scale_line(text, s, e, _STRENGTH_WORDS):
+        return None  # motor strength "5/5 upper, 4/5 lower"
     if mon == day and mon <= 5 and nxt and nxt not in ("at", "and", "to", "on", "in", "for", "by", "was", "were"):
         return None  # "2/2 UTI" (secondary to), "5/5 BLE", "3/3"
     if mon > day and prev in ("x", "of"):
@@ -122,7 +139,7 @@ def _md_range_ok(m: re.Match, text: str) -> tuple[int, int] | None:
             return None
     if _prev_word(text, s) in NOT_DATE_BEFORE or _next_word(text, e) in NOT_DATE_AFTER:
         return None
-    if "pain" in text[max(0, s - 25) : e + 25].lower() and m.group("b").endswith("/10"):
+    if m.group("b").endswith("/10") and _scale_line(text, s, e, _PAIN_WORDS):
         return None
     return s, e
 

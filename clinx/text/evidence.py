@@ -136,6 +136,8 @@ GENERIC_BEFORE_HEAD = frozenset(
 recommend recommended recommends recommending need needs needed require requires required requiring short long term acute
 subacute inpatient outpatient local outside nearby area nearest another other any same day rehab nursing skilled resident
 residents discharge discharged dc d/c home private further continued continue ongoing possible potential prior previous
+likely unlikely probably probable possibly maybe perhaps eventual eventually ultimately anticipate anticipated expect
+expected consider considering either vs versus then
 """.split()
 )
 #: Capitalised words that follow a venue cue without naming a venue ("seen at Home", "transferred to Floor").
