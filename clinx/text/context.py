@@ -24,7 +24,7 @@ from bisect import bisect_right
 from clinx.records import Manifest
 from clinx.text.base import Candidate, TextResult, apply_candidates, check_text, drop_inside
 from clinx.text.clinical import CLINICAL_CODE_RE
-from clinx.text.evidence import CARE_WORDS, classify
+from clinx.text.evidence import CARE_WORDS, HEAD_AS_ADJECTIVE, OCCUPATIONS, classify
 from clinx.text.lexicons import fold
 from clinx.text.ner import make_ner
 from clinx.text.rules import NON_NAMES, _extend_name_left, name_gazetteer
@@ -81,7 +81,7 @@ _DIMENSION_RE = re.compile(r"\d+(?:\.\d+)?[xX]\d+(?:\.\d+)?(?:[xX]\d+(?:\.\d+)?)
 # "3/14", "3-14-61", "03.14.61"; a dotted pair is a decimal ("INR 3.4", "TMAX 38.6"), no date
 _DATEISH_RE = re.compile(r"\d{1,4}[/-]\d{1,2}(?:[/-]\d{1,4})?|\d{1,4}\.\d{1,2}\.\d{1,4}")
 # "HR 150s", "SBP 90's", "sats high 80S": readings in a decade, no identifier
-_READINGS_RE = re.compile(r"\d{0,2}0['’]?[sS]")
+_READINGS_RE = re.compile(r"\d{0,2}0['’]?[sS]|\d{1,2}[xX]/(?:hr|h|min|day|d|wk|week|shift)")  # ...and "10x/hr", a frequency
 # "2200", "0500": a 24-hour clock time (nursing notes time every event), no identifier
 _CLOCK_RE = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 _NUMBER_CATS = frozenset({"MRN", "ACCESSION", "ID", "SSN", "PHONE", "ZIP"})
@@ -147,7 +147,7 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
     # lexicon class, not capitalisation, decides (see clinx.text.evidence): everyday and
     # clinical words are never candidates, ambiguous names need more than one piece of evidence
     cls = classify(fold(t), t)
-    if cls == "W" and t[0].isupper() and not t.isupper() and low not in CARE_WORDS and start > 0 and text[start - 1] == " " and text[start - 2 : start - 1] not in (".", ":", "?", "!", "\n"):
+    if cls == "W" and t[0].isupper() and not t.isupper() and low not in CARE_WORDS and low not in OCCUPATIONS and start > 0 and text[start - 1] == " " and text[start - 2 : start - 1] not in (".", ":", "?", "!", "\n"):
         # a capitalised everyday word mid-sentence: a place or institution name only right after
         # a place anchor ("seen at Riverside"); the loop below checks the anchor's category
         return 0.25, "place"
@@ -338,6 +338,8 @@ class ContextEnhancer:
             if is_ph[i]:
                 continue  # removed spans are context, not candidates
             t, low, _, _, _, digit_score, _, _, _ = infos[i]
+            if low in HEAD_AS_ADJECTIVE and i > 0 and anchor[i - 1] == "HOSPITAL":
+                continue  # "Hospital Course", "[HOSPITAL] Visit": the institution describes this noun
             # a token with a digit is scored on its characters alone (memoised with the token)
             if digit_score is not None:
                 base, shape = digit_score

@@ -140,6 +140,23 @@ likely unlikely probably probable possibly maybe perhaps eventual eventually ult
 expected consider considering either vs versus then
 """.split()
 )
+#: Nouns after which a hospital head word is an adjective ("Brief Hospital Course", "hospital stay", "Clinic
+#: Visit", "Nursing Home Placement"): no institution is named.
+HEAD_AS_ADJECTIVE = frozenset(
+    """
+course stay stays day days admission admissions readmission discharge acquired policy policies staff bed beds visit
+visits follow-up followup f/u setting settings record records placement level admit note notes appointment appt
+""".split()
+)
+#: Occupations, which social histories capitalise ("retired Teacher", "works as Electrician"): never a place or a name.
+OCCUPATIONS = frozenset(
+    """
+teacher nurse engineer lawyer attorney carpenter plumber electrician mechanic driver cashier waitress waiter cook chef
+janitor custodian farmer fisherman firefighter officer soldier veteran accountant pharmacist dentist secretary clerk
+student homemaker housewife contractor painter roofer mason welder machinist salesman saleswoman manager supervisor
+laborer landscaper trucker bartender barber hairdresser nanny babysitter caregiver aide librarian professor banker
+""".split()
+)
 #: Capitalised words that follow a venue cue without naming a venue ("seen at Home", "transferred to Floor").
 _GENERIC_VENUES = frozenset("home floor rest bedside baseline night work school church this that".split())
 #: Words of units, departments and kinds of care, which title-case notes capitalise ("transferred from
@@ -1018,6 +1035,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         # "Healthcare Center", "Medical Center Hospital": take in the rest of the head
         while head_end < n and toks[head_end].low in _HEAD_TAIL and _joined(text, toks[head_end - 1], toks[head_end], comma=False):
             head_end += 1
+        if head_end < n and lows[head_end] in HEAD_AS_ADJECTIVE and _joined(text, toks[head_end - 1], toks[head_end], comma=False) \
+                and _everyday_line_start(text, toks, first_head):
+            continue  # "Brief Hospital Course:", "nursing home placement": a head describing a noun after everyday words
         k = first_head
         cnt = 0
         while k - 1 >= 0 and cnt < 4 and _inst_joined(text, toks[k - 1], toks[k]):
@@ -1205,6 +1225,17 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         out.extend(_listed_after(text, toks, out, named))
         out.extend(_repeated(text, toks, out, named))
     return out
+
+
+def _everyday_line_start(text: str, toks: list, i: int) -> bool:
+    """At most two everyday or clinical words stand between the line's start and token ``i`` ("Brief Hospital")."""
+    ls = text.rfind("\n", 0, toks[i].s) + 1
+    k = i
+    while k > 0 and toks[k - 1].s >= ls:
+        k -= 1
+        if i - k > 2 or toks[k].cls not in (W, A, C):
+            return False
+    return True
 
 
 def _alone_on_line(text: str, run: list) -> bool:
@@ -1542,10 +1573,18 @@ def _place_first() -> frozenset[str]:
 _NEXT_HEAD_RE = re.compile(r"(?:['’]s?)?\s{0,3}([A-Za-z]{1,30})")
 
 
+#: Bedside scores named after people, which notes give with their value and no head word ("Braden 14",
+#: "Ballard 38 weeks", "Morse 45", "Child-Pugh B"): a person's name only without a score after it.
+SCORE_EPONYMS = frozenset("ballard braden morse norton waterlow ranson pugh rankin caprini centor wells apache glasgow".split())
+_SCORE_AFTER_RE = re.compile(r"[ \t:=]{1,3}(?:score[ \t:=]{1,3})?(?:\d|[ABC]\b)")
+
+
 def is_eponym(text: str, run: list) -> bool:
-    """Are the tokens ``run`` an eponym ("Hasson technique", "Foley", "Graves' disease"), not a person?"""
+    """Are the tokens ``run`` an eponym ("Hasson technique", "Foley", "Graves' disease", "Braden 14"), not a person?"""
     nx = _NEXT_HEAD_RE.match(text, run[-1].e)  # (at the offset: no copy of the rest of the text)
     head = nx.group(1).lower() if nx else ""
+    if len(run) == 1 and run[0].low in SCORE_EPONYMS and _SCORE_AFTER_RE.match(text, run[0].e):
+        return True
     return head in EPONYM_HEADS or head in _EPONYM_HEADS_MORE or (len(run) == 1 and run[0].low in EPONYMS)
 
 

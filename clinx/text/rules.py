@@ -29,7 +29,7 @@ from typing import Callable, Iterable
 from clinx.records import Manifest
 from clinx.text.base import PLACEHOLDER_RE, Candidate, TextResult, apply_candidates, check_text, drop_inside
 from clinx.text.clinical import CLINICAL_CODE_RE, CLINICAL_WORDS, EPONYM_HEADS, EPONYMS
-from clinx.text.evidence import SERVICES, _lexicon_index, classify, find_evidence
+from clinx.text.evidence import HEAD_AS_ADJECTIVE, SERVICES, _lexicon_index, classify, find_evidence
 from clinx.text.lexicons import fold
 from clinx.text.dates import DATE_RECOGNIZERS, YEAR_NAMES, strip_year
 from clinx.text.recognizers import EXTRA_RECOGNIZERS, Recognizer
@@ -645,6 +645,7 @@ def _trim_name(text: str, start: int, end: int, strict: bool = True) -> tuple[in
 
 
 _HOSP_TOKEN_RE = re.compile(r"\S{1,60}")
+_AFTER_HEAD_RE = re.compile(r"['’]?s?[ \t]{1,2}([A-Za-z][A-Za-z/-]*)")
 _HOSP_KEEP = frozenset("st mt ft st. mt. ft. general memorial community medical health".split())
 
 
@@ -660,6 +661,9 @@ def _trim_hospital(text: str, start: int, end: int) -> tuple[int, int] | None:
     if not heads:
         return start, end
     h = heads[0]
+    nxt = _AFTER_HEAD_RE.match(text, toks[h][1])
+    if nxt is not None and nxt.group(1).lower() in HEAD_AS_ADJECTIVE:
+        return None  # "Brief Hospital Course", "Clinic Visit": the head word describes the next noun
     k = h
     while k > 0:
         a, b = toks[k - 1]
