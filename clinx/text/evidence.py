@@ -134,6 +134,7 @@ same follow-up follow up the this that our your their his her a an in at to from
 GENERIC_BEFORE_HEAD = frozenset(
     """
 recommend recommended recommends recommending need needs needed require requires required requiring short long term acute
+declined declines decline refused refuses refuse accepted accepts requested requests prefers prefer wants want awaiting
 subacute inpatient outpatient local outside nearby area nearest another other any same day rehab nursing skilled resident
 residents discharge discharged dc d/c home private further continued continue ongoing possible potential prior previous
 likely unlikely probably probable possibly maybe perhaps eventual eventually ultimately anticipate anticipated expect
@@ -485,6 +486,7 @@ def _clinical_surname(text: str, prev: _Tok, t: _Tok) -> bool:
     # (three letters at least: a two-letter clinical word after a name is an abbreviation, "CONNIE PT LIVES")
     return (
         len(t.low) > 2 and t.low in last and t.low not in FUNCTION_WORDS and t.raw[:1].isupper() and prev.low in first
+        and len(prev.low) > 2  # ("GO HOME": a two-letter given name before a clinical word is a word)
         and prev.raw[:1].isupper() and prev.raw.isupper() == t.raw.isupper() and _joined(text, prev, t, comma=False)
     )
 
@@ -523,6 +525,9 @@ _ABBREV_CUES = frozenset("pt dtr dau sis bro mgr attn re".split())
 
 
 _FIELD_LABELS = frozenset("name patient pt re ref attn".split())
+#: Field labels whose value may be a topic as well as a person ("RE: DISCHARGE PLANNING", "Re: Pavla Novak"): a
+#: clinical word or a lone everyday word after them opens no name.
+_TOPIC_LABELS = frozenset("re ref".split())
 # the next field's label ends a value taken after "Patient:" ("Patient: Fidel Yeager MRN: ...")
 _FIELD_STOP = frozenset("mrn dob ssn id acct acc age sex room unit date dos adm admit md".split())
 
@@ -825,8 +830,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 # a word follows it as an object follows a verb ("rn mark site") or it is lower case in mixed text
                 given = given or low in ROLES and low not in _WEAK_LABELS and nk.cls == A and nk.low in first \
                     and nk.low not in FUNCTION_WORDS and (nk.case != "mixed" or nk.raw[:1].isupper()) and not _verb_follows(text, toks, k)
-                j = _take_name(text, toks, k, allow_ambiguous=colon or given or by_surname, pure_only=weak,
-                               any_word=colon and low in _FIELD_LABELS)
+                topic = low in _TOPIC_LABELS and not _given_then_surname(text, toks, k)  # "re: new LBBB", "RE: GRACE HILL"
+                j = _take_name(text, toks, k, allow_ambiguous=colon and not topic or given or by_surname, pure_only=weak,
+                               any_word=colon and low in _FIELD_LABELS and not (low in _TOPIC_LABELS and nk.cls == C))
                 if j > k:
                     add(k, j, "NAME", "evidence:role", 0.9)
                     continue

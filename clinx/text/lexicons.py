@@ -42,7 +42,7 @@ black gray grey long short hill wood woods stone ward page rich frank art guy su
 summer autumn dawn eve iris ivy lily daisy pearl amber crystal heather holly rosemary sage star sky storm
 rod ray sky chase cash dean earl major miles rich victor wade baker cook hall hart lane law love may mercy
 patience prudence constance charity sunny honey precious sterling ward waters rivers banks bush price
-tan mae sem rh tol jan ted hung
+tan mae sem rh tol jan ted hung jack grant
 """.split()
 )
 
@@ -76,8 +76,36 @@ def _lines(name: str) -> list[str]:
 
 @lru_cache(maxsize=1)
 def first_names() -> frozenset[str]:
-    """Given names, folded."""
-    return frozenset(_lines("first_names.txt"))
+    """Given names, folded; without the dictionary words everyday English derives others from (see :func:`derives_words`)."""
+    dictionary = _common()[1]
+    return frozenset(w for w in _lines("first_names.txt") if not (w in dictionary and w not in AMBIGUOUS_NAMES and derives_words(w)))
+
+
+def derives_words(low: str) -> bool:
+    """Does everyday English derive words from ``low`` ("harm" -> "harmed", "harmful"; "oral" -> "orally";
+    "tone" -> "toned")?
+
+    The given-name sources list "oral", "harm", "deny", "skip", "tone" (names somewhere in the world); a
+    dictionary word that derives others is a word first, so :func:`first_names` leaves it out and a capitals
+    note's "ORAL CARE" or "SELF HARM" is no person ("laura", "steven" derive nothing; the curated
+    :data:`AMBIGUOUS_NAMES` — mark, bill, grace — stay given names). The ``-ed``/``-ing`` forms of a word that
+    has its own ``-e`` word are that word's ("chang" -> "changed" is "change"'s).
+    """
+    if len(low) < 4 or not low.isalpha():
+        return False
+    common = _common()[0]
+    forms = [low + "ly", low + "ful", low + "ness", low + "ment"]
+    if low.endswith("e"):
+        forms += [low + "d", low[:-1] + "ing"]
+    else:
+        forms.append(low + "able")
+        if low + "e" not in common:
+            forms += [low + "ed", low + "ing"]
+            if low[-1] not in "aeiouwxy" and low[-2] in "aeiou" and low[-3] not in "aeiou":
+                forms += [low + low[-1] + "ed", low + low[-1] + "ing"]  # "skip" -> "skipped"
+        if low.endswith(("ch", "sh", "ss", "x", "z")):
+            forms.append(low + "es")
+    return any(f in common for f in forms)
 
 
 @lru_cache(maxsize=1)
