@@ -110,8 +110,23 @@ finkelstein trendelenburg valsalva heimlich
 _TERMS_1 = frozenset(w.lower() for w in ANATOMY + MODALITY + FINDING)
 _PHRASES = frozenset(p.strip().lower() for p in ANATOMY_PHRASES + MODALITY_PHRASES + FINDING_PHRASES if p.strip())
 
+#: Species epithets of the organisms culture results name ("Candida glabrata", "Proteus mirabilis"): clinical
+#: words, and after a genus that is also a given name (Candida) they make it the organism.
+SPECIES = frozenset(
+    """
+abscessus acnes aerogenes aeruginosa agalactiae albicans anginosus aureus auris avium baumannii bovis
+burgdorferi capitis catarrhalis cepacia chelonae cholerae cloacae coli difficile dubliniensis dysgalactiae
+epidermidis faecalis faecium fluorescens fortuitum fragilis freundii fumigatus gallolyticus glabrata gondii
+gonorrhoeae haemolyticus henselae hominis influenzae intracellulare jeikeium jejuni jirovecii kansasii koseri
+krusei lamblia lugdunensis lusitaniae maltophilia marcescens marinum meningitidis mirabilis mitis monocytogenes
+morganii multocida mutans neoformans oralis oxytoca pallidum parapsilosis perfringens pneumoniae pneumophila
+putida pylori pyogenes rettgeri salivarius sanguinis saprophyticus septicum simulans stuartii tetani trachomatis
+tropicalis tuberculosis typhi typhimurium ulcerans vaginalis viridans vulnificus xylosoxidans
+""".split()
+)
+
 #: Every word the de-identification rules must never treat as a name or ID.
-CLINICAL_WORDS = frozenset(_TERMS_1 | {w.lower() for w in QUALIFIERS} | EPONYM_HEADS)
+CLINICAL_WORDS = frozenset(_TERMS_1 | {w.lower() for w in QUALIFIERS} | EPONYM_HEADS | SPECIES)
 
 _WORD_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)?")
 

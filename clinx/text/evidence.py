@@ -40,7 +40,7 @@ from typing import NamedTuple
 
 from clinx.text.base import Candidate
 from clinx.text.recognizers import TokenMatch
-from clinx.text.clinical import EPONYM_HEADS, EPONYMS
+from clinx.text.clinical import EPONYM_HEADS, EPONYMS, SPECIES
 from clinx.text.lexicons import (
     AMBIGUOUS_NAMES,
     FUNCTION_WORDS,
@@ -793,7 +793,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             elif j == k and low in _DOCTOR_TITLES and nk.cls == C and nk.low in _lex()[1] and len(nk.low) >= 4 \
                     and nk.low not in FUNCTION_WORDS and nk.low not in _NEVER and nk.low not in CREDENTIALS and nk.low not in TITLES:
                 j = k + 1  # "dr. hill", "DR SMALL": a surname that is also a clinical word, after a doctor's title
-            if j > k:
+            if j > k and not (low in RELATIONS and is_eponym(text, toks[k:j])):  # ("Sister Mary Joseph nodule")
                 add(k, j, "NAME", "evidence:cue", 0.95)
                 continue
         if low == "w":
@@ -1450,7 +1450,8 @@ def _known_hospitals(text: str, toks: list, lows: list, named: list, add, starts
 _EPONYM_HEADS_MORE = frozenset(
     "technique maneuver manoeuvre procedure approach catheter tube sign test score criteria classification scale "
     "incision retractor forceps clamp stitch suture repair method position view operation rule index "
-    "fundoplication anastomosis shunt filter splint".split()
+    "fundoplication anastomosis shunt filter splint murmur murmurs spots spot respirations respiration dressing "
+    "nodes".split()
 )
 
 
@@ -1585,13 +1586,22 @@ SCORE_EPONYMS = frozenset("ballard braden morse norton waterlow ranson pugh rank
 _SCORE_AFTER_RE = re.compile(r"[ \t:=]{1,3}(?:score[ \t:=]{1,3})?(?:\d|[ABC]\b)")
 
 
+_EPONYM_TAIL_RE = re.compile(r"(?:['’]s?)?(?:[ \t]{1,3}(?:and|&)?[ \t]{0,3}[A-Z][A-Za-z'’-]*){1,2}[ \t]{1,3}([A-Za-z]{1,30})")
+
+
 def is_eponym(text: str, run: list) -> bool:
     """Are the tokens ``run`` an eponym ("Hasson technique", "Foley", "Graves' disease", "Braden 14"), not a person?"""
     nx = _NEXT_HEAD_RE.match(text, run[-1].e)  # (at the offset: no copy of the rest of the text)
     head = nx.group(1).lower() if nx else ""
     if len(run) == 1 and run[0].low in SCORE_EPONYMS and _SCORE_AFTER_RE.match(text, run[0].e):
         return True
-    return head in EPONYM_HEADS or head in _EPONYM_HEADS_MORE or (len(run) == 1 and run[0].low in EPONYMS)
+    if head in EPONYM_HEADS or head in _EPONYM_HEADS_MORE or (len(run) == 1 and run[0].low in EPONYMS):
+        return True
+    if head in SPECIES and nx.group(0)[:1] in " \t" and not nx.group(1).istitle():
+        return True  # "Candida glabrata", "CANDIDA ALBICANS": a genus before its species (never title case)
+    # "Austin Flint murmur", "Cullen and Grey Turner signs": the head after one or two more capitalised names
+    more = _EPONYM_TAIL_RE.match(text, run[-1].e)
+    return more is not None and (more.group(1).lower() in EPONYM_HEADS or more.group(1).lower() in _EPONYM_HEADS_MORE)
 
 
 def _run_ok(t: _Tok) -> bool:
