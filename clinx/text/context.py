@@ -77,7 +77,7 @@ _TOKEN_RE_ASCII = re.compile(r"\[[A-Z]{2,10}\]|[#]|[A-Za-z0-9](?:[\w'./#-]{0,48}
 _PLACEHOLDER_TOKEN_RE = re.compile(r"\[[A-Z]{2,10}\]")
 _HAS_DIGIT_RE = re.compile(r"\d")
 # "4x3", "550x12", "2.5x1.8": sizes and vent settings (volume x rate), no codes
-_DIMENSION_RE = re.compile(r"\d+(?:\.\d+)?[xX]\d+(?:\.\d+)?(?:[xX]\d+(?:\.\d+)?)?")
+_DIMENSION_RE = re.compile(r"\d+(?:\.\d+)?[xX]\d+(?:\.\d+)?(?:[xX]\d+(?:\.\d+)?)?|\d-in-\d")  # ... and "3-in-1" (a commode)
 # "3/14", "3-14-61", "03.14.61"; a dotted pair is a decimal ("INR 3.4", "TMAX 38.6"), no date
 _DATEISH_RE = re.compile(r"\d{1,4}[/-]\d{1,2}(?:[/-]\d{1,4})?|\d{1,4}\.\d{1,2}\.\d{1,4}")
 # "HR 150s", "SBP 90's", "sats high 80S": readings in a decade, no identifier
@@ -85,6 +85,8 @@ _READINGS_RE = re.compile(r"\d{0,2}0['’]?[sS]|\d{1,2}[xX]/(?:hr|h|min|day|d|wk
 # "2200", "0500": a 24-hour clock time (nursing notes time every event), no identifier
 _CLOCK_RE = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 _NUMBER_CATS = frozenset({"MRN", "ACCESSION", "ID", "SSN", "PHONE", "ZIP"})
+#: Units that are also names or places ("150 ft" and Ft. Lauderdale, "2 mi"): no name right after a number.
+_UNITS_AFTER_NUMBER = frozenset("ft mi yd yds km".split())
 #: Words that may stand between an ID word and its number ("ID no. 4471", "record number is 4471").
 _ID_CONNECTORS = frozenset({"no", "num", "number", "nr", "is", "#", "of"})
 # ages, also as age-and-sex shorthand ("72M", "45F", "67yom"): ages under 90 are no identifiers (L1 removes the others)
@@ -131,6 +133,8 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
     """
     if low in NON_NAMES or low.rstrip(".") in NON_NAMES:
         return 0.0, "alpha"
+    if low in _UNITS_AFTER_NUMBER and start >= 2 and text[start - 1] == " " and text[start - 2].isdigit():
+        return 0.0, "alpha"  # "ambulated 150 ft": a unit after its number ("Ft. Lauderdale" stays a place)
     if _HAS_DIGIT_RE.search(t):
         if CLINICAL_CODE_RE.fullmatch(t) or _AGE_WORD_RE.fullmatch(t) or _DIMENSION_RE.fullmatch(t) or _READINGS_RE.fullmatch(t):
             return 0.0, "numeric"
