@@ -77,7 +77,8 @@ _TOKEN_RE_ASCII = re.compile(r"\[[A-Z]{2,10}\]|[#]|[A-Za-z0-9](?:[\w'./#-]{0,48}
 _PLACEHOLDER_TOKEN_RE = re.compile(r"\[[A-Z]{2,10}\]")
 _HAS_DIGIT_RE = re.compile(r"\d")
 # "4x3", "550x12", "2.5x1.8": sizes and vent settings (volume x rate), no codes
-_DIMENSION_RE = re.compile(r"\d+(?:\.\d+)?[xX]\d+(?:\.\d+)?(?:[xX]\d+(?:\.\d+)?)?|\d-in-\d")  # ... and "3-in-1" (a commode)
+# ... and "3-in-1" (a commode), "7P-7A", "11p-7a" (a nursing shift)
+_DIMENSION_RE = re.compile(r"\d+(?:\.\d+)?[xX]\d+(?:\.\d+)?(?:[xX]\d+(?:\.\d+)?)?|\d-in-\d|\d{1,2}[aApP][mM]?-\d{1,2}[aApP][mM]?")
 # "3/14", "3-14-61", "03.14.61"; a dotted pair is a decimal ("INR 3.4", "TMAX 38.6"), no date
 _DATEISH_RE = re.compile(r"\d{1,4}[/-]\d{1,2}(?:[/-]\d{1,4})?|\d{1,4}\.\d{1,2}\.\d{1,4}")
 # "HR 150s", "SBP 90's", "sats high 80S": readings in a decade, no identifier
