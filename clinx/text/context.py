@@ -84,6 +84,8 @@ _DATEISH_RE = re.compile(r"\d{1,4}[/-]\d{1,2}(?:[/-]\d{1,4})?|\d{1,4}\.\d{1,2}\.
 _READINGS_RE = re.compile(r"\d{0,2}0['’]?[sS]")
 # "2200", "0500": a 24-hour clock time (nursing notes time every event), no identifier
 _CLOCK_RE = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
+# "10am", "4:15pm" (read as "15pm" after the colon), "9p": a clock time, no identifier
+_AMPM_RE = re.compile(r"\d{1,2}(?:[ap]m?|[ap]\.m\.?)", re.I)
 _NUMBER_CATS = frozenset({"MRN", "ACCESSION", "ID", "SSN", "PHONE", "ZIP"})
 #: Words that may stand between an ID word and its number ("ID no. 4471", "record number is 4471").
 _ID_CONNECTORS = frozenset({"no", "num", "number", "nr", "is", "#", "of"})
@@ -132,7 +134,8 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
     if low in NON_NAMES or low.rstrip(".") in NON_NAMES:
         return 0.0, "alpha"
     if _HAS_DIGIT_RE.search(t):
-        if CLINICAL_CODE_RE.fullmatch(t) or _AGE_WORD_RE.fullmatch(t) or _DIMENSION_RE.fullmatch(t) or _READINGS_RE.fullmatch(t):
+        if CLINICAL_CODE_RE.fullmatch(t) or _AGE_WORD_RE.fullmatch(t) or _DIMENSION_RE.fullmatch(t) or _READINGS_RE.fullmatch(t) \
+                or _AMPM_RE.fullmatch(t):
             return 0.0, "numeric"
         digits = sum(ch.isdigit() for ch in t)
         if t.isdigit():
@@ -147,7 +150,9 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
     # lexicon class, not capitalisation, decides (see clinx.text.evidence): everyday and
     # clinical words are never candidates, ambiguous names need more than one piece of evidence
     cls = classify(fold(t), t)
-    if cls == "W" and t[0].isupper() and not t.isupper() and low not in CARE_WORDS and start > 0 and text[start - 1] == " " and text[start - 2 : start - 1] not in (".", ":", "?", "!", "\n"):
+    if cls == "W" and t[0].isupper() and not t.isupper() and low not in CARE_WORDS and start > 0 and text[start - 1] == " " and text[start - 2 : start - 1] not in (".", ":", "?", "!", "\n") \
+            and text[start + len(t) : start + len(t) + 1] != ":":
+        # (a word before a colon heads a section: "Hospital Course:", "Clinic Visit:")
         # a capitalised everyday word mid-sentence: a place or institution name only right after
         # a place anchor ("seen at Riverside"); the loop below checks the anchor's category
         return 0.25, "place"

@@ -45,6 +45,7 @@ NOT_DATE_AFTER = frozenset(
 mg mcg g gm ml cc l units u iu tab tabs tablet tablets cap caps puff puffs bid tid qid qd qhs daily prn q4h q6h q8h
 pain strength str ble bue bilat bilaterally murmur score mmhg mm cm kg lb lbs hr hrs h min mins sec x % pct
 dilated effaced station ratio scale grade reflexes pulses mcg/kg uti secondary
+grip flexion extension abduction adduction dorsiflexion plantarflexion shrug way
 sem hsm sm holosystolic systolic diastolic ejection blowing harsh rub wk wks week weeks wga twitch twitches
 """.split()
 )
@@ -70,6 +71,14 @@ admitted admit discharged extubated intubated started stopped placed removed don
 )
 
 
+#: A pain score's company: the word, its shorthand (CP, HA), or the arrow of a change ("4/10 -> 2/10").
+_PAIN_RE = re.compile(r"(?i)\b(?:pain|cp|ha|h/a|headache|discomfort|aches?|sore(?:ness)?|rated?|rates|scale)\b|->|→")
+#: Common fractions: without a date word before them, "1/2" is a half more often than the 2nd of January.
+_FRACTIONS = frozenset({(1, 2), (1, 3), (1, 4), (2, 3), (3, 4)})
+#: Words after a month/day that leave it a date ("2/2 at 0800", "1/2 and 1/5").
+_DATE_NEXT = frozenset(("at", "and", "to", "on", "in", "for", "by", "was", "were"))
+
+
 def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Month/day ``7/22`` unless it is a dose, ratio, vital sign or score."""
     s, e = m.span()
@@ -83,10 +92,10 @@ def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
         return s, e
     if prev in NOT_DATE_BEFORE or nxt in NOT_DATE_AFTER:
         return None
-    if day == 10 and ("pain" in text[max(0, s - 25) : e + 25].lower()):
-        return None  # pain scale "4/10"
-    if mon == day and mon <= 5 and nxt and nxt not in ("at", "and", "to", "on", "in", "for", "by", "was", "were"):
-        return None  # "2/2 UTI" (secondary to), "5/5 BLE", "3/3"
+    if day == 10 and _PAIN_RE.search(text, max(0, s - 25), e + 25) is not None:
+        return None  # pain scale "4/10", "CP 4/10 -> 2/10", "HA 6/10"
+    if nxt and nxt not in _DATE_NEXT and (mon == day and mon <= 5 or (mon, day) in _FRACTIONS):
+        return None  # "2/2 UTI" (secondary to), "5/5 BLE", "3/3"; "1/2 tab", "crackles 1/2 way up", "3/4 of meals"
     if mon > day and prev in ("x", "of"):
         return None
     return s, e
