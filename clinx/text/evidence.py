@@ -91,6 +91,7 @@ CREDENTIALS = frozenset(
     """
 md m.d do d.o rn np pa pa-c phd dpt licsw lcsw otr otr/l crna rvt facc facs cnm lpn lvn mph msw pharmd dds dmd
 ccc-slp cde aprn fnp anp dnp bsn rd ldn rrt ccrn cnp cwocn cwon wocn cwcn cns acnp msn ccm lmhc lpc lmft lcsw-r psyd
+pgy emt emt-b emt-p nremt
 """.split()
 )
 HOSPITAL_HEADS = frozenset(
@@ -287,11 +288,15 @@ def _classify(low: str) -> str:
         return W
     if _inflected(low, ordinary) or _inflected(low, clinical) or _inflected(low, _common_zipf()):
         return W  # "faxed", "secretions": an inflected everyday or clinical word no lexicon lists as such
+    if len(low) >= 7 and low.endswith(_VERB_ENDINGS):
+        return W  # "verbalized", "mobilizing", "stabilised": a verb made with -ize, no name ends so
     if _medical_shape(low, ordinary, clinical):
         return C  # "pancytopenia", "tachycardic", "nontender": built like a medical word, not like a name
     return U
 
 
+#: Endings of verbs made with -ize/-ise ("wife verbalized understanding": no name after the relation).
+_VERB_ENDINGS = ("ized", "izes", "izing", "ised", "ising")
 #: Endings of medical words (a name no lexicon lists hardly ends so): "-emia", "-itis", "-ectomy", "-cardic".
 _MED_SUFFIXES = (
     "emia", "emias", "itis", "osis", "oses", "ectomy", "otomy", "ostomy", "plasty", "scopy", "scopic", "graphy", "gram",
@@ -580,11 +585,18 @@ def _initials_before(text: str, toks: list, i: int) -> bool:
 
     Two or three capitals, no clinical or role word, at the start of a line or after a dash
     or slash (where a signature stands), joined to the credential; in a capitals line only
-    on a short signature line of its own.
+    on a short signature line of its own. On a line that holds nothing else, any two or three
+    letters in any case.
     """
     p = toks[i - 1]
-    if not (2 <= len(p.raw) <= 3 and p.raw.isupper()) or p.cls == C or p.low in ROLES \
-            or p.low in FUNCTION_WORDS or not _joined(text, p, toks[i]):
+    if not 2 <= len(p.raw) <= 3 or p.low in ROLES or p.low in LABELS or p.low in FUNCTION_WORDS or not _joined(text, p, toks[i]):
+        return False
+    ls, le = text.rfind("\n", 0, p.s) + 1, text.find("\n", p.s)
+    if text[ls : p.s].strip() == "" and text[toks[i].e : le if le >= 0 else len(text)].strip(" \t.") == "":
+        # a line that holds only the initials and the credential ("ck, rn", "lp rn"): a signature in any
+        # case, even when the letters spell a clinical abbreviation (CK, LP)
+        return p.raw.isalpha()
+    if not p.raw.isupper() or p.cls == C:
         return False
     if p.case != "mixed":
         # in a capitals line only a signature line of its own ("JS, RN")
@@ -806,8 +818,10 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 # a word follows it as an object follows a verb ("rn mark site") or it is lower case in mixed text
                 given = given or low in ROLES and low not in _WEAK_LABELS and nk.cls == A and nk.low in first \
                     and nk.low not in FUNCTION_WORDS and (nk.case != "mixed" or nk.raw[:1].isupper()) and not _verb_follows(text, toks, k)
+                # ("Re:" heads a letter's subject line; mid-line it means "about": "D/W DR. HUNTER RE: CPM")
+                field = low in _FIELD_LABELS and (low not in ("re", "ref") or not text[text.rfind("\n", 0, t.s) + 1 : t.s].strip())
                 j = _take_name(text, toks, k, allow_ambiguous=colon or given or by_surname, pure_only=weak,
-                               any_word=colon and low in _FIELD_LABELS)
+                               any_word=colon and field)
                 if j > k:
                     add(k, j, "NAME", "evidence:role", 0.9)
                     continue
@@ -832,6 +846,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
     # (before the lexicon runs, which would take "St. Elizabeth" for a person and leave its "'s")
     for i in saint_idx:
         t = toks[i]
+        if t.s and text[t.s - 1].isdigit():
+            continue  # "1ST FLOOR": an ordinal's ending, no saint
         if i + 1 >= n or named[i + 1] or toks[i + 1].cls == C or not _joined(text, t, toks[i + 1], comma=False):
             continue
         nx = toks[i + 1]
@@ -1059,6 +1075,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 head_end += 2
             elif head_end + 2 < n and f"{tp.low} {toks[head_end + 2].low}" in place_set and _joined(text, tp, toks[head_end + 2], comma=False):
                 head_end += 3  # "... of the North Shore", "... of Fall River"
+        if cnt and k < first_head and toks[first_head].case != "mixed":
+            k = _one_case_head_start(text, toks, lows, k, first_head, head_end, place_set, named)
         if cnt and k < first_head:
             # "St. Elizabeth's" / "Sturdy Memorial": the words before the head plus the head
             add(k, head_end, "HOSPITAL", "evidence:hospital", 0.93)
@@ -1278,6 +1296,33 @@ def _repeated(text: str, toks: list, found: list[Candidate], named: list) -> lis
         return []
     return [Candidate(t.s, t.e, words[t.low], "evidence:repeated", 0.85)
             for k, t in enumerate(toks) if not named[k] and t.low in words]
+
+
+def _one_case_head_start(text: str, toks: list, lows: list, k: int, first_head: int, head_end: int, place_set: frozenset,
+                         named: list) -> int:
+    """Where an institution's name before the head ``toks[first_head]`` starts in a one-case line (``first_head``: none).
+
+    Capitals say nothing there, so the walk back took every everyday word: a verb before the name is no part
+    of it ("wife prefers new england rehab"), and words that are all everyday ones name an institution only
+    after a cue ("from the oaks nursing home", "D/C TO: ...") — else they say what kind of care it is
+    ("GOOD REHAB POTENTIAL", "will need inpt rehab"). A name's affiliation is a cue too: after a found
+    name and a comma, or before ", Town" ("DR. X, HARBOR MEDICAL ASSOCIATES, WEYMOUTH").
+    """
+    ordinary = _lex()[2]
+    k0 = k
+    while k < first_head and toks[k].cls == W and lows[k] not in ("the", "of", "and") and _inflected(lows[k], ordinary) \
+            and lows[k].endswith(("s", "ed")):
+        k += 1
+    words = [toks[m] for m in range(k, first_head) if lows[m] not in ("the", "of", "and")]
+    if words and all(w.cls in (W, A, C) and w.low not in place_set for w in words):
+        before = lows[k - 1] if k > 0 else ""
+        gap = text[toks[k - 1].e : toks[k].s].strip() if k > 0 else ""
+        colon = gap == ":" or gap == "," and named[k - 1] or head_end < len(toks) and lows[head_end] in place_set \
+            and text[toks[head_end - 1].e : toks[head_end].s].strip() == ","
+        # (a verb before two or more words takes them as its object's name: "prefers new england rehab")
+        if not (before in _ORG_CUES or before == "the" or colon or lows[k] == "the" or k > k0 and len(words) >= 2):
+            return first_head
+    return k
 
 
 def _placement_run(text: str, toks: list, k: int, the: bool, named: list, place_first, *, strong: bool, lone: bool) -> int:

@@ -1,0 +1,115 @@
+"""Forms the blind-written notes x01-x20 exposed: scores read as dates, clock times, section headers,
+signature initials, care words before an institution's head. Each test pins one general rule and a
+sentence the rule must leave alone (or remove). Values are invented; test ids name the form, never a value.
+"""
+
+import pytest
+
+from clinx.text.pipeline import deidentify
+
+
+def _l2(text: str) -> str:
+    return deidentify(text, "L2").text
+
+
+# ---------------------------------------------------------------- numbers that are no dates
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "C/O INCISIONAL PAIN 5-6/10, MSO4 2MG IV Q2H PRN.",
+        "CP 4/10 -> 2/10. No arrhythmia.",
+        "HA 6/10 this am, tylenol given.",
+        "CRACKLES 1/2 WAY UP BILAT. 2+ EDEMA.",
+        "l ue: trace shoulder shrug, 1/5 grip, edema 1+ hand.",
+    ],
+    ids=["pain_range", "pain_change_arrow", "headache_score", "common_fraction", "strength_grade"],
+)
+def test_scores_and_fractions_are_kept(text):
+    assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [("seen 1/2 by cardiology.", "1/2"), ("admitted 3/10, HA 6/10 now.", "3/10"), ("dob 03/14/1961.", "1961")],
+    ids=["fraction_after_date_word", "date_beside_a_score", "full_date"],
+)
+def test_dates_beside_the_score_rules_are_removed(text, value):
+    assert value not in _l2(text)
+
+
+def test_clock_times_and_section_headers_are_kept():
+    text = "telephone encounter thurs 4:15pm\nappt moved up to 6/6 at 10am.\n\nHospital Course:\n1. Urosepsis"
+    out = _l2(text)
+    assert "15pm" in out and "10am" in out and "Course" in out and "6/6" not in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SKIN: STERNAL DSGS D/I. BRADEN 17.",
+        "LEFT IJ CENTRAL LINE TIP IN THE SVC.",
+        "PMH: CAD, HTN, ELEVATED CHOL.",
+        "BR/BATH ON 1ST FLOOR. PLOF: IND.",
+        "D/W DR. PARK RE: CPM. ANTICIPATE D/C HOME.",
+        "appt moved up. wife verbalized understanding.",
+    ],
+    ids=["braden_scale", "svc", "chol", "ordinal_st", "re_mid_line", "ize_verb_after_relation"],
+)
+def test_clinical_words_are_kept(text):
+    out = _l2(text)
+    assert out.replace("DR. [NAME]", "DR. PARK") == text
+
+
+# ---------------------------------------------------------------- institutions before a head, in one-case lines
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["STRENGTH, FUNCTIONAL MOBILITY. GOOD REHAB POTENTIAL.", "high fall risk. will need inpt rehab."],
+    ids=["caps_care_quality", "lower_care_kind"],
+)
+def test_everyday_words_before_a_head_without_cue_are_kept(text):
+    assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("recommend acute rehab, wife prefers new england rehab in woburn", "england"),
+        ("CC: DR. SUSAN PRZYBYLSKI, HARBOR MEDICAL ASSOCIATES, WEYMOUTH, MA", "HARBOR"),
+        ("hpi: 93 yo f from the oaks nursing home, unwitnessed fall", "oaks"),
+    ],
+    ids=["object_of_a_verb", "affiliation_after_a_name", "after_from_the"],
+)
+def test_everyday_words_before_a_head_with_evidence_are_removed(text, value):
+    out = _l2(text)
+    assert value not in out
+    # the verb before the name stays
+    assert "prefers" in out or "prefers" not in text
+
+
+# ---------------------------------------------------------------- signatures
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("wife verbalized understanding.\nck, rn", "ck"),
+        ("sw consult per dr haddad.\nlp rn", "lp"),
+        ("D/w attending.\nJ. Oyelaran PGY1 pgr 41553", "Oyelaran"),
+    ],
+    ids=["initials_that_spell_a_lab", "initials_that_spell_a_procedure", "resident_year"],
+)
+def test_signers_are_removed(text, value):
+    assert value not in _l2(text).split()
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("LP, RN aware of plan.", "LP"), ("Plan d/w PGY2 and attending.", "PGY2"), ("Medic: B. Okafor / EMT Janelle Pike", "EMT")],
+    ids=["initials_in_a_sentence", "resident_year_alone", "emt"],
+)
+def test_credentials_without_signer_are_kept(text, kept):
+    assert kept in _l2(text)
