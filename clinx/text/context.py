@@ -24,7 +24,7 @@ from bisect import bisect_right
 from clinx.records import Manifest
 from clinx.text.base import Candidate, TextResult, apply_candidates, check_text, drop_inside
 from clinx.text.clinical import CLINICAL_CODE_RE
-from clinx.text.evidence import CARE_WORDS, classify
+from clinx.text.evidence import CARE_WORDS, STATE_NAMES, classify
 from clinx.text.lexicons import fold
 from clinx.text.ner import make_ner
 from clinx.text.rules import NON_NAMES, _extend_name_left, name_gazetteer
@@ -126,6 +126,23 @@ def _sentence_breaks(text: str) -> list[int]:
     return out
 
 
+#: Second word of a two-word state -> its first ("hampshire" of "new hampshire").
+_STATE_SECOND: dict[str, frozenset] = {}
+for _state in STATE_NAMES:
+    if " " in _state and _state.split(" ")[1] not in STATE_NAMES:
+        _STATE_SECOND[_state.split(" ")[1]] = _STATE_SECOND.get(_state.split(" ")[1], frozenset()) | {_state.split(" ")[0]}
+
+
+def _new_clause_after(text: str, e: int, s: int, ph_cat: str | None, low: str) -> bool:
+    """Does an everyday word that is also a name start a new clause after a removed place (``[HOSPITAL], fall``)?
+
+    After a person's name a comma may join a given name ("[NAME], John"); after an institution or a
+    place it ends the name, and an ambiguous word there is the sentence's ("home with [HOSPITAL], daily
+    visits", "from [HOSPITAL], fall at home"), not an identifier beside it.
+    """
+    return ph_cat in ("HOSPITAL", "LOCATION") and "," in text[e:s] and classify(low) == "A"
+
+
 def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last: frozenset, lower_text: bool) -> tuple[float, str]:
     """Base score and shape class (``alpha``/``numeric``) of token ``t`` at ``start``, from its shape alone.
 
@@ -147,6 +164,8 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
         return 0.1, "numeric"
     if not t[0].isalpha():
         return 0.0, "alpha"
+    if low in STATE_NAMES or low in _STATE_SECOND and text[max(0, start - 8) : start].lower().split()[-1:] in ([w] for w in _STATE_SECOND[low]):
+        return 0.0, "alpha"  # "lives in florida", "moved from new hampshire": a state is no identifier (Safe Harbor)
     # lexicon class, not capitalisation, decides (see clinx.text.evidence): everyday and
     # clinical words are never candidates, ambiguous names need more than one piece of evidence
     cls = classify(fold(t), t)
@@ -379,7 +398,8 @@ class ContextEnhancer:
             # adjacent to a removed span, or continuing a token L2 just masked
             # ("[NAME] Okafor", "Re: Pavla [NAME]"): evidence on top of an anchor
             if base >= 0.2:
-                adj = (i > 0 and is_ph[i - 1] and _SEP_ONLY_RE.fullmatch(text, ends[i - 1], starts[i])) or (
+                adj = (i > 0 and is_ph[i - 1] and _SEP_ONLY_RE.fullmatch(text, ends[i - 1], starts[i])
+                       and not _new_clause_after(text, ends[i - 1], starts[i], anchor[i - 1], low)) or (
                     i + 1 < n and is_ph[i + 1] and _SEP_ONLY_RE.fullmatch(text, ends[i], starts[i + 1])
                 )
                 if adj or masked_prev == i - 1:

@@ -270,7 +270,7 @@ _MONTH_DAY_GATE_RE = re.compile(r"(?:jan|feb|ma[ry]|apr|ju[nl]|aug|sep|oct|nov|d
 
 # every date_holiday_phrase match holds one of these (a sound gate: literal tests, no scan for the pattern)
 _HOLIDAY_WORDS = ("christmas", "xmas", "new year", "newyear", "memorial", "independence", "valentine", "mother", "father",
-                  "veterans", "columbus", "presidents", "patriots", "boxing")
+                  "veterans", "columbus", "presidents", "patriots", "boxing", "labor", "labour")
 
 DATE_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
@@ -314,7 +314,7 @@ DATE_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "date_holiday_phrase",
         r"\b(?:(?:christmas|xmas|new ?years?['’]?s?)\s{1,2}(?:eve|day)|new ?year['’]s|(?:memorial|independence|valentine['’]?s|"
-        r"mother['’]?s|father['’]?s|veterans['’]?|columbus|presidents['’]?|patriots['’]?|boxing)\s{1,2}day)\b",
+        r"mother['’]?s|father['’]?s|veterans['’]?|columbus|presidents['’]?|patriots['’]?|boxing|labou?r)\s{1,2}day)\b",
         "DATE", 0.85, flags=re.I,
         gate=lambda t, low: (" day" in low or " eve" in low or "new year" in low or "newyear" in low)
         and any(w in low for w in _HOLIDAY_WORDS),

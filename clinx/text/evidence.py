@@ -99,7 +99,7 @@ HOSPITAL_HEADS = frozenset(
 hospital hospitals clinic clinics infirmary rehab rehabilitation healthcare hospice institute sanatorium memorial vanguard
 associates hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village
 airport shelter charities society foundation mission commission authority ministries coalition inn health
-inc llc llp ltd corp opco chapel
+inc llc llp ltd corp opco chapel clubhouse
 """.split()
 )
 # two-word heads ("medical center", "health center", "home health", "skilled nursing", "eye and ear")
@@ -115,7 +115,7 @@ HOSPITAL_HEAD_PAIRS = frozenset(
         ("nursing", "center"), ("nursing", "centre"), ("rehabilitation", "center"), ("health", "services"),
         ("food", "bank"), ("food", "pantry"), ("elder", "services"), ("senior", "services"), ("visiting", "nurse"),
         ("trauma", "center"), ("counseling", "center"), ("wellness", "center"), ("recovery", "center"),
-        ("treatment", "center"),
+        ("treatment", "center"), ("home", "care"),
     }
 )
 #: Services and departments: "PULM CLINIC", "anticoag clinic", "Cardiology clinic" are no institutions' names.
@@ -163,7 +163,8 @@ PLACEMENT_PAIRS = frozenset(
      ("discharge", "to"), ("dc", "to"), ("sent", "to"), ("transport", "via"), ("transported", "via"), ("transportation", "via"), ("sent", "from"), ("transferred", "to"), ("transferred", "from"),
      ("transfer", "to"), ("transfer", "from"), ("tx", "to"), ("admitted", "to"), ("admitted", "from"), ("resident", "of"),
      ("lives", "at"), ("living", "at"), ("stays", "at"), ("stayed", "at"), ("staying", "at"), ("previously", "at"),
-     ("referred", "to"), ("placement", "at"), ("bed", "at"), ("accepted", "at"), ("accepted", "to")}
+     ("referred", "to"), ("placement", "at"), ("bed", "at"), ("accepted", "at"), ("accepted", "to"), ("program", "at"),
+     ("programme", "at")}
 )
 #: ... of which these may put a lone everyday word there without "the" ("transferred to broadway"; not "back to sleep").
 _LONE_PLACEMENT = frozenset(
@@ -216,6 +217,19 @@ US_STATES = frozenset(
     "al ak az ar ca co ct de fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj nm ny nc nd oh ok or pa ri sc "
     "sd tn tx ut vt va wa wv wi wy dc pr".split()
 )
+#: One-word heads of agencies named for the region they serve ("VNA of Cape Cod", "Association of Greater Attleboro").
+_AGENCY_HEADS = frozenset("vna association agency".split())
+_COMPASS_WORDS = frozenset("north south east west northeast northwest southeast southwest central".split())
+#: Whose relation a parenthesis names after a name: "rose (pt's wife)", "Ana (his daughter)".
+_WHOSE = frozenset("pt patient his her their".split())
+#: US state names (Safe Harbor keeps a state): on its own, after "lives in" or as a name run, no identifier.
+#: ("new york" and "washington" are left out: a city's name too.)
+STATE_NAMES = frozenset(
+    """alabama alaska arizona arkansas california colorado connecticut delaware florida georgia hawaii idaho illinois
+indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan minnesota mississippi missouri montana
+nebraska nevada ohio oklahoma oregon pennsylvania tennessee texas utah vermont virginia wisconsin wyoming""".split()
+) | frozenset({"new hampshire", "new jersey", "new mexico", "north carolina", "north dakota", "south carolina", "south dakota",
+               "rhode island", "west virginia", "puerto rico"})
 # words that are never part of a name even when a lexicon lists them (note vocabulary)
 _NEVER = frozenset(
     """
@@ -338,6 +352,8 @@ def _inflected(low: str, ordinary: frozenset) -> bool:
     """``low`` is an inflection of an everyday word ("weeks" -> "week", "falls" -> "fall", "placed" -> "place")."""
     for suf, rep in (("s", ""), ("es", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"), ("ly", ""), ("er", ""), ("ers", "")):
         if low.endswith(suf) and len(low) - len(suf) >= 3 and low[: len(low) - len(suf)] + rep in ordinary:
+            if suf == "ed" and not rep and low[-3] == "e":
+                continue  # "naveed", "fareed" are names: a word in -e takes only "d" ("nave" -> "naved")
             return True
     return False
 
@@ -761,16 +777,18 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         last_tok = k >= n  # a credential may end the note ("P. Galloway, MD"): only the look-back applies
         nk = toks[k] if not last_tok else t
         # ---- a role in parentheses after a name: "Hope (SW)", "Ingrid Solheim (HCP)", "Tamika (RN)"
-        if i > 0 and not named[i - 1] and text[t.s - 2 : t.s] == " (" and text[t.e : t.e + 1] == ")" \
+        # ("rose (pt's wife)", "Ana (his daughter)": the relation may be said of the patient)
+        o = i - 1 if i > 1 and low in RELATIONS and lows[i - 1] in _WHOSE and text[toks[i - 1].e : t.s] in (" ", "'s ", "’s ") else i
+        if o > 0 and not named[o - 1] and text[toks[o].s - 2 : toks[o].s] == " (" and text[t.e : t.e + 1] == ")" \
                 and (low in CREDENTIALS or low in ROLES or low in RELATIONS):
-            k0 = i - 1
-            while k0 > 0 and i - k0 < 3 and _joined(text, toks[k0 - 1], toks[k0], comma=False) and toks[k0 - 1].cls in (N, U, A) \
+            k0 = o - 1
+            while k0 > 0 and o - k0 < 3 and _joined(text, toks[k0 - 1], toks[k0], comma=False) and toks[k0 - 1].cls in (N, U, A) \
                     and toks[k0 - 1].low not in TITLES:
                 k0 -= 1
-            run = [toks[m] for m in range(k0, i)]
+            run = [toks[m] for m in range(k0, o)]
             # ("rose (daughter)" in lower case: a given name before a relation in parentheses)
             if run and all(_paren_name_ok(r) for r in run) and any(r.cls in (N, U) or r.raw[:1].isupper() or r.low in first for r in run):
-                add(k0, i, "NAME", "evidence:role", 0.9)
+                add(k0, o, "NAME", "evidence:role", 0.9)
         # ---- cue before: a title or a relation vouches even for ambiguous words ("wife Hope", "dr hunter")
         g = None if last_tok else _cue_gap(text, t, nk)
         # a title is never followed by a comma ("MONITOR MS, FALL PRECAUTIONS": Mississippi or multiple sclerosis)
@@ -874,6 +892,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             continue  # no name run would start there ("South Shore Mental Health" is left to the venue rules)
         if f"{t.low} {nx.low}" in place_set and _joined(text, t, nx, comma=False) \
                 and (t.case != "mixed" or t.raw[:1].isupper() and nx.raw[:1].isupper()):
+            if f"{t.low} {nx.low}" in STATE_NAMES:
+                named[i] = named[i + 1] = True  # "lives in new hampshire": a state, kept (and no name run's)
+                continue
             add(i, i + 2, "LOCATION", "evidence:place", 0.85)
     # ---- "NURSING HOME: SEVEN HILLS", "pharmacy: walgreens": the value of a field that names an institution
     for i in [i for i in extra if lows[i] in _INSTITUTION_FIELDS]:
@@ -1003,6 +1024,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             decided = True
         if decided and is_eponym(text, run):
             decided = False
+        if decided and " ".join(r.low for r in run) in STATE_NAMES:
+            decided = False  # "son lives in florida": a state is no identifier
         if decided:
             # a place that is also a surname in a place slot stays a place (handled below)
             add(i, j, "NAME", "evidence:lexicon", 0.86)
@@ -1036,9 +1059,16 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         cnt = 0
         while k - 1 >= 0 and cnt < 4 and _inst_joined(text, toks[k - 1], toks[k]):
             p = toks[k - 1]
+            if inst[k - 1] and cnt == 0 and lows[k - 1] not in ("of", "the", "and") and not (k >= 2 and inst[k - 2]):
+                # "Caritas Home Care": a system's one-word name before a head is the service's first word
+                # (a longer known name is complete: "Newton Wellesley surgical clinic" is its department)
+                k -= 1
+                cnt += 1
+                break
             if inst[k - 1] or p.low in FUNCTION_WORDS and p.low not in ("of", "the", "and") or p.low in VENUE_CUES:
                 break
-            if p.cls == C and p.low not in HOSPITAL_HEADS and p.low not in ("general", "memorial", "community", "medical", "health") \
+            if p.cls == C and p.low not in HOSPITAL_HEADS and p.low not in ("general", "memorial", "community", "medical", "health", "nursing",
+                                                                          "of", "the", "and") \
                     and not (p.low in SERVICES and t.low in _PRACTICE_HEADS):
                 break  # ("Attleboro Pulmonary Associates": a specialty names a practice)
             if t.low in _WEAK_HEADS and head_end == first_head + 1 and p.cls in (W, A) and not (p.case == "mixed" and p.raw[:1].isupper()):
@@ -1049,7 +1079,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                     k -= 1
                     cnt += 1
                 break  # "notify pharmacy", "private ambulance": an everyday word names no service
-            if p.low in SERVICES and t.low not in _PRACTICE_HEADS or p.low in GENERIC_BEFORE_HEAD or len(p.raw) == 1 and not p.dot:
+            # ("Seacoast Nursing and Rehab": a generic word joined to the head by "and" is a second head)
+            if p.low in SERVICES and t.low not in _PRACTICE_HEADS or p.low in GENERIC_BEFORE_HEAD and lows[k] != "and" \
+                    or len(p.raw) == 1 and not p.dot:
                 break  # ("Pediatric Associates", "Cardiology Associates" name practices)
             if p.low in TITLES or p.low in RELATIONS:
                 break
@@ -1070,17 +1102,30 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 # "Association of Greater Attleboro", "Life Care Center of the North Shore": the word joins the place
                 head_end += 1
             tp = toks[head_end + 1]
-            if (tp.cls in (N, U) or tp.cls in (W, A) and tp.low in place_set) and _joined(text, toks[head_end - 1], toks[head_end], comma=False) \
+            # (after an agency's head any word is the region it serves: "vna of middlesex east", "VNA of Cape Cod")
+            agency = lows[first_head] == "vna" and tp.cls in (W, A) and tp.low not in FUNCTION_WORDS and not named[head_end + 1]
+            if (tp.cls in (N, U) or tp.cls in (W, A) and tp.low in place_set or agency) and _joined(text, toks[head_end - 1], toks[head_end], comma=False) \
                     and _joined(text, toks[head_end], tp, comma=False):
                 head_end += 2
+                if agency and head_end < n and toks[head_end].cls in (N, U, W, A) and lows[head_end] not in FUNCTION_WORDS \
+                        and lows[head_end] not in _COMPASS_WORDS and not named[head_end] and _joined(text, tp, toks[head_end], comma=False):
+                    head_end += 1  # "vna of cape cod"
             elif head_end + 2 < n and f"{tp.low} {toks[head_end + 2].low}" in place_set and _joined(text, tp, toks[head_end + 2], comma=False):
                 head_end += 3  # "... of the North Shore", "... of Fall River"
+            if head_end > before_of + 1 and head_end < n and lows[head_end] in _COMPASS_WORDS \
+                    and _joined(text, toks[head_end - 1], toks[head_end], comma=False):
+                head_end += 1  # "VNA of Middlesex East": a region's quarter
+        if cnt and all(lows[m] in ("nursing", "and", "of", "the") for m in range(k, first_head)):
+            k = first_head  # "discussed with nursing and rehab": two services, no name before them
         if cnt and k < first_head and toks[first_head].case != "mixed":
             k = _one_case_head_start(text, toks, lows, k, first_head, head_end, place_set, named)
         if cnt and k < first_head:
             # "St. Elizabeth's" / "Sturdy Memorial": the words before the head plus the head
             add(k, head_end, "HOSPITAL", "evidence:hospital", 0.93)
-        elif head_end > before_of and first_head + 1 < before_of:
+        elif head_end > before_of and (first_head + 1 < before_of or lows[first_head] in _AGENCY_HEADS):
+            if first_head >= 2 and (lows[first_head - 2], lows[first_head - 1]) in HOSPITAL_HEAD_PAIRS \
+                    and _joined(text, toks[first_head - 2], toks[first_head - 1], comma=False) and _joined(text, toks[first_head - 1], toks[first_head], comma=False):
+                first_head -= 2  # "VISITING NURSE ASSOCIATION OF ...": the two-word head before the agency's
             # "Elder Services of the Merrimack Valley": a two-word head and the place after "of" name an agency
             # (a cue may have taken its first word for a name already: the spans are merged)
             out.append(Candidate(toks[first_head].s, toks[head_end - 1].e, "HOSPITAL", "evidence:hospital", 0.9))
@@ -1183,6 +1228,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 j += 1
                 continue
             break
+        if j > k and " ".join(lows[k:j]) in STATE_NAMES and not _state_after(text, toks[j - 1]):
+            continue  # "parents in connecticut", "moved from Florida": a state is no identifier
         if j > k:
             is_place = any(toks[m].low in place_set for m in range(k, j)) or (
                 j < n and j + 1 <= n and _state_after(text, toks[j - 1])
@@ -1195,10 +1242,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             continue
         t = toks[i]
         if t.cls in (N, U) and len(t.low) >= 4 and t.low in place_set and not (t.raw.isupper() and t.case != "caps"):
-            if not is_eponym(text, [t]):  # "Murphy's sign": a town's name before an eponym head is the sign
+            if not is_eponym(text, [t]) and t.low not in STATE_NAMES:  # "Murphy's sign": a town's name before an eponym head is the sign
                 add(i, i + 1, "LOCATION", "evidence:place", 0.85)
         elif i + 1 < n and t.low in place_first and f"{t.low} {toks[i + 1].low}" in place_set and t.cls != C and toks[i + 1].cls != C and _joined(text, t, toks[i + 1], comma=False):
-            add(i, i + 2, "LOCATION", "evidence:place", 0.85)
+            if f"{t.low} {toks[i + 1].low}" not in STATE_NAMES:
+                add(i, i + 2, "LOCATION", "evidence:place", 0.85)
         elif t.cls in (N, U, A) and _state_after(text, t) and t.cls != C:
             add(i, i + 1, "LOCATION", "evidence:place", 0.85)
     # ---- "the cole center", "at eliot community", "Kfoury & Sons": a name or an unknown word before "center"

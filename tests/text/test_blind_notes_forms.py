@@ -113,3 +113,45 @@ def test_signers_are_removed(text, value):
 )
 def test_credentials_without_signer_are_kept(text, kept):
     assert kept in _l2(text)
+
+
+# ---------------------------------------------------------------- second round: people and agencies x01-x20 named
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("caller: rose (pt's wife) 781-555-0116", "rose"),
+        ("pt asked. case mgr naveed aware of plan.", "naveed"),
+        ("pt hopes to return to her day program at harbor clubhouse.", "harbor"),
+        ("vna (vna of middlesex east) to visit tomorrow", "middlesex"),
+        ("VNA: VISITING NURSE ASSOCIATION OF GREATER ATTLEBORO WILL CALL YOU.", "VISITING"),
+        ("Disposition: Home with VNA (Caritas Home Care) for teaching.", "Home Care"),
+        ("BIBA FROM SEACOAST NURSING AND REHAB IN GLOUCESTER FOR SOB", "NURSING AND REHAB"),
+        ("HOPES TO BE BACK AT WORK BY LABOR DAY.", "LABOR"),
+    ],
+    ids=["relation_of_the_patient_in_parentheses", "name_ending_in_eed", "day_program_clubhouse", "vna_of_region",
+         "agency_of_greater_town", "known_name_before_home_care", "nursing_and_rehab", "labor_day"],
+)
+def test_people_agencies_and_holidays_are_removed(text, value):
+    assert value.lower() not in _l2(text).lower()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "son lives in florida, calls weekly.",
+        "daughter lives in new hampshire. parents in connecticut notified.",
+        "home with vna, daily visits. pt is member of association of retired teachers.",
+        "husband in pm, Russian interpreter by phone. Haitian Creole speaking.",
+        "Discussed with nursing and rehab today. NURSING AND REHAB NOTES REVIEWED.",
+    ],
+    ids=["state_after_lives_in", "two_word_state", "agency_words_without_a_region", "languages", "services_not_names"],
+)
+def test_states_languages_and_services_are_kept(text):
+    assert _l2(text) == text
+
+
+def test_an_everyday_word_after_a_removed_institution_and_comma_is_kept():
+    out = _l2("hpi: 93 yo f from the oaks nursing home, fall at home with vna of cape cod, daily visits")
+    assert "fall at home" in out and "daily visits" in out and "oaks" not in out and "cape" not in out
