@@ -25,7 +25,7 @@ from clinx.records import Manifest
 from clinx.text.base import Candidate, TextResult, apply_candidates, check_text, drop_inside
 from clinx.text.clinical import CLINICAL_CODE_RE
 from clinx.text.evidence import CARE_WORDS, STATE_NAMES, classify
-from clinx.text.lexicons import fold
+from clinx.text.lexicons import first_names, fold
 from clinx.text.ner import make_ner
 from clinx.text.rules import NON_NAMES, _extend_name_left, name_gazetteer
 
@@ -84,6 +84,8 @@ _DATEISH_RE = re.compile(r"\d{1,4}[/-]\d{1,2}(?:[/-]\d{1,4})?|\d{1,4}\.\d{1,2}\.
 _READINGS_RE = re.compile(r"\d{0,2}0['’]?[sS]")
 # "2200", "0500": a 24-hour clock time (nursing notes time every event), no identifier
 _CLOCK_RE = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
+# "60cc/hr", "5mg", "2units/kg": a dose or a rate, no identifier
+_DOSE_RE = re.compile(r"\d+(?:\.\d+)?(?:cc|ml|mls|mg|mcg|g|gm|kg|l|u|units?|meq|mmol|gtts?)(?:/(?:hr|h|min|kg|day|d))*", re.I)
 # "10am", "4:15pm" (read as "15pm" after the colon), "9p": a clock time, no identifier
 _AMPM_RE = re.compile(r"\d{1,2}(?:[ap]m?|[ap]\.m\.?)", re.I)
 _NUMBER_CATS = frozenset({"MRN", "ACCESSION", "ID", "SSN", "PHONE", "ZIP"})
@@ -136,11 +138,14 @@ for _state in STATE_NAMES:
 def _new_clause_after(text: str, e: int, s: int, ph_cat: str | None, low: str) -> bool:
     """Does an everyday word that is also a name start a new clause after a removed place (``[HOSPITAL], fall``)?
 
-    After a person's name a comma may join a given name ("[NAME], John"); after an institution or a
-    place it ends the name, and an ambiguous word there is the sentence's ("home with [HOSPITAL], daily
+    After a person's name a comma may join a given name ("[NAME], John"), no other word; after an
+    institution or a place it ends the name, and an ambiguous word there is the sentence's ("home with [HOSPITAL], daily
     visits", "from [HOSPITAL], fall at home"), not an identifier beside it.
     """
-    return ph_cat in ("HOSPITAL", "LOCATION") and "," in text[e:s] and classify(low) == "A"
+    if "," not in text[e:s] or classify(low) != "A":
+        return False
+    # after a removed name, only a given name may follow the comma ("[NAME], Will" of "Smith, Will"; not "call back")
+    return ph_cat in ("HOSPITAL", "LOCATION") or ph_cat == "NAME" and low not in first_names()
 
 
 def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last: frozenset, lower_text: bool) -> tuple[float, str]:
@@ -152,7 +157,7 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
         return 0.0, "alpha"
     if _HAS_DIGIT_RE.search(t):
         if CLINICAL_CODE_RE.fullmatch(t) or _AGE_WORD_RE.fullmatch(t) or _DIMENSION_RE.fullmatch(t) or _READINGS_RE.fullmatch(t) \
-                or _AMPM_RE.fullmatch(t):
+                or _AMPM_RE.fullmatch(t) or _DOSE_RE.fullmatch(t):
             return 0.0, "numeric"
         digits = sum(ch.isdigit() for ch in t)
         if t.isdigit():

@@ -233,6 +233,7 @@ nebraska nevada ohio oklahoma oregon pennsylvania tennessee texas utah vermont v
 # words that are never part of a name even when a lexicon lists them (note vocabulary)
 _NEVER = frozenset(
     """
+dear sincerely regards
 aware updated notified present bedside available agrees agreed called informed consented today tomorrow yesterday
 here there home work phone cell at with and or in on by re hcp poa note notes md rn np xxxx
 """.split()
@@ -896,6 +897,13 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 named[i] = named[i + 1] = True  # "lives in new hampshire": a state, kept (and no name run's)
                 continue
             add(i, i + 2, "LOCATION", "evidence:place", 0.85)
+    # ---- "lives with son's family in Fields Corner": a neighbourhood of everyday words after "lives ... in"
+    # (before the name runs, which would take "savin" of "savin hill" for a person and leave "hill")
+    for i in venue_idx:
+        if lows[i] == "in" and i + 2 < n and not named[i + 1]:
+            j = _home_area_run(text, toks, lows, i, named)
+            if j > i + 1:
+                add(i + 1, j, "LOCATION", "evidence:place", 0.85)
     # ---- "NURSING HOME: SEVEN HILLS", "pharmacy: walgreens": the value of a field that names an institution
     for i in [i for i in extra if lows[i] in _INSTITUTION_FIELDS]:
         t = toks[i]
@@ -1371,6 +1379,53 @@ def _one_case_head_start(text: str, toks: list, lows: list, k: int, first_head: 
         if not (before in _ORG_CUES or before == "the" or colon or lows[k] == "the" or k > k0 and len(words) >= 2):
             return first_head
     return k
+
+
+#: Words that say a patient lives somewhere; "in" after one (same clause) names the place.
+_LIVES_WORDS = frozenset("lives living lived resides residing reside".split())
+#: Words after "lives ... in" that say what kind of home it is, not where ("in ranch home", "in public housing").
+_DWELLING_WORDS = frozenset(
+    """home house apt apartment apartments condo building floor unit complex ranch trailer shelter housing group
+    senior elderly subsidized public section family single story stories level levels split room rooms basement
+    fear poverty pain isolation""".split()
+)
+#: Generic words that end a neighbourhood's or a village's name ("Fields Corner", "Savin Hill", "Back Bay").
+_TOPONYM_GENERICS = frozenset(
+    """hill hills corner corners square park end bay point plain plains village heights falls grove hall harbor harbour
+    beach field fields wood woods crossing junction landing ridge valley highlands port mills mill brook river lake
+    island farms gardens estates hollow green common commons center centre side""".split()
+)
+
+
+def _home_area_run(text: str, toks: list, lows: list, i: int, named: list) -> int:
+    """End of a neighbourhood's name of everyday words after "in" (``toks[i]``) when "lives" leads the clause, or ``i + 1``.
+
+    "Lives with son's family in Fields Corner.", "lives alone in 2nd floor apt in savin hill, 14 stairs": two or
+    three words, none a function word or a kind of dwelling, the first not clinical, the last a generic word of
+    place names ("hill", "corner", "square"), ending the clause. (One unknown word or a listed place after "in"
+    is the venue rules' already.)
+    """
+    k = i + 1
+    n = len(toks)
+    m = i - 1
+    while m >= 0 and i - m <= 8 and lows[m] not in _LIVES_WORDS:
+        m -= 1
+    if m < 0 or i - m > 8 or any(ch in ".;:\n" for ch in text[toks[m].e : toks[i].s]):
+        return k
+    j = k
+    while j < n and j - k < 3 and not named[j] and (j == k or _joined(text, toks[j - 1], toks[j], comma=False)):
+        tj = toks[j]
+        if tj.cls == C and (j == k or tj.low not in _TOPONYM_GENERICS) or tj.low in FUNCTION_WORDS or tj.low in _DWELLING_WORDS \
+                or tj.low in CARE_WORDS or len(tj.low) < 3:
+            return k
+        j += 1
+    if j - k < 2 or lows[j - 1] not in _TOPONYM_GENERICS:
+        return k
+    end = toks[j - 1].e
+    after = text[end : end + 2]
+    if j < n and not (after[:1] in (",", ".", ";", ")") or toks[j - 1].dot or "\n" in text[end : toks[j].s]):
+        return k
+    return j
 
 
 def _placement_run(text: str, toks: list, k: int, the: bool, named: list, place_first, *, strong: bool, lone: bool) -> int:

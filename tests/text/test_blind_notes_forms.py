@@ -155,3 +155,38 @@ def test_states_languages_and_services_are_kept(text):
 def test_an_everyday_word_after_a_removed_institution_and_comma_is_kept():
     out = _l2("hpi: 93 yo f from the oaks nursing home, fall at home with vna of cape cod, daily visits")
     assert "fall at home" in out and "daily visits" in out and "oaks" not in out and "cape" not in out
+
+
+# ---------------------------------------------------------------- third round: neighbourhoods, greetings, doses
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("Lives with son's family in Fields Corner.\nFollow-up in 1 week.", "Corner"),
+        ("lives alone in 2nd floor apt in savin hill, 14 stairs, no elevator.", "hill"),
+    ],
+    ids=["mixed_case_neighbourhood", "lower_case_neighbourhood"],
+)
+def test_a_neighbourhood_after_lives_in_is_removed(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "lives with wife in good health. lives in fear of falling. lives in public housing.",
+        "lives alone in a single family home, 3 steps to enter.",
+        "Re: Declan Mahoney, DOB 4/17/1962\n\nDear Dr. Whitcomb,\nThank you for referring",
+        "extra lasix this pm per dr yamamoto, call back tomorrow am w/ weight.",
+        "ub dressing: mod a, needs vc to thread l arm first. 100 cc Optiray and oral contrast.",
+        "PEG 8/9, TF Jevity 1.2 @ 60cc/hr at goal.",
+    ],
+    ids=["lives_in_a_state_of", "kind_of_home", "letter_greeting", "verb_after_a_removed_name", "vc_and_oral", "rate"],
+)
+def test_words_beside_the_new_rules_are_kept(text):
+    out = _l2(text)
+    for word in ("good health", "fear", "public housing", "single family home", "Dear", "call back", "needs vc", "oral",
+                 "60cc/hr"):
+        if word in text:
+            assert word in out
