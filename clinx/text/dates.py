@@ -79,6 +79,20 @@ _FRACTIONS = frozenset({(1, 2), (1, 3), (1, 4), (2, 3), (3, 4)})
 _DATE_NEXT = frozenset(("at", "and", "to", "on", "in", "for", "by", "was", "were"))
 
 
+#: A note, visit or event "of" a month/day: "progress note of 7/9", "admission of 3/2" (not "2 of 3/4 doses").
+EVENT_OF = frozenset(
+    """note notes addendum visit visits admission discharge encounter consult consultation letter surgery procedure
+study exam report week""".split()
+)
+_OF_BEFORE_RE = re.compile(r"([A-Za-z]{2,15})\s{1,3}of\s{1,3}$")
+
+
+def _of_event(text: str, s: int) -> bool:
+    """Is the "of" before a month/day at ``s`` said of a note or an event ("progress note of 7/9")?"""
+    m = _OF_BEFORE_RE.search(text, max(0, s - 24), s)
+    return m is not None and m.group(1).lower() in EVENT_OF
+
+
 def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Month/day ``7/22`` unless it is a dose, ratio, vital sign or score."""
     s, e = m.span()
@@ -88,7 +102,7 @@ def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     if not (1 <= mon <= 12 and 1 <= day <= 31):
         return None
     prev, nxt = _prev_word(text, s), _next_word(text, e)
-    if prev in DATE_CUES:
+    if prev in DATE_CUES or prev == "of" and _of_event(text, s):
         return s, e
     if prev in NOT_DATE_BEFORE or nxt in NOT_DATE_AFTER:
         return None

@@ -190,3 +190,8 @@ def test_words_beside_the_new_rules_are_kept(text):
                  "60cc/hr"):
         if word in text:
             assert word in out
+
+
+def test_a_month_day_of_a_note_is_a_date_and_a_count_of_a_fraction_is_not():
+    out = _l2("Addendum to progress note of 7/9:\nPotassium 6.1. took 1 of 2/3 doses.")
+    assert "7/9" not in out and "2/3" in out
