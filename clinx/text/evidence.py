@@ -1507,6 +1507,31 @@ def _inst_joined(text: str, a: _Tok, b: _Tok) -> bool:
     return g == " "
 
 
+#: Words after "on" that say when or how, not which branch ("CVS on file", "Walgreens on hold").
+_NOT_A_BRANCH = frozenset("file hold record call duty site time order delivery auto autofill refill board track foot schedule way".split())
+
+
+def _branch_street(text: str, toks: list, lows: list, j: int, named: list, add) -> None:
+    """The street of a chain's branch after its name ("walgreens on broadway", "CVS on Centre St").
+
+    One word after "on" that is a name, an unknown word, a listed place, a capitalised word in mixed case or a
+    rarer everyday word, and the street suffix after it if any.
+    """
+    n = len(toks)
+    if j + 1 >= n or lows[j] != "on" or named[j + 1] or not _joined(text, toks[j - 1], toks[j], comma=False) \
+            or not _joined(text, toks[j], toks[j + 1], comma=False):
+        return
+    tk = toks[j + 1]
+    if tk.cls == C or tk.low in FUNCTION_WORDS or tk.low in _NOT_A_BRANCH or tk.low in CARE_WORDS:
+        return
+    if not (tk.cls in (N, U) or tk.low in _lex()[4] or tk.case == "mixed" and tk.raw[:1].isupper() or zipf(tk.low) < 4.5):
+        return
+    e = j + 2
+    if e < n and lows[e] in _STREET_SUFFIXES and _joined(text, tk, toks[e], comma=False):
+        e += 1
+    add(j + 1, e, "LOCATION", "evidence:street", 0.85)
+
+
 def _known_hospitals(text: str, toks: list, lows: list, named: list, add, starts: list | None = None) -> None:
     """Mark the names of :func:`clinx.text.lexicons.hospital_names` (longest first) as HOSPITAL.
 
@@ -1543,6 +1568,7 @@ def _known_hospitals(text: str, toks: list, lows: list, named: list, add, starts
                 # capitalised name of two words or more in mixed case; never on its own ("CVS: RRR")
                 if cued or j > i + 1 and t.case == "mixed" and t.raw[:1].isupper():
                     add(i, j, "LOCATION", "evidence:organisation", 0.9)
+                    _branch_street(text, toks, lows, j, named, add)
                 break
             if j == i + 1 and " " not in key:
                 if t.cls == C:

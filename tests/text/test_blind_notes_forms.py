@@ -195,3 +195,9 @@ def test_words_beside_the_new_rules_are_kept(text):
 def test_a_month_day_of_a_note_is_a_date_and_a_count_of_a_fraction_is_not():
     out = _l2("Addendum to progress note of 7/9:\nPotassium 6.1. took 1 of 2/3 doses.")
     assert "7/9" not in out and "2/3" in out
+
+
+def test_the_street_of_a_chains_branch_is_removed_and_on_file_is_kept():
+    out = _l2("out of insulin, pharmacy (walgreens on broadway) says prior auth needed. refills to CVS on Centre St.")
+    assert "broadway" not in out and "Centre" not in out
+    assert _l2("script faxed to cvs on file, ready on schedule.").endswith("on file, ready on schedule.")
