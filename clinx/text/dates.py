@@ -45,6 +45,7 @@ NOT_DATE_AFTER = frozenset(
 mg mcg g gm ml cc l units u iu tab tabs tablet tablets cap caps puff puffs bid tid qid qd qhs daily prn q4h q6h q8h
 pain strength str ble bue bilat bilaterally murmur score mmhg mm cm kg lb lbs hr hrs h min mins sec x % pct
 dilated effaced station ratio scale grade reflexes pulses mcg/kg uti secondary
+grip flexion extension abduction adduction dorsiflexion plantarflexion shrug way
 sem hsm sm holosystolic systolic diastolic ejection blowing harsh rub wk wks week weeks wga twitch twitches
 """.split()
 )
@@ -70,19 +71,38 @@ admitted admit discharged extubated intubated started stopped placed removed don
 )
 
 
-#: Words that make an ``n/10`` near them a pain score, and an ``n/5`` a motor strength grade.
-_PAIN_WORDS = ("pain", "relief", "discomfort", "ache", "aching", "hurts", "sore", "tender")
-_STRENGTH_WORDS = ("strength", "strong", "motor", "power", "grip", "weak")
+#: A pain score's company: the word, its shorthand (CP, HA), or the arrow of a change ("4/10 -> 2/10").
+_PAIN_RE = re.compile(r"(?i)\b(?:pain|cp|ha|h/a|headache|discomfort|aches?|aching|hurts?|sore(?:ness)?|tender(?:ness)?|relief|rated?|rates|scale)\b|->|→")
+#: Common fractions: without a date word before them, "1/2" is a half more often than the 2nd of January.
+_FRACTIONS = frozenset({(1, 2), (1, 3), (1, 4), (2, 3), (3, 4)})
+#: Words after a month/day that leave it a date ("2/2 at 0800", "1/2 and 1/5").
+_DATE_NEXT = frozenset(("at", "and", "to", "on", "in", "for", "by", "was", "were"))
 
 
-def _scale_line(text: str, s: int, e: int, words: tuple[str, ...]) -> bool:
-    """A score, not a date: one of ``words`` within 25 characters ("pain 4/10"), or anywhere before it in its
-    line and sentence when that gives another score of the same scale ("pain 6/10, ... relief to 2/10")."""
-    if any(w in text[max(0, s - 25) : e + 25].lower() for w in words):
+#: A note, visit or event "of" a month/day: "progress note of 7/9", "admission of 3/2" (not "2 of 3/4 doses").
+EVENT_OF = frozenset(
+    """note notes addendum visit visits admission discharge encounter consult consultation letter surgery procedure
+study exam report week""".split()
+)
+_OF_BEFORE_RE = re.compile(r"([A-Za-z]{2,15})\s{1,3}of\s{1,3}$")
+
+
+def _of_event(text: str, s: int) -> bool:
+    """Is the "of" before a month/day at ``s`` said of a note or an event ("progress note of 7/9")?"""
+    m = _OF_BEFORE_RE.search(text, max(0, s - 24), s)
+    return m is not None and m.group(1).lower() in EVENT_OF
+#: A motor strength grade's company ("strength 5/5 upper, 4/5 lower", "weak grip 4/5").
+_STRENGTH_RE = re.compile(r"(?i)\b(?:strength|strong|motor|power|grip|weak)")
+
+
+def _scale_line(text: str, s: int, e: int, company: re.Pattern) -> bool:
+    """A score, not a date: ``company`` within 25 characters ("pain 4/10"), or anywhere before it in its line and
+    sentence when that gives another score of the same scale ("pain 6/10, ... relief to 2/10")."""
+    if company.search(text, max(0, s - 25), e + 25) is not None:
         return True
     a = max(text.rfind("\n", 0, s) + 1, text.rfind(". ", 0, s) + 2, s - 120)  # this line and sentence
-    before = text[a:s].lower()
-    return any(w in before for w in words) and re.search(r"\b\d{1,2}/" + re.escape(text[text.index("/", s) + 1 : e]) + r"\b", before) is not None
+    before = text[a:s]
+    return company.search(before) is not None and re.search(r"\b\d{1,2}/" + re.escape(text[text.index("/", s) + 1 : e]) + r"\b", before) is not None
 
 
 def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
@@ -94,16 +114,16 @@ def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     if not (1 <= mon <= 12 and 1 <= day <= 31):
         return None
     prev, nxt = _prev_word(text, s), _next_word(text, e)
-    if prev in DATE_CUES:
+    if prev in DATE_CUES or prev == "of" and _of_event(text, s):
         return s, e
     if prev in NOT_DATE_BEFORE or nxt in NOT_DATE_AFTER:
         return None
-    if day == 10 and mon <= 10 and _scale_line(text, s, e, _PAIN_WORDS):
-        return None  # pain scale "4/10", "relief to 2/10"
-    if day == 5 and mon <= 5 and _scale_line(text, s, e, _STRENGTH_WORDS):
+    if day == 10 and mon <= 10 and _scale_line(text, s, e, _PAIN_RE):
+        return None  # pain scale "4/10", "CP 4/10 -> 2/10", "HA 6/10", "pain 6/10, ... relief to 2/10"
+    if day == 5 and mon <= 5 and _scale_line(text, s, e, _STRENGTH_RE):
         return None  # motor strength "5/5 upper, 4/5 lower"
-    if mon == day and mon <= 5 and nxt and nxt not in ("at", "and", "to", "on", "in", "for", "by", "was", "were"):
-        return None  # "2/2 UTI" (secondary to), "5/5 BLE", "3/3"
+    if nxt and nxt not in _DATE_NEXT and (mon == day and mon <= 5 or (mon, day) in _FRACTIONS):
+        return None  # "2/2 UTI" (secondary to), "5/5 BLE", "3/3"; "1/2 tab", "crackles 1/2 way up", "3/4 of meals"
     if mon > day and prev in ("x", "of"):
         return None
     return s, e
@@ -139,7 +159,7 @@ def _md_range_ok(m: re.Match, text: str) -> tuple[int, int] | None:
             return None
     if _prev_word(text, s) in NOT_DATE_BEFORE or _next_word(text, e) in NOT_DATE_AFTER:
         return None
-    if m.group("b").endswith("/10") and _scale_line(text, s, e, _PAIN_WORDS):
+    if m.group("b").endswith("/10") and _scale_line(text, s, e, _PAIN_RE):
         return None
     return s, e
 
@@ -278,7 +298,7 @@ _MONTH_DAY_GATE_RE = re.compile(r"(?:jan|feb|ma[ry]|apr|ju[nl]|aug|sep|oct|nov|d
 
 # every date_holiday_phrase match holds one of these (a sound gate: literal tests, no scan for the pattern)
 _HOLIDAY_WORDS = ("christmas", "xmas", "new year", "newyear", "memorial", "independence", "valentine", "mother", "father",
-                  "veterans", "columbus", "presidents", "patriots", "boxing")
+                  "veterans", "columbus", "presidents", "patriots", "boxing", "labor", "labour")
 
 DATE_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
@@ -322,7 +342,7 @@ DATE_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "date_holiday_phrase",
         r"\b(?:(?:christmas|xmas|new ?years?['’]?s?)\s{1,2}(?:eve|day)|new ?year['’]s|(?:memorial|independence|valentine['’]?s|"
-        r"mother['’]?s|father['’]?s|veterans['’]?|columbus|presidents['’]?|patriots['’]?|boxing)\s{1,2}day)\b",
+        r"mother['’]?s|father['’]?s|veterans['’]?|columbus|presidents['’]?|patriots['’]?|boxing|labou?r)\s{1,2}day)\b",
         "DATE", 0.85, flags=re.I,
         gate=lambda t, low: (" day" in low or " eve" in low or "new year" in low or "newyear" in low)
         and any(w in low for w in _HOLIDAY_WORDS),

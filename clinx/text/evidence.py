@@ -91,6 +91,7 @@ CREDENTIALS = frozenset(
     """
 md m.d do d.o rn np pa pa-c phd dpt licsw lcsw otr otr/l crna rvt facc facs cnm lpn lvn mph msw pharmd dds dmd
 ccc-slp cde aprn fnp anp dnp bsn rd ldn rrt ccrn cnp cwocn cwon wocn cwcn cns acnp msn ccm lmhc lpc lmft lcsw-r psyd
+pgy emt emt-b emt-p nremt
 """.split()
 )
 HOSPITAL_HEADS = frozenset(
@@ -98,7 +99,7 @@ HOSPITAL_HEADS = frozenset(
 hospital hospitals clinic clinics infirmary rehab rehabilitation healthcare hospice institute sanatorium memorial vanguard
 associates hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village
 airport shelter charities society foundation mission commission authority ministries coalition inn health
-inc llc llp ltd corp opco chapel
+inc llc llp ltd corp opco chapel clubhouse
 """.split()
 )
 # two-word heads ("medical center", "health center", "home health", "skilled nursing", "eye and ear")
@@ -114,7 +115,7 @@ HOSPITAL_HEAD_PAIRS = frozenset(
         ("nursing", "center"), ("nursing", "centre"), ("rehabilitation", "center"), ("health", "services"),
         ("food", "bank"), ("food", "pantry"), ("elder", "services"), ("senior", "services"), ("visiting", "nurse"),
         ("trauma", "center"), ("counseling", "center"), ("wellness", "center"), ("recovery", "center"),
-        ("treatment", "center"),
+        ("treatment", "center"), ("home", "care"),
     }
 )
 #: Services and departments: "PULM CLINIC", "anticoag clinic", "Cardiology clinic" are no institutions' names.
@@ -134,7 +135,7 @@ same follow-up follow up the this that our your their his her a an in at to from
 GENERIC_BEFORE_HEAD = frozenset(
     """
 recommend recommended recommends recommending need needs needed require requires required requiring short long term acute
-declined declines decline refused refuses refuse accepted accepts requested requests prefers prefer wants want awaiting
+declined declines decline refused refuses refuse accepted accepts requested requests
 subacute inpatient outpatient local outside nearby area nearest another other any same day rehab nursing skilled resident
 residents discharge discharged dc d/c home private further continued continue ongoing possible potential prior previous
 likely unlikely probably probable possibly maybe perhaps eventual eventually ultimately anticipate anticipated expect
@@ -182,7 +183,8 @@ PLACEMENT_PAIRS = frozenset(
      ("discharge", "to"), ("dc", "to"), ("sent", "to"), ("transport", "via"), ("transported", "via"), ("transportation", "via"), ("sent", "from"), ("transferred", "to"), ("transferred", "from"),
      ("transfer", "to"), ("transfer", "from"), ("tx", "to"), ("admitted", "to"), ("admitted", "from"), ("resident", "of"),
      ("lives", "at"), ("living", "at"), ("stays", "at"), ("stayed", "at"), ("staying", "at"), ("previously", "at"),
-     ("referred", "to"), ("placement", "at"), ("bed", "at"), ("accepted", "at"), ("accepted", "to")}
+     ("referred", "to"), ("placement", "at"), ("bed", "at"), ("accepted", "at"), ("accepted", "to"), ("program", "at"),
+     ("programme", "at")}
 )
 #: ... of which these may put a lone everyday word there without "the" ("transferred to broadway"; not "back to sleep").
 _LONE_PLACEMENT = frozenset(
@@ -235,9 +237,23 @@ US_STATES = frozenset(
     "al ak az ar ca co ct de fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj nm ny nc nd oh ok or pa ri sc "
     "sd tn tx ut vt va wa wv wi wy dc pr".split()
 )
+#: One-word heads of agencies named for the region they serve ("VNA of Cape Cod", "Association of Greater Attleboro").
+_AGENCY_HEADS = frozenset("vna association agency".split())
+_COMPASS_WORDS = frozenset("north south east west northeast northwest southeast southwest central".split())
+#: Whose relation a parenthesis names after a name: "rose (pt's wife)", "Ana (his daughter)".
+_WHOSE = frozenset("pt patient his her their".split())
+#: US state names (Safe Harbor keeps a state): on its own, after "lives in" or as a name run, no identifier.
+#: ("new york" and "washington" are left out: a city's name too.)
+STATE_NAMES = frozenset(
+    """alabama alaska arizona arkansas california colorado connecticut delaware florida georgia hawaii idaho illinois
+indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan minnesota mississippi missouri montana
+nebraska nevada ohio oklahoma oregon pennsylvania tennessee texas utah vermont virginia wisconsin wyoming""".split()
+) | frozenset({"new hampshire", "new jersey", "new mexico", "north carolina", "north dakota", "south carolina", "south dakota",
+               "rhode island", "west virginia", "puerto rico"})
 # words that are never part of a name even when a lexicon lists them (note vocabulary)
 _NEVER = frozenset(
     """
+dear sincerely regards
 aware updated notified present bedside available agrees agreed called informed consented today tomorrow yesterday
 here there home work phone cell at with and or in on by re hcp poa note notes md rn np xxxx
 """.split()
@@ -307,11 +323,15 @@ def _classify(low: str) -> str:
         return W
     if _inflected(low, ordinary) or _inflected(low, clinical) or _inflected(low, _common_zipf()):
         return W  # "faxed", "secretions": an inflected everyday or clinical word no lexicon lists as such
+    if len(low) >= 7 and low.endswith(_VERB_ENDINGS):
+        return W  # "verbalized", "mobilizing", "stabilised": a verb made with -ize, no name ends so
     if _medical_shape(low, ordinary, clinical):
         return C  # "pancytopenia", "tachycardic", "nontender": built like a medical word, not like a name
     return U
 
 
+#: Endings of verbs made with -ize/-ise ("wife verbalized understanding": no name after the relation).
+_VERB_ENDINGS = ("ized", "izes", "izing", "ised", "ising")
 #: Endings of medical words (a name no lexicon lists hardly ends so): "-emia", "-itis", "-ectomy", "-cardic".
 _MED_SUFFIXES = (
     "emia", "emias", "itis", "osis", "oses", "ectomy", "otomy", "ostomy", "plasty", "scopy", "scopic", "graphy", "gram",
@@ -353,6 +373,8 @@ def _inflected(low: str, ordinary: frozenset) -> bool:
     """``low`` is an inflection of an everyday word ("weeks" -> "week", "falls" -> "fall", "placed" -> "place")."""
     for suf, rep in (("s", ""), ("es", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"), ("ly", ""), ("er", ""), ("ers", "")):
         if low.endswith(suf) and len(low) - len(suf) >= 3 and low[: len(low) - len(suf)] + rep in ordinary:
+            if suf == "ed" and not rep and low[-3] == "e":
+                continue  # "naveed", "fareed" are names: a word in -e takes only "d" ("nave" -> "naved")
             return True
     return False
 
@@ -604,11 +626,18 @@ def _initials_before(text: str, toks: list, i: int) -> bool:
 
     Two or three capitals, no clinical or role word, at the start of a line or after a dash
     or slash (where a signature stands), joined to the credential; in a capitals line only
-    on a short signature line of its own.
+    on a short signature line of its own. On a line that holds nothing else, any two or three
+    letters in any case.
     """
     p = toks[i - 1]
-    if not (2 <= len(p.raw) <= 3 and p.raw.isupper()) or p.cls == C or p.low in ROLES \
-            or p.low in FUNCTION_WORDS or not _joined(text, p, toks[i]):
+    if not 2 <= len(p.raw) <= 3 or p.low in ROLES or p.low in LABELS or p.low in FUNCTION_WORDS or not _joined(text, p, toks[i]):
+        return False
+    ls, le = text.rfind("\n", 0, p.s) + 1, text.find("\n", p.s)
+    if text[ls : p.s].strip() == "" and text[toks[i].e : le if le >= 0 else len(text)].strip(" \t.") == "":
+        # a line that holds only the initials and the credential ("ck, rn", "lp rn"): a signature in any
+        # case, even when the letters spell a clinical abbreviation (CK, LP)
+        return p.raw.isalpha()
+    if not p.raw.isupper() or p.cls == C:
         return False
     if p.case != "mixed":
         # in a capitals line only a signature line of its own ("JS, RN")
@@ -773,16 +802,18 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         last_tok = k >= n  # a credential may end the note ("P. Galloway, MD"): only the look-back applies
         nk = toks[k] if not last_tok else t
         # ---- a role in parentheses after a name: "Hope (SW)", "Ingrid Solheim (HCP)", "Tamika (RN)"
-        if i > 0 and not named[i - 1] and text[t.s - 2 : t.s] == " (" and text[t.e : t.e + 1] == ")" \
+        # ("rose (pt's wife)", "Ana (his daughter)": the relation may be said of the patient)
+        o = i - 1 if i > 1 and low in RELATIONS and lows[i - 1] in _WHOSE and text[toks[i - 1].e : t.s] in (" ", "'s ", "’s ") else i
+        if o > 0 and not named[o - 1] and text[toks[o].s - 2 : toks[o].s] == " (" and text[t.e : t.e + 1] == ")" \
                 and (low in CREDENTIALS or low in ROLES or low in RELATIONS):
-            k0 = i - 1
-            while k0 > 0 and i - k0 < 3 and _joined(text, toks[k0 - 1], toks[k0], comma=False) and toks[k0 - 1].cls in (N, U, A) \
+            k0 = o - 1
+            while k0 > 0 and o - k0 < 3 and _joined(text, toks[k0 - 1], toks[k0], comma=False) and toks[k0 - 1].cls in (N, U, A) \
                     and toks[k0 - 1].low not in TITLES:
                 k0 -= 1
-            run = [toks[m] for m in range(k0, i)]
+            run = [toks[m] for m in range(k0, o)]
             # ("rose (daughter)" in lower case: a given name before a relation in parentheses)
             if run and all(_paren_name_ok(r) for r in run) and any(r.cls in (N, U) or r.raw[:1].isupper() or r.low in first for r in run):
-                add(k0, i, "NAME", "evidence:role", 0.9)
+                add(k0, o, "NAME", "evidence:role", 0.9)
         # ---- cue before: a title or a relation vouches even for ambiguous words ("wife Hope", "dr hunter")
         g = None if last_tok else _cue_gap(text, t, nk)
         # a title is never followed by a comma ("MONITOR MS, FALL PRECAUTIONS": Mississippi or multiple sclerosis)
@@ -830,9 +861,12 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 # a word follows it as an object follows a verb ("rn mark site") or it is lower case in mixed text
                 given = given or low in ROLES and low not in _WEAK_LABELS and nk.cls == A and nk.low in first \
                     and nk.low not in FUNCTION_WORDS and (nk.case != "mixed" or nk.raw[:1].isupper()) and not _verb_follows(text, toks, k)
+                # ("Re:" heads a letter's subject line; mid-line it means "about": "D/W DR. HUNTER RE: CPM"; a clinical
+                # word after it is a topic, "RE: DISCHARGE PLANNING")
+                field = low in _FIELD_LABELS and (low not in _TOPIC_LABELS or not text[text.rfind("\n", 0, t.s) + 1 : t.s].strip())
                 topic = low in _TOPIC_LABELS and not _given_then_surname(text, toks, k)  # "re: new LBBB", "RE: GRACE HILL"
                 j = _take_name(text, toks, k, allow_ambiguous=colon and not topic or given or by_surname, pure_only=weak,
-                               any_word=colon and low in _FIELD_LABELS and not (low in _TOPIC_LABELS and nk.cls == C))
+                               any_word=colon and field and not (low in _TOPIC_LABELS and nk.cls == C))
                 if j > k:
                     add(k, j, "NAME", "evidence:role", 0.9)
                     continue
@@ -857,6 +891,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
     # (before the lexicon runs, which would take "St. Elizabeth" for a person and leave its "'s")
     for i in saint_idx:
         t = toks[i]
+        if t.s and text[t.s - 1].isdigit():
+            continue  # "1ST FLOOR": an ordinal's ending, no saint
         if i + 1 >= n or named[i + 1] or toks[i + 1].cls == C or not _joined(text, t, toks[i + 1], comma=False):
             continue
         nx = toks[i + 1]
@@ -883,7 +919,17 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             continue  # no name run would start there ("South Shore Mental Health" is left to the venue rules)
         if f"{t.low} {nx.low}" in place_set and _joined(text, t, nx, comma=False) \
                 and (t.case != "mixed" or t.raw[:1].isupper() and nx.raw[:1].isupper()):
+            if f"{t.low} {nx.low}" in STATE_NAMES:
+                named[i] = named[i + 1] = True  # "lives in new hampshire": a state, kept (and no name run's)
+                continue
             add(i, i + 2, "LOCATION", "evidence:place", 0.85)
+    # ---- "lives with son's family in Fields Corner": a neighbourhood of everyday words after "lives ... in"
+    # (before the name runs, which would take "savin" of "savin hill" for a person and leave "hill")
+    for i in venue_idx:
+        if lows[i] == "in" and i + 2 < n and not named[i + 1]:
+            j = _home_area_run(text, toks, lows, i, named)
+            if j > i + 1:
+                add(i + 1, j, "LOCATION", "evidence:place", 0.85)
     # ---- "NURSING HOME: SEVEN HILLS", "pharmacy: walgreens": the value of a field that names an institution
     for i in [i for i in extra if lows[i] in _INSTITUTION_FIELDS]:
         t = toks[i]
@@ -1012,6 +1058,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             decided = True
         if decided and is_eponym(text, run):
             decided = False
+        if decided and " ".join(r.low for r in run) in STATE_NAMES:
+            decided = False  # "son lives in florida": a state is no identifier
         if decided:
             # a place that is also a surname in a place slot stays a place (handled below)
             add(i, j, "NAME", "evidence:lexicon", 0.86)
@@ -1048,9 +1096,16 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         cnt = 0
         while k - 1 >= 0 and cnt < 4 and _inst_joined(text, toks[k - 1], toks[k]):
             p = toks[k - 1]
+            if inst[k - 1] and cnt == 0 and lows[k - 1] not in ("of", "the", "and") and not (k >= 2 and inst[k - 2]):
+                # "Caritas Home Care": a system's one-word name before a head is the service's first word
+                # (a longer known name is complete: "Newton Wellesley surgical clinic" is its department)
+                k -= 1
+                cnt += 1
+                break
             if inst[k - 1] or p.low in FUNCTION_WORDS and p.low not in ("of", "the", "and") or p.low in VENUE_CUES:
                 break
-            if p.cls == C and p.low not in HOSPITAL_HEADS and p.low not in ("general", "memorial", "community", "medical", "health") \
+            if p.cls == C and p.low not in HOSPITAL_HEADS and p.low not in ("general", "memorial", "community", "medical", "health", "nursing",
+                                                                          "of", "the", "and") \
                     and not (p.low in SERVICES and t.low in _PRACTICE_HEADS):
                 break  # ("Attleboro Pulmonary Associates": a specialty names a practice)
             if t.low in _WEAK_HEADS and head_end == first_head + 1 and p.cls in (W, A) and not (p.case == "mixed" and p.raw[:1].isupper()):
@@ -1061,7 +1116,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                     k -= 1
                     cnt += 1
                 break  # "notify pharmacy", "private ambulance": an everyday word names no service
-            if p.low in SERVICES and t.low not in _PRACTICE_HEADS or p.low in GENERIC_BEFORE_HEAD or len(p.raw) == 1 and not p.dot:
+            # ("Seacoast Nursing and Rehab": a generic word joined to the head by "and" is a second head)
+            if p.low in SERVICES and t.low not in _PRACTICE_HEADS or p.low in GENERIC_BEFORE_HEAD and lows[k] != "and" \
+                    or len(p.raw) == 1 and not p.dot:
                 break  # ("Pediatric Associates", "Cardiology Associates" name practices)
             if p.low in TITLES or p.low in RELATIONS:
                 break
@@ -1082,15 +1139,30 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 # "Association of Greater Attleboro", "Life Care Center of the North Shore": the word joins the place
                 head_end += 1
             tp = toks[head_end + 1]
-            if (tp.cls in (N, U) or tp.cls in (W, A) and tp.low in place_set) and _joined(text, toks[head_end - 1], toks[head_end], comma=False) \
+            # (after an agency's head any word is the region it serves: "vna of middlesex east", "VNA of Cape Cod")
+            agency = lows[first_head] == "vna" and tp.cls in (W, A) and tp.low not in FUNCTION_WORDS and not named[head_end + 1]
+            if (tp.cls in (N, U) or tp.cls in (W, A) and tp.low in place_set or agency) and _joined(text, toks[head_end - 1], toks[head_end], comma=False) \
                     and _joined(text, toks[head_end], tp, comma=False):
                 head_end += 2
+                if agency and head_end < n and toks[head_end].cls in (N, U, W, A) and lows[head_end] not in FUNCTION_WORDS \
+                        and lows[head_end] not in _COMPASS_WORDS and not named[head_end] and _joined(text, tp, toks[head_end], comma=False):
+                    head_end += 1  # "vna of cape cod"
             elif head_end + 2 < n and f"{tp.low} {toks[head_end + 2].low}" in place_set and _joined(text, tp, toks[head_end + 2], comma=False):
                 head_end += 3  # "... of the North Shore", "... of Fall River"
+            if head_end > before_of + 1 and head_end < n and lows[head_end] in _COMPASS_WORDS \
+                    and _joined(text, toks[head_end - 1], toks[head_end], comma=False):
+                head_end += 1  # "VNA of Middlesex East": a region's quarter
+        if cnt and all(lows[m] in ("nursing", "and", "of", "the") for m in range(k, first_head)):
+            k = first_head  # "discussed with nursing and rehab": two services, no name before them
+        if cnt and k < first_head and toks[first_head].case != "mixed":
+            k = _one_case_head_start(text, toks, lows, k, first_head, head_end, place_set, named)
         if cnt and k < first_head:
             # "St. Elizabeth's" / "Sturdy Memorial": the words before the head plus the head
             add(k, head_end, "HOSPITAL", "evidence:hospital", 0.93)
-        elif head_end > before_of and first_head + 1 < before_of:
+        elif head_end > before_of and (first_head + 1 < before_of or lows[first_head] in _AGENCY_HEADS):
+            if first_head >= 2 and (lows[first_head - 2], lows[first_head - 1]) in HOSPITAL_HEAD_PAIRS \
+                    and _joined(text, toks[first_head - 2], toks[first_head - 1], comma=False) and _joined(text, toks[first_head - 1], toks[first_head], comma=False):
+                first_head -= 2  # "VISITING NURSE ASSOCIATION OF ...": the two-word head before the agency's
             # "Elder Services of the Merrimack Valley": a two-word head and the place after "of" name an agency
             # (a cue may have taken its first word for a name already: the spans are merged)
             out.append(Candidate(toks[first_head].s, toks[head_end - 1].e, "HOSPITAL", "evidence:hospital", 0.9))
@@ -1193,6 +1265,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 j += 1
                 continue
             break
+        if j > k and " ".join(lows[k:j]) in STATE_NAMES and not _state_after(text, toks[j - 1]):
+            continue  # "parents in connecticut", "moved from Florida": a state is no identifier
         if j > k:
             is_place = any(toks[m].low in place_set for m in range(k, j)) or (
                 j < n and j + 1 <= n and _state_after(text, toks[j - 1])
@@ -1205,10 +1279,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             continue
         t = toks[i]
         if t.cls in (N, U) and len(t.low) >= 4 and t.low in place_set and not (t.raw.isupper() and t.case != "caps"):
-            if not is_eponym(text, [t]):  # "Murphy's sign": a town's name before an eponym head is the sign
+            if not is_eponym(text, [t]) and t.low not in STATE_NAMES:  # "Murphy's sign": a town's name before an eponym head is the sign
                 add(i, i + 1, "LOCATION", "evidence:place", 0.85)
         elif i + 1 < n and t.low in place_first and f"{t.low} {toks[i + 1].low}" in place_set and t.cls != C and toks[i + 1].cls != C and _joined(text, t, toks[i + 1], comma=False):
-            add(i, i + 2, "LOCATION", "evidence:place", 0.85)
+            if f"{t.low} {toks[i + 1].low}" not in STATE_NAMES:
+                add(i, i + 2, "LOCATION", "evidence:place", 0.85)
         elif t.cls in (N, U, A) and _state_after(text, t) and t.cls != C:
             add(i, i + 1, "LOCATION", "evidence:place", 0.85)
     # ---- "the cole center", "at eliot community", "Kfoury & Sons": a name or an unknown word before "center"
@@ -1319,6 +1394,80 @@ def _repeated(text: str, toks: list, found: list[Candidate], named: list) -> lis
             for k, t in enumerate(toks) if not named[k] and t.low in words]
 
 
+def _one_case_head_start(text: str, toks: list, lows: list, k: int, first_head: int, head_end: int, place_set: frozenset,
+                         named: list) -> int:
+    """Where an institution's name before the head ``toks[first_head]`` starts in a one-case line (``first_head``: none).
+
+    Capitals say nothing there, so the walk back took every everyday word: a verb before the name is no part
+    of it ("wife prefers new england rehab"), and words that are all everyday ones name an institution only
+    after a cue ("from the oaks nursing home", "D/C TO: ...") — else they say what kind of care it is
+    ("GOOD REHAB POTENTIAL", "will need inpt rehab"). A name's affiliation is a cue too: after a found
+    name and a comma, or before ", Town" ("DR. X, HARBOR MEDICAL ASSOCIATES, WEYMOUTH").
+    """
+    ordinary = _lex()[2]
+    k0 = k
+    while k < first_head and toks[k].cls == W and lows[k] not in ("the", "of", "and") and _inflected(lows[k], ordinary) \
+            and lows[k].endswith(("s", "ed")):
+        k += 1
+    words = [toks[m] for m in range(k, first_head) if lows[m] not in ("the", "of", "and")]
+    if words and all(w.cls in (W, A, C) and w.low not in place_set for w in words):
+        before = lows[k - 1] if k > 0 else ""
+        gap = text[toks[k - 1].e : toks[k].s].strip() if k > 0 else ""
+        colon = gap == ":" or gap == "," and named[k - 1] or head_end < len(toks) and lows[head_end] in place_set \
+            and text[toks[head_end - 1].e : toks[head_end].s].strip() == ","
+        # (a verb before two or more words takes them as its object's name: "prefers new england rehab")
+        if not (before in _ORG_CUES or before == "the" or colon or lows[k] == "the" or k > k0 and len(words) >= 2):
+            return first_head
+    return k
+
+
+#: Words that say a patient lives somewhere; "in" after one (same clause) names the place.
+_LIVES_WORDS = frozenset("lives living lived resides residing reside".split())
+#: Words after "lives ... in" that say what kind of home it is, not where ("in ranch home", "in public housing").
+_DWELLING_WORDS = frozenset(
+    """home house apt apartment apartments condo building floor unit complex ranch trailer shelter housing group
+    senior elderly subsidized public section family single story stories level levels split room rooms basement
+    fear poverty pain isolation""".split()
+)
+#: Generic words that end a neighbourhood's or a village's name ("Fields Corner", "Savin Hill", "Back Bay").
+_TOPONYM_GENERICS = frozenset(
+    """hill hills corner corners square park end bay point plain plains village heights falls grove hall harbor harbour
+    beach field fields wood woods crossing junction landing ridge valley highlands port mills mill brook river lake
+    island farms gardens estates hollow green common commons center centre side""".split()
+)
+
+
+def _home_area_run(text: str, toks: list, lows: list, i: int, named: list) -> int:
+    """End of a neighbourhood's name of everyday words after "in" (``toks[i]``) when "lives" leads the clause, or ``i + 1``.
+
+    "Lives with son's family in Fields Corner.", "lives alone in 2nd floor apt in savin hill, 14 stairs": two or
+    three words, none a function word or a kind of dwelling, the first not clinical, the last a generic word of
+    place names ("hill", "corner", "square"), ending the clause. (One unknown word or a listed place after "in"
+    is the venue rules' already.)
+    """
+    k = i + 1
+    n = len(toks)
+    m = i - 1
+    while m >= 0 and i - m <= 8 and lows[m] not in _LIVES_WORDS:
+        m -= 1
+    if m < 0 or i - m > 8 or any(ch in ".;:\n" for ch in text[toks[m].e : toks[i].s]):
+        return k
+    j = k
+    while j < n and j - k < 3 and not named[j] and (j == k or _joined(text, toks[j - 1], toks[j], comma=False)):
+        tj = toks[j]
+        if tj.cls == C and (j == k or tj.low not in _TOPONYM_GENERICS) or tj.low in FUNCTION_WORDS or tj.low in _DWELLING_WORDS \
+                or tj.low in CARE_WORDS or len(tj.low) < 3:
+            return k
+        j += 1
+    if j - k < 2 or lows[j - 1] not in _TOPONYM_GENERICS:
+        return k
+    end = toks[j - 1].e
+    after = text[end : end + 2]
+    if j < n and not (after[:1] in (",", ".", ";", ")") or toks[j - 1].dot or "\n" in text[end : toks[j].s]):
+        return k
+    return j
+
+
 def _placement_run(text: str, toks: list, k: int, the: bool, named: list, place_first, *, strong: bool, lone: bool) -> int:
     """End of an institution's name of everyday words at ``k`` after a placement cue (see :data:`PLACEMENT_PAIRS`), or ``k``.
 
@@ -1398,6 +1547,31 @@ def _inst_joined(text: str, a: _Tok, b: _Tok) -> bool:
     return g == " "
 
 
+#: Words after "on" that say when or how, not which branch ("CVS on file", "Walgreens on hold").
+_NOT_A_BRANCH = frozenset("file hold record call duty site time order delivery auto autofill refill board track foot schedule way".split())
+
+
+def _branch_street(text: str, toks: list, lows: list, j: int, named: list, add) -> None:
+    """The street of a chain's branch after its name ("walgreens on broadway", "CVS on Centre St").
+
+    One word after "on" that is a name, an unknown word, a listed place, a capitalised word in mixed case or a
+    rarer everyday word, and the street suffix after it if any.
+    """
+    n = len(toks)
+    if j + 1 >= n or lows[j] != "on" or named[j + 1] or not _joined(text, toks[j - 1], toks[j], comma=False) \
+            or not _joined(text, toks[j], toks[j + 1], comma=False):
+        return
+    tk = toks[j + 1]
+    if tk.cls == C or tk.low in FUNCTION_WORDS or tk.low in _NOT_A_BRANCH or tk.low in CARE_WORDS:
+        return
+    if not (tk.cls in (N, U) or tk.low in _lex()[4] or tk.case == "mixed" and tk.raw[:1].isupper() or zipf(tk.low) < 4.5):
+        return
+    e = j + 2
+    if e < n and lows[e] in _STREET_SUFFIXES and _joined(text, tk, toks[e], comma=False):
+        e += 1
+    add(j + 1, e, "LOCATION", "evidence:street", 0.85)
+
+
 def _known_hospitals(text: str, toks: list, lows: list, named: list, add, starts: list | None = None) -> None:
     """Mark the names of :func:`clinx.text.lexicons.hospital_names` (longest first) as HOSPITAL.
 
@@ -1434,6 +1608,7 @@ def _known_hospitals(text: str, toks: list, lows: list, named: list, add, starts
                 # capitalised name of two words or more in mixed case; never on its own ("CVS: RRR")
                 if cued or j > i + 1 and t.case == "mixed" and t.raw[:1].isupper():
                     add(i, j, "LOCATION", "evidence:organisation", 0.9)
+                    _branch_street(text, toks, lows, j, named, add)
                 break
             if j == i + 1 and " " not in key:
                 if t.cls == C:

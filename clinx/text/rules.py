@@ -163,7 +163,8 @@ DATE_RE = rf"""(?x)
 (?<![\w/.-])
 (?:
     {_YEAR4}[-/.]{_MON_NUM}[-/.]{_DAY_NUM}                          # 1961-03-14, 2023/05/02
-  | {_DAY_NUM}[-/.]{_DAY_NUM}[-/.](?:{_YEAR4}|\d\d)                 # 03/14/1961, 14.03.1961, 3-14-61
+  | {_DAY_NUM}(?P<dsep>[-/.]){_DAY_NUM}(?P=dsep)(?:{_YEAR4}|\d\d)     # 03/14/1961, 14.03.1961, 3-14-61 (one separator:
+                                                                  # "pain 5-6/10" is a range of scores)
   | {_DAY}(?:\s{{1,3}}of)?[\s.-]{{1,3}}(?i:{MONTH})\.?[\s.,-]{{1,3}}{_YEAR}     # 14-Mar-1961, 14 March 1961
   | (?i:{MONTH})\.?[\s.-]{{1,3}}{_DAY}(?:,\s{{0,3}}|[\s.-]{{1,3}}){_YEAR}       # March 14, 1961
   | (?i:{MONTH})\.?,?\s{{1,3}}{_YEAR4}                                          # March 1961
