@@ -46,6 +46,8 @@ precision is the fraction of removed letters and digits that lie in gold PHI:
     recognisers were tuned on ``tune`` only), ``.../notes_blind/...`` on 20
     notes written and annotated by an agent that never saw the code (not part
     of ``notes``; never tuned on), ``.../notes_philter/...`` on the i2b2 samples;
+  * ``se/recall/<set>/<level>``, ``se/precision/<set>/<level>`` — standard errors by a
+    cluster bootstrap over notes (1,000 resamples, seed 0);
   * ``retention/notes/L2`` — fraction of clinical-term occurrences (drugs,
     anatomy, findings, abbreviations) outside gold PHI that survive;
   * ``notes_per_s/<level>`` — CPU time of this process (one core), L1..level
@@ -311,6 +313,19 @@ def note_sets() -> dict[str, list]:
     return sets
 
 
+def _recall_precision(figures: dict, key: str, sc, notes: list, masks: list) -> None:
+    """``recall/<key>``, ``precision/<key>`` of the score ``sc`` and their standard errors, resampling notes
+    (the spans of one note are not independent: one writer, one style)."""
+    from clinx.metrics.leakage import bootstrap_ratio_se
+    from clinx.text.notes_eval import score_notes
+
+    figures[f"recall/{key}"] = round(sc.recall, 4)
+    figures[f"precision/{key}"] = round(sc.precision, 4)
+    per = [score_notes([n], [m], term_finder=lambda t: []) for n, m in zip(notes, masks)]
+    figures[f"se/recall/{key}"] = round(bootstrap_ratio_se([p.caught for p in per], [p.gold for p in per]), 4)
+    figures[f"se/precision/{key}"] = round(bootstrap_ratio_se([p.removed_in_phi for p in per], [p.removed for p in per]), 4)
+
+
 def bench_notes(figures: dict, table: list, repeats: int) -> None:
     """L1/L2 recall, precision, retention and throughput on the annotated notes; competitors beside them."""
     from clinx.text.notes_eval import removed_mask, score_notes
@@ -323,8 +338,7 @@ def bench_notes(figures: dict, table: list, repeats: int) -> None:
         for name, notes in groups.items():
             masks = [removed_mask(n.text, pipe.run(n.text)) for n in notes]
             sc = score_notes(notes, masks)
-            figures[f"recall/{name}/{level}"] = round(sc.recall, 4)
-            figures[f"precision/{name}/{level}"] = round(sc.precision, 4)
+            _recall_precision(figures, f"{name}/{level}", sc, notes, masks)
             figures[f"retention/{name}/{level}"] = round(sc.retention, 4)
             figures[f"n_spans/{name}"] = sc.gold
             figures[f"n_notes/{name}"] = len(notes)
@@ -358,8 +372,7 @@ def bench_notes(figures: dict, table: list, repeats: int) -> None:
                 figures[f"competitor_skipped/{comp}"] = type(e).__name__
                 break
             sc = score_notes(notes, masks)
-            figures[f"recall/{name}/{comp}"] = round(sc.recall, 4)
-            figures[f"precision/{name}/{comp}"] = round(sc.precision, 4)
+            _recall_precision(figures, f"{name}/{comp}", sc, notes, masks)
             if name == "notes" and dt > 0:
                 figures[f"notes_per_s/{comp}"] = round(len(notes) / dt, 1)
             table.append((name, comp, sc.recall, sc.precision, sc.retention))
@@ -380,9 +393,10 @@ def bench_ner(figures: dict, table: list, groups: dict, repeats: int) -> None:
         figures["ner_skipped/L2+ner"] = type(e).__name__
         return
     for name, notes in groups.items():
-        sc = score_notes(notes, [removed_mask(n.text, pipe.run(n.text)) for n in notes])
-        for fig, v in (("recall", sc.recall), ("precision", sc.precision), ("retention", sc.retention)):
-            figures[f"{fig}/{name}/L2+ner"] = round(v, 4)
+        masks = [removed_mask(n.text, pipe.run(n.text)) for n in notes]
+        sc = score_notes(notes, masks)
+        _recall_precision(figures, f"{name}/L2+ner", sc, notes, masks)
+        figures[f"retention/{name}/L2+ner"] = round(sc.retention, 4)
         table.append((name, "L2+ner", sc.recall, sc.precision, sc.retention))
     texts = [n.text for n in groups["notes"]]
     cpu_l2, _ = _time_runs(TextPipeline("L2"), texts, [None] * len(texts), repeats)

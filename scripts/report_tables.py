@@ -197,7 +197,9 @@ def table_text(fig: dict) -> str:
             if r is None:
                 continue
             ret = fig.get(f"retention/{split}/{sys_}")
-            rows.append([label, sys_, _f(r, "{:.3f}"), _f(p, "{:.3f}"), _f(ret, "{:.3f}") if ret is not None else "—"])
+            se_r, se_p = fig.get(f"se/recall/{split}/{sys_}"), fig.get(f"se/precision/{split}/{sys_}")
+            rows.append([label, sys_, _f(r, "{:.3f}") + (f" ± {se_r:.3f}" if se_r is not None else ""),
+                         _f(p, "{:.3f}") + (f" ± {se_p:.3f}" if se_p is not None else ""), _f(ret, "{:.3f}") if ret is not None else "—"])
     for q, label in (("", "injected questions"), ("questions_ood/", "questions, names from other locales"), ("iu/", "IU X-ray reports, PHI in XXXX slots")):
         for lvl in ("L1", "L2"):
             r, p = fig.get(f"{q}phi_recall/{lvl}"), fig.get(f"{q}phi_precision/{lvl}")
