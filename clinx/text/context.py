@@ -24,7 +24,7 @@ from bisect import bisect_right
 from clinx.records import Manifest
 from clinx.text.base import Candidate, TextResult, apply_candidates, check_text, drop_inside
 from clinx.text.clinical import CLINICAL_CODE_RE
-from clinx.text.evidence import CARE_WORDS, HEAD_AS_ADJECTIVE, OCCUPATIONS, STATE_NAMES, classify
+from clinx.text.evidence import CARE_WORDS, HEAD_AS_ADJECTIVE, OCCUPATIONS, STATE_NAMES, TIME_WORDS, classify
 from clinx.text.lexicons import first_names, fold
 from clinx.text.ner import make_ner
 from clinx.text.rules import NON_NAMES, _extend_name_left, name_gazetteer
@@ -179,7 +179,7 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
     # lexicon class, not capitalisation, decides (see clinx.text.evidence): everyday and
     # clinical words are never candidates, ambiguous names need more than one piece of evidence
     cls = classify(fold(t), t)
-    if cls == "W" and t[0].isupper() and not t.isupper() and low not in CARE_WORDS and low not in OCCUPATIONS and start > 0 and text[start - 1] == " " and text[start - 2 : start - 1] not in (".", ":", "?", "!", "\n") \
+    if cls == "W" and t[0].isupper() and not t.isupper() and low not in CARE_WORDS and low not in OCCUPATIONS and low not in TIME_WORDS and start > 0 and text[start - 1] == " " and text[start - 2 : start - 1] not in (".", ":", "?", "!", "\n") \
             and text[start + len(t) : start + len(t) + 1] != ":":
         # (a word before a colon heads a section: "Hospital Course:", "Clinic Visit:")
         # a capitalised everyday word mid-sentence: a place or institution name only right after

@@ -150,6 +150,8 @@ course stay stays day days admission admissions readmission discharge acquired p
 visits follow-up followup f/u setting settings record records placement level admit note notes appointment appt
 """.split()
 )
+#: Units of time, which Title-Case text capitalises ("Return to Clinic in Three Months"): never a place.
+TIME_WORDS = frozenset("second seconds minute minutes hour hours day days week weeks month months year years".split())
 #: Occupations, which social histories capitalise ("retired Teacher", "works as Electrician"): never a place or a name.
 OCCUPATIONS = frozenset(
     """
@@ -339,7 +341,7 @@ _MED_SUFFIXES = (
     "paresis", "iasis", "ectasis", "rrhea", "rrhage", "megaly", "trophy", "ectomies", "ostomies", "lysis", "tomy",
 )
 #: Beginnings of medical words: "hypokalemic", "tachypneic", "dysarthria", "intraop".
-_MED_PREFIXES = ("hypo", "hyper", "tachy", "brady", "dys", "peri", "intra", "hemo", "haemo", "neuro", "cardio", "gastro")
+_MED_PREFIXES = ("hypo", "hyper", "tachy", "brady", "dys", "peri", "intra", "hemo", "haemo", "neuro", "cardio", "gastro", "multi")
 #: Negating and repeating prefixes before an everyday or clinical word: "unlabored", "nontender", "reintubated".
 _WORD_PREFIXES = ("un", "non", "dis", "re", "mis", "pre", "post")  # not "de", "under": DeYoung, Underwood
 
@@ -1626,7 +1628,7 @@ _EPONYM_HEADS_MORE = frozenset(
     "technique maneuver manoeuvre procedure approach catheter tube sign test score criteria classification scale "
     "incision retractor forceps clamp stitch suture repair method position view operation rule index "
     "fundoplication anastomosis shunt filter splint murmur murmurs spots spot respirations respiration dressing "
-    "nodes".split()
+    "nodes needle trocar cannula".split()
 )
 
 
