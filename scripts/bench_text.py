@@ -43,8 +43,8 @@ gold PHI span is caught when all its letters and digits were removed;
 precision is the fraction of removed letters and digits that lie in gold PHI:
   * ``recall/notes/<level>``, ``precision/notes/<level>`` — all dev notes;
     ``recall/notes_tune/...`` and ``recall/notes_heldout/...`` per split (the
-    recognisers were tuned on ``tune`` only), ``.../notes_blind/...`` on 20
-    notes written and annotated by an agent that never saw the code (not part
+    recognisers were tuned on ``tune`` only), ``.../notes_blind/...`` on 50
+    notes written and annotated by agents that never saw the code (not part
     of ``notes``; never tuned on), ``.../notes_philter/...`` on the i2b2 samples;
   * ``se/recall/<set>/<level>``, ``se/precision/<set>/<level>`` — standard errors by a
     cluster bootstrap over notes (1,000 resamples, seed 0);

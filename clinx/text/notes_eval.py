@@ -54,7 +54,7 @@ def dev_notes_path() -> Path:
 
 
 def blind_notes_path() -> Path:
-    """Path of the blind notes: written and annotated by an agent that never saw clinx's code or rules.
+    """Path of the blind notes: written and annotated by agents that never saw clinx's code or rules.
 
     Never tuned on: they measure how the recognisers generalise to notes nobody fitted them to
     (split ``blind``, scored by number only).
