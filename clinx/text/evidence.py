@@ -252,6 +252,11 @@ indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan min
 nebraska nevada ohio oklahoma oregon pennsylvania tennessee texas utah vermont virginia wisconsin wyoming""".split()
 ) | frozenset({"new hampshire", "new jersey", "new mexico", "north carolina", "north dakota", "south carolina", "south dakota",
                "rhode island", "west virginia", "puerto rico"})
+#: USPS codes of the states, DC and Puerto Rico: after a town ("Somerville, MA 02144") no identifier either.
+STATE_CODES = frozenset(
+    """AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA
+PR RI SC SD TN TX UT VT VA WA WV WI WY""".split()
+)
 # words that are never part of a name even when a lexicon lists them (note vocabulary)
 _NEVER = frozenset(
     """
@@ -1027,8 +1032,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         if named[i] or not _run_ok(t):
             continue
         j = i + 1
-        while j < n and j - i < 4 and not named[j] and _run_ok(toks[j]) and _joined(text, toks[j - 1], toks[j]):
-            j += 1
+        while j < n and j - i < 4 and not named[j] and _run_ok(toks[j]) and _joined(text, toks[j - 1], toks[j]) \
+                and not (toks[j].raw in STATE_CODES and toks[j - 1].low in place_set and text[toks[j - 1].e : toks[j].s].startswith(",")):
+            j += 1  # ("WEYMOUTH, MA": a town and its state, not a surname and a given name)
         # a surname that is also a clinical word, right after a given name: "Cheryl Walker", "TONY SMALL"
         surname_ext = False
         if j < n and not named[j] and toks[j].low in last and toks[j].cls == C and toks[j].low not in FUNCTION_WORDS:
