@@ -24,7 +24,7 @@ from bisect import bisect_right
 from clinx.records import Manifest
 from clinx.text.base import Candidate, TextResult, apply_candidates, check_text, drop_inside
 from clinx.text.clinical import CLINICAL_CODE_RE
-from clinx.text.evidence import CARE_WORDS, HEAD_AS_ADJECTIVE, OCCUPATIONS, STATE_CODES, STATE_NAMES, TIME_WORDS, classify
+from clinx.text.evidence import CARE_WORDS, HEAD_AS_ADJECTIVE, OCCUPATIONS, STATE_NAMES, TIME_WORDS, US_STATES, classify
 from clinx.text.lexicons import first_names, fold
 from clinx.text.ner import make_ner
 from clinx.text.rules import NON_NAMES, _extend_name_left, name_gazetteer
@@ -133,10 +133,10 @@ def _sentence_breaks(text: str) -> list[int]:
 
 _ZIP_NEXT_RE = re.compile(r"[ \t]{1,2}(?:\d{5}(?:-\d{4})?\b|\[ZIP\])")
 #: Second word of a two-word state -> its first ("hampshire" of "new hampshire").
-_STATE_SECOND: dict[str, frozenset] = {}
-for _state in STATE_NAMES:
-    if " " in _state and _state.split(" ")[1] not in STATE_NAMES:
-        _STATE_SECOND[_state.split(" ")[1]] = _STATE_SECOND.get(_state.split(" ")[1], frozenset()) | {_state.split(" ")[0]}
+_STATE_SECOND: dict[str, set[str]] = {}
+for _first, _, _second in (s.partition(" ") for s in STATE_NAMES if " " in s):
+    if _second not in STATE_NAMES:
+        _STATE_SECOND.setdefault(_second, set()).add(_first)
 
 
 def _new_clause_after(text: str, e: int, s: int, ph_cat: str | None, low: str) -> bool:
@@ -175,9 +175,9 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
         return 0.1, "numeric"
     if not t[0].isalpha():
         return 0.0, "alpha"
-    if low in STATE_NAMES or low in _STATE_SECOND and text[max(0, start - 8) : start].lower().split()[-1:] in ([w] for w in _STATE_SECOND[low]):
+    if low in STATE_NAMES or low in _STATE_SECOND and (text[max(0, start - 8) : start].lower().split() or [""])[-1] in _STATE_SECOND[low]:
         return 0.0, "alpha"  # "lives in florida", "moved from new hampshire": a state is no identifier (Safe Harbor)
-    if len(t) == 2 and (t.isupper() or lower_text) and t.upper() in STATE_CODES and (
+    if len(t) == 2 and (t.isupper() or lower_text) and low in US_STATES and (
             text[max(0, start - 2) : start].lstrip(" ").startswith(",") or _ZIP_NEXT_RE.match(text, start + 2)):
         return 0.0, "alpha"  # "Somerville, MA", "chelsea ma 02150": the state after a town, or before its ZIP code
     # lexicon class, not capitalisation, decides (see clinx.text.evidence): everyday and

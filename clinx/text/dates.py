@@ -91,18 +91,20 @@ def _of_event(text: str, s: int) -> bool:
     """Is the "of" before a month/day at ``s`` said of a note or an event ("progress note of 7/9")?"""
     m = _OF_BEFORE_RE.search(text, max(0, s - 24), s)
     return m is not None and m.group(1).lower() in EVENT_OF
+
+
 #: A motor strength grade's company ("strength 5/5 upper, 4/5 lower", "weak grip 4/5").
 _STRENGTH_RE = re.compile(r"(?i)\b(?:strength|strong|motor|power|grip|weak)")
 
 
-def _scale_line(text: str, s: int, e: int, company: re.Pattern) -> bool:
-    """A score, not a date: ``company`` within 25 characters ("pain 4/10"), or anywhere before it in its line and
-    sentence when that gives another score of the same scale ("pain 6/10, ... relief to 2/10")."""
+def _scale_line(text: str, s: int, e: int, company: re.Pattern, scale: int) -> bool:
+    """A score out of ``scale``, not a date: ``company`` within 25 characters ("pain 4/10"), or anywhere before it
+    in its line and sentence when that gives another score of the same scale ("pain 6/10, ... relief to 2/10")."""
     if company.search(text, max(0, s - 25), e + 25) is not None:
         return True
     a = max(text.rfind("\n", 0, s) + 1, text.rfind(". ", 0, s) + 2, s - 120)  # this line and sentence
     before = text[a:s]
-    return company.search(before) is not None and re.search(r"\b\d{1,2}/" + re.escape(text[text.index("/", s) + 1 : e]) + r"\b", before) is not None
+    return company.search(before) is not None and re.search(rf"\b\d{{1,2}}/{scale}\b", before) is not None
 
 
 def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
@@ -118,9 +120,9 @@ def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
         return s, e
     if prev in NOT_DATE_BEFORE or nxt in NOT_DATE_AFTER:
         return None
-    if day == 10 and mon <= 10 and _scale_line(text, s, e, _PAIN_RE):
+    if day == 10 and mon <= 10 and _scale_line(text, s, e, _PAIN_RE, 10):
         return None  # pain scale "4/10", "CP 4/10 -> 2/10", "HA 6/10", "pain 6/10, ... relief to 2/10"
-    if day == 5 and mon <= 5 and _scale_line(text, s, e, _STRENGTH_RE):
+    if day == 5 and mon <= 5 and _scale_line(text, s, e, _STRENGTH_RE, 5):
         return None  # motor strength "5/5 upper, 4/5 lower"
     if nxt and nxt not in _DATE_NEXT and (mon == day and mon <= 5 or (mon, day) in _FRACTIONS):
         return None  # "2/2 UTI" (secondary to), "5/5 BLE", "3/3"; "1/2 tab", "crackles 1/2 way up", "3/4 of meals"
@@ -159,7 +161,7 @@ def _md_range_ok(m: re.Match, text: str) -> tuple[int, int] | None:
             return None
     if _prev_word(text, s) in NOT_DATE_BEFORE or _next_word(text, e) in NOT_DATE_AFTER:
         return None
-    if m.group("b").endswith("/10") and _scale_line(text, s, e, _PAIN_RE):
+    if m.group("b").endswith("/10") and _scale_line(text, s, e, _PAIN_RE, 10):
         return None
     return s, e
 

@@ -252,11 +252,6 @@ indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan min
 nebraska nevada ohio oklahoma oregon pennsylvania tennessee texas utah vermont virginia wisconsin wyoming""".split()
 ) | frozenset({"new hampshire", "new jersey", "new mexico", "north carolina", "north dakota", "south carolina", "south dakota",
                "rhode island", "west virginia", "puerto rico"})
-#: USPS codes of the states, DC and Puerto Rico: after a town ("Somerville, MA 02144") no identifier either.
-STATE_CODES = frozenset(
-    """AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA
-PR RI SC SD TN TX UT VT VA WA WV WI WY""".split()
-)
 # words that are never part of a name even when a lexicon lists them (note vocabulary)
 _NEVER = frozenset(
     """
@@ -1033,7 +1028,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             continue
         j = i + 1
         while j < n and j - i < 4 and not named[j] and _run_ok(toks[j]) and _joined(text, toks[j - 1], toks[j]) \
-                and not (toks[j].raw in STATE_CODES and toks[j - 1].low in place_set and text[toks[j - 1].e : toks[j].s].startswith(",")):
+                and not (toks[j - 1].low in place_set and _state_after(text, toks[j - 1])):
             j += 1  # ("WEYMOUTH, MA": a town and its state, not a surname and a given name)
         # a surname that is also a clinical word, right after a given name: "Cheryl Walker", "TONY SMALL"
         surname_ext = False
@@ -1769,6 +1764,7 @@ SCORE_EPONYMS = frozenset("ballard braden morse norton waterlow ranson pugh rank
 _SCORE_AFTER_RE = re.compile(r"[ \t:=]{1,3}(?:score[ \t:=]{1,3})?(?:\d|[ABC]\b)")
 
 
+_ALL_EPONYM_HEADS = EPONYM_HEADS | _EPONYM_HEADS_MORE
 _EPONYM_TAIL_RE = re.compile(r"(?:['’]s?)?(?:[ \t]{1,3}(?:and|&)?[ \t]{0,3}[A-Z][A-Za-z'’-]*){1,2}[ \t]{1,3}([A-Za-z]{1,30})")
 
 
@@ -1778,13 +1774,13 @@ def is_eponym(text: str, run: list) -> bool:
     head = nx.group(1).lower() if nx else ""
     if len(run) == 1 and run[0].low in SCORE_EPONYMS and _SCORE_AFTER_RE.match(text, run[0].e):
         return True
-    if head in EPONYM_HEADS or head in _EPONYM_HEADS_MORE or (len(run) == 1 and run[0].low in EPONYMS):
+    if head in _ALL_EPONYM_HEADS or (len(run) == 1 and run[0].low in EPONYMS):
         return True
     if head in SPECIES and nx.group(0)[:1] in " \t" and not nx.group(1).istitle():
         return True  # "Candida glabrata", "CANDIDA ALBICANS": a genus before its species (never title case)
     # "Austin Flint murmur", "Cullen and Grey Turner signs": the head after one or two more capitalised names
     more = _EPONYM_TAIL_RE.match(text, run[-1].e)
-    return more is not None and (more.group(1).lower() in EPONYM_HEADS or more.group(1).lower() in _EPONYM_HEADS_MORE)
+    return more is not None and more.group(1).lower() in _ALL_EPONYM_HEADS
 
 
 def _run_ok(t: _Tok) -> bool:
