@@ -1799,15 +1799,16 @@ def _sentence_start(text: str, s: int) -> bool:
     return k < 0 or text[k] in ".!?\n:;"
 
 
-_STATE_AFTER_RE = re.compile(r",\s{0,2}([A-Z]{2})\b")
+# ", MA" after a town; without the comma only before a ZIP code ("HULL MA 02045": an address line)
+_STATE_AFTER_RE = re.compile(r",\s{0,2}([A-Z]{2})\b|[ \t]([A-Z]{2})[ \t]{1,2}\d{5}(?![\w-])")
 
 
 def _state_after(text: str, t: _Tok) -> bool:
-    """Does ", XX" (a US state's code) follow the token ``t``?"""
-    if not text.startswith(",", t.e):
-        return False  # the pattern opens with the comma: no regex call for the tokens without one
+    """Does ", XX" (a US state's code), or " XX 02045" (one before a ZIP code), follow the token ``t``?"""
+    if not text.startswith((",", " ", "\t"), t.e):
+        return False  # the pattern opens with a comma or a blank: no regex call for the tokens without one
     m = _STATE_AFTER_RE.match(text, t.e)
-    return bool(m) and m.group(1).lower() in US_STATES
+    return bool(m) and (m.group(1) or m.group(2)).lower() in US_STATES
 
 
 __all__ = ["classify", "find_evidence", "is_eponym", "tokens"]

@@ -278,6 +278,14 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "PHONE", 0.85, validator=_before_ok(_PAGING_BEFORE_RE, _extension_ok),
         gate=lambda t, low: _PAGER_GATE_RE.search(t) is not None,
     ),
+    # "PO Box 12", "P.O. BOX 4471", "post office box 9": a mail box is an address below the state level
+    Recognizer(
+        "po_box",
+        r"(?<![\w/-])(?:p\.?[ \t]?o\.?|post[ \t]office)[ \t]{0,2}box[ \t]{0,2}#?[ \t]{0,2}\d{1,6}(?![\w/-])",
+        "LOCATION", 0.9, flags=re.I,
+        gate=lambda t, low: "box" in low and any(map(str.isdigit, t)),
+        starts=r"p(?=\.?[ \t]?o|ost[ \t]office)",
+    ),
     # "x4471", "ext 4-3321", "extension 52210": four digits and more (x2, x10/hr are counts and rates)
     Recognizer(
         "phone_extension",
