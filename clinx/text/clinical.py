@@ -106,6 +106,9 @@ homan homans nissen mcburney romberg rovsing chvostek trousseau kernig brudzinsk
 finkelstein trendelenburg valsalva heimlich
 """.split()
 )
+#: Exam signs that notes pair across a slash ("neg Ortolani/Barlow", "Grey Turner/Cullen", "Tinel/Phalen"): surnames
+#: too, so a sign only beside another one (:func:`clinx.text.evidence.is_eponym`), never alone.
+PAIRED_SIGNS = EPONYMS | frozenset("cullen ortolani barlow murphy spurling hawkins neer yergason adson hoffmann hoffman".split())
 
 _TERMS_1 = frozenset(w.lower() for w in ANATOMY + MODALITY + FINDING)
 _PHRASES = frozenset(p.strip().lower() for p in ANATOMY_PHRASES + MODALITY_PHRASES + FINDING_PHRASES if p.strip())

@@ -90,10 +90,16 @@ _DOSE_RE = re.compile(r"\d+(?:\.\d+)?(?:cc|ml|mls|mg|mcg|g|gm|kg|l|u|units?|meq|
 # "10am", "4:15pm" (read as "15pm" after the colon), "9p": a clock time, no identifier
 _AMPM_RE = re.compile(r"\d{1,2}(?:[ap]m?|[ap]\.m\.?)", re.I)
 _NUMBER_CATS = frozenset({"MRN", "ACCESSION", "ID", "SSN", "PHONE", "ZIP"})
+#: Wards named by a floor and a side ("TRANSFERRED TO 5 EAST", "7 North"): a hospital's unit, no institution.
+_WARD_SIDES = frozenset("north south east west n s e w".split())
 #: Units that are also names or places ("150 ft" and Ft. Lauderdale, "2 mi"): no name right after a number.
 _UNITS_AFTER_NUMBER = frozenset("ft mi yd yds km".split())
 #: Words that may stand between an ID word and its number ("ID no. 4471", "record number is 4471").
 _ID_CONNECTORS = frozenset({"no", "num", "number", "nr", "is", "#", "of"})
+# "48h", "x12", "3y1m", "28w2d", "10d": a duration, a count or a child's or a pregnancy's age in shorthand, no code
+_COUNT_RE = re.compile(r"[xX]\d{1,3}|\d{1,3}(?:\.\d)?(?:h|hr|hrs|d|wk|wks|mo|mos|min|mins)|\d{1,2}[yY]\d{1,2}[mM]|\d{1,2}[wW]\d[dD]")
+#: Words before a four-digit clock time ("LM at 0320", "@ 2230"): no phone or ID number stands there.
+_TIME_PREPS = frozenset("at @ by until till since around approx approximately ~".split())
 # ages, also as age-and-sex shorthand ("72M", "45F", "67yom"): ages under 90 are no identifiers (L1 removes the others)
 _AGE_WORD_RE = re.compile(r"\d{1,3}-?(?:years?|yrs?|months?|weeks?|days?|y/?o|[mf]|yo[mf]|yow[mf])(?:-old)?", re.I)
 # r"[.?!;\n]\s|\n" written to start on one character set (the engine skips other positions)
@@ -159,11 +165,12 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
     """
     if low in NON_NAMES or low.rstrip(".") in NON_NAMES:
         return 0.0, "alpha"
-    if low in _UNITS_AFTER_NUMBER and start >= 2 and text[start - 1] == " " and text[start - 2].isdigit():
-        return 0.0, "alpha"  # "ambulated 150 ft": a unit after its number ("Ft. Lauderdale" stays a place)
+    if (low in _UNITS_AFTER_NUMBER or low in _WARD_SIDES) and start >= 2 and text[start - 1] == " " and text[start - 2].isdigit():
+        # "ambulated 150 ft": a unit after its number ("Ft. Lauderdale" stays a place); "to 5 East": a ward
+        return 0.0, "alpha"
     if _HAS_DIGIT_RE.search(t):
         if CLINICAL_CODE_RE.fullmatch(t) or _AGE_WORD_RE.fullmatch(t) or _DIMENSION_RE.fullmatch(t) or _READINGS_RE.fullmatch(t) \
-                or _AMPM_RE.fullmatch(t) or _DOSE_RE.fullmatch(t):
+                or _AMPM_RE.fullmatch(t) or _DOSE_RE.fullmatch(t) or _COUNT_RE.fullmatch(t):
             return 0.0, "numeric"
         digits = sum(ch.isdigit() for ch in t)
         if t.isdigit():
@@ -417,6 +424,8 @@ class ContextEnhancer:
                 adj = (i > 0 and is_ph[i - 1] and _SEP_ONLY_RE.fullmatch(text, ends[i - 1], starts[i])
                        and not _new_clause_after(text, ends[i - 1], starts[i], anchor[i - 1], low)) or (
                     i + 1 < n and is_ph[i + 1] and _SEP_ONLY_RE.fullmatch(text, ends[i], starts[i + 1])
+                    # ("call [PHONE]", "cb [PHONE]": an everyday word before a number is no name; a name is, "Ana [PHONE]")
+                    and not (base < 0.3 and anchor[i + 1] in _NUMERIC_CATS)
                 )
                 if adj or masked_prev == i - 1:
                     boost += self.placeholder_boost
@@ -427,6 +436,8 @@ class ContextEnhancer:
                 if cat not in ("HOSPITAL", "LOCATION"):
                     continue
                 shape = "alpha"
+            if shape == "numeric" and _CLOCK_RE.fullmatch(t) and i > 0 and infos[i - 1][1] in _TIME_PREPS and ends[i - 1] + 2 >= starts[i]:
+                continue  # "LM at 0320" beside a removed phone number: a clock time, the hour of the call
             if shape == "numeric" and cat not in _NUMBER_CATS:
                 # a name or place cue vouches for no plain number ("wife called at 2200"; a code with
                 # letters may be a user name), and a clock time is an identifier only after an ID cue

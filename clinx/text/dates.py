@@ -67,8 +67,14 @@ DATE_CUES = frozenset(
 on dated date hours from since seen radiograph radiographs film films exam exams examination examinations study studies
 ct mri xray x-ray obtained comparison indication until til by before after last next due sched scheduled appt visit
 admitted admit discharged extubated intubated started stopped placed removed done performed
+mon tue tues wed thu thur thurs fri sat sun monday tuesday wednesday thursday friday saturday sunday
 """.split()
 )
+#: "dose" before a month/day makes it a dose ("dose 5/325") unless a word of time leads it ("last dose 6/13").
+_DOSE_TIME_RE = re.compile(r"(?i)\b(?:last|next|final|first|1st|2nd|second|missed|due)[ \t]{1,2}doses?[\s:]{1,3}$")
+#: Words before a four-digit number that make it a clock time, not a year ("haldol at 2000", "@ 1930").
+_CLOCK_BEFORE = frozenset(("at", "@", "until", "til", "till", "around", "approx", "approximately", "by"))
+_CLOCK_NUMBER_RE = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 
 
 #: A pain score's company: the word, its shorthand (CP, HA), or the arrow of a change ("4/10 -> 2/10").
@@ -118,6 +124,8 @@ def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     prev, nxt = _prev_word(text, s), _next_word(text, e)
     if prev in DATE_CUES or prev == "of" and _of_event(text, s):
         return s, e
+    if prev == "dose" and nxt not in NOT_DATE_AFTER and (mon, day) not in _FRACTIONS and _DOSE_TIME_RE.search(text, max(0, s - 24), s):
+        return s, e  # "last dose 6/13" (not "next dose 1/2 tab")
     if prev in NOT_DATE_BEFORE or nxt in NOT_DATE_AFTER:
         return None
     if day == 10 and mon <= 10 and _scale_line(text, s, e, _PAIN_RE, 10):
@@ -265,6 +273,8 @@ def _year_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     prev = _prev_word(text, s)
     if prev in ("room", "rm", "bed", "ext", "x", "pager", "suite", "box", "unit", "#"):
         return None
+    if _CLOCK_NUMBER_RE.fullmatch(text, s, e) and (prev in _CLOCK_BEFORE or text[max(0, s - 2) : s].strip() == "@"):
+        return None  # "haldol 0.5 at 2000", "@ 1930": nursing notes time events on a 24-hour clock
     return s, e
 
 

@@ -40,7 +40,7 @@ from typing import NamedTuple
 
 from clinx.text.base import Candidate
 from clinx.text.recognizers import TokenMatch
-from clinx.text.clinical import EPONYM_HEADS, EPONYMS, SPECIES
+from clinx.text.clinical import EPONYM_HEADS, EPONYMS, PAIRED_SIGNS, SPECIES
 from clinx.text.lexicons import (
     AMBIGUOUS_NAMES,
     FUNCTION_WORDS,
@@ -83,6 +83,8 @@ name patient pt re ref attn signed dictated transcribed typed read seen discusse
 referred referring ordering contact dw d/w call
 """.split()
 )
+#: Words that give a name outright ("a woman named Hope", "goes by Bud, aka Walter"): even an everyday word after one.
+_NAMING_WORDS = frozenset("named nicknamed aka".split())
 # labels after which an ambiguous word is still not a name ("pt will", "called back")
 _WEAK_LABELS = frozenset("patient pt by per called seen read contact call".split())
 #: Verbs of care before "by": the surname after them may be an everyday word too ("seen by smith", "EVALUATED BY HILL").
@@ -100,6 +102,7 @@ hospital hospitals clinic clinics infirmary rehab rehabilitation healthcare hosp
 associates hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village
 airport shelter charities society foundation mission commission authority ministries coalition inn health
 inc llc llp ltd corp opco chapel clubhouse
+school university college academy
 """.split()
 )
 # two-word heads ("medical center", "health center", "home health", "skilled nursing", "eye and ear")
@@ -116,6 +119,9 @@ HOSPITAL_HEAD_PAIRS = frozenset(
         ("food", "bank"), ("food", "pantry"), ("elder", "services"), ("senior", "services"), ("visiting", "nurse"),
         ("trauma", "center"), ("counseling", "center"), ("wellness", "center"), ("recovery", "center"),
         ("treatment", "center"), ("home", "care"),
+        # schools: the kind of school is part of the head ("Libertyville High School", "Arlington Elementary School")
+        ("high", "school"), ("elementary", "school"), ("middle", "school"), ("grammar", "school"), ("charter", "school"),
+        ("community", "college"),
     }
 )
 #: Services and departments: "PULM CLINIC", "anticoag clinic", "Cardiology clinic" are no institutions' names.
@@ -148,6 +154,7 @@ HEAD_AS_ADJECTIVE = frozenset(
     """
 course stay stays day days admission admissions readmission discharge acquired policy policies staff bed beds visit
 visits follow-up followup f/u setting settings record records placement level admit note notes appointment appt
+student students education educated degree graduate grad nurse nurses age aged teacher teachers counselor bus year years
 """.split()
 )
 #: Units of time, which Title-Case text capitalises ("Return to Clinic in Three Months"): never a place.
@@ -486,8 +493,9 @@ def _joined(text: str, a: _Tok, b: _Tok, comma: bool = True) -> bool:
 
 
 def _is_initial(t: _Tok, text: str) -> bool:
-    # "F/U", "S/P", "I&O" hold single letters too: an initial stands after a blank or a line start
-    return len(t.raw) == 1 and t.raw.isalpha() and (t.dot or t.raw.isupper()) and (t.s == 0 or text[t.s - 1] in " \t\n(")
+    # "F/U", "S/P", "I&O" hold single letters too: an initial stands after a blank, a line start or a
+    # signature's dash ("--W. Ferreira RN")
+    return len(t.raw) == 1 and t.raw.isalpha() and (t.dot or t.raw.isupper()) and (t.s == 0 or text[t.s - 1] in " \t\n(-")
 
 
 def _name_ok(t: _Tok, allow_ambiguous: bool) -> bool:
@@ -683,9 +691,29 @@ def _relation_name_ok(text: str, toks: list, k: int) -> bool:
     t = toks[k]
     if t.cls != A:
         return True
+    if k + 1 < len(toks) and toks[k + 1].low in _VERB_PARTICLES and _gap(text, t, toks[k + 1]) == " " \
+            and not (t.case == "mixed" and t.raw[:1].isupper()):
+        return False  # "mom drew up the insulin", "wife will back out": a verb and its particle
     if t.low in _lex()[0] or t.case == "mixed" and t.raw[:1].isupper():
         return True
     return k + 1 < len(toks) and toks[k + 1].cls == N and _joined(text, t, toks[k + 1], comma=False)
+
+
+#: Particles after a verb ("drew up", "will back out"): a given name that is also a verb is the verb before one.
+_VERB_PARTICLES = frozenset("up down out off back over".split())
+#: Finite verbs no modal takes ("SON WILL CALLED", "nurse Grace gave report"): the word before them is their subject.
+_FINITE_VERBS = frozenset(
+    """is was has had came went gave said says brought took left told saw got felt thought stated states reports
+    reported called calls visited visits arrived arrives""".split()
+)
+#: Base forms that end like a past tense ("will need", "may proceed"): a modal may take them.
+_ED_BASE = frozenset("need feed bleed breed speed proceed succeed exceed heed seed shed shred embed wed".split())
+
+
+def _finite_after(t: _Tok, nx: _Tok) -> bool:
+    """Is ``nx`` a finite verb, so that ``t`` before it is its subject, no modal ("WILL CALLED", "GRACE GAVE")?"""
+    low = nx.low
+    return low in _FINITE_VERBS or len(low) >= 5 and low.endswith("ed") and low not in _ED_BASE and nx.cls in (W, A)
 
 
 #: Words that follow a verb as its object or complement ("rn mark the site", "d/w hope to").
@@ -711,6 +739,8 @@ def _verb_follows(text: str, toks: list, j: int) -> bool:
         nx = toks[j + 1]
         if nx.low in _NAME_THEN_PREP:
             return False  # "case manager ray from the cole center": where the person works, no verb's object
+        if _finite_after(t, nx):
+            return False  # "SON WILL CALLED FROM ALBANY", "NURSE GRACE GAVE REPORT": the name is the subject
         return _joined(text, t, nx, comma=False) and _gap(text, t, nx) != "" and nx.cls in (W, C) and "," not in _gap(text, t, nx)
     return False
 
@@ -819,7 +849,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         # ---- cue before: a title or a relation vouches even for ambiguous words ("wife Hope", "dr hunter")
         g = None if last_tok else _cue_gap(text, t, nk)
         # a title is never followed by a comma ("MONITOR MS, FALL PRECAUTIONS": Mississippi or multiple sclerosis)
-        if g is not None and (low in TITLES and "," not in g or low in RELATIONS and _relation_name_ok(text, toks, k)):
+        if g is not None and (low in TITLES and "," not in g or low in RELATIONS and _relation_name_ok(text, toks, k)
+                              or low in _NAMING_WORDS and nk.cls != C):
             j = _take_name(text, toks, k, allow_ambiguous=True)
             if j == k and low in TITLES and _short_surname(nk):
                 j = k + 1  # "dr ng", "Dr. Wu": a two- or three-letter surname the word classes call no name
@@ -869,6 +900,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 topic = low in _TOPIC_LABELS and not _given_then_surname(text, toks, k)  # "re: new LBBB", "RE: GRACE HILL"
                 j = _take_name(text, toks, k, allow_ambiguous=colon and not topic or given or by_surname, pure_only=weak,
                                any_word=colon and field and not (low in _TOPIC_LABELS and nk.cls == C))
+                if j == k and low == "by" and nk.cls == U and 2 <= len(nk.raw) <= 3 and nk.raw.isalpha() \
+                        and not text[nk.e : text.find("\n", nk.e) if "\n" in text[nk.e :] else len(text)].strip(" \t.;"):
+                    j = k + 1  # "logged by ktw" closing its line: the writer's initials
                 if j > k:
                     add(k, j, "NAME", "evidence:role", 0.9)
                     continue
@@ -1092,13 +1126,16 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         # "Healthcare Center", "Medical Center Hospital": take in the rest of the head
         while head_end < n and toks[head_end].low in _HEAD_TAIL and _joined(text, toks[head_end - 1], toks[head_end], comma=False):
             head_end += 1
-        if head_end < n and lows[head_end] in HEAD_AS_ADJECTIVE and _joined(text, toks[head_end - 1], toks[head_end], comma=False) \
+        # (one blank: "VNA   VISIT #6" are two fields of a header line, no noun phrase)
+        if head_end < n and lows[head_end] in HEAD_AS_ADJECTIVE and _gap(text, toks[head_end - 1], toks[head_end]) == " " \
                 and _everyday_line_start(text, toks, first_head):
             continue  # "Brief Hospital Course:", "nursing home placement": a head describing a noun after everyday words
         k = first_head
         cnt = 0
         while k - 1 >= 0 and cnt < 4 and _inst_joined(text, toks[k - 1], toks[k]):
             p = toks[k - 1]
+            if cnt == 0 and (p.low, t.low) in HOSPITAL_HEAD_PAIRS:
+                break  # "goes to high school": the first word of a two-word head, judged with it (its own pass)
             if inst[k - 1] and cnt == 0 and lows[k - 1] not in ("of", "the", "and") and not (k >= 2 and inst[k - 2]):
                 # "Caritas Home Care": a system's one-word name before a head is the service's first word
                 # (a longer known name is complete: "Newton Wellesley surgical clinic" is its department)
@@ -1111,6 +1148,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                                                                           "of", "the", "and") \
                     and not (p.low in SERVICES and t.low in _PRACTICE_HEADS):
                 break  # ("Attleboro Pulmonary Associates": a specialty names a practice)
+            if t.low in _WEAK_HEADS and head_end == first_head + 1 and p.cls in (W, A) and cnt == 0 \
+                    and (r := _region_before(toks, lows, k, place_set)) < k:
+                cnt += k - r  # "CAPE COD VNA", "MERRIMACK VALLEY VNA": a region names the agency, in any case
+                k = r
+                break
             if t.low in _WEAK_HEADS and head_end == first_head + 1 and p.cls in (W, A) and not (p.case == "mixed" and p.raw[:1].isupper()):
                 # "TRANSPORTED BY PATRIOT AMBULANCE", "cnm at harbor health": right after a cue, a rarer everyday word
                 # before the head names the service in any case ("notify pharmacy", "by private ambulance" do not)
@@ -1159,6 +1201,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             k = first_head  # "discussed with nursing and rehab": two services, no name before them
         if cnt and k < first_head and toks[first_head].case != "mixed":
             k = _one_case_head_start(text, toks, lows, k, first_head, head_end, place_set, named)
+        if cnt and k < first_head and lows[head_end - 1] in _SCHOOL_HEADS and _sentence_start(text, toks[k].s) \
+                and all(toks[m].cls in (W, A) and lows[m] not in place_set for m in range(k, first_head)):
+            k = first_head  # "Attends school in Quincy.", "Finished College in 1990": a sentence's verb, no school's name
         if cnt and k < first_head:
             # "St. Elizabeth's" / "Sturdy Memorial": the words before the head plus the head
             add(k, head_end, "HOSPITAL", "evidence:hospital", 0.93)
@@ -1289,6 +1334,21 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 add(i, i + 2, "LOCATION", "evidence:place", 0.85)
         elif t.cls in (N, U, A) and _state_after(text, t) and t.cls != C:
             add(i, i + 1, "LOCATION", "evidence:place", 0.85)
+    # ---- a town that is an everyday word before its state: "LEBANON, NH" (a listed place), "Albany, NY 12208"
+    # (any capitalised word before a state and a ZIP code: an address line)
+    tok_ends = None
+    for m in _STATE_AFTER_RE.finditer(text):
+        if tok_ends is None:
+            tok_ends = [t.e for t in toks]
+        i = bisect_right(tok_ends, m.start()) - 1
+        if i < 0 or toks[i].e != m.start() or named[i]:
+            continue
+        t = toks[i]
+        if t.cls != W or t.low in FUNCTION_WORDS or (m.group(1) or m.group(2)).lower() not in US_STATES:
+            continue
+        zip_after = m.group(2) is not None or _ZIP_AFTER_RE.match(text, m.end()) is not None
+        if (t.low in place_set or zip_after) and (t.raw[:1].isupper() or t.case != "mixed"):
+            add(i, i + 1, "LOCATION", "evidence:place", 0.85)
     # ---- "the cole center", "at eliot community", "Kfoury & Sons": a name or an unknown word before "center"
     # (or "community" right after a venue cue), or a found name before "& Sons", names an organisation
     for i in [i for i in extra if lows[i] in _SOFT_HEADS]:
@@ -1395,6 +1455,26 @@ def _repeated(text: str, toks: list, found: list[Candidate], named: list) -> lis
         return []
     return [Candidate(t.s, t.e, words[t.low], "evidence:repeated", 0.85)
             for k, t in enumerate(toks) if not named[k] and t.low in words]
+
+
+#: Heads of a school's name ("Arlington Elementary School", "Tufts University"), which sentences also begin with a verb.
+_SCHOOL_HEADS = frozenset("school university college academy".split())
+#: Regions below a state that name agencies and practices ("Cape Cod VNA", "Merrimack Valley Hospice").
+_REGIONS = frozenset(
+    {"cape cod", "cape ann", "merrimack valley", "pioneer valley", "blackstone valley", "nashoba valley", "metro west",
+     "north shore", "south shore", "north country", "upper valley", "marthas vineyard", "hudson valley", "lehigh valley"}
+)
+
+
+def _region_before(toks: list, lows: list, k: int, place_set: frozenset) -> int:
+    """Start of a region or town ending right before ``toks[k]`` ("cape cod", "merrimack valley", "quincy"), or ``k``."""
+    if k >= 2 and toks[k - 2].cls != C and (f"{lows[k - 2]} {lows[k - 1]}" in place_set or f"{lows[k - 2]} {lows[k - 1]}" in _REGIONS):
+        return k - 2
+    if k >= 2 and lows[k - 1] in _TOPONYM_GENERICS and (toks[k - 2].cls in (N, U) or lows[k - 2] in place_set and toks[k - 2].cls != C):
+        return k - 2  # "Merrimack Valley", "Blue Hills": a place's generic word after its name
+    if k >= 1 and lows[k - 1] in place_set and toks[k - 1].cls not in (C, W) and len(lows[k - 1]) >= 4:
+        return k - 1
+    return k
 
 
 def _one_case_head_start(text: str, toks: list, lows: list, k: int, first_head: int, head_end: int, place_set: frozenset,
@@ -1691,7 +1771,7 @@ _TOWN_SERVICES = frozenset("fire police rescue pd fd".split())  # ("lowell pd": 
 _TOWN_SERVICE_TAIL = frozenset("dept department rescue district".split())
 #: Words after a hospital's known name that are part of the named unit ("Hallmark Health VNA", "Brigham dermpath").
 _INST_TAIL = HOSPITAL_HEADS | frozenset("center centre ctr hospital clinic system institute vna dermpath".split())
-_CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | frozenset({"with", "w"})
+_CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | _NAMING_WORDS | frozenset({"with", "w"})
 _HEAD_START = HOSPITAL_HEADS | frozenset(a for a, _ in HOSPITAL_HEAD_PAIRS) | frozenset({"eye", "medical"})
 _VENUE_WORDS = VENUE_CUES | frozenset(b for _, b in VENUE_PAIRS) | frozenset(b for _, b in PLACE_CUES) | frozenset({"near", "via"}) \
     | frozenset(b for _, b in PLACEMENT_PAIRS) | frozenset({"about"}) | _PREFER
@@ -1755,7 +1835,7 @@ def _place_first() -> frozenset[str]:
 
 
 #: The word after a name run, past a possessive: the head noun of an eponym ("Baker's cyst").
-_NEXT_HEAD_RE = re.compile(r"(?:['’]s?)?\s{0,3}([A-Za-z]{1,30})")
+_NEXT_HEAD_RE = re.compile(r"(?:['’][sS]?)?\s{0,3}([A-Za-z]{1,30})")
 
 
 #: Bedside scores named after people, which notes give with their value and no head word ("Braden 14",
@@ -1765,7 +1845,7 @@ _SCORE_AFTER_RE = re.compile(r"[ \t:=]{1,3}(?:score[ \t:=]{1,3})?(?:\d|[ABC]\b)"
 
 
 _ALL_EPONYM_HEADS = EPONYM_HEADS | _EPONYM_HEADS_MORE
-_EPONYM_TAIL_RE = re.compile(r"(?:['’]s?)?(?:[ \t]{1,3}(?:and|&)?[ \t]{0,3}[A-Z][A-Za-z'’-]*){1,2}[ \t]{1,3}([A-Za-z]{1,30})")
+_EPONYM_TAIL_RE = re.compile(r"(?:['’][sS]?)?(?:[ \t]{1,3}(?:and|&)?[ \t]{0,3}[A-Z][A-Za-z'’-]*){1,2}[ \t]{1,3}([A-Za-z]{1,30})")
 
 
 def is_eponym(text: str, run: list) -> bool:
@@ -1780,7 +1860,21 @@ def is_eponym(text: str, run: list) -> bool:
         return True  # "Candida glabrata", "CANDIDA ALBICANS": a genus before its species (never title case)
     # "Austin Flint murmur", "Cullen and Grey Turner signs": the head after one or two more capitalised names
     more = _EPONYM_TAIL_RE.match(text, run[-1].e)
-    return more is not None and more.group(1).lower() in _ALL_EPONYM_HEADS
+    if more is not None and more.group(1).lower() in _ALL_EPONYM_HEADS:
+        return True
+    # "neg Ortolani/Barlow", "GREY TURNER/CULLEN NEG": paired with an eponym across a slash, an exam sign too
+    if text.startswith("/", run[-1].e):
+        after = _NEXT_HEAD_RE.match(text, run[-1].e + 1)
+        if after is not None and after.group(1).lower() in PAIRED_SIGNS:
+            return True
+    if run[0].s and text[run[0].s - 1] == "/":
+        before = _SLASH_BEFORE_RE.search(text, max(0, run[0].s - 31), run[0].s)
+        if before is not None and before.group(1).lower() in PAIRED_SIGNS:
+            return True
+    return False
+
+
+_SLASH_BEFORE_RE = re.compile(r"([A-Za-z]{1,30})/$")
 
 
 def _run_ok(t: _Tok) -> bool:

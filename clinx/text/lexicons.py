@@ -47,6 +47,7 @@ summer autumn dawn eve iris ivy lily daisy pearl amber crystal heather holly ros
 rod ray sky chase cash dean earl major miles rich victor wade baker cook hall hart lane law love may mercy
 patience prudence constance charity sunny honey precious sterling ward waters rivers banks bush price
 tan mae sem rh tol jan ted hung jack grant
+hang proud mini honour favour hype bio burger indie
 """.split()
 )
 

@@ -117,6 +117,15 @@ _INITIALS_GATE_RE = re.compile(r"/(?<=[A-Z]/)[a-z]")
 _UNIT_AFTER_RE = re.compile(r"\s{0,2}(?:ml|cc|mg|mcg|units?|kcal|cal|l|g)\b", re.I)
 
 
+_HOUSE_NUMBER_BEFORE_RE = re.compile(r"(?<![\w/.,:-])\d{1,5}[A-Za-z]?[ \t]{1,2}$")
+
+
+def _with_house_number(m: re.Match, text: str) -> tuple[int, int]:
+    """The road's span, taking in a house number right before it ("22 ROUTE 130")."""
+    before = _HOUSE_NUMBER_BEFORE_RE.search(text, max(0, m.start() - 9), m.start())
+    return (before.start() if before else m.start()), m.end()
+
+
 def _extension_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """A telephone extension (``x4471``, ``ext. 4-3321``) unless a unit follows (``x1000 mL``)."""
     if _UNIT_AFTER_RE.match(text, m.end()):
@@ -157,10 +166,17 @@ def _lower_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     clinical abbreviation or an everyday word ("abd/ext", "and/or")."""
     from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term, zipf
 
-    for part in m.group("v").split("/"):
+    first, second = m.group("v").split("/", 1)
+    if second in _SIGNER_ROLES and not (is_clinical_term(first) or first in FUNCTION_WORDS or zipf(first) >= 4.5):
+        return m.start("v"), m.start("v") + len(first)  # "rb/cm", "jt/rn": the signer's initials and role
+    for part in (first, second):
         if is_clinical_term(part) or part in FUNCTION_WORDS or zipf(part) >= 3.5:
             return None
     return m.span("v")
+
+
+#: Roles a signer writes after a slash ("rb/cm": case manager; "jt/rn").
+_SIGNER_ROLES = frozenset("rn cm sw np md pa ot pt lpn slp cna rt lcsw msw".split())
 
 
 def _code_signature_ok(m: re.Match, text: str) -> tuple[int, int] | None:
@@ -261,10 +277,11 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         gate=lambda t, low: any(map(str.isdigit, t)) and (" " in t or "." in t),
     ),
     # "ROUTE 1", "Rte 128", "Hwy 9", "I-95": a numbered road is an address below the state level
+    # (with the house number before it: "22 ROUTE 130")
     Recognizer(
         "numbered_road",
         r"(?<![\w/-])(?:route|rte|highway|hwy|interstate)\.?\s{0,2}#?\s{0,2}\d{1,3}[A-Za-z]?(?![\w/.-]|[.,]\d)|(?<![\w/-])I-\d{2,3}(?![\w/-])",
-        "LOCATION", 0.85, flags=re.I,
+        "LOCATION", 0.85, flags=re.I, validator=_with_house_number,
         gate=lambda t, low: ("rout" in low or "rte" in low or "hwy" in low or "highway" in low or "interstate" in low or "i-" in low)
         and any(map(str.isdigit, t)),
         # a match starts on the first letter of a road word or of "I-" (the case-insensitive pattern

@@ -638,6 +638,14 @@ def _trim_name(text: str, start: int, end: int, strict: bool = True) -> tuple[in
     toks = [(m.start(), m.end()) for m in _HOSP_TOKEN_RE.finditer(span)]  # r"\S{1,60}", compiled once
     while toks and bad(span[toks[0][0] : toks[0][1]].strip(",'’")):
         toks.pop(0)
+    if strict:
+        # a function word inside ends the name ("WIFE ROSALIND TO MEET PT": the name is one word);
+        # name particles ("van", "de la") are no function words of a sentence
+        for k in range(1, len(toks)):
+            w = span[toks[k][0] : toks[k][1]].strip(",'’").lower()
+            if w in FUNCTION_WORDS and w not in _PARTICLES:
+                del toks[k:]
+                break
     while toks and bad(span[toks[-1][0] : toks[-1][1]].strip(",'’")):
         toks.pop()
     if not toks:
@@ -911,6 +919,19 @@ def _extend_name_left(text: str, c: Candidate) -> Candidate:
     return c if start == c.start else Candidate(start, c.end, c.category, c.source, c.score)
 
 
+_PARTICLE_SURNAME_RE = re.compile(
+    r"(?:[ \t](?:van|von|der|den|de|da|di|del|della|dos|das|du|la|le|ten|ter|bin|ibn|al|el)){1,3}[ \t]([A-Z][\w'’-]{1,30})"
+)
+
+
+def _extend_name_right(text: str, c: Candidate) -> Candidate:
+    """Take in a surname behind name particles after a given name ("[Maria] van der Berg", "[Ali] bin Said")."""
+    m = _PARTICLE_SURNAME_RE.match(text, c.end)
+    if m is None or _is_non_name(m.group(1)):
+        return c
+    return Candidate(c.start, m.end(), c.category, c.source, c.score)
+
+
 @dataclass
 class RuleRecognizer:
     """Find L1 identifier spans in a text; stateless and thread-safe after construction.
@@ -1001,7 +1022,7 @@ class RuleRecognizer:
         lex, index = self._lexicon_plan()
         if self._on("name_runs") or lex:
             cands.extend(find_evidence(text, lex, names=self._on("name_runs"), index=index))
-        cands = [_extend_name_left(text, c) if c.category == "NAME" else c for c in cands]
+        cands = [_extend_name_right(text, _extend_name_left(text, c)) if c.category == "NAME" else c for c in cands]
         if any(c.category == "HOSPITAL" for c in cands):
             cands.extend(_towns_after_institutions(text, cands))
         cands = [_drop_credential(text, c) if c.category == "NAME" else c for c in cands]

@@ -1,0 +1,183 @@
+"""Forms the blind-written notes z/v (their odd-numbered halves) exposed: addresses and towns before a state,
+signatures after a dash, dates after a weekday or "last dose", clock times, given names before finite verbs,
+eponym pairs, agencies named for a region, schools, durations and ward names. Each test pins one general rule
+and a sentence the rule must leave alone. Values are invented; test ids name the form, never a value.
+"""
+
+import pytest
+
+from clinx.text.pipeline import deidentify
+
+
+def _l2(text: str) -> str:
+    return deidentify(text, "L2").text
+
+
+# ---------------------------------------------------------------- places and addresses
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("ADDRESS: 12 ELM ST, HULL MA 02045", "HULL"),
+        ("Albany, NY 12208", "Albany"),
+        ("DARTMOUTH-HITCHCOCK MEDICAL CENTER - LEBANON, NH", "LEBANON"),
+        ("Mailing address: PO Box 12, Orange, MA 01364", "Box 12"),
+        ("send to P.O. BOX 4471", "4471"),
+        ("MASHPEE FAMILY PRACTICE, 22 ROUTE 130, MASHPEE MA 02649", "22 ["),
+    ],
+    ids=["town_state_zip_no_comma", "word_town_before_state_zip", "listed_town_before_state", "po_box", "po_box_dotted",
+         "house_number_on_numbered_road"],
+)
+def test_address_parts_are_removed(text, value):
+    assert value not in _l2(text)
+
+
+def test_state_code_stays_and_a_state_abbreviation_alone_is_no_town():
+    out = _l2("ADDRESS: 12 ELM ST, HULL MA 02045")
+    assert " MA " in out
+    assert _l2("pain worse, MS 4mg given") == "pain worse, MS 4mg given"
+
+
+# ---------------------------------------------------------------- names
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("--W. Ferreira RN", "W."),
+        ("--r. iyer md", "r."),
+        ("SON WILL CALLED FROM ALBANY", "WILL"),
+        ("FACILITY NURSE GRACE GAVE REPORT", "GRACE"),
+        ("0815 - woman named hope (last name unclear) re: bp", "hope"),
+        ("0925 - hang up, no msg.\nlogged by ktw", "ktw"),
+        ("will send d/c summary once signed.\nrb/cm", "rb"),
+        ("Patient: Maria van der Berg", "Berg"),
+    ],
+    ids=["initial_after_signature_dash", "lower_initial_after_dash", "modal_name_before_past_tense", "given_name_before_verb",
+         "named_cue", "initials_after_by_at_line_end", "initials_before_role_slash", "surname_after_particles"],
+)
+def test_names_are_removed(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Daughter will contact PCP.",
+        "Wife will need help at home.",
+        "mom drew up and gave 1 dose",
+        "RN MARK SITE",
+        "PT IS PROUD OF PROGRESS.",
+        "0925 - hang up, no msg.",
+        "seen by ems",
+        "WIFE WILL ARRIVE AT 3",
+    ],
+    ids=["modal_before_base_verb", "modal_before_need", "given_name_verb_with_particle", "role_then_verb", "proud",
+         "hang_up", "by_then_service", "modal_caps"],
+)
+def test_verbs_and_words_are_kept(text):
+    assert _l2(text) == text
+
+
+def test_a_name_cue_stops_at_a_function_word():
+    out = _l2("WIFE ROSALIND TO MEET PT THERE")
+    assert "ROSALIND" not in out and "TO MEET PT THERE" in out
+
+
+# ---------------------------------------------------------------- eponyms
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["+ MURPHY'S SIGN ON EXAM PER ED", "GREY TURNER/CULLEN NEG.", "Hips stable (neg Ortolani/Barlow).", "Tinel/Phalen neg"],
+    ids=["caps_possessive_sign", "slash_pair_after", "slash_pair_before", "slash_pair_listed"],
+)
+def test_eponym_signs_are_kept(text):
+    assert _l2(text) == text
+
+
+def test_a_paired_sign_surname_alone_is_still_a_name():
+    assert "Murphy" not in _l2("Pt's nurse Murphy at bedside.")
+
+
+# ---------------------------------------------------------------- dates and numbers
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [("- Augmentin 875 mg x 7 more days, last dose 6/13", "6/13"), ("Admission H&P (Hospitalist)  Sat 4/5", "4/5")],
+    ids=["last_dose_date", "weekday_then_date"],
+)
+def test_dates_are_removed(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "next dose 1/2 tab",
+        "dose 5/325 given",
+        "haldol 0.5 x1 at 2000 per team",
+        "GIVEN @2000 PER MD",
+        "wants f/u w/in 48h. fax d/c summary",
+        "Failed PT x12 sessions, gabapentin 300",
+        "1400 Dangled at EOB w/ PT",
+        "Signed AMA form.",
+        "Plan: expected deficits in ROM/strength/gait.",
+    ],
+    ids=["half_tab_after_dose", "dose_ratio", "clock_after_at", "clock_after_at_sign", "duration_hours", "count_times",
+         "edge_of_bed", "against_medical_advice", "range_of_motion"],
+)
+def test_clinical_numbers_and_words_are_kept(text):
+    assert _l2(text) == text
+
+
+def test_clock_time_beside_a_phone_is_kept_and_the_word_call_too():
+    out = _l2("niece Deborah Hunter 774-555-0192 - LM at 0320.\ncall 617 555 0170 if change.")
+    assert "0320" in out and "call" in out and "0192" not in out and "0170" not in out
+
+
+def test_a_ward_named_by_floor_and_side_is_kept():
+    out = _l2("HYDRO, NO OBSTRUCTION. TRANSFERRED TO 5 EAST 7/25. FOLEY REMOVED 7/27.")
+    assert "5 EAST" in out and "7/25" not in out
+
+
+def test_a_year_after_in_is_still_removed():
+    assert "2000" not in _l2("pt had MI in 2000")
+
+
+# ---------------------------------------------------------------- institutions
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("MERRIMACK VALLEY VNA   VISIT #6", "VNA"),
+        ("D/C TO CAPE COD VNA FOR MED TEACHING", "COD"),
+        ("School nurse at Arlington Elementary School (Mrs. Pham) called.", "] School"),
+        ("return to work as teacher at Libertyville High School by late Aug", "School by"),
+        ("Son attends Tufts University.", "University"),
+    ],
+    ids=["region_agency_header", "region_agency_caps", "elementary_school", "high_school", "university"],
+)
+def test_institutions_are_removed(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "pt goes to high school, lives with parents.",
+        "GOES TO HIGH SCHOOL.",
+        "Attends school in the fall.",
+        "Finished College last year.",
+        "college student, home for break",
+        "notify pharmacy",
+        "by private ambulance",
+    ],
+    ids=["high_school_generic", "high_school_caps", "sentence_verb_before_school", "sentence_verb_before_college",
+         "college_student", "notify_pharmacy", "private_ambulance"],
+)
+def test_generic_schools_and_services_are_kept(text):
+    assert _l2(text) == text
