@@ -140,6 +140,7 @@ CLINICAL_CODE_RE = re.compile(
     r"""(?x)
     (?:[CTLS](?:[1-9]|1[0-2])(?:-[CTLS]?(?:[1-9]|1[0-2]))?)\b        # spine levels
     | T[12][Ww]?\b | T[0-4][a-c]?N[0-3][a-c]?M[01]\b                  # weighting, TNM
+    | (?:A&)?O[xX][0-4](?:-[0-4])?\b                                  # orientation "A&Ox3", "OX1-2"
     | V[1-6](?:-V[1-6])?\b | CD\d{1,3}\b | HbA1c\b | BRCA[12]\b | COVID-19\b | H\d{1,2}N\d{1,2}\b
     | \d{1,4}(?:\.\d{1,3})?\s?(?:mm|cm|m|ml|mL|cc|mg|g|kg|mcg|ug|L|Hz|kHz|MHz|T|kV|kVp|mAs|HU|bpm|mmHg|%)\b
     """

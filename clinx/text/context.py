@@ -98,6 +98,9 @@ _UNITS_AFTER_NUMBER = frozenset("ft mi yd yds km".split())
 _ID_CONNECTORS = frozenset({"no", "num", "number", "nr", "is", "#", "of"})
 # "48h", "x12", "3y1m", "28w2d", "10d": a duration, a count or a child's or a pregnancy's age in shorthand, no code
 _COUNT_RE = re.compile(r"[xX]\d{1,3}|\d{1,3}(?:\.\d)?(?:h|hr|hrs|d|wk|wks|mo|mos|min|mins)|\d{1,2}[yY]\d{1,2}[mM]|\d{1,2}[wW]\d[dD]")
+#: "4-6", "10-14": a range of small numbers, and the unit of time or count after one ("4-6 WK", "2-3 x/day").
+_RANGE_RE = re.compile(r"\d{1,2}-\d{1,2}")
+_UNIT_AFTER_RANGE_RE = re.compile(r"[ \t]{0,2}(?:wks?|weeks?|days?|d|hrs?|hours?|h|mos?|months?|min|mins|minutes|yrs?|years?|x|times)\b", re.I)
 #: Words before a four-digit clock time ("LM at 0320", "@ 2230"): no phone or ID number stands there.
 _TIME_PREPS = frozenset("at @ by until till since around approx approximately ~".split())
 # ages, also as age-and-sex shorthand ("72M", "45F", "67yom"): ages under 90 are no identifiers (L1 removes the others)
@@ -436,6 +439,8 @@ class ContextEnhancer:
                 if cat not in ("HOSPITAL", "LOCATION"):
                     continue
                 shape = "alpha"
+            if shape == "numeric" and "-" in t and _UNIT_AFTER_RANGE_RE.match(text, ends[i]) and _RANGE_RE.fullmatch(t):
+                continue  # "UROLOGY 4-6 WK", "f/u 2-3 days": a range of time, no date or ID
             if shape == "numeric" and _CLOCK_RE.fullmatch(t) and i > 0 and infos[i - 1][1] in _TIME_PREPS and ends[i - 1] + 2 >= starts[i]:
                 continue  # "LM at 0320" beside a removed phone number: a clock time, the hour of the call
             if shape == "numeric" and cat not in _NUMBER_CATS:

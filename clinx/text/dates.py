@@ -113,6 +113,18 @@ def _scale_line(text: str, s: int, e: int, company: re.Pattern, scale: int) -> b
     return company.search(before) is not None and re.search(rf"\b\d{{1,2}}/{scale}\b", before) is not None
 
 
+_SCORE_10_BEFORE_RE = re.compile(r"\b\d{1,2}/10\b")
+
+
+def score_change(text: str, s: int, e: int) -> bool:
+    """Is the month/day-shaped ``text[s:e]`` a pain score that changed ("joint pain 3/10 from 7/10", "8/10 to 4/10")?"""
+    if not text.endswith("/10", s, e) or len(text) > e and text[e].isdigit():
+        return False
+    a = max(0, s - 30)
+    return _PAIN_RE.search(text, a, s) is not None and _SCORE_10_BEFORE_RE.search(text, a, s) is not None \
+        and _prev_word(text, s) in ("from", "to")
+
+
 def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Month/day ``7/22`` unless it is a dose, ratio, vital sign or score."""
     s, e = m.span()
@@ -122,6 +134,8 @@ def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     if not (1 <= mon <= 12 and 1 <= day <= 31):
         return None
     prev, nxt = _prev_word(text, s), _next_word(text, e)
+    if score_change(text, s, e):
+        return None
     if prev in DATE_CUES or prev == "of" and _of_event(text, s):
         return s, e
     if prev == "dose" and nxt not in NOT_DATE_AFTER and (mon, day) not in _FRACTIONS and _DOSE_TIME_RE.search(text, max(0, s - 24), s):

@@ -122,6 +122,12 @@ HOSPITAL_HEAD_PAIRS = frozenset(
         # schools: the kind of school is part of the head ("Libertyville High School", "Arlington Elementary School")
         ("high", "school"), ("elementary", "school"), ("middle", "school"), ("grammar", "school"), ("charter", "school"),
         ("community", "college"),
+        # services and centres named for a place or a person ("Bay State Community Services", "Capital District
+        # Spine Center"); alone ("referred to community services") they name no one
+        ("community", "services"), ("family", "services"), ("human", "services"), ("counseling", "services"),
+        ("spine", "center"), ("heart", "center"), ("eye", "center"), ("surgery", "center"), ("surgical", "center"),
+        ("imaging", "center"), ("dialysis", "center"), ("kidney", "center"), ("sleep", "center"), ("pain", "center"),
+        ("birth", "center"), ("vein", "center"), ("orthopedic", "center"),
     }
 )
 #: Services and departments: "PULM CLINIC", "anticoag clinic", "Cardiology clinic" are no institutions' names.
@@ -918,6 +924,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 k -= 1
                 cnt += 1
             span = range(k + 1, j)
+            if cnt and low in _STREET_SUFFIXES and _HOUSE_NUMBER_END_RE.search(text, max(0, toks[k + 1].s - 9), toks[k + 1].s):
+                continue  # "2218 W Cermak Rd": a road after its house number, no dietitian (the street pass takes it)
             # "Thomas Whitfield, MD"; "P. Galloway, MD": an initial vouches for an ambiguous surname
             if cnt and (any(toks[m].cls in (N, U) for m in span) or any(_is_initial(toks[m], text) for m in span) and any(toks[m].cls == A for m in span)):
                 add(k + 1, j, "NAME", "evidence:credential", 0.9)
@@ -966,6 +974,23 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             j = _home_area_run(text, toks, lows, i, named)
             if j > i + 1:
                 add(i + 1, j, "LOCATION", "evidence:place", 0.85)
+    # ---- "HIS EMPLOYER (UPS)", "employer: Staples": an employer's name, even an everyday word, up to the field's end
+    for i in [i for i in extra if lows[i] == "employer"]:
+        t = toks[i]
+        opener = text[t.e : t.e + 2]
+        if i + 1 >= n or named[i + 1] or not (opener.startswith(":") or opener == " (") or lows[i + 1].split("-")[0] in _NO_EMPLOYER_VALUE:
+            continue
+        closer = ")" if opener == " (" else None
+        j = i + 1
+        while j < n and j - i <= 3 and not named[j] and (j == i + 1 or _joined(text, toks[j - 1], toks[j], comma=False)) \
+                and lows[j] not in _VALUE_STOP and lows[j] not in FUNCTION_WORDS | {"&"} or j < n and lows[j] in ("&", "and") and j > i + 1:
+            j += 1
+        if j == i + 1:
+            continue
+        rest = text[toks[j - 1].e : toks[j - 1].e + 3].lstrip(" .")
+        if closer and not rest.startswith((")", "-", ",")) or not closer and not (rest[:1] in ("", "\n", ",", ";", ".") or j == n):
+            continue  # the value must fill the parenthesis or the field
+        add(i + 1, j, "HOSPITAL", "evidence:field", 0.88)
     # ---- "NURSING HOME: SEVEN HILLS", "pharmacy: walgreens": the value of a field that names an institution
     for i in [i for i in extra if lows[i] in _INSTITUTION_FIELDS]:
         t = toks[i]
@@ -1743,8 +1768,11 @@ _INSTITUTION_FIELD_PAIRS = frozenset({("nursing", "home"), ("assisted", "living"
                                       ("outside", "hospital"), ("home", "care"), ("home", "services"), ("prior", "admits"),
                                       ("prior", "admissions"), ("previous", "admits"), ("funeral", "home")})
 _INSTITUTION_FIELDS = _INSTITUTION_FIELDS_ALONE | frozenset(b for _, b in _INSTITUTION_FIELD_PAIRS)
+#: Values of an employer field that name none ("Employer: none", "employer (self)", "EMPLOYER: RETIRED").
+_NO_EMPLOYER_VALUE = frozenset("none n/a na self unemployed retired disabled unknown same his her their pt patient".split())
 #: Words that end a field's value: prepositions before a place, and the values that name none ("REHAB: NONE").
 _VALUE_STOP = frozenset("in at on for with to from none unknown pending tbd yes no na n/a home".split())
+_HOUSE_NUMBER_END_RE = re.compile(r"(?<![\w.,/-])\d{1,5}[A-Za-z]?[ \t]{1,2}$")
 #: Street words, written out or abbreviated; after one to three words and a house number they close an address.
 _STREET_SUFFIXES = frozenset(
     "street st avenue ave av road rd boulevard blvd terrace ter lane ln drive court ct place pl square sq parkway pkwy "

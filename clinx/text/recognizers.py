@@ -303,6 +303,13 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         gate=lambda t, low: "box" in low and any(map(str.isdigit, t)),
         starts=r"p(?=\.?[ \t]?o|ost[ \t]office)",
     ),
+    # "508-555-0177 X212": an extension of two digits and more right after a phone number (the one below needs four)
+    Recognizer(
+        "phone_extension_after_number",
+        r"\d{4}[ \t]{1,2}(?P<v>(?:x|ext\.?[ \t]{0,2})\d{2,5})(?![\w/]|[.,]\d)",
+        "PHONE", 0.85, validator=_extension_ok, flags=re.I,
+        gate=lambda t, low: ("x" in low) and any(map(str.isdigit, t)),
+    ),
     # "x4471", "ext 4-3321", "extension 52210": four digits and more (x2, x10/hr are counts and rates)
     Recognizer(
         "phone_extension",

@@ -31,7 +31,7 @@ from clinx.text.base import PLACEHOLDER_RE, Candidate, TextResult, apply_candida
 from clinx.text.clinical import CLINICAL_CODE_RE, CLINICAL_WORDS, EPONYM_HEADS, EPONYMS
 from clinx.text.evidence import HEAD_AS_ADJECTIVE, SERVICES, _lexicon_index, classify, find_evidence
 from clinx.text.lexicons import fold
-from clinx.text.dates import DATE_RECOGNIZERS, YEAR_NAMES, strip_year
+from clinx.text.dates import DATE_RECOGNIZERS, YEAR_NAMES, score_change, strip_year
 from clinx.text.recognizers import EXTRA_RECOGNIZERS, Recognizer
 
 # --------------------------------------------------------------------------- vocabularies
@@ -327,7 +327,7 @@ def _compile_cues() -> re.Pattern:
     )
 
 
-_BASE_VALIDATED = frozenset({"name_cue", "name_title", "name_comma", "name_possessive", "hospital", "id_prefixed", "id_hyphenated", "id_digits"})
+_BASE_VALIDATED = frozenset({"date_md_cue", "name_cue", "name_title", "name_comma", "name_possessive", "hospital", "id_prefixed", "id_hyphenated", "id_digits"})
 
 
 def _base_validator(name: str):
@@ -712,6 +712,8 @@ def _validate(name: str, m: re.Match, text: str) -> tuple[int, int] | None:
     if rec is not None:
         return rec.check(m, text)
     start, end = m.span("v") if "v" in m.re.groupindex else m.span()
+    if name == "date_md_cue":
+        return None if score_change(text, start, end) else (start, end)  # "pain 3/10 from 7/10"
     if name in ("name_cue", "name_title", "name_comma", "name_possessive"):
         if name == "name_possessive":
             trimmed = _trim_name(text, start, end)
@@ -983,8 +985,8 @@ class RuleRecognizer:
             for m in _starts_matches(text, low, _CUE_RE, _CUE_START_RE, exotic):
                 name = m.lastgroup if m.lastgroup in _CUE_CATEGORY else next((g for g in _CUE_CATEGORY if m.start(g) != -1), "cue_id")
                 s, e = m.span("v")
-                if CLINICAL_CODE_RE.fullmatch(text, s, e):
-                    continue
+                if CLINICAL_CODE_RE.fullmatch(text, s, e) or e - s <= 2 and text[s:e].isdigit():
+                    continue  # ("VISIT #6", "dose #2": a count, no identifier)
                 cands.append(Candidate(s, e, _CUE_CATEGORY.get(name, "ID"), f"rule:{name}", 0.99))
         enabled = self.enabled
         keep_years = self.years == "keep"

@@ -181,3 +181,48 @@ def test_institutions_are_removed(text, value):
 )
 def test_generic_schools_and_services_are_kept(text):
     assert _l2(text) == text
+
+
+# ---------------------------------------------------------------- second pass over the odd halves
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("FACILITY NURSE GRACE GAVE REPORT, PH 508-555-0177 X212.\nMRN 7730452", "X212"),
+        ("Home: 2nd fl walk-up apt, 2218 W Cermak Rd, 14 steps", "Rd"),
+        ("SHE ASKED WE NOT TELL HIS EMPLOYER (UPS).", "UPS"),
+        ("Employer: Staples", "Staples"),
+        ("Pt given # for Bay State Community Services 617-555-0153.", "Community Services"),
+        ("Capital District Spine Center\nRe: follow-up", "Spine Center"),
+    ],
+    ids=["extension_after_phone", "street_with_compass_letter", "employer_in_parentheses", "employer_field",
+         "community_services", "spine_center"],
+)
+def test_second_pass_values_are_removed(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "joint pain 3/10 from 7/10. tolerating po.",
+        "UROLOGY 4-6 WK. PCP 1 WK.",
+        "VNA SKILLED NURSING   VISIT #6",
+        "BASELINE PER FACILITY: A&OX1-2, FEEDS SELF.",
+        "his employer (self-employed)",
+        "Employer: none",
+        "referred to community services",
+        "pt goes to dialysis center on MWF",
+        "seen by nutrition, diet advanced",
+    ],
+    ids=["pain_score_change", "range_of_weeks", "visit_count", "orientation_range", "self_employed", "no_employer",
+         "generic_services", "generic_center", "nutrition"],
+)
+def test_second_pass_text_is_kept(text):
+    assert _l2(text) == text
+
+
+def test_a_dietitian_after_a_name_is_still_a_credential():
+    out = _l2("Tom Smith, RD")
+    assert "Smith" not in out and out.endswith("RD")
