@@ -15,11 +15,14 @@ names its source and licence):
   neighbourhood names of every ZIP code from zipcodes 3.0 (MIT; city names and
   aliases from its USPS-based ZIP table, coordinates GeoNames CC BY 4.0) —
   Tewksbury, Athol, Allston — less the names that are words ("hope", "droop");
-* ``hospitals.txt`` (~200) — hand-compiled (CC0) public names of US hospitals,
-  health systems and medical transport services, New England first, with their
-  common abbreviations (MGH, BIDMC);
-* ``organisations.txt`` (~35) — hand-compiled (CC0) names of US pharmacy, grocery,
-  store and coffee chains, which notes give as a place of work or purchase;
+* ``hospitals.txt`` (~1,250) — hand-compiled (CC0) public names of US hospitals,
+  academic medical centres and health systems in every state, home-health and VNA
+  agencies, hospices, rehab and nursing-home chains and medical transport services,
+  New England first, with the short forms notes use (MGH, BIDMC, UPMC, Hopkins Bayview);
+* ``organisations.txt`` (~225) — hand-compiled (CC0) names of US pharmacy, grocery,
+  store and coffee chains, health insurers, large employers, national laboratories,
+  medical-supply, home-infusion and dialysis companies, which notes give as a place
+  of work, purchase or care; an everyday word only inside a longer name ("target store");
 * ``clinical_vocab.txt`` — hand-curated (abbreviations such as PMH, CAD, S/P,
   I&O, A&Ox3; drug generic and brand names; anatomy and findings), together
   with :data:`clinx.text.clinical.CLINICAL_WORDS`.
@@ -201,7 +204,7 @@ def hospital_names() -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def organisation_names() -> frozenset[str]:
-    """Pharmacy, grocery, store and coffee chains (``organisations.txt``), folded like :func:`hospital_names`.
+    """Chains, insurers, employers, laboratories and supply companies (``organisations.txt``), folded like :func:`hospital_names`.
 
     Notes name them as a place of work or purchase; a one-word name is an
     identifier only after a venue word (``evidence`` checks that).
