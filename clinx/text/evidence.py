@@ -716,8 +716,8 @@ _FINITE_VERBS = frozenset(
 _ED_BASE = frozenset("need feed bleed breed speed proceed succeed exceed heed seed shed shred embed wed".split())
 
 
-def _finite_after(t: _Tok, nx: _Tok) -> bool:
-    """Is ``nx`` a finite verb, so that ``t`` before it is its subject, no modal ("WILL CALLED", "GRACE GAVE")?"""
+def _finite_verb(nx: _Tok) -> bool:
+    """Is ``nx`` a finite verb, so that the word before it is its subject, no modal ("WILL CALLED", "GRACE GAVE")?"""
     low = nx.low
     return low in _FINITE_VERBS or len(low) >= 5 and low.endswith("ed") and low not in _ED_BASE and nx.cls in (W, A)
 
@@ -745,7 +745,7 @@ def _verb_follows(text: str, toks: list, j: int) -> bool:
         nx = toks[j + 1]
         if nx.low in _NAME_THEN_PREP:
             return False  # "case manager ray from the cole center": where the person works, no verb's object
-        if _finite_after(t, nx):
+        if _finite_verb(nx):
             return False  # "SON WILL CALLED FROM ALBANY", "NURSE GRACE GAVE REPORT": the name is the subject
         return _joined(text, t, nx, comma=False) and _gap(text, t, nx) != "" and nx.cls in (W, C) and "," not in _gap(text, t, nx)
     return False
@@ -982,9 +982,12 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             continue
         closer = ")" if opener == " (" else None
         j = i + 1
-        while j < n and j - i <= 3 and not named[j] and (j == i + 1 or _joined(text, toks[j - 1], toks[j], comma=False)) \
-                and lows[j] not in _VALUE_STOP and lows[j] not in FUNCTION_WORDS | {"&"} or j < n and lows[j] in ("&", "and") and j > i + 1:
+        while j < n and j - i <= 4 and not named[j] and (j == i + 1 or _joined(text, toks[j - 1], toks[j], comma=False)):
+            if (lows[j] in _VALUE_STOP or lows[j] in FUNCTION_WORDS) and not (lows[j] == "and" and j > i + 1):
+                break  # ("Employer: Smith and Sons" goes on over its "and")
             j += 1
+        while j > i + 1 and lows[j - 1] == "and":
+            j -= 1
         if j == i + 1:
             continue
         rest = text[toks[j - 1].e : toks[j - 1].e + 3].lstrip(" .")

@@ -226,3 +226,21 @@ def test_second_pass_text_is_kept(text):
 def test_a_dietitian_after_a_name_is_still_a_credential():
     out = _l2("Tom Smith, RD")
     assert "Smith" not in out and out.endswith("RD")
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [("She is 93.", "93"), ("He is 92 and lives alone.", "92"), ("Pt is now 101, lives with daughter.", "101")],
+    ids=["she_is", "he_is_and", "pt_is_now"],
+)
+def test_ages_over_89_said_of_the_patient_are_removed(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["pt is 95% on RA", "pt is 95 on RA", "she is 98.6 F", "he is 92 kg", "HR is 95"],
+    ids=["saturation_percent", "saturation_on_air", "temperature", "weight", "heart_rate"],
+)
+def test_readings_after_is_are_kept(text):
+    assert _l2(text) == text
