@@ -127,10 +127,13 @@ def _with_house_number(m: re.Match, text: str) -> tuple[int, int]:
 
 
 def _extension_ok(m: re.Match, text: str) -> tuple[int, int] | None:
-    """A telephone extension (``x4471``, ``ext. 4-3321``) unless a unit follows (``x1000 mL``)."""
+    """A telephone extension (``x4471``, ``ext. 4-3321``) unless a unit follows (``x1000 mL``).
+
+    The span takes the "x" or "ext." too: annotators mark the extension whole ("x4-7721").
+    """
     if _UNIT_AFTER_RE.match(text, m.end()):
         return None
-    return m.span("v")
+    return m.start(), m.end("v")
 
 
 def _initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
@@ -318,6 +321,12 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"\d{4}[ \t]{1,2}(?P<v>(?:x|ext\.?[ \t]{0,2})\d{2,5})(?![\w/]|[.,]\d)",
         "PHONE", 0.85, validator=_extension_ok, flags=re.I,
         gate=lambda t, low: ("x" in low) and any(map(str.isdigit, t)),
+    ),
+    # "617/555-0148": an area code written before a slash
+    Recognizer(
+        "phone_slash_area",
+        r"\d(?<![\w/.-]\d)\d{2}/\d{3}-\d{4}(?![\w-])",
+        "PHONE", 0.95, gate=lambda t, low: "/" in t and "-" in t,
     ),
     # "x4471", "ext 4-3321", "extension 52210": four digits and more (x2, x10/hr are counts and rates)
     Recognizer(

@@ -244,3 +244,17 @@ def test_ages_over_89_said_of_the_patient_are_removed(text, value):
 )
 def test_readings_after_is_are_kept(text):
     assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [("office x4-7721", "x4"), ("reached at ext. 2290", "ext"), ("reachable at 617/555-0148", "617")],
+    ids=["extension_with_its_x", "extension_with_ext", "area_code_before_slash"],
+)
+def test_phone_forms_are_removed_whole(text, value):
+    assert value not in _l2(text)
+
+
+def test_a_count_and_a_blood_pressure_range_are_kept():
+    for text in ("give 1000 ml x1000 mL", "BP 120/80-90"):
+        assert _l2(text) == text
