@@ -24,6 +24,7 @@ from bisect import bisect_right
 from clinx.records import Manifest
 from clinx.text.base import Candidate, TextResult, apply_candidates, check_text, drop_inside
 from clinx.text.clinical import CLINICAL_CODE_RE
+from clinx.text.dates import CLOCK_BEFORE, CLOCK_RE
 from clinx.text.evidence import CARE_WORDS, HEAD_AS_ADJECTIVE, OCCUPATIONS, STATE_NAMES, TIME_WORDS, US_STATES, classify
 from clinx.text.lexicons import first_names, fold
 from clinx.text.ner import make_ner
@@ -83,8 +84,6 @@ _DIMENSION_RE = re.compile(r"\d+(?:\.\d+)?[xX]\d+(?:\.\d+)?(?:[xX]\d+(?:\.\d+)?)
 _DATEISH_RE = re.compile(r"\d{1,4}[/-]\d{1,2}(?:[/-]\d{1,4})?|\d{1,4}\.\d{1,2}\.\d{1,4}")
 # "HR 150s", "SBP 90's", "sats high 80S": readings in a decade, no identifier
 _READINGS_RE = re.compile(r"\d{0,2}0['’]?[sS]|\d{1,2}[xX]/(?:hr|h|min|day|d|wk|week|shift)")  # ...and "10x/hr", a frequency
-# "2200", "0500": a 24-hour clock time (nursing notes time every event), no identifier
-_CLOCK_RE = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 # "60cc/hr", "5mg", "2units/kg": a dose or a rate, no identifier
 _DOSE_RE = re.compile(r"\d+(?:\.\d+)?(?:cc|ml|mls|mg|mcg|g|gm|kg|l|u|units?|meq|mmol|gtts?)(?:/(?:hr|h|min|kg|day|d))*", re.I)
 # "10am", "4:15pm" (read as "15pm" after the colon), "9p": a clock time, no identifier
@@ -101,8 +100,9 @@ _COUNT_RE = re.compile(r"[xX]\d{1,3}|\d{1,3}(?:\.\d)?(?:h|hr|hrs|d|wk|wks|mo|mos
 #: "4-6", "10-14": a range of small numbers, and the unit of time or count after one ("4-6 WK", "2-3 x/day").
 _RANGE_RE = re.compile(r"\d{1,2}-\d{1,2}")
 _UNIT_AFTER_RANGE_RE = re.compile(r"[ \t]{0,2}(?:wks?|weeks?|days?|d|hrs?|hours?|h|mos?|months?|min|mins|minutes|yrs?|years?|x|times)\b", re.I)
-#: Words before a four-digit clock time ("LM at 0320", "@ 2230"): no phone or ID number stands there.
-_TIME_PREPS = frozenset("at @ by until till since around approx approximately ~".split())
+#: Words before a four-digit clock time ("LM at 0320", "@ 2230"): no phone or ID number stands there. "since" too,
+#: which the date rules leave out ("since 2000" there is a year; beside a removed phone number it is the hour).
+_TIME_PREPS = CLOCK_BEFORE | frozenset(("since", "~"))
 # ages, also as age-and-sex shorthand ("72M", "45F", "67yom"): ages under 90 are no identifiers (L1 removes the others)
 _AGE_WORD_RE = re.compile(r"\d{1,3}-?(?:years?|yrs?|months?|weeks?|days?|y/?o|[mf]|yo[mf]|yow[mf])(?:-old)?", re.I)
 # r"[.?!;\n]\s|\n" written to start on one character set (the engine skips other positions)
@@ -441,7 +441,7 @@ class ContextEnhancer:
                 shape = "alpha"
             if shape == "numeric" and "-" in t and _UNIT_AFTER_RANGE_RE.match(text, ends[i]) and _RANGE_RE.fullmatch(t):
                 continue  # "UROLOGY 4-6 WK", "f/u 2-3 days": a range of time, no date or ID
-            if shape == "numeric" and _CLOCK_RE.fullmatch(t) and i > 0 and infos[i - 1][1] in _TIME_PREPS and ends[i - 1] + 2 >= starts[i]:
+            if shape == "numeric" and CLOCK_RE.fullmatch(t) and i > 0 and infos[i - 1][1] in _TIME_PREPS and ends[i - 1] + 2 >= starts[i]:
                 continue  # "LM at 0320" beside a removed phone number: a clock time, the hour of the call
             if shape == "numeric" and cat not in _NUMBER_CATS:
                 # a name or place cue vouches for no plain number ("wife called at 2200"; a code with
@@ -452,7 +452,7 @@ class ContextEnhancer:
                     # a year beside a span L1 removed ("[DATE] 2019") is one L1 chose to keep; a year
                     # after a word cue ("born 1961") stays a date unless text.years is keep
                     continue
-                if _CLOCK_RE.fullmatch(t) and not (cat == "DATE" and not ph_anchor and 1900 <= int(t) <= 2039):
+                if CLOCK_RE.fullmatch(t) and not (cat == "DATE" and not ph_anchor and 1900 <= int(t) <= 2039):
                     continue
             if cat is None or (shape == "alpha") != (cat in _ALPHA_CATS):
                 cat = "NAME" if shape == "alpha" else "ID"

@@ -72,9 +72,10 @@ mon tue tues wed thu thur thurs fri sat sun monday tuesday wednesday thursday fr
 )
 #: "dose" before a month/day makes it a dose ("dose 5/325") unless a word of time leads it ("last dose 6/13").
 _DOSE_TIME_RE = re.compile(r"(?i)\b(?:last|next|final|first|1st|2nd|second|missed|due)[ \t]{1,2}doses?[\s:]{1,3}$")
+#: "2200", "0500": a 24-hour clock time (nursing notes time every event).
+CLOCK_RE = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 #: Words before a four-digit number that make it a clock time, not a year ("haldol at 2000", "@ 1930").
-_CLOCK_BEFORE = frozenset(("at", "@", "until", "til", "till", "around", "approx", "approximately", "by"))
-_CLOCK_NUMBER_RE = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
+CLOCK_BEFORE = frozenset(("at", "@", "until", "til", "till", "around", "approx", "approximately", "by"))
 
 
 #: A pain score's company: the word, its shorthand (CP, HA), or the arrow of a change ("4/10 -> 2/10").
@@ -287,7 +288,7 @@ def _year_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     prev = _prev_word(text, s)
     if prev in ("room", "rm", "bed", "ext", "x", "pager", "suite", "box", "unit", "#"):
         return None
-    if _CLOCK_NUMBER_RE.fullmatch(text, s, e) and (prev in _CLOCK_BEFORE or text[max(0, s - 2) : s].strip() == "@"):
+    if CLOCK_RE.fullmatch(text, s, e) and (prev in CLOCK_BEFORE or text[max(0, s - 2) : s].strip() == "@"):
         return None  # "haldol 0.5 at 2000", "@ 1930": nursing notes time events on a 24-hour clock
     return s, e
 

@@ -39,7 +39,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from clinx.text.base import Candidate
-from clinx.text.recognizers import TokenMatch
+from clinx.text.recognizers import HOUSE_NUMBER_BEFORE_RE, TokenMatch
 from clinx.text.clinical import EPONYM_HEADS, EPONYMS, PAIRED_SIGNS, SPECIES
 from clinx.text.lexicons import (
     AMBIGUOUS_NAMES,
@@ -924,7 +924,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 k -= 1
                 cnt += 1
             span = range(k + 1, j)
-            if cnt and low in _STREET_SUFFIXES and _HOUSE_NUMBER_END_RE.search(text, max(0, toks[k + 1].s - 9), toks[k + 1].s):
+            if cnt and low in _STREET_SUFFIXES and HOUSE_NUMBER_BEFORE_RE.search(text, max(0, toks[k + 1].s - 9), toks[k + 1].s):
                 continue  # "2218 W Cermak Rd": a road after its house number, no dietitian (the street pass takes it)
             # "Thomas Whitfield, MD"; "P. Galloway, MD": an initial vouches for an ambiguous surname
             if cnt and (any(toks[m].cls in (N, U) for m in span) or any(_is_initial(toks[m], text) for m in span) and any(toks[m].cls == A for m in span)):
@@ -1775,7 +1775,6 @@ _INSTITUTION_FIELDS = _INSTITUTION_FIELDS_ALONE | frozenset(b for _, b in _INSTI
 _NO_EMPLOYER_VALUE = frozenset("none n/a na self unemployed retired disabled unknown same his her their pt patient".split())
 #: Words that end a field's value: prepositions before a place, and the values that name none ("REHAB: NONE").
 _VALUE_STOP = frozenset("in at on for with to from none unknown pending tbd yes no na n/a home".split())
-_HOUSE_NUMBER_END_RE = re.compile(r"(?<![\w.,/-])\d{1,5}[A-Za-z]?[ \t]{1,2}$")
 #: Street words, written out or abbreviated; after one to three words and a house number they close an address.
 _STREET_SUFFIXES = frozenset(
     "street st avenue ave av road rd boulevard blvd terrace ter lane ln drive court ct place pl square sq parkway pkwy "

@@ -117,12 +117,13 @@ _INITIALS_GATE_RE = re.compile(r"/(?<=[A-Z]/)[a-z]")
 _UNIT_AFTER_RE = re.compile(r"\s{0,2}(?:ml|cc|mg|mcg|units?|kcal|cal|l|g)\b", re.I)
 
 
-_HOUSE_NUMBER_BEFORE_RE = re.compile(r"(?<![\w/.,:-])\d{1,5}[A-Za-z]?[ \t]{1,2}$")
+#: A house number ending right before a street or a road ("22 ROUTE 130", "2218 W Cermak Rd").
+HOUSE_NUMBER_BEFORE_RE = re.compile(r"(?<![\w/.,:-])\d{1,5}[A-Za-z]?[ \t]{1,2}$")
 
 
 def _with_house_number(m: re.Match, text: str) -> tuple[int, int]:
     """The road's span, taking in a house number right before it ("22 ROUTE 130")."""
-    before = _HOUSE_NUMBER_BEFORE_RE.search(text, max(0, m.start() - 9), m.start())
+    before = HOUSE_NUMBER_BEFORE_RE.search(text, max(0, m.start() - 9), m.start())
     return (before.start() if before else m.start()), m.end()
 
 
@@ -314,13 +315,6 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "LOCATION", 0.9, flags=re.I,
         gate=lambda t, low: "box" in low and any(map(str.isdigit, t)),
         starts=r"p(?=\.?[ \t]?o|ost[ \t]office)",
-    ),
-    # "508-555-0177 X212": an extension of two digits and more right after a phone number (the one below needs four)
-    Recognizer(
-        "phone_extension_after_number",
-        r"\d{4}[ \t]{1,2}(?P<v>(?:x|ext\.?[ \t]{0,2})\d{2,5})(?![\w/]|[.,]\d)",
-        "PHONE", 0.85, validator=_extension_ok, flags=re.I,
-        gate=lambda t, low: ("x" in low) and any(map(str.isdigit, t)),
     ),
     # "617/555-0148": an area code written before a slash
     Recognizer(

@@ -238,7 +238,7 @@ PATTERNS: list[tuple[str, str, str, float]] = [
         # country code, a digit area code (plain form in tests/text/test_rules.py)
         r"[+(\d](?<![\w+].)(?:(?<=\+)\d{1,3}[\s.-]{1,2}" + _PHONE_AREA + r"|(?<=\()\d{3}\)\s{0,2}"
         r"|(?<=0)0\d{1,3}[\s.-]{1,2}" + _PHONE_AREA + r"|(?<=\d)\d{0,2}[\s.-]{1,2}" + _PHONE_AREA + r"|(?<=\d)\d{2}[\s.-])"
-        r"\d{3}[\s.-]\d{4}(?:\s{0,2}(?:x|ext\.?|extension)\s{0,2}\d{1,6})?(?!\w)",
+        r"\d{3}[\s.-]\d{4}(?:\s{0,2}(?:[xX]|[eE][xX][tT]\.?|[eE]xtension)\s{0,2}\d{1,6})?(?!\w)",  # ("X212" in capitals too)
         "PHONE",
         0.97,
     ),
@@ -921,8 +921,9 @@ def _extend_name_left(text: str, c: Candidate) -> Candidate:
     return c if start == c.start else Candidate(start, c.end, c.category, c.source, c.score)
 
 
+# (the particles of _PARTICLES that stand between a given name and a surname: not "mac", "st", which begin one)
 _PARTICLE_SURNAME_RE = re.compile(
-    r"(?:[ \t](?:van|von|der|den|de|da|di|del|della|dos|das|du|la|le|ten|ter|bin|ibn|al|el)){1,3}[ \t]([A-Z][\w'’-]{1,30})"
+    r"(?:[ \t](?:" + "|".join(sorted(_PARTICLES - {"mac", "st"})) + r")){1,3}[ \t]([A-Z][\w'’-]{1,30})"
 )
 
 
