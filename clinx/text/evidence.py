@@ -44,6 +44,7 @@ from clinx.text.clinical import EPONYM_HEADS, EPONYMS, PAIRED_SIGNS, SPECIES
 from clinx.text.lexicons import (
     AMBIGUOUS_NAMES,
     FUNCTION_WORDS,
+    GIVEN_NAMES_FIRST,
     clinical_vocab,
     everyday_names,
     first_names,
@@ -85,6 +86,10 @@ referred referring ordering contact dw d/w call
 )
 #: Words that give a name outright ("a woman named Hope", "goes by Bud, aka Walter"): even an everyday word after one.
 _NAMING_WORDS = frozenset("named nicknamed aka".split())
+#: Nouns after which "is" gives a person's name ("her name is Dawn").
+_NAME_NOUNS = frozenset("name nickname".split())
+#: The end of a clause after a name: punctuation, a line end or the text's end.
+_CLAUSE_END_RE = re.compile(r"[ \t]*(?:[,.;:)!?]|\n|$)")
 # labels after which an ambiguous word is still not a name ("pt will", "called back")
 _WEAK_LABELS = frozenset("patient pt by per called seen read contact call".split())
 #: Verbs of care before "by": the surname after them may be an everyday word too ("seen by smith", "EVALUATED BY HILL").
@@ -318,6 +323,8 @@ def _classify(low: str) -> str:
     if low in FUNCTION_WORDS:
         return A if low in AMBIGUOUS_NAMES else C  # "may", "will": names only with evidence
     named = low in first or low in last
+    if low in GIVEN_NAMES_FIRST:
+        return N  # "mary", "peter": frequent words because people are called so
     if low in ordinary:
         if not named and low not in AMBIGUOUS_NAMES:
             return W
@@ -498,6 +505,15 @@ def _joined(text: str, a: _Tok, b: _Tok, comma: bool = True) -> bool:
     return not g.strip(" \t,.") and g.count(",") <= 1
 
 
+_DASH_BEFORE_RE = re.compile(r"(?:^|\n)[ \t]*(?:-{1,3}|—|–|~)[ \t]*$")
+_LINE_END_RE = re.compile(r"[ \t.]*(?:\n|$)")
+
+
+def _dash_signature(text: str, t: _Tok) -> bool:
+    """Is ``t`` alone on its line after a signature's dash ("-- Grace", "—Rose")?"""
+    return _DASH_BEFORE_RE.search(text, max(0, t.s - 8), t.s) is not None and _LINE_END_RE.match(text, t.e) is not None
+
+
 def _is_initial(t: _Tok, text: str) -> bool:
     # "F/U", "S/P", "I&O" hold single letters too: an initial stands after a blank, a line start or a
     # signature's dash ("--W. Ferreira RN")
@@ -633,6 +649,48 @@ def _paren_name_ok(t: _Tok) -> bool:
     return t.cls == A and t.low not in FUNCTION_WORDS and (t.case != "mixed" or t.raw[:1].isupper())
 
 
+#: Words that stand before a credential to say which nurse or doctor, not who ("charge RN", "DAY RN", "Pain MD").
+_ROLE_MODIFIERS = frozenset(
+    """
+day night evening eve charge primary float floor staff senior junior head lead ward unit covering bedside triage resource
+travel agency school clinic hospice team home visiting private duty case admitting discharging on-call oncall
+pain sleep family transplant trauma stroke heart lung kidney liver bone breast eye hand foot spine vein
+""".split()
+)
+#: Credentials a person's given name or surname alone may stand before ("Grace RN", "Miller MD"); not "DO", "PA" or
+#: "RD", which are also a verb, a state and a road ("Rose Rd").
+_PERSON_CREDENTIALS = CREDENTIALS - {"do", "d.o", "pa", "rd"}
+
+
+def _word_name_before_credential(t: _Tok, cred: str) -> bool:
+    """Is ``t``, a name that is also an everyday word, alone before the credential ``cred`` a person ("Per Sandy RN",
+    "Miller, MD", "PER ROSE RN")? Written capitalised in mixed case, in any case in a capitals or lower-case line; never
+    a word that says which nurse ("charge RN") or a function word ("will RN")."""
+    if cred not in _PERSON_CREDENTIALS or t.low in FUNCTION_WORDS or t.low in _ROLE_MODIFIERS or t.low in _NEVER:
+        return False
+    return t.cls == A and (t.low in _lex()[0] or t.low in _lex()[1]) and (t.case != "mixed" or t.raw[:1].isupper())
+
+
+def _compound_before(text: str, toks: list, j: int) -> bool:
+    """Does an everyday or clinical word stand right before ``toks[j]`` as the first part of a compound noun
+    ("WOUND CARE RN", "Primary Care MD"), not a function word or a verb of report ("per Sandy RN", "notified Rose RN")?"""
+    if j == 0:
+        return False
+    p = toks[j - 1]
+    return _gap(text, p, toks[j]) == " " and p.cls in (W, C) and p.low not in FUNCTION_WORDS and p.low not in _NEVER \
+        and p.low not in _WITH_VERBS and p.low not in _WEAK_LABELS and not _finite_verb(p)
+
+
+#: Roles of a physician or practitioner, after which a surname that is also a word is the person's ("Resident Young
+#: aware", "NP Price saw pt", "covering MD Brown"), as after a title.
+_CLINICIAN_ROLES = frozenset(
+    """
+attending fellow resident intern surgeon cardiologist oncologist nephrologist neurologist endoscopist anesthesiologist
+radiologist pathologist hospitalist intensivist np pa pcp md
+""".split()
+)
+#: A number right after a word: "Day 2", "May 5" are a count or a date, not a surname.
+_NUMBER_AFTER_RE = re.compile(r"[ \t]{0,2}\d")
 #: Titles that only ever stand before a person ("MR" is also mitral regurgitation, "ms" multiple sclerosis).
 _DOCTOR_TITLES = frozenset("dr drs doctor prof professor rabbi rev reverend pastor imam".split())
 
@@ -747,10 +805,14 @@ def _verb_follows(text: str, toks: list, j: int) -> bool:
             return False  # "case manager ray from the cole center": where the person works, no verb's object
         if _finite_verb(nx):
             return False  # "SON WILL CALLED FROM ALBANY", "NURSE GRACE GAVE REPORT": the name is the subject
+        if nx.low in _NEVER or nx.low in _PREDICATE_AFTER_NAME:
+            return False  # "SW Sandy following", "case manager Grace aware", "SW Rose to see pt": a predicate, no object
         return _joined(text, t, nx, comma=False) and _gap(text, t, nx) != "" and nx.cls in (W, C) and "," not in _gap(text, t, nx)
     return False
 
 
+#: Words that open the predicate of a person named just before ("SW Sandy following", "SW Rose to see pt").
+_PREDICATE_AFTER_NAME = frozenset("to following involved".split())
 #: Prepositions that follow a person's name ("ray from pharmacy", "mark at the desk"), not a verb.
 _NAME_THEN_PREP = frozenset("from at of".split())
 
@@ -842,6 +904,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         # ---- a role in parentheses after a name: "Hope (SW)", "Ingrid Solheim (HCP)", "Tamika (RN)"
         # ("rose (pt's wife)", "Ana (his daughter)": the relation may be said of the patient)
         o = i - 1 if i > 1 and low in RELATIONS and lows[i - 1] in _WHOSE and text[toks[i - 1].e : t.s] in (" ", "'s ", "’s ") else i
+        if o == i and i > 1 and lows[i - 1] in _ROLE_MODIFIERS and (low in ROLES or low in CREDENTIALS) and _gap(text, toks[i - 1], t) == " ":
+            o = i - 1  # "Sandy (charge RN)", "Rose (case manager)": the role says which nurse
         if o > 0 and not named[o - 1] and text[toks[o].s - 2 : toks[o].s] == " (" and text[t.e : t.e + 1] == ")" \
                 and (low in CREDENTIALS or low in ROLES or low in RELATIONS):
             k0 = o - 1
@@ -854,15 +918,21 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 add(k0, o, "NAME", "evidence:role", 0.9)
         # ---- cue before: a title or a relation vouches even for ambiguous words ("wife Hope", "dr hunter")
         g = None if last_tok else _cue_gap(text, t, nk)
+        # "her name is Dawn", "HCP is Grace, her sister": "is" after a naming noun or a relation word is that cue's
+        said = low == "is" and i > 0 and _gap(text, toks[i - 1], t) == " "
+        naming = low in _NAMING_WORDS or said and lows[i - 1] in _NAME_NOUNS
+        relation = low in RELATIONS or said and lows[i - 1] in RELATIONS
         # a title is never followed by a comma ("MONITOR MS, FALL PRECAUTIONS": Mississippi or multiple sclerosis)
-        if g is not None and (low in TITLES and "," not in g or low in RELATIONS and _relation_name_ok(text, toks, k)
-                              or low in _NAMING_WORDS and nk.cls != C):
+        if g is not None and (low in TITLES and "," not in g or relation and _relation_name_ok(text, toks, k)
+                              or naming and nk.cls != C):
             j = _take_name(text, toks, k, allow_ambiguous=True)
             if j == k and low in TITLES and _short_surname(nk):
                 j = k + 1  # "dr ng", "Dr. Wu": a two- or three-letter surname the word classes call no name
-            elif j == k and low in _DOCTOR_TITLES and nk.cls == C and nk.low in _lex()[1] and len(nk.low) >= 4 \
+            elif j == k and (low in _DOCTOR_TITLES or low == "mrs" or low in ("mr", "ms") and t.dot) and nk.cls == C and nk.low in _lex()[1] and len(nk.low) >= 4 \
                     and nk.low not in FUNCTION_WORDS and nk.low not in _NEVER and nk.low not in CREDENTIALS and nk.low not in TITLES:
-                j = k + 1  # "dr. hill", "DR SMALL": a surname that is also a clinical word, after a doctor's title
+                j = k + 1  # "dr. hill", "DR SMALL", "MRS. WALKER": a surname that is also a clinical word, after a title
+            if j > k and said and (not _CLAUSE_END_RE.match(text, toks[j - 1].e) or nk.cls == U and not nk.raw[:1].isupper()):
+                j = k  # "X is <name>" ends its clause there ("HCP is Grace, her sister"; not "wife is pretty upset")
             if j > k and not (low in RELATIONS and is_eponym(text, toks[k:j])):  # ("Sister Mary Joseph nodule")
                 add(k, j, "NAME", "evidence:cue", 0.95)
                 continue
@@ -883,9 +953,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             continue
         # ---- a role or a label: pure names and unknown words ("RN Tamika", "Name: Okafor"), ambiguous
         # words only after "Label:" ("ATTENDING: WILL BRENNAN")
-        cue = low in ROLES or low in LABELS or (low == "with" and i > 0 and lows[i - 1] in _WITH_VERBS)
+        cue = low in ROLES or low in LABELS or low in _CLINICIAN_ROLES or (low == "with" and i > 0 and lows[i - 1] in _WITH_VERBS)
         if cue and not last_tok and nk.low not in TITLES and nk.low not in RELATIONS:
             g = _cue_gap(text, t, nk)
+            if g is not None and low == "md" and g.strip(" \t"):
+                g = None  # "MD, EHMS", "MD: ..." : after the credential a comma gives an affiliation; only "MD Brown" names
             if g is not None:
                 colon = ":" in g
                 weak = low in _WEAK_LABELS and not colon
@@ -898,7 +970,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                     and nk.low not in FUNCTION_WORDS
                 # "rn case mgr ruby will visit", "SW GRACE": after a role, a given name that is also a word, unless
                 # a word follows it as an object follows a verb ("rn mark site") or it is lower case in mixed text
-                given = given or low in ROLES and low not in _WEAK_LABELS and nk.cls == A and nk.low in first \
+                given = given or (low in ROLES or low in _CLINICIAN_ROLES) and low not in _WEAK_LABELS and nk.cls == A \
+                    and (nk.low in first or low in _CLINICIAN_ROLES and nk.low in last and not _NUMBER_AFTER_RE.match(text, nk.e)) \
                     and nk.low not in FUNCTION_WORDS and (nk.case != "mixed" or nk.raw[:1].isupper()) and not _verb_follows(text, toks, k)
                 # ("Re:" heads a letter's subject line; mid-line it means "about": "D/W DR. HUNTER RE: CPM"; a clinical
                 # word after it is a topic, "RE: DISCHARGE PLANNING")
@@ -927,7 +1000,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             if cnt and low in _STREET_SUFFIXES and HOUSE_NUMBER_BEFORE_RE.search(text, max(0, toks[k + 1].s - 9), toks[k + 1].s):
                 continue  # "2218 W Cermak Rd": a road after its house number, no dietitian (the street pass takes it)
             # "Thomas Whitfield, MD"; "P. Galloway, MD": an initial vouches for an ambiguous surname
-            if cnt and (any(toks[m].cls in (N, U) for m in span) or any(_is_initial(toks[m], text) for m in span) and any(toks[m].cls == A for m in span)):
+            if cnt and (any(toks[m].cls in (N, U) for m in span) or any(_is_initial(toks[m], text) for m in span) and any(toks[m].cls == A for m in span)
+                        or cnt == 1 and _word_name_before_credential(toks[i - 1], low) and not _compound_before(text, toks, i - 1)
+                        or cnt >= 2 and low in _PERSON_CREDENTIALS and toks[i - 2].low not in FUNCTION_WORDS and _given_then_surname(text, toks, i - 2)):
                 add(k + 1, j, "NAME", "evidence:credential", 0.9)
             elif not cnt and _initials_before(text, toks, i):
                 add(i - 1, i, "NAME", "evidence:credential", 0.85)  # "JS, RN", "KMB RN": a signer's initials
@@ -1117,6 +1192,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             # "Grace Hill", "MARK BIRD": a given name then a surname, both capitalised
             decided = True
             j = i + 2
+            run = toks[i:j]
+        elif run[0].cls == A and run[0].low in first and run[0].low not in FUNCTION_WORDS and _dash_signature(text, run[0]):
+            # "-- Grace" on a line of its own: a signature, the writer's given name
+            decided = True
+            j = i + 1
             run = toks[i:j]
         elif 2 <= len(run) <= 3 and all(r.cls == U and len(r.low) >= 4 for r in run) and _alone_on_line(text, run):
             # "ZORBLAT QUIXTERBY" on a header line of its own: two or three words no lexicon knows, nothing else
@@ -1801,7 +1881,7 @@ _TOWN_SERVICES = frozenset("fire police rescue pd fd".split())  # ("lowell pd": 
 _TOWN_SERVICE_TAIL = frozenset("dept department rescue district".split())
 #: Words after a hospital's known name that are part of the named unit ("Hallmark Health VNA", "Brigham dermpath").
 _INST_TAIL = HOSPITAL_HEADS | frozenset("center centre ctr hospital clinic system institute vna dermpath".split())
-_CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | _NAMING_WORDS | frozenset({"with", "w"})
+_CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | _NAMING_WORDS | frozenset({"with", "w", "is"})
 _HEAD_START = HOSPITAL_HEADS | frozenset(a for a, _ in HOSPITAL_HEAD_PAIRS) | frozenset({"eye", "medical"})
 _VENUE_WORDS = VENUE_CUES | frozenset(b for _, b in VENUE_PAIRS) | frozenset(b for _, b in PLACE_CUES) | frozenset({"near", "via"}) \
     | frozenset(b for _, b in PLACEMENT_PAIRS) | frozenset({"about"}) | _PREFER

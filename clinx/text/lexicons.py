@@ -50,7 +50,20 @@ summer autumn dawn eve iris ivy lily daisy pearl amber crystal heather holly ros
 rod ray sky chase cash dean earl major miles rich victor wade baker cook hall hart lane law love may mercy
 patience prudence constance charity sunny honey precious sterling ward waters rivers banks bush price
 tan mae sem rh tol jan ted hung jack grant
-hang proud mini honour favour hype bio burger indie
+hang proud mini honour favour hype bio burger indie don bob
+""".split()
+)
+
+#: Given names that are names first although the word classes would call them everyday words: the
+#: given names among the 400 most frequent of each sex in the US census (Faker's weighted ``en_US``
+#: lists) that are neither curated in :data:`AMBIGUOUS_NAMES` nor clinical. Their Zipf frequency is
+#: high because people are called so ("mary", "peter", "tom"), Webster's Second lists a rare
+#: lower-case sense ("martin" the bird, "henry" the unit), or they look inflected ("jared", "parker").
+#: A note's "Per Mary RN" or "SW Peter following" names a person as surely as "Per Kathy RN".
+#: ``tests/text/test_lexicons.py`` recomputes the list from Faker.
+GIVEN_NAMES_FIRST = frozenset(
+    """
+carly frances harry henry james jared joe lee martin mary mike parker peter sally tom tony walter
 """.split()
 )
 

@@ -1,0 +1,146 @@
+"""People whose names are also words ("Mary", "Sandy", "Grace", "Miller", "Young"), in the places notes name staff
+and family: before a credential, after a role, after "her name is", on a signature line after a dash. Each test
+pins one rule and sentences it must leave alone (a nurse's role before RN, a verb after "rn", a count after "Day").
+Values are invented; test ids name the form, never a value.
+"""
+
+import pytest
+
+from clinx.text.evidence import classify
+from clinx.text.lexicons import AMBIGUOUS_NAMES, FUNCTION_WORDS, GIVEN_NAMES_FIRST, is_clinical_term
+from clinx.text.pipeline import deidentify
+
+
+def _l2(text: str) -> str:
+    return deidentify(text, "L2").text
+
+
+# ---------------------------------------------------------------- the word classes
+
+
+def test_given_names_first_are_the_census_names_the_word_classes_miss():
+    """GIVEN_NAMES_FIRST is what it says it is: the census-weighted US given names (Faker en_US, top 400 of each
+    sex) that are neither curated everyday words nor clinical and that the word classes alone would call everyday
+    words. Recomputed here, so the list cannot drift from its definition."""
+    from faker.providers.person.en_US import Provider
+
+    top = set()
+    for weights in (Provider.first_names_female, Provider.first_names_male):
+        top |= {n.lower() for n, _ in sorted(weights.items(), key=lambda kv: -kv[1])[:400]}
+    expected = set()
+    for low in top:
+        if low in AMBIGUOUS_NAMES or low in FUNCTION_WORDS or is_clinical_term(low):
+            continue
+        if low in GIVEN_NAMES_FIRST or classify(low) != "N":
+            expected.add(low)
+    assert expected - GIVEN_NAMES_FIRST == set(), "census given names the word classes call words"
+    assert {w for w in GIVEN_NAMES_FIRST if w in top} == GIVEN_NAMES_FIRST
+    assert all(classify(w) == "N" for w in GIVEN_NAMES_FIRST)
+
+
+# ---------------------------------------------------------------- before a credential
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("Per Mary RN from 7 west.", "Mary"),
+        ("per tom rn", "tom"),
+        ("Per Sandy RN from 7 west, pt refused.", "Sandy"),
+        ("PER ROSE RN, NO CHANGES.", "ROSE"),
+        ("report given to Grace, RN.", "Grace"),
+        ("Miller MD aware of BP.", "Miller"),
+        ("sandy smith rn", "sandy"),
+    ],
+    ids=["census_given_name", "census_given_name_lower", "word_given_name", "word_given_name_caps", "after_comma",
+         "word_surname", "word_given_and_surname_lower"],
+)
+def test_a_word_name_alone_before_a_credential_is_removed(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SKIN: SACRAL DECUB STAGE 3, WOUND CARE RN FOLLOWING, DSD CHANGED.",
+        "Charge RN aware of bed request.",
+        "DAY RN AWARE OF PLAN.",
+        "Pain MD following, dilaudid PCA continued.",
+        "Primary Care MD aware.",
+        "Will RN call back? no.",
+    ],
+    ids=["compound_noun_before", "charge_nurse", "shift_nurse_caps", "service_before_md", "primary_care_md", "modal_verb"],
+)
+def test_a_role_word_before_a_credential_is_kept(text):
+    assert _l2(text) == text
+
+
+# ---------------------------------------------------------------- after a role, after "is"
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("SW Sandy following, will see family.", "Sandy"),
+        ("Case manager Grace aware of dispo.", "Grace"),
+        ("SW Rose to see pt in am.", "Rose"),
+        ("Resident Young aware of K 3.1.", "Young"),
+        ("NP Price saw pt this am.", "Price"),
+        ("covering MD Brown paged.", "Brown"),
+        ("MRS. WALKER AT BEDSIDE.", "WALKER"),
+    ],
+    ids=["predicate_after_given_name", "adjective_after_given_name", "infinitive_after_given_name",
+         "surname_after_resident", "surname_after_np", "surname_after_md", "clinical_surname_after_mrs_caps"],
+)
+def test_a_word_name_after_a_role_or_title_is_removed(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["rn mark site before draw.", "PA Day 2 of abx.", "RESIDENT LONG TERM PLAN DISCUSSED.", "MD ORDERS REVIEWED."],
+    ids=["verb_and_object", "count_after_word", "adjective_and_noun", "plural_noun"],
+)
+def test_a_word_after_a_role_that_is_no_name_is_kept(text):
+    assert _l2(text) == text
+
+
+def test_an_affiliation_after_md_and_a_comma_is_kept():
+    out = _l2("Mike Ivan, MD, EHMS pager 84710")
+    assert "EHMS" in out and "Mike" not in out
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [("her name is Dawn.", "Dawn"), ("HCP is Grace, her sister.", "Grace"), ("HCP IS SANDY, HER DAUGHTER.", "SANDY")],
+    ids=["name_is", "relation_is", "relation_is_caps"],
+)
+def test_a_name_said_with_is_is_removed(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["wife is pretty upset about the delay.", "daughter is hope for recovery", "the name is illegible on the form"],
+    ids=["adjective_goes_on", "noun_goes_on", "unknown_word_lower"],
+)
+def test_is_before_an_everyday_word_is_kept(text):
+    assert _l2(text) == text
+
+
+# ---------------------------------------------------------------- signatures and parentheses
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [("Plan: d/c home in am.\n-- Grace", "Grace"), ("vss, no events.\n--Sandy\n", "Sandy"),
+     ("D/W SANDY (CHARGE RN).", "SANDY"), ("Rose (case manager) called.", "Rose")],
+    ids=["dash_signature", "dash_signature_no_blank", "name_before_charge_nurse_caps", "name_before_case_manager"],
+)
+def test_a_signature_or_a_name_before_its_role_is_removed(text, value):
+    assert value not in _l2(text)
+
+
+def test_a_dashed_line_that_goes_on_is_kept():
+    text = "Goals:\n- Dawn to dusk activity schedule"
+    assert _l2(text) == text
