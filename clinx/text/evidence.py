@@ -505,6 +505,29 @@ def _joined(text: str, a: _Tok, b: _Tok, comma: bool = True) -> bool:
     return not g.strip(" \t,.") and g.count(",") <= 1
 
 
+#: Given names that are also month or weekday names: a date's, which the date recognisers decide.
+_CALENDAR_GIVEN_NAMES = frozenset("april may june july august sat sun mon tue wed thu fri".split())
+
+
+def _capitalised_given_mid_sentence(text: str, toks: list, i: int) -> bool:
+    """Is ``toks[i]`` a given name that is also a word, written capitalised inside a mixed-case sentence, after a
+    lower-case word and not before another capitalised word ("Spoke to Grace on phone"; not "Grace Chapel",
+    "Plan: Hope Lodge", a sentence's first word, or a Title Case header)?"""
+    t = toks[i]
+    if t.cls != A or t.case != "mixed" or i == 0 or not (t.raw[:1].isupper() and t.raw[1:].islower()):
+        return False
+    if t.low not in _lex()[0] or t.low in FUNCTION_WORDS or t.low in _NEVER or t.low in _CALENDAR_GIVEN_NAMES:
+        return False
+    p = toks[i - 1]
+    if not p.raw.islower() or p.dot or _gap(text, p, t) not in (" ", " (", "  "):
+        return False
+    if i + 1 < len(toks):
+        nx = toks[i + 1]
+        if nx.raw[:1].isupper() and _gap(text, t, nx) == " ":
+            return False  # "Grace Chapel", "Rose Hill Manor": a capitalised phrase is judged as one
+    return True
+
+
 _DASH_BEFORE_RE = re.compile(r"(?:^|\n)[ \t]*(?:-{1,3}|—|–|~)[ \t]*$")
 _LINE_END_RE = re.compile(r"[ \t.]*(?:\n|$)")
 
@@ -575,6 +598,9 @@ def _cue_gap(text: str, cue: _Tok, nxt: _Tok) -> str | None:
 
 #: Verbs after which "with" introduces a person ("met with", "teaching with", "d/w").
 _WITH_VERBS = frozenset("discussed seen spoke d/w w met talked teaching reviewed consulted visited meeting conference".split())
+#: Verbs of speaking, leaving word and handing over, and the prepositions after which they name the person spoken to.
+_COMM_VERBS = frozenset("spoke speak speaking talked talk report reported message msg left lm vm voicemail asking asked handoff".split())
+_COMM_PREPS = frozenset("to for with".split())
 _ABBREV_CUES = frozenset("pt dtr dau sis bro mgr attn re".split())
 
 
@@ -953,7 +979,10 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             continue
         # ---- a role or a label: pure names and unknown words ("RN Tamika", "Name: Okafor"), ambiguous
         # words only after "Label:" ("ATTENDING: WILL BRENNAN")
-        cue = low in ROLES or low in LABELS or low in _CLINICIAN_ROLES or (low == "with" and i > 0 and lows[i - 1] in _WITH_VERBS)
+        # "SPOKE TO GRACE ON PHONE", "message left for joy": a person after a verb of speaking and its preposition
+        comm = low in _COMM_PREPS and i > 0 and lows[i - 1] in _COMM_VERBS \
+            and not (nk.case == "mixed" and not nk.raw[:1].isupper())  # ("left message with callback number")
+        cue = low in ROLES or low in LABELS or low in _CLINICIAN_ROLES or comm or (low == "with" and i > 0 and lows[i - 1] in _WITH_VERBS)
         if cue and not last_tok and nk.low not in TITLES and nk.low not in RELATIONS:
             g = _cue_gap(text, t, nk)
             if g is not None and low == "md" and g.strip(" \t"):
@@ -968,11 +997,17 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 # "met with Heather": after a verb of meeting, a capitalised given name that is also a word
                 given = low == "with" and nk.cls == A and nk.case == "mixed" and nk.raw[:1].isupper() and nk.low in first \
                     and nk.low not in FUNCTION_WORDS
+                # "Per Grace, pt lives alone": after "per", a given name that closes its clause
+                given = given or low == "per" and nk.cls == A and nk.low in first and nk.low not in FUNCTION_WORDS \
+                    and nk.low not in _CALENDAR_GIVEN_NAMES and (nk.case != "mixed" or nk.raw[:1].isupper()) and _CLAUSE_END_RE.match(text, nk.e) is not None
+                given = given or comm and nk.cls == A and nk.low in first and nk.low not in FUNCTION_WORDS and nk.low not in _CALENDAR_GIVEN_NAMES \
+                    and (nk.case != "mixed" or nk.raw[:1].isupper()) and not _object_follows(text, toks, k)
                 # "rn case mgr ruby will visit", "SW GRACE": after a role, a given name that is also a word, unless
                 # a word follows it as an object follows a verb ("rn mark site") or it is lower case in mixed text
                 given = given or (low in ROLES or low in _CLINICIAN_ROLES) and low not in _WEAK_LABELS and nk.cls == A \
                     and (nk.low in first or low in _CLINICIAN_ROLES and nk.low in last and not _NUMBER_AFTER_RE.match(text, nk.e)) \
                     and nk.low not in FUNCTION_WORDS and (nk.case != "mixed" or nk.raw[:1].isupper()) and not _verb_follows(text, toks, k)
+                weak = weak and not given
                 # ("Re:" heads a letter's subject line; mid-line it means "about": "D/W DR. HUNTER RE: CPM"; a clinical
                 # word after it is a topic, "RE: DISCHARGE PLANNING")
                 field = low in _FIELD_LABELS and (low not in _TOPIC_LABELS or not text[text.rfind("\n", 0, t.s) + 1 : t.s].strip())
@@ -1192,6 +1227,12 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             # "Grace Hill", "MARK BIRD": a given name then a surname, both capitalised
             decided = True
             j = i + 2
+            run = toks[i:j]
+        elif _capitalised_given_mid_sentence(text, toks, i):
+            # "Spoke to Grace on phone", "Message left for Joy.": in a mixed-case sentence, a given name written
+            # capitalised after a lower-case word is a person
+            decided = True
+            j = i + 1
             run = toks[i:j]
         elif run[0].cls == A and run[0].low in first and run[0].low not in FUNCTION_WORDS and _dash_signature(text, run[0]):
             # "-- Grace" on a line of its own: a signature, the writer's given name
@@ -1881,7 +1922,7 @@ _TOWN_SERVICES = frozenset("fire police rescue pd fd".split())  # ("lowell pd": 
 _TOWN_SERVICE_TAIL = frozenset("dept department rescue district".split())
 #: Words after a hospital's known name that are part of the named unit ("Hallmark Health VNA", "Brigham dermpath").
 _INST_TAIL = HOSPITAL_HEADS | frozenset("center centre ctr hospital clinic system institute vna dermpath".split())
-_CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | _NAMING_WORDS | frozenset({"with", "w", "is"})
+_CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | _NAMING_WORDS | _COMM_PREPS | frozenset({"w", "is"})
 _HEAD_START = HOSPITAL_HEADS | frozenset(a for a, _ in HOSPITAL_HEAD_PAIRS) | frozenset({"eye", "medical"})
 _VENUE_WORDS = VENUE_CUES | frozenset(b for _, b in VENUE_PAIRS) | frozenset(b for _, b in PLACE_CUES) | frozenset({"near", "via"}) \
     | frozenset(b for _, b in PLACEMENT_PAIRS) | frozenset({"about"}) | _PREFER

@@ -144,3 +144,40 @@ def test_a_signature_or_a_name_before_its_role_is_removed(text, value):
 def test_a_dashed_line_that_goes_on_is_kept():
     text = "Goals:\n- Dawn to dusk activity schedule"
     assert _l2(text) == text
+
+
+# ---------------------------------------------------------------- after a verb of speaking, mid-sentence capitals
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("Spoke to Grace on phone, updated.", "Grace"),
+        ("Message left for Joy.", "Joy"),
+        ("SPOKE TO GRACE ON PHONE, UPDATED.", "GRACE"),
+        ("message left for joy.", "joy"),
+        ("Per Hope, pt lives alone.", "Hope"),
+    ],
+    ids=["capitalised_mid_sentence", "capitalised_after_for", "caps_after_spoke_to", "lower_after_left_for",
+         "per_then_comma"],
+)
+def test_a_word_name_spoken_to_is_removed(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,word",
+    [
+        ("Left message with callback number.", "callback"),
+        ("LEFT MESSAGE FOR MARK TO CALL BACK.", "MARK"),
+        ("Pt spoke to grace about the plan.", "grace"),
+        ("per protocol, continue heparin", "protocol"),
+    ],
+    ids=["unknown_lower_word_in_mixed", "object_after_name", "lower_word_in_mixed_text", "per_everyday_word"],
+)
+def test_an_everyday_word_spoken_of_is_kept(text, word):
+    assert word in _l2(text)
+
+
+def test_a_month_mid_sentence_stays_a_date():
+    assert _l2("Next visit in May.") == "Next visit in [DATE]."
