@@ -107,7 +107,7 @@ hospital hospitals clinic clinics infirmary rehab rehabilitation healthcare hosp
 associates hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village
 airport shelter charities society foundation mission commission authority ministries coalition inn health
 inc llc llp ltd corp opco chapel clubhouse
-school university college academy
+school university college academy daycare preschool childcare montessori
 """.split()
 )
 # two-word heads ("medical center", "health center", "home health", "skilled nursing", "eye and ear")
@@ -133,6 +133,10 @@ HOSPITAL_HEAD_PAIRS = frozenset(
         ("spine", "center"), ("heart", "center"), ("eye", "center"), ("surgery", "center"), ("surgical", "center"),
         ("imaging", "center"), ("dialysis", "center"), ("kidney", "center"), ("sleep", "center"), ("pain", "center"),
         ("birth", "center"), ("vein", "center"), ("orthopedic", "center"),
+        # the rest of a community's institutions: funeral homes, day care, transport companies
+        ("funeral", "home"), ("funeral", "homes"), ("funeral", "chapel"), ("funeral", "service"), ("day", "care"),
+        ("child", "care"), ("learning", "center"), ("nursery", "school"), ("bus", "lines"), ("bus", "line"),
+        ("bus", "company"), ("cab", "company"), ("taxi", "company"),
     }
 )
 #: Services and departments: "PULM CLINIC", "anticoag clinic", "Cardiology clinic" are no institutions' names.
@@ -154,6 +158,7 @@ GENERIC_BEFORE_HEAD = frozenset(
 recommend recommended recommends recommending need needs needed require requires required requiring short long term acute
 declined declines decline refused refuses refuse accepted accepts requested requests
 subacute inpatient outpatient local outside nearby area nearest another other any same day rehab nursing skilled resident
+adult
 residents discharge discharged dc d/c home private further continued continue ongoing possible potential prior previous
 likely unlikely probably probable possibly maybe perhaps eventual eventually ultimately anticipate anticipated expect
 expected consider considering either vs versus then
@@ -1350,6 +1355,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             k = first_head  # "discussed with nursing and rehab": two services, no name before them
         if cnt and k < first_head and toks[first_head].case != "mixed":
             k = _one_case_head_start(text, toks, lows, k, first_head, head_end, place_set, named)
+        if cnt and k + 1 < first_head and _sentence_start(text, toks[k].s) and toks[k].cls == W and _inflected(lows[k], _lex()[2]):
+            k += 1  # "Attends Little Stars Daycare": the sentence's verb, then the name
+            cnt -= 1
         if cnt and k < first_head and lows[head_end - 1] in _SCHOOL_HEADS and _sentence_start(text, toks[k].s) \
                 and all(toks[m].cls in (W, A) and lows[m] not in place_set for m in range(k, first_head)):
             k = first_head  # "Attends school in Quincy.", "Finished College in 1990": a sentence's verb, no school's name
@@ -1607,7 +1615,7 @@ def _repeated(text: str, toks: list, found: list[Candidate], named: list) -> lis
 
 
 #: Heads of a school's name ("Arlington Elementary School", "Tufts University"), which sentences also begin with a verb.
-_SCHOOL_HEADS = frozenset("school university college academy".split())
+_SCHOOL_HEADS = frozenset("school university college academy daycare preschool childcare montessori".split())
 #: Regions below a state that name agencies and practices ("Cape Cod VNA", "Merrimack Valley Hospice").
 _REGIONS = frozenset(
     {"cape cod", "cape ann", "merrimack valley", "pioneer valley", "blackstone valley", "nashoba valley", "metro west",
@@ -1867,7 +1875,7 @@ _EPONYM_HEADS_MORE = frozenset(
 _WEAK_HEADS = frozenset(
     "hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village airport "
     "shelter charities society foundation mission commission authority ministries coalition inn health inc llc llp ltd corp "
-    "opco chapel".split()
+    "opco chapel daycare preschool childcare montessori".split()
 )
 #: Everyday words before a weak head that say what kind of service, not whose ("behavioral health", "als ambulance").
 _NOT_SERVICE_NAME = frozenset(

@@ -258,3 +258,34 @@ def test_phone_forms_are_removed_whole(text, value):
 def test_a_count_and_a_blood_pressure_range_are_kept():
     for text in ("give 1000 ml x1000 mL", "BP 120/80-90"):
         assert _l2(text) == text
+
+
+# ---------------------------------------------------------------- a community's institutions
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("Arrangements with Magoni Funeral Home.", "Magoni"),
+        ("Attends Little Stars Daycare.", "Little Stars"),
+        ("Tiny Tots Day Care called, kids home.", "Tiny Tots"),
+        ("Sunrise Daycare called re: pickup.", "Sunrise"),
+    ],
+    ids=["funeral_home", "daycare_after_sentence_verb", "day_care_pair", "daycare_sentence_start"],
+)
+def test_funeral_homes_and_day_care_are_institutions(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["goes to adult day care 3x/wk", "attends day care MWF", "grandson in daycare, often sick",
+     "discussed funeral home arrangements with family"],
+    ids=["adult_day_care", "day_care_alone", "daycare_alone", "funeral_home_alone"],
+)
+def test_day_care_and_funeral_homes_unnamed_are_kept(text):
+    assert _l2(text) == text
+
+
+def test_the_verb_opening_a_sentence_is_no_part_of_the_name():
+    assert _l2("Attends Little Stars Daycare.") == "Attends [HOSPITAL]."
