@@ -1125,8 +1125,10 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         run = toks[k:j]
         # everyday words too when a name or an unknown word stands among them ("FACILITY: BAYVIEW TERRACE"), or when
         # the value ends in an institution's head ("HOSPICE: CARE ALLIANCE HOSPICE")
-        named_run = any(r.cls in (N, U) for r in run) or run and run[-1].low in HOSPITAL_HEADS and len(run) > 1
-        if run and any(r.cls in (N, U, A) for r in run) and not any(
+        # ("OSH: Dorchester", "OSH: Lakeside General": a town names the institution that stands in it)
+        placed = any(r.low in place_set and r.cls != C for r in run)
+        named_run = any(r.cls in (N, U) for r in run) or run and run[-1].low in HOSPITAL_HEADS and len(run) > 1 or placed
+        if run and (placed or any(r.cls in (N, U, A) for r in run)) and not any(
             r.cls == W and not named_run or r.cls == C and r.low not in FUNCTION_WORDS and r.low not in HOSPITAL_HEADS for r in run
         ):
             add(k, j, "HOSPITAL", "evidence:field", 0.88)
@@ -1895,7 +1897,7 @@ dialysis surgical orthopedic pulmonary vascular
 )
 #: Field labels whose value names an institution ("NURSING HOME: SEVEN HILLS", "Pharmacy: Brooks"); two-word
 #: ones by their pair. "hospital" and "clinic" are left out: "Hospital course:" heads a section.
-_INSTITUTION_FIELDS_ALONE = frozenset("pharmacy snf ltac ltach vna agency facility employer shelter rehab hospice".split())
+_INSTITUTION_FIELDS_ALONE = frozenset("pharmacy snf ltac ltach vna agency facility employer shelter rehab hospice osh".split())
 _INSTITUTION_FIELD_PAIRS = frozenset({("nursing", "home"), ("assisted", "living"), ("group", "home"), ("referring", "hospital"),
                                       ("outside", "hospital"), ("home", "care"), ("home", "services"), ("prior", "admits"),
                                       ("prior", "admissions"), ("previous", "admits"), ("funeral", "home")})

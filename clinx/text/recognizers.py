@@ -179,6 +179,22 @@ def _lower_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return m.span("v")
 
 
+def _dash_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """A signer's initials after a dash, closing a line ("... monitor. --kt/rn", "-jm", "--J.S."), unless the letters
+    are a clinical abbreviation, an everyday word or a count ("- NC", "-ok", "-pod"); with a role after a slash
+    ("--kt/rn") only a clinical abbreviation of three letters stops them."""
+    from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term, zipf
+
+    letters = m.group("v").replace(".", "").replace(" ", "").lower()
+    if "." in m.group("v"):
+        return None if is_clinical_term(letters) else m.span("v")  # dotted letters are initials unless clinical: "p.o."
+    if m.group("role"):
+        return None if is_clinical_term(letters) and len(letters) > 2 else m.span("v")
+    if is_clinical_term(letters) or letters in FUNCTION_WORDS or zipf(letters) >= 3.5 or letters in _NOT_SIGNATURE:
+        return None
+    return m.span("v")
+
+
 #: Roles a signer writes after a slash ("rb/cm": case manager; "jt/rn").
 _SIGNER_ROLES = frozenset("rn cm sw np md pa ot pt lpn slp cna rt lcsw msw".split())
 
@@ -252,6 +268,13 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "code_signature",
         r"(?m)(?:^[ \t]*-{0,2}[ \t]?|[.;!][ \t]{1,2}-{0,2}[ \t]?)(?P<v>[A-Za-z]{2,3}\d{1,2})[ \t]*$",
         "NAME", 0.85, validator=_code_signature_ok, gate=_code_signature_gate,
+    ),
+    # "Pt resting. --kt/rn", "plan d/c home. -jm", "--J.S.": a signer's initials after a dash, closing a line
+    Recognizer(
+        "dash_initials",
+        r"(?m)(?:^|(?<=[.;!?)])[ \t]{0,3}|[ \t]{1,3})-{1,2}[ \t]?(?P<v>[A-Za-z]{2,3}|[A-Za-z]\.[ ]?[A-Za-z]\.(?:[ ]?[A-Za-z]\.)?)"
+        r"(?P<role>[ \t]?/[ \t]?(?i:rn|lpn|np|md|pa|cna|rt|rrt|sw|cm|pt|ot|slp))?[ \t]*$",
+        "NAME", 0.85, validator=_dash_initials_ok, gate=lambda t, low: "-" in t,
     ),
     # "chelsea ma 02150", "Lowell, Ma 01852": a ZIP code after a town and a state written in any case
     # (the pattern starts on the digits, which the engine finds fast; the validator reads the words before)

@@ -289,3 +289,43 @@ def test_day_care_and_funeral_homes_unnamed_are_kept(text):
 
 def test_the_verb_opening_a_sentence_is_no_part_of_the_name():
     assert _l2("Attends Little Stars Daycare.") == "Attends [HOSPITAL]."
+
+
+# ---------------------------------------------------------------- signatures after a dash, outside-hospital fields
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("vss. will continue to monitor. --kt/rn", "kt"),
+        ("plan d/c home. -jm", "jm"),
+        ("NEURO INTACT. --RK", "RK"),
+        ("pt comfortable\n--j.s.", "j.s"),
+    ],
+    ids=["initials_role_after_dash", "initials_after_dash", "caps_initials_after_dash", "dotted_initials_after_dash"],
+)
+def test_initials_after_a_dash_closing_a_line_are_removed(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Resp:\n- NC", "Plan reviewed -ok", "mobility:\n - BSC", "meds:\n- p.o.", "dispo - snf", "pain 3-4", "f/u 2-3 wks"],
+    ids=["clinical_abbreviation", "everyday_word", "commode", "dotted_clinical", "facility_type", "range", "weeks"],
+)
+def test_a_dash_before_a_clinical_or_everyday_word_is_kept(text):
+    assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [("OSH: Lakeside General", "Lakeside"), ("OSH: Dorchester", "Dorchester")],
+    ids=["hospital_by_place_and_word", "hospital_by_town"],
+)
+def test_an_outside_hospital_field_names_an_institution(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["OSH: none", "OSH: CT head neg", "OSH labs reviewed"], ids=["none", "study", "no_field"])
+def test_an_outside_hospital_field_without_a_name_is_kept(text):
+    assert _l2(text) == text
