@@ -252,8 +252,22 @@ EMPLOYER_PAIRS = frozenset(
      ("employed", "by"), ("employed", "at"), ("retired", "from"), ("volunteers", "at"), ("intubated", "by"),
      ("transported", "by"), ("brought", "by"), ("transferred", "by"), ("run", "by"), ("operated", "by"), ("managed", "by")}
 )
+#: Jobs whose "for"/"at" names the employer ("driver for UPS", "CASHIER AT MARKET BASKET"); not the care team's own
+#: roles ("nurse at bedside", "aide for pt").
+_JOB_NOUNS = frozenset(
+    """
+driver cashier mechanic clerk teacher engineer accountant custodian janitor contractor electrician plumber carpenter
+landscaper cook chef server waiter waitress bartender nanny machinist welder laborer foreman salesman saleswoman
+bookkeeper receptionist guard firefighter officer librarian pharmacist programmer analyst banker teller
+""".split()
+)
+EMPLOYER_PAIRS = EMPLOYER_PAIRS | frozenset((job, prep) for job in _JOB_NOUNS for prep in ("for", "at"))
 VENUE_PAIRS = VENUE_PAIRS | EMPLOYER_PAIRS
 _WORK_VERBS = frozenset("works worked working employed retired volunteers".split())
+#: Words after a work cue that say how long or how, not for whom ("works for years", "retired from teaching").
+_NOT_EMPLOYER_WORD = frozenset(
+    "years yrs months hours hrs days weeks decades now today living money cash free pay wages minimum long awhile".split()
+)
 #: Capitalised words after a work cue that name no employer ("works for Family", "retired from Teaching").
 _NO_EMPLOYER = frozenset("family friends police state city town government himself herself myself self teaching".split())
 PLACE_CUES = frozenset({("lives", "in"), ("lives", "at"), ("living", "in"), ("resides", "in"), ("resident", "of"), ("home", "in"),
@@ -1455,9 +1469,14 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 # after "at" also anatomy and drugs ("AT UMBILICUS", "at carina"): not a word built like one
                 and not (low == "at" and tj.low.endswith(_LATINATE_ENDINGS))
             )
+            # after a work cue, a capitalised word in mixed case; in a one-case line an everyday word that says no
+            # time, no activity ("WORKS FOR STAPLES"; not "works for years", "retired from teaching")
             employer = (
-                pair in EMPLOYER_PAIRS and pair[0] in _WORK_VERBS and j == k and tj.case == "mixed" and tj.raw[:1].isupper()
-                and tj.cls != C and tj.low not in CARE_WORDS and tj.low not in FUNCTION_WORDS and tj.low not in _NO_EMPLOYER
+                pair in EMPLOYER_PAIRS and (pair[0] in _WORK_VERBS or pair[0] in _JOB_NOUNS) and j == k and tj.cls != C and tj.low not in CARE_WORDS and tj.low not in FUNCTION_WORDS
+                and tj.low not in _NO_EMPLOYER and (
+                    tj.case == "mixed" and tj.raw[:1].isupper()
+                    or tj.case != "mixed" and tj.low not in _NOT_EMPLOYER_WORD and not tj.low.endswith(("ing", "ed")) and tj.low not in place_set
+                )
             )
             if tj.cls == N or inplace or acronym or title_u or (tj.cls == U and strong_venue) or unknown_place or employer:
                 j += 1
@@ -1844,7 +1863,7 @@ def _known_hospitals(text: str, toks: list, lows: list, named: list, add, starts
             if key not in names and not org:
                 continue
             t = toks[i]
-            cued = i > 0 and lows[i - 1] in _ORG_CUES
+            cued = i > 0 and lows[i - 1] in _ORG_CUES or i > 1 and (lows[i - 2], lows[i - 1]) in EMPLOYER_PAIRS
             if org:
                 # a chain store ("from walgreens", "works at Stop & Shop"): a venue word first, or a
                 # capitalised name of two words or more in mixed case; never on its own ("CVS: RRR")

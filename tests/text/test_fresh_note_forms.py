@@ -329,3 +329,30 @@ def test_an_outside_hospital_field_names_an_institution(text, value):
 @pytest.mark.parametrize("text", ["OSH: none", "OSH: CT head neg", "OSH labs reviewed"], ids=["none", "study", "no_field"])
 def test_an_outside_hospital_field_without_a_name_is_kept(text):
     assert _l2(text) == text
+
+
+# ---------------------------------------------------------------- employers after a work cue, in any case
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("PT IS A DRIVER FOR UPS, OUT OF WORK SINCE FALL.", "UPS"),
+        ("WORKS FOR FIDELITY IN BOSTON.", "FIDELITY"),
+        ("works for home depot in shipping", "depot"),
+        ("DRIVER FOR STOP & SHOP", "STOP"),
+    ],
+    ids=["job_noun_for", "one_case_everyday_word", "chain_after_work_cue_lower", "chain_after_job_noun_caps"],
+)
+def test_an_employer_after_a_work_cue_is_removed_in_any_case(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["WORKS FOR YEARS AS A CARPENTER", "works for himself", "retired from teaching", "worked for the state",
+     "driver for pt's dialysis runs", "cook at home"],
+    ids=["duration", "self", "activity", "government", "care_word", "home"],
+)
+def test_a_work_cue_before_no_employer_is_kept(text):
+    assert _l2(text) == text
