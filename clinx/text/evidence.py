@@ -1260,7 +1260,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             decided = True
             j = i + 1
             run = toks[i:j]
-        elif 2 <= len(run) <= 3 and all(r.cls == U and len(r.low) >= 4 for r in run) and _alone_on_line(text, run):
+        elif 2 <= len(run) <= 3 and all(r.cls == U and len(r.low) >= 4 for r in run) and (_alone_on_line(text, run) or _introduces_patient(text, run)):
             # "ZORBLAT QUIXTERBY" on a header line of its own: two or three words no lexicon knows, nothing else
             decided = True
         if decided and is_eponym(text, run):
@@ -1558,6 +1558,17 @@ def _everyday_line_start(text: str, toks: list, i: int) -> bool:
         if i - k > 2 or toks[k].cls not in (W, A, C):
             return False
     return True
+
+
+#: After a name that opens its line: the patient's introduction ("ONYANGO CHUKI IS A 67 YO MAN") or a header's
+#: next field ("KIPSANG, ANONI  MRN 1234567").
+_INTRODUCED_RE = re.compile(r"(?i)[ \t]*(?:(?:is|was)[ \t]+an?[ \t]+\d{1,3}[ \t-]?(?:y|yo|y/o|yr|year)|,?[ \t]+(?:mrn|dob|acct|med[ \t]?rec)\b)")
+
+
+def _introduces_patient(text: str, run: list) -> bool:
+    """Do the tokens ``run`` open their line as the patient's name, before "is a 67 yo" or an MRN/DOB field?"""
+    ls = text.rfind("\n", 0, run[0].s) + 1
+    return not text[ls : run[0].s].strip() and _INTRODUCED_RE.match(text, run[-1].e) is not None
 
 
 def _alone_on_line(text: str, run: list) -> bool:

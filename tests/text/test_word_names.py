@@ -181,3 +181,20 @@ def test_an_everyday_word_spoken_of_is_kept(text, word):
 
 def test_a_month_mid_sentence_stays_a_date():
     assert _l2("Next visit in May.") == "Next visit in [DATE]."
+
+
+# ---------------------------------------------------------------- names no lexicon lists, introduced as the patient
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [("CHUKI ONYANGO IS A 67 YO MAN WITH CAD.", "ONYANGO"), ("kipsang, anoni mrn 1234567", "kipsang"),
+     ("Chuki Onyango is a 67 yo man.", "Onyango")],
+    ids=["caps_before_age_intro", "lower_before_mrn_field", "mixed_before_age_intro"],
+)
+def test_unknown_words_introduced_as_the_patient_are_a_name(text, value):
+    assert value not in _l2(text)
+
+
+def test_clinical_words_before_is_a_are_kept():
+    assert _l2("PERRLA EOMI IS A FINDING") == "PERRLA EOMI IS A FINDING"
