@@ -1312,11 +1312,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 k -= 1
                 cnt += 1
                 break
-            if inst[k - 1] or p.low in FUNCTION_WORDS and p.low not in ("of", "the", "and") or p.low in VENUE_CUES:
+            if inst[k - 1] or p.low in FUNCTION_WORDS and p.low not in ("of", "the", "and") and not (cnt and _name_number(p)) or p.low in VENUE_CUES:
                 break
             if p.cls == C and p.low not in HOSPITAL_HEADS and p.low not in ("general", "memorial", "community", "medical", "health", "nursing",
                                                                           "of", "the", "and") \
-                    and not (p.low in SERVICES and t.low in _PRACTICE_HEADS):
+                    and not (p.low in SERVICES and t.low in _PRACTICE_HEADS) and not (cnt and _name_number(p)):
                 break  # ("Attleboro Pulmonary Associates": a specialty names a practice)
             if t.low in _WEAK_HEADS and head_end == first_head + 1 and p.cls in (W, A) and cnt == 0 \
                     and (r := _region_before(toks, lows, k, place_set)) < k:
@@ -1442,9 +1442,10 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         if t.case == "mixed" and (pair in VENUE_PAIRS or low in ("at", "from")):
             # "transferred from Holy Name ED", "works at Stop & Shop": two or more capitalised words
             # after a venue cue in mixed-case text name a place, whatever the lexicons say of each
-            j = _capitalised_run(text, toks, k, named)
+            # ("at The Willows": a capitalised "The" inside a sentence opens a name, one capitalised word is enough)
+            j = _capitalised_run(text, toks, k, named, min_caps=1 if the and toks[k - 1].raw == "The" else 2)
             if j > k:
-                add(k, j, "HOSPITAL", "evidence:venue", 0.88)
+                add(k - (1 if the and toks[k - 1].raw == "The" else 0), j, "HOSPITAL", "evidence:venue", 0.88)
                 continue
         j = k
         while j < n and j - k < 3:
@@ -1779,8 +1780,20 @@ def _placement_run(text: str, toks: list, k: int, the: bool, named: list, place_
     return j if ok else k
 
 
-def _capitalised_run(text: str, toks: list, k: int, named: list) -> int:
-    """End of a run of two or more capitalised words from ``k`` ("Holy Name", "Stop & Shop"), or ``k``."""
+#: What a number word counts rather than names: "Two Weeks", "Three Times".
+_COUNTED_NOUNS = frozenset("weeks days months years hours minutes times units doses tabs pills floors beds steps".split())
+#: Number words that open an institution's name ("Seven Hills", "Twin Oaks", "Three Rivers").
+_NAME_NUMBERS = frozenset("one two three four five six seven eight nine ten eleven twelve twin".split())
+
+
+def _name_number(t: _Tok) -> bool:
+    """A number word written capitalised in mixed case, as it opens an institution's name ("Three Rivers Hospital")."""
+    return t.low in _NAME_NUMBERS and t.case == "mixed" and t.raw[:1].isupper() and not t.raw.isupper()
+
+
+def _capitalised_run(text: str, toks: list, k: int, named: list, min_caps: int = 2) -> int:
+    """End of a run of ``min_caps`` or more capitalised words from ``k`` ("Holy Name", "Stop & Shop", "Seven Hills"),
+    or ``k``."""
     n = len(toks)
     m = k
     caps = 0
@@ -1791,7 +1804,10 @@ def _capitalised_run(text: str, toks: list, k: int, named: list) -> int:
         if m > k and tm.low in ("of", "the", "and"):
             m += 1
             continue
-        if tm.raw[:1].isupper() and not tm.raw.isupper() and tm.cls != C and tm.low not in FUNCTION_WORDS \
+        # ("Seven Hills", "Twin Oaks"; not a ward, "Two South", or a count, "Two Weeks")
+        number = m == k and tm.low in _NAME_NUMBERS and m + 1 < n and toks[m + 1].low not in _COMPASS_WORDS \
+            and toks[m + 1].low not in _COUNTED_NOUNS
+        if tm.raw[:1].isupper() and not tm.raw.isupper() and (tm.cls != C and tm.low not in FUNCTION_WORDS or number) \
                 and tm.low not in CARE_WORDS and tm.low not in TITLES:
             caps += 1
             m += 1
@@ -1799,7 +1815,7 @@ def _capitalised_run(text: str, toks: list, k: int, named: list) -> int:
         break
     while m > k and toks[m - 1].low in ("of", "the", "and"):
         m -= 1
-    return m if caps >= 2 else k
+    return m if caps >= min_caps else k
 
 
 def _inst_joined(text: str, a: _Tok, b: _Tok) -> bool:
@@ -1927,7 +1943,7 @@ dialysis surgical orthopedic pulmonary vascular
 )
 #: Field labels whose value names an institution ("NURSING HOME: SEVEN HILLS", "Pharmacy: Brooks"); two-word
 #: ones by their pair. "hospital" and "clinic" are left out: "Hospital course:" heads a section.
-_INSTITUTION_FIELDS_ALONE = frozenset("pharmacy snf ltac ltach vna agency facility employer shelter rehab hospice osh".split())
+_INSTITUTION_FIELDS_ALONE = frozenset("pharmacy snf ltac ltach vna agency facility employer shelter rehab hospice osh nh ltc alf ecf".split())
 _INSTITUTION_FIELD_PAIRS = frozenset({("nursing", "home"), ("assisted", "living"), ("group", "home"), ("referring", "hospital"),
                                       ("outside", "hospital"), ("home", "care"), ("home", "services"), ("prior", "admits"),
                                       ("prior", "admissions"), ("previous", "admits"), ("funeral", "home")})

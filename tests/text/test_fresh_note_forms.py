@@ -356,3 +356,30 @@ def test_an_employer_after_a_work_cue_is_removed_in_any_case(text, value):
 )
 def test_a_work_cue_before_no_employer_is_kept(text):
     assert _l2(text) == text
+
+
+# ---------------------------------------------------------------- institutions named with "The" or a number word
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("Pt was at The Willows for 2 wks.", "Willows"),
+        ("Seen at Seven Hills last month.", "Hills"),
+        ("transferred from Three Rivers Hospital", "Three"),
+        ("NH: Bear Mountain", "Bear"),
+    ],
+    ids=["capitalised_the_mid_sentence", "number_word_name", "number_word_before_head", "nursing_home_field"],
+)
+def test_institutions_named_with_the_or_a_number_are_removed(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Seen at Two South for tele.", "Pt has been at Two Weeks.", "discussed with Two nursing home reps", "Pt went to The ED.",
+     "NH: none"],
+    ids=["ward", "count", "number_before_head_alone", "clinical_after_the", "field_without_name"],
+)
+def test_wards_counts_and_units_after_the_or_a_number_are_kept(text):
+    assert _l2(text) == text
