@@ -209,13 +209,13 @@ PLACEMENT_PAIRS = frozenset(
      ("transfer", "to"), ("transfer", "from"), ("tx", "to"), ("admitted", "to"), ("admitted", "from"), ("resident", "of"),
      ("lives", "at"), ("living", "at"), ("stays", "at"), ("stayed", "at"), ("staying", "at"), ("previously", "at"),
      ("referred", "to"), ("placement", "at"), ("bed", "at"), ("accepted", "at"), ("accepted", "to"), ("program", "at"),
-     ("programme", "at")}
+     ("programme", "at"), ("c", "to"), ("c'd", "to"), ("dc'd", "to"), ("dcd", "to"), ("dced", "to")}
 )
 #: ... of which these may put a lone everyday word there without "the" ("transferred to broadway"; not "back to sleep").
 _LONE_PLACEMENT = frozenset(
     {("sent", "to"), ("transferred", "to"), ("transferred", "from"), ("transfer", "to"), ("tx", "to"), ("admitted", "from"),
      ("discharged", "to"), ("dc", "to"), ("accepted", "at"), ("accepted", "to"), ("bed", "at"), ("transport", "via"),
-     ("transported", "via"), ("transportation", "via")}
+     ("transported", "via"), ("transportation", "via"), ("c", "to"), ("c'd", "to"), ("dc'd", "to"), ("dcd", "to"), ("dced", "to")}
 )
 #: Everyday words after a placement cue that name no institution: rooms, furniture, states of care, the world at large.
 _NOT_A_VENUE = frozenset(
@@ -1751,7 +1751,7 @@ def _placement_run(text: str, toks: list, k: int, the: bool, named: list, place_
     """
     n = len(toks)
     j = k
-    while j < n and j - k < (3 if the else 1):
+    while j < n and j - k < (3 if the else 2 if lone else 1):
         tj = toks[j]
         if named[j] or j > k and not _joined(text, toks[j - 1], tj, comma=False):
             break
@@ -1775,8 +1775,12 @@ def _placement_run(text: str, toks: list, k: int, the: bool, named: list, place_
         plural = last.low.endswith("s") and not last.low.endswith(("ss", "us", "is")) and len(last.low) >= 4
         capital = last.case == "mixed" and all(toks[m].raw[:1].isupper() for m in range(k, j))
         ok = tail or in_place or strong and (plural or capital)
-    else:
+    elif j == k + 1:
         ok = lone and last.cls in (W, A, U) and zipf(last.low) < 4.5 and (last.case != "mixed" or last.raw[:1].isupper())
+    else:
+        # two everyday words after a lone cue: "d/c to sunny acres", "transferred to bear mountain"
+        ok = lone and all(toks[m].cls in (W, A, U) and zipf(toks[m].low) < 5.0 and (toks[m].case != "mixed" or toks[m].raw[:1].isupper())
+                          for m in range(k, j))
     return j if ok else k
 
 

@@ -383,3 +383,22 @@ def test_institutions_named_with_the_or_a_number_are_removed(text, value):
 )
 def test_wards_counts_and_units_after_the_or_a_number_are_kept(text):
     assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [("d/c'd to sunny acres", "sunny"), ("pt d/c to bear mountain for rehab", "bear")],
+    ids=["after_dc_d", "two_words_after_dc"],
+)
+def test_a_facility_of_two_everyday_words_after_a_discharge_is_removed(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["d/c to rehab", "d/c to home with vna", "transferred to step down unit", "sent to radiology for ct",
+     "transferred to floor bed 12", "sent to get labs"],
+    ids=["care_word", "home", "unit", "service", "bed", "verb"],
+)
+def test_a_discharge_to_no_facility_is_kept(text):
+    assert _l2(text) == text
