@@ -524,6 +524,10 @@ def _joined(text: str, a: _Tok, b: _Tok, comma: bool = True) -> bool:
     return not g.strip(" \t,.") and g.count(",") <= 1
 
 
+#: Words after which a capitalised word that is also a name is a person ("spoke to Grace", "called Joy").
+_PERSON_BEFORE = frozenset(
+    "to for by per and called told asked paged notified updated informed contacted visited met thanked phoned texted".split()
+)
 #: Given names that are also month or weekday names: a date's, which the date recognisers decide.
 _CALENDAR_GIVEN_NAMES = frozenset("april may june july august sat sun mon tue wed thu fri".split())
 
@@ -540,10 +544,15 @@ def _capitalised_given_mid_sentence(text: str, toks: list, i: int) -> bool:
     p = toks[i - 1]
     if not p.raw.islower() or p.dot or _gap(text, p, t) not in (" ", " (", "  "):
         return False
+    # a word that takes a person before it ("spoke to Grace", "message for Joy"; not "hx of Major depression",
+    # "stool with Frank blood", "has Rich social network")
+    if p.low not in _PERSON_BEFORE and not (p.low == "with" and i > 1 and (toks[i - 2].low in _WITH_VERBS or toks[i - 2].low in _COMM_VERBS)):
+        return False
     if i + 1 < len(toks):
         nx = toks[i + 1]
-        if nx.raw[:1].isupper() and _gap(text, t, nx) == " ":
-            return False  # "Grace Chapel", "Rose Hill Manor": a capitalised phrase is judged as one
+        if _gap(text, t, nx) == " " and (nx.raw[:1].isupper() or nx.cls in (W, C) and nx.low not in FUNCTION_WORDS and nx.low not in _NEVER
+                                        and not _finite_verb(nx)):
+            return False  # "Grace Chapel", "King size bed": a capitalised phrase, or a noun the word describes
     return True
 
 

@@ -198,3 +198,27 @@ def test_unknown_words_introduced_as_the_patient_are_a_name(text, value):
 
 def test_clinical_words_before_is_a_are_kept():
     assert _l2("PERRLA EOMI IS A FINDING") == "PERRLA EOMI IS A FINDING"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hx of Major depression, on sertraline.",
+        "stool with Frank blood noted.",
+        "states he has no Hope for recovery.",
+        "pt reports Joy in visits from grandkids.",
+        "Pt says Grace before meals.",
+        "pt needs a Chase for the IV",
+        "went to King size bed",
+        "using Young adult services",
+        "has Rich social network",
+    ],
+    ids=["after_of", "after_with_and_before_noun", "after_no", "after_reports", "after_says", "after_a", "before_noun",
+         "after_using", "after_has"],
+)
+def test_a_capitalised_everyday_word_where_no_person_stands_is_kept(text):
+    assert _l2(text) == text
+
+
+def test_a_capitalised_given_name_before_a_finite_verb_is_removed():
+    assert "Rose" not in _l2("pt and Rose discussed plan")
