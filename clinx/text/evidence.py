@@ -709,6 +709,7 @@ _ROLE_MODIFIERS = frozenset(
 day night evening eve charge primary float floor staff senior junior head lead ward unit covering bedside triage resource
 travel agency school clinic hospice team home visiting private duty case admitting discharging on-call oncall
 pain sleep family transplant trauma stroke heart lung kidney liver bone breast eye hand foot spine vein
+long short ostomy burn pool study research comfort nurse care peds
 """.split()
 )
 #: Credentials a person's given name or surname alone may stand before ("Grace RN", "Miller MD"); not "DO", "PA" or
@@ -716,13 +717,19 @@ pain sleep family transplant trauma stroke heart lung kidney liver bone breast e
 _PERSON_CREDENTIALS = CREDENTIALS - {"do", "d.o", "pa", "rd"}
 
 
-def _word_name_before_credential(t: _Tok, cred: str) -> bool:
+def _word_name_before_credential(text: str, t: _Tok, cred: _Tok) -> bool:
     """Is ``t``, a name that is also an everyday word, alone before the credential ``cred`` a person ("Per Sandy RN",
-    "Miller, MD", "PER ROSE RN")? Written capitalised in mixed case, in any case in a capitals or lower-case line; never
-    a word that says which nurse ("charge RN") or a function word ("will RN")."""
-    if cred not in _PERSON_CREDENTIALS or t.low in FUNCTION_WORDS or t.low in _ROLE_MODIFIERS or t.low in _NEVER:
+    "PER ROSE RN", "Miller MD" closing a line)? Written capitalised in mixed case, in any case in a capitals or
+    lower-case line; never a word that says which nurse ("charge RN") or a function word ("will RN"). A surname that
+    is no given name ("Miller", but also "Long", "Care", "Burn") only where a signature stands: the credential ends
+    its line ("Per Long RN, pt stable" names no one)."""
+    if cred.low not in _PERSON_CREDENTIALS or t.low in FUNCTION_WORDS or t.low in _ROLE_MODIFIERS or t.low in _NEVER:
         return False
-    return t.cls == A and (t.low in _lex()[0] or t.low in _lex()[1]) and (t.case != "mixed" or t.raw[:1].isupper())
+    if t.cls != A or t.case == "mixed" and not t.raw[:1].isupper():
+        return False
+    if t.low in _lex()[0]:
+        return True
+    return t.low in _lex()[1] and _LINE_END_RE.match(text, cred.e) is not None
 
 
 def _compound_before(text: str, toks: list, j: int) -> bool:
@@ -1064,7 +1071,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 continue  # "2218 W Cermak Rd": a road after its house number, no dietitian (the street pass takes it)
             # "Thomas Whitfield, MD"; "P. Galloway, MD": an initial vouches for an ambiguous surname
             if cnt and (any(toks[m].cls in (N, U) for m in span) or any(_is_initial(toks[m], text) for m in span) and any(toks[m].cls == A for m in span)
-                        or cnt == 1 and _word_name_before_credential(toks[i - 1], low) and not _compound_before(text, toks, i - 1)
+                        or cnt == 1 and _word_name_before_credential(text, toks[i - 1], t) and not _compound_before(text, toks, i - 1)
                         or cnt >= 2 and low in _PERSON_CREDENTIALS and toks[i - 2].low not in FUNCTION_WORDS and _given_then_surname(text, toks, i - 2)):
                 add(k + 1, j, "NAME", "evidence:credential", 0.9)
             elif not cnt and _initials_before(text, toks, i):

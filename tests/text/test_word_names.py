@@ -222,3 +222,13 @@ def test_a_capitalised_everyday_word_where_no_person_stands_is_kept(text):
 
 def test_a_capitalised_given_name_before_a_finite_verb_is_removed():
     assert "Rose" not in _l2("pt and Rose discussed plan")
+
+
+@pytest.mark.parametrize("word", ["Long", "Short", "Care", "Nurse", "Burn", "Pool", "Study", "Comfort", "Peds", "Ostomy"])
+def test_a_service_word_before_a_credential_mid_sentence_is_kept(word):
+    text = f"Per {word} RN, pt stable."
+    assert _l2(text) == text
+
+
+def test_a_surname_alone_before_a_credential_closing_its_line_is_removed():
+    assert "Price" not in _l2("Pt seen, vss.\n-- Price RN")
