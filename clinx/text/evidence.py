@@ -1178,7 +1178,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             start_at = toks[k].s - len(number.group())
         elif before in _SQUARE_CUES and toks[i].low in ("square", "sq") and all(toks[m].cls in (N, U) or lows[m] in place_set for m in range(k, i)):
             start_at = toks[k].s  # "at kenmore square", "near Davis Sq": a square is named after a place or a person
-        elif (before in _STREET_CUES and toks[i].low in _STREET_ABBREVS or before == "at" and toks[i].low in ("street", "avenue", "road")) and (
+        elif (before in _STREET_CUES and toks[i].low in _STREET_ABBREVS or before == "at" and toks[i].low in ("street", "avenue", "road")
+              # "lives on elm street": after a verb of living, the street word written out too
+              or before in ("on", "off") and k >= 2 and lows[k - 2] in _LIVING_VERBS and toks[i].low not in ("court", "place", "square", "circle")) and (
             toks[i].low != "st" or all(toks[m].cls != C for m in range(k, i))  # ("on ... ST" may be an ST segment)
         ):
             start_at = toks[k].s
@@ -1980,6 +1982,7 @@ _STREET_SUFFIXES = frozenset(
 #: Abbreviated street words, which close a street's name without a house number after "lives on", "on", "off".
 _STREET_ABBREVS = frozenset("st ave av rd blvd ter ln pkwy cir hwy".split())
 _STREET_CUES = frozenset("on off near corner".split())
+_LIVING_VERBS = frozenset("lives live living lived resides reside residing resided located moved".split())
 _SQUARE_CUES = _STREET_CUES | frozenset({"at", "in", "to", "from"})
 _ZIP_AFTER_RE = re.compile(r",?[ \t]{1,2}(\d{5}(?:-\d{4})?)(?![\w-])")
 _UNIT_RE = re.compile(r"\.?,?[ \t]{1,2}(?:(?:apt|apartment|unit|suite|ste)\.?[ \t]{0,2}#?|#[ \t]?)\d{1,5}[a-z]?\b", re.I)

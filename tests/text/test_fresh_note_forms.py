@@ -402,3 +402,17 @@ def test_a_facility_of_two_everyday_words_after_a_discharge_is_removed(text, val
 )
 def test_a_discharge_to_no_facility_is_kept(text):
     assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,value", [("pt lives on elm street in quincy", "elm"), ("LIVES ON ELM AVENUE", "ELM"), ("lives off chestnut road", "chestnut")],
+    ids=["lower_written_out", "caps_written_out", "off_road"],
+)
+def test_a_street_written_out_after_lives_on_is_removed(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["lives on the street", "lives on disability", "pt on pressure support"],
+                         ids=["homeless", "income", "vent"])
+def test_lives_on_without_a_street_name_is_kept(text):
+    assert _l2(text) == text
