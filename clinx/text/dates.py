@@ -323,6 +323,9 @@ _DAY_MONTH_GATE_RE = re.compile(r"-(?<=\d-)(?:jan|feb|ma[ry]|apr|ju[nl]|aug|sep|
 # lower-cased text: one literal-led scan, ten times cheaper than the case-insensitive pattern itself
 _MONTH_DAY_GATE_RE = re.compile(r"(?:jan|feb|ma[ry]|apr|ju[nl]|aug|sep|oct|nov|dec)[a-z]{0,6}\.?\s{1,3}\d")
 
+# a month abbreviation, a hyphen and a digit (date_month_hyphen_day); a digit, a month abbreviation and a digit (date_compact)
+_MONTH_HYPHEN_GATE_RE = re.compile(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)t?-\d")
+_COMPACT_GATE_RE = re.compile(r"\d(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\d")
 # every date_holiday_phrase match holds one of these (a sound gate: literal tests, no scan for the pattern)
 _HOLIDAY_WORDS = ("christmas", "xmas", "new year", "newyear", "memorial", "independence", "valentine", "mother", "father",
                   "veterans", "columbus", "presidents", "patriots", "boxing", "labor", "labour")
@@ -379,6 +382,18 @@ DATE_RECOGNIZERS: list[Recognizer] = [
         # "7-Apr", "22-SEPT": day, hyphen, month abbreviation, no year
         r"[0-9](?<![\w/.-][0-9])[0-9]?-(?i:jan|feb|mar|apr|may|jun|jul|aug|sept?|oct|nov|dec)\b(?!-\d)",
         "DATE", 0.85, gate=lambda t, low: _DAY_MONTH_GATE_RE.search(low) is not None,
+    ),
+    Recognizer(
+        "date_month_hyphen_day",
+        # "Jan-5", "SEPT-22": a month abbreviation, hyphen, day (the mirror of date_day_month)
+        r"(?<![\w/-])(?i:jan|feb|mar|apr|may|jun|jul|aug|sept?|oct|nov|dec)-(?:3[01]|[12][0-9]|0?[1-9])(?![\w/-]|[.:]\d)",
+        "DATE", 0.85, gate=lambda t, low: _MONTH_HYPHEN_GATE_RE.search(low) is not None,
+    ),
+    Recognizer(
+        "date_compact",
+        # "01Jan2020", "5JAN21": an export's day, month abbreviation and year written together
+        r"[0-9](?<![\w][0-9])[0-9]?(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)(?:[0-9]{4}|[0-9]{2})(?![\w])",
+        "DATE", 0.9, gate=lambda t, low: _COMPACT_GATE_RE.search(low) is not None,
     ),
     Recognizer(
         "date_md_range",

@@ -416,3 +416,17 @@ def test_a_street_written_out_after_lives_on_is_removed(text, value):
                          ids=["homeless", "income", "vent"])
 def test_lives_on_without_a_street_name_is_kept(text):
     assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [("labs on Jan-5 normal", "5"), ("01Jan2020 cx grew GNR", "2020"), ("EDC 6/15/27", "6/15")],
+    ids=["month_hyphen_day", "compact_day_month_year", "due_date_after_edc"],
+)
+def test_more_date_forms_are_removed(text, value):
+    assert value not in _l2(text)
+
+
+def test_a_month_range_and_the_due_date_word_are_kept():
+    assert _l2("Jan-Mar flares") == "Jan-Mar flares"
+    assert _l2("EDC 6/15/27").startswith("EDC ")
