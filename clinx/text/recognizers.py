@@ -339,6 +339,12 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         gate=lambda t, low: "box" in low and any(map(str.isdigit, t)),
         starts=r"p(?=\.?[ \t]?o|ost[ \t]office)",
     ),
+    # "(617)5550148", "(617) 5550148": an area code in parentheses before seven digits written together
+    Recognizer(
+        "phone_paren_unseparated",
+        r"\((?<![\w(]\()\d{3}\)[ \t]{0,2}\d{7}(?![\w/-]|[.,]\d)",
+        "PHONE", 0.95, gate=lambda t, low: "(" in t and ")" in t,
+    ),
     # "617/555-0148": an area code written before a slash
     Recognizer(
         "phone_slash_area",

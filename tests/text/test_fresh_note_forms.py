@@ -430,3 +430,8 @@ def test_more_date_forms_are_removed(text, value):
 def test_a_month_range_and_the_due_date_word_are_kept():
     assert _l2("Jan-Mar flares") == "Jan-Mar flares"
     assert _l2("EDC 6/15/27").startswith("EDC ")
+
+
+@pytest.mark.parametrize("text", ["cell (617)5550100", "cell (617) 5550100"], ids=["no_blank", "one_blank"])
+def test_an_area_code_in_parentheses_before_seven_digits_goes_with_them(text):
+    assert _l2(text) == "cell [PHONE]"
