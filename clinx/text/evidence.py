@@ -344,6 +344,11 @@ def _classify(low: str) -> str:
     named = low in first or low in last
     if low in GIVEN_NAMES_FIRST:
         return N  # "mary", "peter": frequent words because people are called so
+    if not named and ("'" in low or "’" in low):
+        # "o'neil", "d'angelo": the name lists hold some of these written without the apostrophe
+        bare = low.replace("'", "").replace("’", "")
+        if len(bare) >= 4 and (bare in last or bare in first) and bare not in ordinary:
+            return N
     if low in ordinary:
         if not named and low not in AMBIGUOUS_NAMES:
             return W

@@ -232,3 +232,9 @@ def test_a_service_word_before_a_credential_mid_sentence_is_kept(word):
 
 def test_a_surname_alone_before_a_credential_closing_its_line_is_removed():
     assert "Price" not in _l2("Pt seen, vss.\n-- Price RN")
+
+
+def test_a_surname_with_an_apostrophe_the_lists_hold_without_it_is_a_name():
+    assert classify("o'neil") == "N"
+    assert "o'neil" not in _l2("wife mary-kate o'neil at bedside")
+    assert classify("don't") == "W" and classify("it's") == "W"
