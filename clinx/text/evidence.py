@@ -537,6 +537,22 @@ _PERSON_BEFORE = frozenset(
 _CALENDAR_GIVEN_NAMES = frozenset("april may june july august sat sun mon tue wed thu fri".split())
 
 
+#: Verbs a person does that a word opening a sentence does not ("Grace called", "Rose visited"; not "Mark noted").
+_SPEAKING_VERBS = frozenset("called calls phoned visited visiting came stated states reports reported asked requested brought".split())
+
+
+def _given_then_speaking(text: str, toks: list, i: int) -> bool:
+    """Is ``toks[i]`` a given name that is also a word, opening its sentence before a verb of calling or visiting?"""
+    t = toks[i]
+    if t.cls != A or t.low not in _lex()[0] or t.low in FUNCTION_WORDS or t.low in _NEVER or t.low in _CALENDAR_GIVEN_NAMES:
+        return False
+    if i + 1 >= len(toks) or toks[i + 1].low not in _SPEAKING_VERBS or _gap(text, t, toks[i + 1]) != " ":
+        return False
+    if t.case == "mixed" and not t.raw[:1].isupper():
+        return False
+    return _sentence_start(text, t.s)
+
+
 def _capitalised_given_mid_sentence(text: str, toks: list, i: int) -> bool:
     """Is ``toks[i]`` a given name that is also a word, written capitalised inside a mixed-case sentence, after a
     lower-case word and not before another capitalised word ("Spoke to Grace on phone"; not "Grace Chapel",
@@ -672,10 +688,13 @@ def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit
             j += 1
             n += 1
             break  # given name and surname: the next lower-case word is the sentence's ("dr mark hill saw pt")
+        if n > 0 and t.cls == A and t.low in REPORT_VERBS and not (t.case == "mixed" and t.raw[:1].isupper()):
+            break  # "WIFE KATHY STATES PT WAS CONFUSED": the sentence's verb, though "States" is a surname too
         # a surname that is also a word continues a name: "Michele May", "SON BILL WARD" ("son bill will" does not)
         if n > 0 and t.case == "mixed" and t.cls == A and not t.raw[:1].isupper() and toks[j - 1].raw[:1].isupper():
             break  # "Dr. Church saw pt": a name written capitalised goes on capitalised ("patient john smith" is all lower)
-        cont = n > 0 and t.cls == A and t.low in _lex()[1] and (t.low not in FUNCTION_WORDS or t.case == "mixed" and t.raw[:1].isupper())
+        cont = n > 0 and t.cls == A and t.low in _lex()[1] and (t.low not in FUNCTION_WORDS or t.case == "mixed" and t.raw[:1].isupper()) \
+            and (t.low not in REPORT_VERBS or t.case == "mixed" and t.raw[:1].isupper())  # ("wife kathy states pt ...")
         if any_word and t.cls in (W, C) and t.raw[:1].isupper() and t.low not in FUNCTION_WORDS and t.low not in _NEVER \
                 and t.low not in _FIELD_STOP:
             pass  # "Name: DOE": after a field label every capitalised word is the value
@@ -689,6 +708,15 @@ def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit
     return j if n else i
 
 
+#: Verbs of saying and feeling that are also surnames ("States", "Notes", "Wants"): after a given name in a one-case
+#: line they are the sentence's verb ("WIFE KATHY STATES PT WAS CONFUSED"), not the rest of the name.
+REPORT_VERBS = frozenset(
+    """
+states stated reports reported says said notes noted feels felt wants wanted agrees agreed denies denied asks asked
+requests requested expresses expressed verbalizes verbalized understands understood believes believed thinks thought
+knows knew hopes hoped worries worried prefers preferred declines declined refuses refused
+""".split()
+)
 _AFTER_INITIAL_RE = re.compile(r"\.?(?:$|[ \t]*\n|[ \t]{2,}|,[ \t]|[ \t]*\))")
 
 
@@ -982,6 +1010,12 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             # ("rose (daughter)" in lower case: a given name before a relation in parentheses)
             if run and all(_paren_name_ok(r) for r in run) and any(r.cls in (N, U) or r.raw[:1].isupper() or r.low in first for r in run):
                 add(k0, o, "NAME", "evidence:role", 0.9)
+        # ---- a given name that is also a word, then a comma and a relation: "Family (Grace, daughter)", "rose, wife"
+        if low in RELATIONS and i > 0 and not named[i - 1] and text[toks[i - 1].e : t.s] == ", ":
+            p = toks[i - 1]
+            if p.cls == A and p.low in first and p.low not in FUNCTION_WORDS and p.low not in _CALENDAR_GIVEN_NAMES \
+                    and (p.case != "mixed" or p.raw[:1].isupper()):
+                add(i - 1, i, "NAME", "evidence:cue", 0.9)
         # ---- cue before: a title or a relation vouches even for ambiguous words ("wife Hope", "dr hunter")
         g = None if last_tok else _cue_gap(text, t, nk)
         # "her name is Dawn", "HCP is Grace, her sister": "is" after a naming noun or a relation word is that cue's
@@ -1244,6 +1278,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             continue
         j = i + 1
         while j < n and j - i < 4 and not named[j] and _run_ok(toks[j]) and _joined(text, toks[j - 1], toks[j]) \
+                and not (toks[j].low in REPORT_VERBS and not (toks[j].case == "mixed" and toks[j].raw[:1].isupper())) \
                 and not (toks[j - 1].low in place_set and _state_after(text, toks[j - 1])):
             j += 1  # ("WEYMOUTH, MA": a town and its state, not a surname and a given name)
         # a surname that is also a clinical word, right after a given name: "Cheryl Walker", "TONY SMALL"
@@ -1271,6 +1306,12 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             # "Grace Hill", "MARK BIRD": a given name then a surname, both capitalised
             decided = True
             j = i + 2
+            run = toks[i:j]
+        elif _given_then_speaking(text, toks, i):
+            # "Grace called for update.", "ROSE VISITED WITH GRANDKIDS": a given name opening a sentence before a
+            # verb of calling or visiting
+            decided = True
+            j = i + 1
             run = toks[i:j]
         elif _capitalised_given_mid_sentence(text, toks, i):
             # "Spoke to Grace on phone", "Message left for Joy.": in a mixed-case sentence, a given name written

@@ -238,3 +238,42 @@ def test_a_surname_with_an_apostrophe_the_lists_hold_without_it_is_a_name():
     assert classify("o'neil") == "N"
     assert "o'neil" not in _l2("wife mary-kate o'neil at bedside")
     assert classify("don't") == "W" and classify("it's") == "W"
+
+
+# ---------------------------------------------------------------- a verb of saying after a name, a relation after a name
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("WIFE KATHY STATES PT WAS CONFUSED", "STATES"),
+        ("wife kathy states pt was confused last night", "states"),
+        ("KATHY STATES PT WAS CONFUSED", "STATES"),
+        ("Hope states she is ok", "states"),
+        ("wife joy reports pt fell", "reports"),
+    ],
+    ids=["caps_after_relation_name", "lower_after_relation_name", "caps_uncued", "after_removed_name", "reports"],
+)
+def test_a_verb_of_saying_after_a_name_is_kept(text, kept):
+    out = _l2(text)
+    assert kept in out and "[NAME]" in out
+
+
+def test_a_capitalised_surname_that_is_a_verb_in_mixed_case_stays_part_of_the_name():
+    assert _l2("Wife Kathy States is her name") == "Wife [NAME] is her name"
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [("Family (Grace, daughter) updated by MD.", "Grace"), ("visitors: rose, wife and bill, son", "rose"),
+     ("Grace called for update.", "Grace"), ("ROSE VISITED WITH GRANDKIDS", "ROSE")],
+    ids=["name_comma_relation_in_parens", "lower_name_comma_relation", "given_name_then_called", "caps_given_name_then_visited"],
+)
+def test_a_word_name_beside_a_relation_or_a_verb_of_calling_is_removed(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["Mark noted on L arm.", "Hope remains.", "pt, daughter at bedside", "will, son to call"],
+                         ids=["mark_noted", "hope_remains", "pt_comma_relation", "function_word_comma_relation"])
+def test_a_word_before_a_relation_or_another_verb_is_kept(text):
+    assert _l2(text) == text
