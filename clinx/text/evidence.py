@@ -708,13 +708,13 @@ def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit
     return j if n else i
 
 
-#: Verbs of saying and feeling that are also surnames ("States", "Notes", "Wants"): after a given name in a one-case
+#: Verbs of saying, feeling and needing that are also surnames ("States", "Notes", "Needs"): after a given name in a one-case
 #: line they are the sentence's verb ("WIFE KATHY STATES PT WAS CONFUSED"), not the rest of the name.
 REPORT_VERBS = frozenset(
     """
 states stated reports reported says said notes noted feels felt wants wanted agrees agreed denies denied asks asked
 requests requested expresses expressed verbalizes verbalized understands understood believes believed thinks thought
-knows knew hopes hoped worries worried prefers preferred declines declined refuses refused
+knows knew hopes hoped worries worried prefers preferred declines declined refuses refused needs needed saw heard held
 """.split()
 )
 _AFTER_INITIAL_RE = re.compile(r"\.?(?:$|[ \t]*\n|[ \t]{2,}|,[ \t]|[ \t]*\))")
@@ -871,7 +871,8 @@ _ED_BASE = frozenset("need feed bleed breed speed proceed succeed exceed heed se
 def _finite_verb(nx: _Tok) -> bool:
     """Is ``nx`` a finite verb, so that the word before it is its subject, no modal ("WILL CALLED", "GRACE GAVE")?"""
     low = nx.low
-    return low in _FINITE_VERBS or len(low) >= 5 and low.endswith("ed") and low not in _ED_BASE and nx.cls in (W, A)
+    return low in _FINITE_VERBS or len(low) >= 5 and low.endswith("ed") and low not in _ED_BASE and nx.cls in (W, A) \
+        or low.endswith(("'d", "’d")) and len(low) >= 4  # "ok'd", "d/c'd": shorthand past tenses
 
 
 #: Words that follow a verb as its object or complement ("rn mark the site", "d/w hope to").

@@ -277,3 +277,13 @@ def test_a_word_name_beside_a_relation_or_a_verb_of_calling_is_removed(text, val
                          ids=["mark_noted", "hope_remains", "pt_comma_relation", "function_word_comma_relation"])
 def test_a_word_before_a_relation_or_another_verb_is_kept(text):
     assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("WIFE KATHY NEEDS PT HOME", "NEEDS"), ("DR SMITH OK'D LASIX", "OK'D"), ("np grace ok'd lasix", "ok'd")],
+    ids=["needs_after_name", "shorthand_past_tense_caps", "shorthand_past_tense_after_role_name"],
+)
+def test_the_verb_after_a_clinician_or_relative_is_kept(text, kept):
+    out = _l2(text)
+    assert kept in out and "[NAME]" in out
