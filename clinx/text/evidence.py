@@ -367,8 +367,8 @@ def _classify(low: str) -> str:
         return W  # an everyday word (an inflected form: "lives", "returns", "weeks")
     if len(low) < 3 or not low.isalpha() and not ("-" in low or "'" in low or "’" in low):
         return W
-    if _inflected(low, ordinary) or _inflected(low, clinical) or _inflected(low, _common_zipf()):
-        return W  # "faxed", "secretions": an inflected everyday or clinical word no lexicon lists as such
+    if _inflected(low, ordinary) or _inflected(low, clinical) or _inflected(low, _common_zipf()) or _derived(low, ordinary):
+        return W  # "faxed", "secretions", "tearful", "reachable": an everyday or clinical word no lexicon lists as such
     if len(low) >= 7 and low.endswith(_VERB_ENDINGS):
         return W  # "verbalized", "mobilizing", "stabilised": a verb made with -ize, no name ends so
     if _medical_shape(low, ordinary, clinical):
@@ -422,6 +422,21 @@ def _inflected(low: str, ordinary: frozenset) -> bool:
             if suf == "ed" and not rep and low[-3] == "e":
                 continue  # "naveed", "fareed" are names: a word in -e takes only "d" ("nave" -> "naved")
             return True
+    return False
+
+
+#: Endings that make an everyday word another ("tearful", "reachable", "restless", "tiredness"); and the stem's
+#: spelling change before them ("reliable" from "rely", "confusable" from "confuse").
+_DERIVATIONS = ("ful", "fully", "able", "ably", "ible", "less", "lessly", "ness", "ment", "ments", "ive", "ous", "ity")
+
+
+def _derived(low: str, ordinary: frozenset) -> bool:
+    """``low`` is an everyday word plus a derivational ending ("tearful" -> "tear", "reachable" -> "reach")."""
+    for suf in _DERIVATIONS:
+        if low.endswith(suf) and len(low) - len(suf) >= 3:
+            stem = low[: len(low) - len(suf)]
+            if stem in ordinary or stem + "e" in ordinary or stem.endswith("i") and stem[:-1] + "y" in ordinary:
+                return True
     return False
 
 

@@ -287,3 +287,13 @@ def test_a_word_before_a_relation_or_another_verb_is_kept(text):
 def test_the_verb_after_a_clinician_or_relative_is_kept(text, kept):
     out = _l2(text)
     assert kept in out and "[NAME]" in out
+
+
+@pytest.mark.parametrize("word", ["tearful", "reachable", "restless", "tiredness", "arrangement", "agreeable"])
+def test_an_everyday_word_with_a_derivational_ending_is_a_word(word):
+    assert classify(word) == "W"
+    assert _l2(f"WIFE {word.upper()} AT BEDSIDE") == f"WIFE {word.upper()} AT BEDSIDE"
+
+
+def test_names_no_lexicon_lists_stay_unknown_or_names():
+    assert classify("wojciechowska") in ("N", "U") and classify("baystate") == "U"
