@@ -486,7 +486,11 @@ def _philter_runner():
         the flags are moved to the front, which is what the older engines did with them."""
 
         def precompile(self, filepath):
-            return re.compile(hoist_inline_flags(Path(filepath).read_text().strip()))
+            import warnings
+
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", FutureWarning)  # ("possible nested set" in its own patterns, as Philter does)
+                return re.compile(hoist_inline_flags(Path(filepath).read_text().strip()))
 
     def run(notes):
         import nltk

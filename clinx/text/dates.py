@@ -324,7 +324,8 @@ _DAY_MONTH_GATE_RE = re.compile(r"-(?<=\d-)(?:jan|feb|ma[ry]|apr|ju[nl]|aug|sep|
 _MONTH_DAY_GATE_RE = re.compile(r"(?:jan|feb|ma[ry]|apr|ju[nl]|aug|sep|oct|nov|dec)[a-z]{0,6}\.?\s{1,3}\d")
 
 # a month abbreviation, a hyphen and a digit (date_month_hyphen_day); a digit, a month abbreviation and a digit (date_compact)
-_MONTH_HYPHEN_GATE_RE = re.compile(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)t?-\d")
+# (the first led by its hyphen, the look-behind after it: the engine skips to hyphens; "sept-" ends "ept-")
+_MONTH_HYPHEN_GATE_RE = re.compile(r"-(?<=(?:jan|feb|mar|apr|may|jun|jul|aug|sep|ept|oct|nov|dec)-)\d")
 _COMPACT_GATE_RE = re.compile(r"\d(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\d")
 # every date_holiday_phrase match holds one of these (a sound gate: literal tests, no scan for the pattern)
 _HOLIDAY_WORDS = ("christmas", "xmas", "new year", "newyear", "memorial", "independence", "valentine", "mother", "father",

@@ -272,7 +272,8 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     # "Pt resting. --kt/rn", "plan d/c home. -jm", "--J.S.": a signer's initials after a dash, closing a line
     Recognizer(
         "dash_initials",
-        r"(?m)(?:^|(?<=[.;!?)])[ \t]{0,3}|[ \t]{1,3})-{1,2}[ \t]?(?P<v>[A-Za-z]{2,3}|[A-Za-z]\.[ ]?[A-Za-z]\.(?:[ ]?[A-Za-z]\.)?)"
+        # (the dash first, the look-behind after it: the engine skips to dashes; no word, slash or dash before it)
+        r"(?m)-(?<![\w/-]-)-?[ \t]?(?P<v>[A-Za-z]{2,3}|[A-Za-z]\.[ ]?[A-Za-z]\.(?:[ ]?[A-Za-z]\.)?)"
         r"(?P<role>[ \t]?/[ \t]?(?i:rn|lpn|np|md|pa|cna|rt|rrt|sw|cm|pt|ot|slp))?[ \t]*$",
         "NAME", 0.85, validator=_dash_initials_ok, gate=lambda t, low: "-" in t,
     ),
