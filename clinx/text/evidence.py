@@ -1585,7 +1585,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         if named[i]:
             continue
         t = toks[i]
-        if t.cls in (N, U) and len(t.low) >= 4 and t.low in place_set and not (t.raw.isupper() and t.case != "caps"):
+        # (a census given name is a person first: "Mary" alone is no town, and "SISTER MARY JOSEPH NODULE" an eponym)
+        if t.cls in (N, U) and len(t.low) >= 4 and t.low in place_set and t.low not in GIVEN_NAMES_FIRST and not (t.raw.isupper() and t.case != "caps"):
             if not is_eponym(text, [t]) and t.low not in STATE_NAMES:  # "Murphy's sign": a town's name before an eponym head is the sign
                 add(i, i + 1, "LOCATION", "evidence:place", 0.85)
         elif i + 1 < n and t.low in place_first and f"{t.low} {toks[i + 1].low}" in place_set and t.cls != C and toks[i + 1].cls != C and _joined(text, t, toks[i + 1], comma=False):

@@ -297,3 +297,9 @@ def test_an_everyday_word_with_a_derivational_ending_is_a_word(word):
 
 def test_names_no_lexicon_lists_stay_unknown_or_names():
     assert classify("wojciechowska") in ("N", "U") and classify("baystate") == "U"
+
+
+@pytest.mark.parametrize("text", ["VIRCHOW NODE PALPABLE, SISTER MARY JOSEPH NODULE NOTED.",
+                                  "virchow node palpable, sister mary joseph nodule noted."], ids=["caps", "lower"])
+def test_a_census_given_name_in_an_eponym_is_no_town(text):
+    assert _l2(text) == text
