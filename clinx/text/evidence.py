@@ -1587,7 +1587,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         t = toks[i]
         # (a census given name is a person first: "Mary" alone is no town, and "SISTER MARY JOSEPH NODULE" an eponym)
         if t.cls in (N, U) and len(t.low) >= 4 and t.low in place_set and t.low not in GIVEN_NAMES_FIRST and not (t.raw.isupper() and t.case != "caps"):
-            if not is_eponym(text, [t]) and t.low not in STATE_NAMES:  # "Murphy's sign": a town's name before an eponym head is the sign
+            # "Murphy's sign", "AUSTIN FLINT MURMUR": a town's name in an eponym (one or two names before its head) is the sign's
+            eponym = is_eponym(text, [t]) or i + 1 < n and is_eponym(text, toks[i : i + 2]) or i > 0 and is_eponym(text, toks[i - 1 : i + 1])
+            if not eponym and t.low not in STATE_NAMES:
                 add(i, i + 1, "LOCATION", "evidence:place", 0.85)
         elif i + 1 < n and t.low in place_first and f"{t.low} {toks[i + 1].low}" in place_set and t.cls != C and toks[i + 1].cls != C and _joined(text, t, toks[i + 1], comma=False):
             if f"{t.low} {toks[i + 1].low}" not in STATE_NAMES:
@@ -2138,7 +2140,11 @@ _SCORE_AFTER_RE = re.compile(r"[ \t:=]{1,3}(?:score[ \t:=]{1,3})?(?:\d|[ABC]\b)"
 
 
 _ALL_EPONYM_HEADS = EPONYM_HEADS | _EPONYM_HEADS_MORE
-_EPONYM_TAIL_RE = re.compile(r"(?:['’][sS]?)?(?:[ \t]{1,3}(?:and|&)?[ \t]{0,3}[A-Z][A-Za-z'’-]*){1,2}[ \t]{1,3}([A-Za-z]{1,30})")
+#: One, two or three more capitalised names (an "and" between them) and the word after them, tried in that order.
+_EPONYM_TAIL_RES = tuple(
+    re.compile(r"(?:['’][sS]?)?(?:[ \t]{1,3}(?:and|AND|&)?[ \t]{0,3}[A-Z][A-Za-z'’-]*){%d}[ \t]{1,3}([A-Za-z]{1,30})" % k)
+    for k in (1, 2, 3)
+)
 
 
 def is_eponym(text: str, run: list) -> bool:
@@ -2152,9 +2158,14 @@ def is_eponym(text: str, run: list) -> bool:
     if head in SPECIES and nx.group(0)[:1] in " \t" and not nx.group(1).istitle():
         return True  # "Candida glabrata", "CANDIDA ALBICANS": a genus before its species (never title case)
     # "Austin Flint murmur", "Cullen and Grey Turner signs": the head after one or two more capitalised names
-    more = _EPONYM_TAIL_RE.match(text, run[-1].e)
-    if more is not None and more.group(1).lower() in _ALL_EPONYM_HEADS:
-        return True
+    for tail in _EPONYM_TAIL_RES:
+        more = tail.match(text, run[-1].e)
+        if more is None:
+            break
+        if more.group(1).lower() in _ALL_EPONYM_HEADS:
+            # (the names between are people's in an eponym, not a relative or a title: "Kathy and Son Sign ...")
+            between = text[run[-1].e : more.start(1)].lower().replace("'s", " ").replace("’s", " ").split()
+            return not any(w in RELATIONS or w in TITLES for w in between)
     # "neg Ortolani/Barlow", "GREY TURNER/CULLEN NEG": paired with an eponym across a slash, an exam sign too
     if text.startswith("/", run[-1].e):
         after = _NEXT_HEAD_RE.match(text, run[-1].e + 1)

@@ -303,3 +303,17 @@ def test_names_no_lexicon_lists_stay_unknown_or_names():
                                   "virchow node palpable, sister mary joseph nodule noted."], ids=["caps", "lower"])
 def test_a_census_given_name_in_an_eponym_is_no_town(text):
     assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["ROBERT JONES DRESSING INTACT.", "austin flint murmur appreciated at apex.", "graham steell murmur, loud p2.",
+     "CULLEN AND GREY TURNER SIGNS ABSENT.", "KID IS A 4 YO WITH RAD, IN FOR ASTHMA EXACERBATION."],
+    ids=["two_name_eponym_caps", "two_name_eponym_lower", "place_first_name_lower", "and_between_eponyms_caps", "rad"],
+)
+def test_one_case_eponyms_and_abbreviations_are_kept(text):
+    assert _l2(text) == text
+
+
+def test_a_relative_between_a_name_and_a_head_word_is_no_eponym():
+    assert "Kathy" not in _l2("Kathy and Son Sign Consent")
