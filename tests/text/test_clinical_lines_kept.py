@@ -474,3 +474,33 @@ def test_state_after_a_town_is_kept_and_the_town_goes(line, town, state):
     # Safe Harbor keeps states; the gold of every note set marks none
     out = deidentify(line, "L2").text
     assert town not in out and state in out, out
+
+
+#: One-case variants that still lose a word (known misses, strict: the test fails once one is fixed, so the list
+#: is kept true): capitals read "10X/HR" and "3-IN-1" as IDs; a lower-case "cullen" before "and grey turner signs"
+#: is a name; "FRAME PIN" reads as a given name and a surname.
+_ONE_CASE_KNOWN_MISSES = frozenset(
+    {
+        "RESPIRATORY CARE: ALBUTEROL/ATROVENT NEBS Q4H, CHEST PT, INCENTIVE SPIROMETRY 10X/HR.",
+        "cullen and grey turner signs absent.",
+        "ILIZAROV FRAME PIN SITES CLEAN.",
+        "ilizarov frame pin sites clean.",
+        "RECOMMEND HOME WITH OUTPATIENT PT, 3-IN-1 COMMODE, SHOWER CHAIR.",
+    }
+)
+
+
+def _one_case_variants():
+    for i, line in enumerate(LINES):
+        for case, variant in (("caps", line.upper()), ("lower", line.lower())):
+            if variant == line:
+                continue
+            marks = [pytest.mark.xfail(strict=True, reason="known one-case miss")] if variant in _ONE_CASE_KNOWN_MISSES else []
+            yield pytest.param(variant, id=f"line{i:02d}_{case}", marks=marks)
+
+
+@pytest.mark.parametrize("line", list(_one_case_variants()))
+def test_clinical_line_in_one_letter_case_is_unchanged_by_l2(line):
+    """The same lines written all in capitals or all in lower case, as whole notes are: evidence, not
+    capitalisation, must keep them (a name class added for "Mary" once made "SISTER MARY JOSEPH NODULE" a town)."""
+    assert deidentify(line, "L2").text == line
