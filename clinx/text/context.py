@@ -25,7 +25,7 @@ from clinx.records import Manifest
 from clinx.text.base import Candidate, TextResult, apply_candidates, check_text, drop_inside
 from clinx.text.clinical import CLINICAL_CODE_RE
 from clinx.text.dates import CLOCK_BEFORE, CLOCK_RE
-from clinx.text.evidence import CARE_WORDS, HEAD_AS_ADJECTIVE, OCCUPATIONS, REPORT_VERBS, STATE_NAMES, TIME_WORDS, US_STATES, classify
+from clinx.text.evidence import CARE_WORDS, HEAD_AS_ADJECTIVE, OCCUPATIONS, STATE_NAMES, TIME_WORDS, US_STATES, classify, report_verb_word
 from clinx.text.lexicons import first_names, fold
 from clinx.text.ner import make_ner
 from clinx.text.rules import NON_NAMES, _extend_name_left, name_gazetteer
@@ -209,7 +209,7 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
     if cls == "A":
         # an ambiguous word in lower case is the everyday word ("a person", "will"); L1's cues
         # catch the lower-case names that follow "wife", "dr"
-        if low in REPORT_VERBS and (t.isupper() or t.islower()):
+        if report_verb_word(t):
             return 0.0, "alpha"  # "[NAME] STATES PT WAS CONFUSED": a verb of saying after a removed name ("States" is a surname too)
         if t[0].islower():
             return (0.2 if lower_text else 0.0), "alpha"

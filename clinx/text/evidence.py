@@ -201,6 +201,8 @@ VENUE_PAIRS = frozenset(
      ("followed", "at"), ("hospitalized", "at"), ("bx", "at"), ("dx", "at"), ("cath", "at"), ("ed", "at"),
      ("transfer", "to"), ("transfer", "from"), ("tx", "to"), ("sent", "to")}
 )
+#: "d/c to", "d/c'd to", "dc'd to": discharge written short ("d/c" is the tokens "d" and "c").
+_DISCHARGED_TO = frozenset({("c", "to"), ("c'd", "to"), ("dc'd", "to"), ("dcd", "to"), ("dced", "to")})
 #: Cues that place a patient in an institution ("return to the willows", "transferred to broadway", "resident of
 #: the pines"): after one, an everyday word (or "the" and everyday words) up to a clause's end names the place.
 PLACEMENT_PAIRS = frozenset(
@@ -209,14 +211,14 @@ PLACEMENT_PAIRS = frozenset(
      ("transfer", "to"), ("transfer", "from"), ("tx", "to"), ("admitted", "to"), ("admitted", "from"), ("resident", "of"),
      ("lives", "at"), ("living", "at"), ("stays", "at"), ("stayed", "at"), ("staying", "at"), ("previously", "at"),
      ("referred", "to"), ("placement", "at"), ("bed", "at"), ("accepted", "at"), ("accepted", "to"), ("program", "at"),
-     ("programme", "at"), ("c", "to"), ("c'd", "to"), ("dc'd", "to"), ("dcd", "to"), ("dced", "to")}
-)
+     ("programme", "at")}
+) | _DISCHARGED_TO
 #: ... of which these may put a lone everyday word there without "the" ("transferred to broadway"; not "back to sleep").
 _LONE_PLACEMENT = frozenset(
     {("sent", "to"), ("transferred", "to"), ("transferred", "from"), ("transfer", "to"), ("tx", "to"), ("admitted", "from"),
      ("discharged", "to"), ("dc", "to"), ("accepted", "at"), ("accepted", "to"), ("bed", "at"), ("transport", "via"),
-     ("transported", "via"), ("transportation", "via"), ("c", "to"), ("c'd", "to"), ("dc'd", "to"), ("dcd", "to"), ("dced", "to")}
-)
+     ("transported", "via"), ("transportation", "via")}
+) | _DISCHARGED_TO
 #: Everyday words after a placement cue that name no institution: rooms, furniture, states of care, the world at large.
 _NOT_A_VENUE = frozenset(
     """
@@ -556,14 +558,19 @@ _CALENDAR_GIVEN_NAMES = frozenset("april may june july august sat sun mon tue we
 _SPEAKING_VERBS = frozenset("called calls phoned visited visiting came stated states reports reported asked requested brought".split())
 
 
+def _word_given_name(t: _Tok) -> bool:
+    """Is ``t`` a given name that is also an everyday word ("Grace", "SANDY", "rose"), written capitalised in a
+    mixed-case line? Never a function word ("will") or a month or weekday name ("May", "Sat")."""
+    return t.cls == A and t.low in _lex()[0] and t.low not in FUNCTION_WORDS and t.low not in _CALENDAR_GIVEN_NAMES \
+        and (t.case != "mixed" or t.raw[:1].isupper())
+
+
 def _given_then_speaking(text: str, toks: list, i: int) -> bool:
     """Is ``toks[i]`` a given name that is also a word, opening its sentence before a verb of calling or visiting?"""
     t = toks[i]
-    if t.cls != A or t.low not in _lex()[0] or t.low in FUNCTION_WORDS or t.low in _NEVER or t.low in _CALENDAR_GIVEN_NAMES:
+    if not _word_given_name(t) or t.low in _NEVER:
         return False
     if i + 1 >= len(toks) or toks[i + 1].low not in _SPEAKING_VERBS or _gap(text, t, toks[i + 1]) != " ":
-        return False
-    if t.case == "mixed" and not t.raw[:1].isupper():
         return False
     return _sentence_start(text, t.s)
 
@@ -573,9 +580,7 @@ def _capitalised_given_mid_sentence(text: str, toks: list, i: int) -> bool:
     lower-case word and not before another capitalised word ("Spoke to Grace on phone"; not "Grace Chapel",
     "Plan: Hope Lodge", a sentence's first word, or a Title Case header)?"""
     t = toks[i]
-    if t.cls != A or t.case != "mixed" or i == 0 or not (t.raw[:1].isupper() and t.raw[1:].islower()):
-        return False
-    if t.low not in _lex()[0] or t.low in FUNCTION_WORDS or t.low in _NEVER or t.low in _CALENDAR_GIVEN_NAMES:
+    if t.case != "mixed" or i == 0 or not (t.raw[:1].isupper() and t.raw[1:].islower()) or not _word_given_name(t) or t.low in _NEVER:
         return False
     p = toks[i - 1]
     if not p.raw.islower() or p.dot or _gap(text, p, t) not in (" ", " (", "  "):
@@ -703,13 +708,12 @@ def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit
             j += 1
             n += 1
             break  # given name and surname: the next lower-case word is the sentence's ("dr mark hill saw pt")
-        if n > 0 and t.cls == A and t.low in REPORT_VERBS and not (t.case == "mixed" and t.raw[:1].isupper()):
+        if n > 0 and t.cls == A and _report_verb(t):
             break  # "WIFE KATHY STATES PT WAS CONFUSED": the sentence's verb, though "States" is a surname too
         # a surname that is also a word continues a name: "Michele May", "SON BILL WARD" ("son bill will" does not)
         if n > 0 and t.case == "mixed" and t.cls == A and not t.raw[:1].isupper() and toks[j - 1].raw[:1].isupper():
             break  # "Dr. Church saw pt": a name written capitalised goes on capitalised ("patient john smith" is all lower)
-        cont = n > 0 and t.cls == A and t.low in _lex()[1] and (t.low not in FUNCTION_WORDS or t.case == "mixed" and t.raw[:1].isupper()) \
-            and (t.low not in REPORT_VERBS or t.case == "mixed" and t.raw[:1].isupper())  # ("wife kathy states pt ...")
+        cont = n > 0 and t.cls == A and t.low in _lex()[1] and (t.low not in FUNCTION_WORDS or t.case == "mixed" and t.raw[:1].isupper())
         if any_word and t.cls in (W, C) and t.raw[:1].isupper() and t.low not in FUNCTION_WORDS and t.low not in _NEVER \
                 and t.low not in _FIELD_STOP:
             pass  # "Name: DOE": after a field label every capitalised word is the value
@@ -732,6 +736,17 @@ requests requested expresses expressed verbalizes verbalized understands underst
 knows knew hopes hoped worries worried prefers preferred declines declined refuses refused needs needed saw heard held
 """.split()
 )
+
+
+def _report_verb(t: _Tok) -> bool:
+    """Is the token ``t`` one of :data:`REPORT_VERBS` not written capitalised in a mixed-case line ("Kathy States")?"""
+    return t.low in REPORT_VERBS and not (t.case == "mixed" and t.raw[:1].isupper())
+
+
+def report_verb_word(word: str) -> bool:
+    """Is ``word`` one of :data:`REPORT_VERBS` written in one case ("STATES", "states"; not "States")? For passes that
+    see a word without its line."""
+    return word.lower() in REPORT_VERBS and (word.isupper() or word.islower())
 _AFTER_INITIAL_RE = re.compile(r"\.?(?:$|[ \t]*\n|[ \t]{2,}|,[ \t]|[ \t]*\))")
 
 
@@ -1028,9 +1043,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 add(k0, o, "NAME", "evidence:role", 0.9)
         # ---- a given name that is also a word, then a comma and a relation: "Family (Grace, daughter)", "rose, wife"
         if low in RELATIONS and i > 0 and not named[i - 1] and text[toks[i - 1].e : t.s] == ", ":
-            p = toks[i - 1]
-            if p.cls == A and p.low in first and p.low not in FUNCTION_WORDS and p.low not in _CALENDAR_GIVEN_NAMES \
-                    and (p.case != "mixed" or p.raw[:1].isupper()):
+            if _word_given_name(toks[i - 1]):
                 add(i - 1, i, "NAME", "evidence:cue", 0.9)
         # ---- cue before: a title or a relation vouches even for ambiguous words ("wife Hope", "dr hunter")
         g = None if last_tok else _cue_gap(text, t, nk)
@@ -1088,10 +1101,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 given = low == "with" and nk.cls == A and nk.case == "mixed" and nk.raw[:1].isupper() and nk.low in first \
                     and nk.low not in FUNCTION_WORDS
                 # "Per Grace, pt lives alone": after "per", a given name that closes its clause
-                given = given or low == "per" and nk.cls == A and nk.low in first and nk.low not in FUNCTION_WORDS \
-                    and nk.low not in _CALENDAR_GIVEN_NAMES and (nk.case != "mixed" or nk.raw[:1].isupper()) and _CLAUSE_END_RE.match(text, nk.e) is not None
-                given = given or comm and nk.cls == A and nk.low in first and nk.low not in FUNCTION_WORDS and nk.low not in _CALENDAR_GIVEN_NAMES \
-                    and (nk.case != "mixed" or nk.raw[:1].isupper()) and not _object_follows(text, toks, k)
+                given = given or low == "per" and _word_given_name(nk) and _CLAUSE_END_RE.match(text, nk.e) is not None
+                given = given or comm and _word_given_name(nk) and not _object_follows(text, toks, k)
                 # "rn case mgr ruby will visit", "SW GRACE": after a role, a given name that is also a word, unless
                 # a word follows it as an object follows a verb ("rn mark site") or it is lower case in mixed text
                 given = given or (low in ROLES or low in _CLINICIAN_ROLES) and low not in _WEAK_LABELS and nk.cls == A \
@@ -1294,7 +1305,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             continue
         j = i + 1
         while j < n and j - i < 4 and not named[j] and _run_ok(toks[j]) and _joined(text, toks[j - 1], toks[j]) \
-                and not (toks[j].low in REPORT_VERBS and not (toks[j].case == "mixed" and toks[j].raw[:1].isupper())) \
+                and not _report_verb(toks[j]) \
                 and not (toks[j - 1].low in place_set and _state_after(text, toks[j - 1])):
             j += 1  # ("WEYMOUTH, MA": a town and its state, not a surname and a given name)
         # a surname that is also a clinical word, right after a given name: "Cheryl Walker", "TONY SMALL"
@@ -1523,9 +1534,10 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             # "transferred from Holy Name ED", "works at Stop & Shop": two or more capitalised words
             # after a venue cue in mixed-case text name a place, whatever the lexicons say of each
             # ("at The Willows": a capitalised "The" inside a sentence opens a name, one capitalised word is enough)
-            j = _capitalised_run(text, toks, k, named, min_caps=1 if the and toks[k - 1].raw == "The" else 2)
+            cap_the = the and toks[k - 1].raw == "The"
+            j = _capitalised_run(text, toks, k, named, min_caps=1 if cap_the else 2)
             if j > k:
-                add(k - (1 if the and toks[k - 1].raw == "The" else 0), j, "HOSPITAL", "evidence:venue", 0.88)
+                add(k - cap_the, j, "HOSPITAL", "evidence:venue", 0.88)
                 continue
         j = k
         while j < n and j - k < 3:

@@ -60,7 +60,7 @@ hang proud mini honour favour hype bio burger indie don bob
 #: high because people are called so ("mary", "peter", "tom"), Webster's Second lists a rare
 #: lower-case sense ("martin" the bird, "henry" the unit), or they look inflected ("jared", "parker").
 #: A note's "Per Mary RN" or "SW Peter following" names a person as surely as "Per Kathy RN".
-#: ``tests/text/test_lexicons.py`` recomputes the list from Faker.
+#: ``tests/text/test_word_names.py`` recomputes the list from Faker.
 GIVEN_NAMES_FIRST = frozenset(
     """
 carly frances harry henry james jared joe lee martin mary mike parker peter sally tom tony walter

@@ -29,7 +29,7 @@ from typing import Callable, Iterable
 from clinx.records import Manifest
 from clinx.text.base import PLACEHOLDER_RE, Candidate, TextResult, apply_candidates, check_text, drop_inside
 from clinx.text.clinical import CLINICAL_CODE_RE, CLINICAL_WORDS, EPONYM_HEADS, EPONYMS
-from clinx.text.evidence import HEAD_AS_ADJECTIVE, REPORT_VERBS, SERVICES, _lexicon_index, classify, find_evidence
+from clinx.text.evidence import HEAD_AS_ADJECTIVE, SERVICES, _lexicon_index, classify, find_evidence, report_verb_word
 from clinx.text.lexicons import fold
 from clinx.text.dates import DATE_RECOGNIZERS, YEAR_NAMES, score_change, strip_year
 from clinx.text.recognizers import EXTRA_RECOGNIZERS, Recognizer
@@ -645,7 +645,7 @@ def _trim_name(text: str, start: int, end: int, strict: bool = True) -> tuple[in
             raw = span[toks[k][0] : toks[k][1]].strip(",'’")
             w = raw.lower()
             # ... and so does a verb of saying in a one-case line ("WIFE KATHY STATES PT WAS CONFUSED")
-            if w in FUNCTION_WORDS and w not in _PARTICLES or w in REPORT_VERBS and (raw.isupper() or raw.islower()):
+            if w in FUNCTION_WORDS and w not in _PARTICLES or report_verb_word(raw):
                 del toks[k:]
                 break
     while toks and bad(span[toks[-1][0] : toks[-1][1]].strip(",'’")):
