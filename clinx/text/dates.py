@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from clinx.text.lexicons import clinical_vocab, ordinary_words
 from clinx.text.recognizers import Recognizer
 
 _MONTHS_FULL = "january february march april june july august september october november december".split()
@@ -26,7 +27,7 @@ MONTH_ANY = (
     r"nov(?:ember)?|dec(?:ember)?)"
 )
 _DAY_ORD = r"(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)"
-_PREV_WORD_RE = re.compile(r"([A-Za-z][A-Za-z&/]{0,15})[\s:(]{1,3}$")
+_PREV_WORD_RE = re.compile(r"([A-Za-z][A-Za-z&/]{0,15}(?:-\d{1,2})?)[\s:(]{1,3}$")  # "PHQ-9 12/27": a scale's name and number
 _NEXT_WORD_RE = re.compile(r"[\s(]{0,3}([A-Za-z%][A-Za-z/]{0,15})")
 
 #: Words before a slash number that make it a measurement, not a date.
@@ -37,6 +38,7 @@ hr rr sat sats o2 grade murmur apgar apgars pulses reflexes dtr dtrs power motor
 fev1/fvc hearing ecog nyha tmax temp map cvp pap pcwp rvsp ef pt/inr inr x gravida para gp g p parity
 was is of rated level score: percocet norco vicodin sinemet carbidopa/levodopa vicodin dose dosing
 bipap cpap psv ps peep ac simv prvc vent settings setting ipap epap day tof four
+berg tinetti phq phq-9 phq9 gad gad-7 gad7 braden morse nihss fim slums audit cage total sofa apache
 """.split()
 )
 #: Words after a slash number that make it a dose, score or measurement.
@@ -147,7 +149,8 @@ def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
         return None  # pain scale "4/10", "CP 4/10 -> 2/10", "HA 6/10", "pain 6/10, ... relief to 2/10"
     if day == 5 and mon <= 5 and _scale_line(text, s, e, _STRENGTH_RE, 5):
         return None  # motor strength "5/5 upper, 4/5 lower"
-    if nxt and nxt not in _DATE_NEXT and (mon == day and mon <= 5 or (mon, day) in _FRACTIONS):
+    padded = text[e - 2] == "0"  # "3/04", "2/02": a day written with its zero is a date, no fraction or "2/2"
+    if nxt and nxt not in _DATE_NEXT and not padded and (mon == day and mon <= 5 or (mon, day) in _FRACTIONS):
         return None  # "2/2 UTI" (secondary to), "5/5 BLE", "3/3"; "1/2 tab", "crackles 1/2 way up", "3/4 of meals"
     if mon > day and prev in ("x", "of"):
         return None
@@ -164,14 +167,27 @@ surgery cabg pci stent ptca stenting vaccine pneumovax flu tdap ppd scope eeg em
 )
 
 
+#: Words after a month/two-digit-year shape that make it a count ("3/45 nodes positive", "2/50 hpf").
+_TITRE_RE = re.compile(r"(?i)\b(?:tit(?:er|re)s?|ana|dilution)\b")
+_COUNT_AFTER = frozenset("nodes node ln lns lymph cells hpf lpf positive pos neg negative cores samples".split())
+
+
 def _month_year_ok(s: int, e: int, text: str) -> tuple[int, int] | None:
-    """Month/two-digit year ``5/80`` (the second number is no day): after a date word or a test's name, or in
-    parentheses (``A1c 7.2 (10/79)``); never a titre, a vital sign or a dose (``ANA 1/80``, ``BP 9/60``)."""
+    """Month/two-digit year ``5/80`` (the second number is no day, so the shape is a date or a count): never a
+    titre, a vital sign, a dose or a count (``ANA 1/80``, ``BP 9/60``, ``Vytorin 10/40``, ``3/45 nodes``).
+
+    A date after a date word, a test's name, in parentheses (``A1c 7.2 (10/79)``), or after an everyday or
+    clinical word (``compared with 8/79``, ``CT head 11/98``, ``LMP 8/79``) or opening its line. A word no
+    lexicon knows before it is most often a drug of two strengths (``Lotrel 5/40``, ``Necon 1/35``)."""
     prev, nxt = _prev_word(text, s), _next_word(text, e)
-    if prev in NOT_DATE_BEFORE or nxt in NOT_DATE_AFTER or prev in ("titer", "titre", "ana", "dilution", "1"):
+    if prev in NOT_DATE_BEFORE or nxt in NOT_DATE_AFTER or nxt in _COUNT_AFTER or prev in ("titer", "titre", "ana", "dilution", "1"):
         return None
     if prev in DATE_CUES or prev in TEST_WORDS or (s > 0 and text[s - 1] == "(" and text[e : e + 1] == ")"):
         return s, e
+    if _TITRE_RE.search(text, max(0, s - 40), s) is not None:
+        return None  # "titers 1/40 and 1/80"
+    if prev in ordinary_words() or prev in clinical_vocab() or not text[text.rfind("\n", 0, s) + 1 : s].strip(" \t-*•"):
+        return s, e  # after a word, or opening its line ("8/79 MI")
     return None
 
 
@@ -208,6 +224,14 @@ def _md_hyphen_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return m.span()
 
 
+#: Words after "the 14th" that leave it a day ("labs from the 3rd showed", "admitted the 3rd with CHF"),
+#: not "the 4th ventricle", "the 3rd time", "the 2nd dose".
+_ORDINAL_NEXT = frozenset(
+    """of at and or to through in when for was were is are we she he they pt patient with showed shows revealed
+reviewed noted but then per""".split()
+)
+
+
 def _ordinal_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """``3rd of June``, ``the 14th``, ``on the 2nd``: an ordinal day, not ``the 4th ventricle``."""
     s, e = m.span()
@@ -220,7 +244,7 @@ def _ordinal_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     if prev == "the" and not text[e : text.find("\n", e) if "\n" in text[e:] else len(text)].strip(" \t.,;:)"):
         return s, e  # "Neurology consult Tuesday the 5th": the ordinal ends its line
     if prev in ("the", "on", "by", "until", "til", "since", "before", "after", "from", "thru", "through") and (
-        nxt in ("", "of", "at", "and", "or", "to", "through", "in", "when", "for", "was", "we", "she", "he", "pt", "patient")
+        nxt in _ORDINAL_NEXT
         or not nxt
     ):
         return s, e

@@ -273,7 +273,13 @@ _NOT_EMPLOYER_WORD = frozenset(
 #: Capitalised words after a work cue that name no employer ("works for Family", "retired from Teaching").
 _NO_EMPLOYER = frozenset("family friends police state city town government himself herself myself self teaching".split())
 PLACE_CUES = frozenset({("lives", "in"), ("lives", "at"), ("living", "in"), ("resides", "in"), ("resident", "of"), ("home", "in"),
-                        ("moved", "to"), ("moved", "from"), ("visiting", "family"), ("family", "in"), ("police", "in"), ("from", "in")})
+                        ("moved", "to"), ("moved", "from"), ("visiting", "family"), ("family", "in"), ("police", "in"), ("from", "in"),
+                        # where someone lives or grew up, and where a relative lives ("son in dover")
+                        ("lived", "in"), ("live", "in"), ("resided", "in"), ("residing", "in"), ("alone", "in"), ("up", "in"),
+                        ("born", "in"), ("raised", "in"), ("originally", "from"), ("relocated", "to"), ("moving", "to"),
+                        ("house", "in"), ("apartment", "in"), ("apt", "in"), ("condo", "in"),
+                        ("son", "in"), ("daughter", "in"), ("sister", "in"), ("brother", "in"), ("mother", "in"), ("father", "in"),
+                        ("parents", "in"), ("children", "in"), ("kids", "in"), ("family", "from")})
 US_STATES = frozenset(
     "al ak az ar ca co ct de fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj nm ny nc nd oh ok or pa ri sc "
     "sd tn tx ut vt va wa wv wi wy dc pr".split()
@@ -1277,13 +1283,24 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
     for i in town_idx:
         if i == 0 or named[i] or not _joined(text, toks[i - 1], toks[i], comma=False):
             continue
+        if lows[i] in _DEPT_TAILS:
+            _emergency_department(text, toks, lows, i, named, add)
+            continue
         p = toks[i - 1]
         if p.cls == C or p.case == "mixed" and not p.raw[:1].isupper():
             continue
         k = i - 1
         if k > 0 and f"{toks[k - 1].low} {p.low}" in place_set and _joined(text, toks[k - 1], p, comma=False):
             k -= 1  # "east boston fire", "Fall River Police"
+        elif lows[i] in _TOWN_OF:
+            if p.low not in place_set:
+                continue
         elif not (p.low in place_set or p.cls in (N, U) and len(p.low) >= 4):
+            continue
+        if lows[i] in _TOWN_OF:
+            out.append(Candidate(toks[k].s, p.e, "LOCATION", "evidence:town_of", 0.88))
+            for m in range(k, i):
+                named[m] = True
             continue
         j = i + 1
         while j < n and j - i < 3 and lows[j] in _TOWN_SERVICE_TAIL | {"and", "&"} and _inst_joined(text, toks[j - 1], toks[j]):
@@ -1549,8 +1566,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 and low != "via"
             # a known place after "in"/"from"/"to", even one that is also a word, when capitalised ("in Worcester")
             # (in lower-case text, a place that is also a rare word: "from worcester", "to arlington")
-            inplace = tj.low in place_set and tj.cls != C and (
+            inplace = tj.low in place_set and tj.cls != C and tj.low not in _BODY_AND_CARE_TOWNS and (
                 tj.cls not in (W, A) or tj.raw[:1].isupper() or tj.cls == W and zipf(tj.low) < (4.8 if pair in PLACE_CUES else 4.2)
+                # a name that is also a word only after a cue of living there ("lives in canton", "moved to dover";
+                # not "pain in temple", "assist to bath")
+                or tj.cls == A and pair in PLACE_CUES and zipf(tj.low) < 4.8
             )
             strong_venue = pair in VENUE_PAIRS or pair in PLACE_CUES or low in _PREFER
             title_u = tj.cls == U and tj.case == "mixed" and tj.raw[:1].isupper() and not tj.raw.isupper()
@@ -2075,6 +2095,22 @@ _ORG_CUES = VENUE_CUES | frozenset({"by", "via", "with", "pharmacy"})
 #: Public services a town's name makes an organisation ("SAUGUS FIRE", "Quincy Fire Dept", "lynn police"); "EMS" is
 #: left to the clinical vocabulary ("MEDFORD EMS": the town goes, the service's abbreviation stays).
 _TOWN_SERVICES = frozenset("fire police rescue pd fd".split())  # ("lowell pd": the police department)
+#: Towns named by a body site or a care activity: after "in"/"to" in a note they are those ("PAIN IN TEMPLE", "assist to bath").
+_BODY_AND_CARE_TOWNS = frozenset("temple temples bath".split())
+#: Words after a town's known name that say it is one and leave themselves in the text: "a Worcester resident",
+#: "per Canton EMS", "Dorchester native" (only a name the place list knows: "nursing home resident" stays).
+_TOWN_OF = frozenset("resident residents native natives ems ambulance".split())
+#: An emergency department after a hospital's name ("seen in Pine Valley ED", "SILVER RIDGE EMERGENCY DEPT VISIT"):
+#: the words before it name the hospital when a place cue or the line's start leads them.
+_DEPT_TAILS = frozenset("ed er emergency".split())
+#: Words after a name that the town pass reads (a town's service, "resident", an emergency department).
+_TOWN_TRIGGERS = _TOWN_SERVICES | _TOWN_OF | _DEPT_TAILS
+_EMERGENCY_NEXT = frozenset("dept dept. department room rm".split())
+#: Words before "ED" that say which emergency department without naming it ("outside ED", "peds ED").
+_DEPT_NOT = frozenset(
+    """outside local nearest closest nearby another other same different main peds pediatric paediatric adult satellite
+community osh home psych psychiatric ob our their his her my new old prior previous initial urgent walk-in walk""".split()
+)
 _TOWN_SERVICE_TAIL = frozenset("dept department rescue district".split())
 #: Words after a hospital's known name that are part of the named unit ("Hallmark Health VNA", "Brigham dermpath").
 _INST_TAIL = HOSPITAL_HEADS | frozenset("center centre ctr hospital clinic system institute vna dermpath".split())
@@ -2083,6 +2119,29 @@ _HEAD_START = HOSPITAL_HEADS | frozenset(a for a, _ in HOSPITAL_HEAD_PAIRS) | fr
 _VENUE_WORDS = VENUE_CUES | frozenset(b for _, b in VENUE_PAIRS) | frozenset(b for _, b in PLACE_CUES) | frozenset({"near", "via"}) \
     | frozenset(b for _, b in PLACEMENT_PAIRS) | frozenset({"about"}) | _PREFER
 
+
+
+def _emergency_department(text: str, toks: list, lows: list, i: int, named: list, add) -> None:
+    """The hospital named before an emergency department at token ``i`` ("in Pine Valley ED", "from silver ridge er",
+    "SILVER RIDGE EMERGENCY DEPT"): one to three words, none clinical, a function word or one that only says which
+    department ("outside ED"), capitalised in mixed case, after "in"/"at"/"from"/"to"/"via" or opening the line."""
+    if lows[i] == "emergency" and (i + 1 >= len(toks) or lows[i + 1] not in _EMERGENCY_NEXT):
+        return
+    if lows[i] != "emergency" and toks[i].raw[:1].islower() and toks[i].case == "mixed":
+        return  # "ed" in a mixed-case line is a name ("son Ed") or a word, not the department
+    k = i
+    while k > 0 and i - k < 3:
+        t = toks[k - 1]
+        if named[k - 1] or t.cls == C or t.low in FUNCTION_WORDS or t.low in _DEPT_NOT or t.low in _DEPT_TAILS \
+                or (t.case == "mixed" and not t.raw[:1].isupper()) or not _joined(text, t, toks[k], comma=False):
+            break
+        k -= 1
+    if k == i:
+        return
+    led = k > 0 and lows[k - 1] in ("in", "at", "from", "to", "via") and _joined(text, toks[k - 1], toks[k], comma=False)
+    if not led and text[text.rfind("\n", 0, toks[k].s) + 1 : toks[k].s].strip(" \t-*•:"):
+        return
+    add(k, i, "HOSPITAL", "evidence:emergency_department", 0.86)
 
 
 def _hospital_starts(lows: list, index) -> list[int]:
@@ -2100,7 +2159,7 @@ def _trigger_table() -> dict[str, int]:
     table: dict[str, int] = {}
     for bit, words in (
         (_T_CUE, _CUE_WORDS), (_T_SAINT, ("st", "saint")), (_T_HOSP, hospitals()), (_T_EXTRA, _extra_triggers()),
-        (_T_TOWN, _TOWN_SERVICES), (_T_HEAD, _HEAD_START), (_T_VENUE, _VENUE_WORDS), (_T_PLACE1, _place_first()),
+        (_T_TOWN, _TOWN_TRIGGERS), (_T_HEAD, _HEAD_START), (_T_VENUE, _VENUE_WORDS), (_T_PLACE1, _place_first()),
     ):
         for w in words:
             table[w] = table.get(w, 0) | bit

@@ -293,14 +293,18 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "AGE", 0.85, validator=lambda m, t: m.span("v") if m.group("v") else m.span("w"), flags=re.I,
         gate=lambda t, low: "ninet" in low or "hundred" in low or "90" in low,
     ),
-    # "She is 93.", "pt is now 91 and lives alone": an age over 89 said of the patient (not "pt is 95% on RA",
-    # "she is 98.6", "he is 92 kg")
+    # "She is 93.", "pt is now 91 and lives alone", "father is 94", "mother died at 96", "Pt, 92, A&Ox2": an age
+    # over 89 said of the patient or a relative (not "pt is 95% on RA", "she is 98.6", "he is 92 kg", "sats were 92")
     Recognizer(
         "age_over_89_said",
-        r"\b(?:she|he|pt|patient)[ \t]{1,2}(?:is|was|turned|turns)[ \t]{1,2}(?:now[ \t]{1,2})?(?P<v>9\d|1[01]\d)"
+        r"\b(?:(?:she|he|pt|patient|mother|father|mom|dad|wife|husband|spouse|sister|brother|aunt|uncle|grandmother|"
+        r"grandfather|grandma|grandpa)[ \t]{1,2}(?:is|was|turned|turns)[ \t]{1,2}(?:now[ \t]{1,2})?"
+        r"|(?:died|passed[ \t]{1,2}away|passed|deceased)[ \t]{1,2}(?:at|aged?)[ \t]{1,2}(?:age[ \t]{1,2})?|(?:pt|patient),[ \t]{1,2}(?=\d+,))"
+        r"(?P<v>9\d|1[01]\d)"
         r"(?![\w%/]|\.\d|[ \t]{0,2}(?:%|kg|lbs?|bpm|mmhg|f\b|degrees|on\b|at\b|percent))",
         "AGE", 0.85, flags=re.I,
-        gate=lambda t, low: (" is " in low or " was " in low or " turn" in low) and any(map(str.isdigit, t)),
+        gate=lambda t, low: (" is " in low or " was " in low or " turn" in low or "died" in low or "passed" in low or "deceased" in low
+                             or "pt," in low or "patient," in low) and any(map(str.isdigit, t)),
     ),
     # "home # 555 0199", "call 555.0199": a seven-digit number split by a blank or a dot after a phone word
     # (with a hyphen it is L1's phone pattern already)

@@ -167,11 +167,11 @@ DATE_RE = rf"""(?x)
                                                                   # "pain 5-6/10" is a range of scores)
   | {_DAY}(?:\s{{1,3}}of)?[\s.-]{{1,3}}(?i:{MONTH})\.?[\s.,-]{{1,3}}{_YEAR}     # 14-Mar-1961, 14 March 1961
   | (?i:{MONTH})\.?[\s.-]{{1,3}}{_DAY}(?:,\s{{0,3}}|[\s.-]{{1,3}}){_YEAR}       # March 14, 1961
-  | (?i:{MONTH})\.?,?\s{{1,3}}{_YEAR4}                                          # March 1961
+  | (?i:{MONTH})\.?(?:,?\s{{1,3}}|-){_YEAR4}                                    # March 1961, Oct-2017
   | {MONTH}\.?\s{{1,3}}{_DAY}(?!\s{{0,2}}(?:mm|cm|ml|mg|lesions?|nodules?)\b)   # March 14
   | {_DAY}\s{{1,3}}(?:of\s{{1,3}})?{MONTH}\b                                    # 14 March
   | (?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?:T?(?:[01]\d|2[0-3])[0-5]\d(?:[0-5]\d)?)?  # 20230502
-  | {_MON_NUM}/{_YEAR4}                                                         # 03/1961
+  | (?:{_MON_NUM}/|(?:0[1-9]|1[0-2])-){_YEAR4}                                 # 03/1961, 10-2017 (two-digit month)
 )
 {_TIME}
 (?![\w]|[-/.]\d)
@@ -249,7 +249,7 @@ PATTERNS: list[tuple[str, str, str, float]] = [
         "age_over_89",
         # "(?<![\w.])(?:9\d|1[01]\d)..." with its first digit first (the engine skips other positions);
         # "92 y.o." ends on a dot: no word boundary after it
-        r"[91](?<![\w.][91])(?:(?<=9)\d|(?<=1)[01]\d)(?=\s{0,2}-?\s{0,2}(?:(?:(?i:years?|yrs?|y/?o|yo[mf]?)|[MF])(?:[\s-]{1,2}(?i:old))?\b|(?i:y\.o\.)))",
+        r"[91](?<![\w.][91])(?:(?<=9)\d|(?<=1)[01]\d)(?=\s{0,2}-?\s{0,2}(?:(?:(?i:years?|yrs?|y/?o|yo[mf]?)|[MF]|(?<=\d)[mf])(?:[\s-]{1,2}(?i:old))?\b|(?i:y\.o\.)))",
         "AGE",
         0.96,
     ),
@@ -327,7 +327,7 @@ def _compile_cues() -> re.Pattern:
     )
 
 
-_BASE_VALIDATED = frozenset({"date_md_cue", "name_cue", "name_title", "name_comma", "name_possessive", "hospital", "id_prefixed", "id_hyphenated", "id_digits"})
+_BASE_VALIDATED = frozenset({"age_over_89", "date_md_cue", "name_cue", "name_title", "name_comma", "name_possessive", "hospital", "id_prefixed", "id_hyphenated", "id_digits"})
 
 
 def _base_validator(name: str):
@@ -705,6 +705,7 @@ def _sentence_initial(text: str, start: int) -> bool:
     return i < 0 or text[i] in _SENTENCE_START_CHARS or PLACEHOLDER_RE.match(text, max(0, i - 10), i + 1) is not None
 
 
+_TEMP_BEFORE_RE = re.compile(r"(?i)\b(?:t|temp|temps|temperature|tmax|t-?max|tm|tc|febrile|fever|fevers|spiked?|spiking|max|afebrile)\b[^\n\w]{0,3}(?:\w+[^\n\w]{1,3}){0,2}$")
 _WEAK_CUE_RE = re.compile(r"(?i)(?:pt|patient)\b(?!\s{0,3}[:=#])")
 
 
@@ -716,6 +717,12 @@ def _validate(name: str, m: re.Match, text: str) -> tuple[int, int] | None:
     start, end = m.span("v") if "v" in m.re.groupindex else m.span()
     if name == "date_md_cue":
         return None if score_change(text, start, end) else (start, end)  # "pain 3/10 from 7/10"
+    if name == "age_over_89":
+        # "Tmax 101F", "febrile to 102F", "T 99 F": a temperature in Fahrenheit, not "92F admitted from NH"
+        unit = text[end : end + 3].lstrip(" \t-")[:1]
+        if unit in "Ff" and _TEMP_BEFORE_RE.search(text, max(0, start - 30), start) is not None:
+            return None
+        return start, end
     if name in ("name_cue", "name_title", "name_comma", "name_possessive"):
         if name == "name_possessive":
             trimmed = _trim_name(text, start, end)

@@ -59,7 +59,7 @@ def _trigger_lists_plain(toks: list, lows: list) -> tuple[list[int], ...]:
         [i for i, w in enumerate(lows) if w in ("st", "saint")],
         E._hospital_starts(lows, E.hospitals()),
         [i for i, w in enumerate(lows) if w in triggers],
-        [i for i, w in enumerate(lows) if w in E._TOWN_SERVICES],
+        [i for i, w in enumerate(lows) if w in E._TOWN_TRIGGERS],
         [i for i, w in enumerate(lows) if w in E._HEAD_START],
         [i for i, w in enumerate(lows) if w in E._VENUE_WORDS],
         [k for k, t in enumerate(toks) if t.cls is not E.C and t.cls is not E.W],

@@ -1,0 +1,160 @@
+"""Classes found by probe matrices of invented values x contexts x letter case (session of 2026-12-02): month/year
+dates after everyday words, month-hyphen-year, a zero-padded day, ordinal days before a verb, ages over 89 said of
+relatives or after a death, fevers in Fahrenheit that are no ages, towns before "resident"/"EMS" and after cues of
+living there, hospitals named before an emergency department, care settings written as abbreviations. Each test pins
+the rule and sentences it must leave alone. Values are invented; test ids name the form, never a value.
+"""
+
+import pytest
+
+from clinx.text.pipeline import deidentify
+
+
+def _l2(text: str) -> str:
+    return deidentify(text, "L2").text
+
+
+def _cases(text: str) -> list[str]:
+    return [text, text.upper(), text.lower()]
+
+
+# ---------------------------------------------------------------- dates
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("Compared with 8/79 -- the QRS complex is slightly wider.", "8/79"),
+        ("CT head 11/98: no bleed.", "11/98"),
+        ("Pt reports LMP 8/79.", "8/79"),
+        ("8/79 MI, medically managed", "8/79"),
+        ("Last colonoscopy Oct-2017, normal.", "2017"),
+        ("Seen 10-2017 for the same.", "2017"),
+        ("Prior echo 3/04 normal.", "3/04"),
+        ("Labs from the 3rd reviewed.", "3rd"),
+        ("Admitted the 3rd with CHF exacerbation.", "3rd"),
+        ("Prior echo the 14th showed EF 55%.", "14th"),
+    ],
+    ids=["month_year_after_word", "month_year_after_test", "month_year_after_lmp", "month_year_opening_line",
+         "month_hyphen_year", "two_digit_month_hyphen_year", "zero_padded_day_no_fraction", "ordinal_before_verb",
+         "ordinal_before_with", "ordinal_before_showed"],
+)
+def test_date_forms_found_by_the_probe_matrix_are_removed(text, value):
+    for variant in _cases(text):
+        assert value.lower() not in _l2(variant).lower(), variant
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Vytorin 10/40 daily.",
+        "Lotrel 5/40.",
+        "On Necon 1/35 for years.",
+        "3/45 nodes positive.",
+        "Titers 1/40 and 1/80.",
+        "BERG 8/56. RECOMMEND ACUTE REHAB",
+        "PHQ-9 12/27, GAD-7 9/21.",
+        "Strength 4/5 RUE, 3/40?",
+        "Pt ate 3/4 of meals.",
+        "Vent AC 12/450/5/40%.",
+    ],
+    ids=["drug_two_strengths", "drug_two_strengths_alone", "contraceptive", "node_count", "titres_in_a_list",
+         "balance_scale", "mood_scales_with_numbers", "after_a_comma", "fraction", "vent_settings"],
+)
+def test_doses_scores_and_counts_shaped_like_month_year_are_kept(text):
+    assert _l2(text) == text
+
+
+# ---------------------------------------------------------------- ages over 89
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("Mother died at 96.", "96"),
+        ("Father is 94 and lives with them.", "94"),
+        ("Pt, 92, A&Ox2.", "92"),
+        ("pt is a 92f with chf", "92"),
+        ("Pt's grandmother is 101.", "101"),
+    ],
+    ids=["died_at", "relative_is", "appositive_after_pt", "glued_sex_letter_lower_case", "three_digit_age_of_relative"],
+)
+def test_ages_over_89_said_of_relatives_or_glued_are_removed(text, value):
+    for variant in _cases(text):
+        assert value not in _l2(variant), variant
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Tmax 101F overnight.", "T 99 F, HR 88.", "febrile to 102F", "spiked a temp of 101F at 0300", "sats were 92, 94.",
+     "Pt, 92% on RA."],
+    ids=["tmax", "t_spaced", "febrile_to", "spiked_temp", "sat_list", "appositive_percent"],
+)
+def test_fevers_in_fahrenheit_and_saturations_are_no_ages(text):
+    for variant in _cases(text):
+        assert _l2(variant) == variant, variant
+
+
+# ---------------------------------------------------------------- towns
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("Pt is a Worcester resident.", "worcester"),
+        ("Per Canton EMS, pt was down 20 min.", "canton"),
+        ("Lifelong Dorchester native.", "dorchester"),
+        ("pt lives in canton with wife", "canton"),
+        ("Lives alone in Dover, MA.", "dover"),
+        ("Grew up in Providence.", "providence"),
+        ("Son in Orange is HCP.", "orange"),
+    ],
+    ids=["before_resident", "before_ems", "before_native", "word_town_after_lives_in", "after_alone_in",
+         "after_grew_up_in", "after_relative_in"],
+)
+def test_towns_found_by_the_probe_matrix_are_removed(text, value):
+    for variant in _cases(text):
+        assert value not in _l2(variant).lower(), variant
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Pt is a nursing home resident.", "Surgical resident at bedside.", "Per EMS, pt found down.", "Son in law at bedside.",
+     "OOB, up in chair x2 hrs.", "Lives alone in apartment, 2 flights.", "Found in temple area pain.",
+     "Spanish speaking, Mexico native."],
+    ids=["kind_of_resident", "role_resident", "ems_alone", "son_in_law", "up_in_chair", "alone_in_apartment",
+         "anatomy_word_town", "country_native"],
+)
+def test_place_cues_leave_clinical_sentences_alone(text):
+    for variant in _cases(text):
+        assert _l2(variant) == variant, variant
+
+
+# ---------------------------------------------------------------- hospitals and care settings
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("SILVER RIDGE EMERGENCY DEPT VISIT", "silver ridge"),
+        ("Seen in Pine Valley ED yesterday.", "pine valley"),
+        ("Transferred from Pine Valley ER.", "pine valley"),
+    ],
+    ids=["header_before_emergency_dept", "after_in_before_ed", "after_from_before_er"],
+)
+def test_a_hospital_named_before_its_emergency_department_is_removed(text, value):
+    for variant in _cases(text):
+        assert value not in _l2(variant).lower(), variant
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Pt went to outside ED for CP.", "Presented to local ED with SOB.", "PMH: HTN, ED, BPH.", "c/o worsening ED on sildenafil.",
+     "Breast ca, strongly ER positive.", "PT SEEN IN OUR ED 3 DAYS AGO.", "Pediatric Emergency Department Note",
+     "Pt seen in Urgent Care ED", "Transferred from NH for eval.", "D/C TO TCU TOMORROW."],
+    ids=["outside_ed", "local_ed", "erectile_in_list", "erectile_worsening", "oestrogen_receptor", "our_ed",
+         "kind_of_department", "urgent_care", "nursing_home_abbreviation", "transitional_care_abbreviation"],
+)
+def test_kinds_of_department_and_care_setting_abbreviations_are_kept(text):
+    for variant in _cases(text):
+        assert _l2(variant) == variant, variant
