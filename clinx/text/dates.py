@@ -215,8 +215,10 @@ last next due sched scheduled appt visit before after
 
 
 def _md_hyphen_ok(m: re.Match, text: str) -> tuple[int, int] | None:
-    """Month-day with a hyphen (``on 10-12``) only after a date word, then checked as ``10/12`` is."""
-    if _prev_word(text, m.start()) not in HYPHEN_DATE_CUES:
+    """Month-day with a hyphen (``on 10-12``, ``s/p TKA (6-16)``) only after a date word or alone in parentheses,
+    then checked as ``10/12`` is."""
+    s, e = m.span()
+    if _prev_word(text, s) not in HYPHEN_DATE_CUES and not (s > 0 and text[s - 1] == "(" and text[e : e + 1] == ")"):
         return None
     mon, day = (int(x) for x in m.group().split("-"))
     if not (1 <= mon <= 12 and 1 <= day <= 31):
@@ -224,6 +226,7 @@ def _md_hyphen_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return m.span()
 
 
+_WEEKDAYS = frozenset("mon tue tues wed thu thur thurs fri sat sun monday tuesday wednesday thursday friday saturday sunday".split())
 #: Words after "the 14th" that leave it a day ("labs from the 3rd showed", "admitted the 3rd with CHF"),
 #: not "the 4th ventricle", "the 3rd time", "the 2nd dose".
 _ORDINAL_NEXT = frozenset(
@@ -243,6 +246,8 @@ def _ordinal_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     nxt = _next_word(text, e)
     if prev == "the" and not text[e : text.find("\n", e) if "\n" in text[e:] else len(text)].strip(" \t.,;:)"):
         return s, e  # "Neurology consult Tuesday the 5th": the ordinal ends its line
+    if prev == "the" and _prev_word(text, text.lower().rfind("the", 0, s)) in _WEEKDAYS:
+        return s, e  # "Tues the 5th labs ok": a weekday's date
     if prev in ("the", "on", "by", "until", "til", "since", "before", "after", "from", "thru", "through") and (
         nxt in _ORDINAL_NEXT
         or not nxt
@@ -350,6 +355,8 @@ _MONTH_DAY_GATE_RE = re.compile(r"(?:jan|feb|ma[ry]|apr|ju[nl]|aug|sep|oct|nov|d
 # a month abbreviation, a hyphen and a digit (date_month_hyphen_day); a digit, a month abbreviation and a digit (date_compact)
 # (the first led by its hyphen, the look-behind after it: the engine skips to hyphens; "sept-" ends "ept-")
 _MONTH_HYPHEN_GATE_RE = re.compile(r"-(?<=(?:jan|feb|mar|apr|may|jun|jul|aug|sep|ept|oct|nov|dec)-)\d")
+# a digit, blanks, and a month word's start (date_day_month_any_case; its own pattern checks the rest)
+_MONTH_STEM_ANY_RE = re.compile(r"\d(?:st|nd|rd|th)?\s{1,3}(?:of\s{1,3})?(?:jan|feb|march|apr|jun|jul|aug|sep|oct|nov|december)")
 _COMPACT_GATE_RE = re.compile(r"\d(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\d")
 # every date_holiday_phrase match holds one of these (a sound gate: literal tests, no scan for the pattern)
 _HOLIDAY_WORDS = ("christmas", "xmas", "new year", "newyear", "memorial", "independence", "valentine", "mother", "father",
@@ -401,6 +408,16 @@ DATE_RECOGNIZERS: list[Recognizer] = [
         "DATE", 0.85, flags=re.I,
         gate=lambda t, low: (" day" in low or " eve" in low or "new year" in low or "newyear" in low)
         and any(w in low for w in _HOLIDAY_WORDS),
+    ),
+    Recognizer(
+        "date_day_month_any_case",
+        # "14 MARCH", "14 mar" is no date but "3 jan", "22 SEPT" are: a day and a month in a one-case line, where
+        # DATE_RE's capitalised month does not reach ("may" is a verb, "MAR" the medication record and "3 dec" decreased:
+        # left out; "x 2 oct" is a count)
+        r"[0-9](?<![\w/.:-][0-9])[0-9]?(?:st|nd|rd|th)?\s{1,3}(?:of\s{1,3})?"
+        r"(?i:jan(?:uary)?|feb(?:ruary)?|march|apr(?:il)?|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|december)\b\.?",
+        "DATE", 0.85, validator=lambda m, t: None if _prev_word(t, m.start()) == "x" else m.span(),
+        gate=lambda t, low: _MONTH_STEM_ANY_RE.search(low) is not None,
     ),
     Recognizer(
         "date_day_month",

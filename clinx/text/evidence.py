@@ -106,7 +106,7 @@ HOSPITAL_HEADS = frozenset(
 hospital hospitals clinic clinics infirmary rehab rehabilitation healthcare hospice institute sanatorium memorial vanguard
 associates hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village
 airport shelter charities society foundation mission commission authority ministries coalition inn health
-inc llc llp ltd corp opco chapel clubhouse
+inc llc llp ltd corp opco chapel clubhouse club
 school university college academy daycare preschool childcare montessori
 """.split()
 )
@@ -289,6 +289,7 @@ _AGENCY_HEADS = frozenset("vna association agency".split())
 _COMPASS_WORDS = frozenset("north south east west northeast northwest southeast southwest central".split())
 #: Whose relation a parenthesis names after a name: "rose (pt's wife)", "Ana (his daughter)".
 _WHOSE = frozenset("pt patient his her their".split())
+_WHOSE_POSSESSIVE = frozenset("pt's patient's pt’s patient’s".split())  # (one token: "PT'S WIFE")
 #: US state names (Safe Harbor keeps a state): on its own, after "lives in" or as a name run, no identifier.
 #: ("new york" and "washington" are left out: a city's name too.)
 STATE_NAMES = frozenset(
@@ -1034,7 +1035,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         nk = toks[k] if not last_tok else t
         # ---- a role in parentheses after a name: "Hope (SW)", "Ingrid Solheim (HCP)", "Tamika (RN)"
         # ("rose (pt's wife)", "Ana (his daughter)": the relation may be said of the patient)
-        o = i - 1 if i > 1 and low in RELATIONS and lows[i - 1] in _WHOSE and text[toks[i - 1].e : t.s] in (" ", "'s ", "’s ") else i
+        o = i - 1 if i > 1 and low in RELATIONS and (lows[i - 1] in _WHOSE and text[toks[i - 1].e : t.s].lower() in (" ", "'s ", "’s ")
+                                                     or lows[i - 1] in _WHOSE_POSSESSIVE and text[toks[i - 1].e : t.s] == " ") else i
         if o == i and i > 1 and lows[i - 1] in _ROLE_MODIFIERS and (low in ROLES or low in CREDENTIALS) and _gap(text, toks[i - 1], t) == " ":
             o = i - 1  # "Sandy (charge RN)", "Rose (case manager)": the role says which nurse
         if o > 0 and not named[o - 1] and text[toks[o].s - 2 : toks[o].s] == " (" and text[t.e : t.e + 1] == ")" \
@@ -1051,14 +1053,27 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         if low in RELATIONS and i > 0 and not named[i - 1] and text[toks[i - 1].e : t.s] == ", ":
             if _word_given_name(toks[i - 1]):
                 add(i - 1, i, "NAME", "evidence:cue", 0.9)
+        # ---- a name, then a comma and the patient's relation: "Dawn, pt's partner, visited", "CHASE KING, HER FIANCE"
+        elif low in RELATIONS and o < i and o > 0 and not named[o - 1] and text[toks[o - 1].e : toks[o].s] == ", ":
+            k0 = o
+            while k0 > 0 and o - k0 < 3 and not named[k0 - 1] and (k0 == o or _joined(text, toks[k0 - 1], toks[k0], comma=False)):
+                r = toks[k0 - 1]
+                if r.cls not in (N, U, A) or r.low in FUNCTION_WORDS or r.low in TITLES or r.case == "mixed" and not r.raw[:1].isupper():
+                    break
+                k0 -= 1
+            run = toks[k0:o]
+            if run and any(r.cls in (N, U) or _word_given_name(r) for r in run):
+                add(k0, o, "NAME", "evidence:cue", 0.9)
         # ---- cue before: a title or a relation vouches even for ambiguous words ("wife Hope", "dr hunter")
         g = None if last_tok else _cue_gap(text, t, nk)
         # "her name is Dawn", "HCP is Grace, her sister": "is" after a naming noun or a relation word is that cue's
         said = low == "is" and i > 0 and _gap(text, toks[i - 1], t) == " "
         naming = low in _NAMING_WORDS or said and lows[i - 1] in _NAME_NOUNS
         relation = low in RELATIONS or said and lows[i - 1] in RELATIONS
+        # "Baby Girl Reyes", "BABY BOY HOPE": a newborn's label before the family name, as a title is
+        titled = low in TITLES or low in _NEWBORN and i > 0 and lows[i - 1] == "baby" and _gap(text, toks[i - 1], t) == " "
         # a title is never followed by a comma ("MONITOR MS, FALL PRECAUTIONS": Mississippi or multiple sclerosis)
-        if g is not None and (low in TITLES and "," not in g or relation and _relation_name_ok(text, toks, k)
+        if g is not None and (titled and "," not in g or relation and _relation_name_ok(text, toks, k)
                               or naming and nk.cls != C):
             j = _take_name(text, toks, k, allow_ambiguous=True)
             if j == k and low in TITLES and _short_surname(nk):
@@ -1424,6 +1439,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 break
             if p.cls == C and p.low not in HOSPITAL_HEADS and p.low not in ("general", "memorial", "community", "medical", "health", "nursing",
                                                                           "of", "the", "and") \
+                    and not (p.low in _TOPONYM_GENERICS and p.case == "mixed" and p.raw[:1].isupper()) \
                     and not (p.low in SERVICES and t.low in _PRACTICE_HEADS) and not (cnt and _name_number(p)):
                 break  # ("Attleboro Pulmonary Associates": a specialty names a practice)
             if t.low in _WEAK_HEADS and head_end == first_head + 1 and p.cls in (W, A) and cnt == 0 \
@@ -2114,7 +2130,8 @@ community osh home psych psychiatric ob our their his her my new old prior previ
 _TOWN_SERVICE_TAIL = frozenset("dept department rescue district".split())
 #: Words after a hospital's known name that are part of the named unit ("Hallmark Health VNA", "Brigham dermpath").
 _INST_TAIL = HOSPITAL_HEADS | frozenset("center centre ctr hospital clinic system institute vna dermpath".split())
-_CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | _NAMING_WORDS | _COMM_PREPS | frozenset({"w", "is"})
+_NEWBORN = frozenset({"girl", "boy"})
+_CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | _NAMING_WORDS | _COMM_PREPS | _NEWBORN | frozenset({"w", "is"})
 _HEAD_START = HOSPITAL_HEADS | frozenset(a for a, _ in HOSPITAL_HEAD_PAIRS) | frozenset({"eye", "medical"})
 _VENUE_WORDS = VENUE_CUES | frozenset(b for _, b in VENUE_PAIRS) | frozenset(b for _, b in PLACE_CUES) | frozenset({"near", "via"}) \
     | frozenset(b for _, b in PLACEMENT_PAIRS) | frozenset({"about"}) | _PREFER

@@ -141,9 +141,13 @@ def _initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Initials unless the capitals are a clinical abbreviation ("HTN/dm", "CHF/copd" on a line of their own)."""
     from clinx.text.lexicons import is_clinical_term
 
-    upper, lower = m.group("v").split("/")
-    if is_clinical_term(upper) or is_clinical_term(lower) and len(lower) > 2:
+    from clinx.text.lexicons import zipf
+
+    upper, *lower = m.group("v").split("/")
+    if is_clinical_term(upper) or any(is_clinical_term(w) and len(w) > 2 for w in lower):
         return None
+    if any(len(w) > 3 for w in lower) and (zipf(upper.lower()) >= 3.0 or len(lower) == 1 and zipf(lower[0]) >= 3.0):
+        return None  # "PAIN/none", "HOB/elevated": a header and its value; initials are no word ("GPP/church/olinger")
     return m.span("v")
 
 
@@ -153,7 +157,15 @@ _STATES_ANY_CASE = (
 )
 _FIVE_DIGITS_RE = re.compile(r"\d{5}")
 # what the short paging number itself needs (a sound gate: the words before are the validator's)
-_PAGER_GATE_RE = re.compile(r"\d(?:-\d{4}|\d{4})")
+_PAGER_GATE_RE = re.compile(r"\d(?:-\d{4}|\d{3})")
+_CLOCK_RE = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
+
+
+def _short_number_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """An in-house number (:func:`_extension_ok`), except four digits that read as a 24-hour clock ("page at 0300")."""
+    if len(m.group("v")) == 4 and _CLOCK_RE.fullmatch(m.group("v")):
+        return None
+    return _extension_ok(m, text)
 
 
 def _signature_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
@@ -225,7 +237,7 @@ def _code_signature_gate(t: str, low: str) -> bool:
 
 _TOWN_STATE_BEFORE_RE = re.compile(r"(?<![\w])[A-Za-z]{3,20},?[ \t]{1,2}(?i:" + _STATES_ANY_CASE + r")\.?,?[ \t]{1,3}$")
 _PAGING_BEFORE_RE = re.compile(
-    r"(?i:\b(?:page|paged|pager|pgr|beeper|bpr|call|callback|call\s{1,2}back)\.?:?\s{0,2}(?:at\s{1,2})?#?\s{0,2})$"
+    r"(?i:\b(?:page|paged|pager|pgr|beeper|bpr|call|callback|call\s{1,2}back|contact)\.?:?\s{0,2}(?:at\s{1,2})?#?\s{0,2})$"
 )
 
 
@@ -244,10 +256,11 @@ def _before_ok(before: re.Pattern, then: Validator | None = None) -> Validator:
 #: Records beyond the built-in patterns of :mod:`clinx.text.rules` and the dates of
 #: :mod:`clinx.text.dates`: append one here (one edit) and ``RuleRecognizer`` runs it.
 EXTRA_RECOGNIZERS: list[Recognizer] = [
-    # "XG/ss" on a line of its own under a dictated note's signature: the author's and the typist's initials
+    # "XG/ss", "GPP/church/olinger" on a line of its own under a dictated note's signature: the author's initials,
+    # then the typist's initials or names
     Recognizer(
         "dictation_initials",
-        r"(?m)^[ \t]*(?P<v>[A-Z]{2,3}/[a-z]{2,3})[ \t]*$",
+        r"(?m)^[ \t]*(?P<v>[A-Z]{2,4}/[a-z]{2,12}(?:/[a-z]{2,12})?)[ \t]*$",
         "NAME", 0.85, validator=_initials_ok, gate=lambda t, low: _INITIALS_GATE_RE.search(t) is not None,
     ),
     # "kd/rn", "-- JS RN", "- ml, np": a signer's initials before a credential, alone on the last lines
@@ -263,10 +276,11 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?m)^[ \t]*(?P<v>[a-z]{2,3}/[a-z]{2,3})[ \t]*$",
         "NAME", 0.85, validator=_lower_initials_ok, gate=lambda t, low: "/" in t,
     ),
-    # "jl4" alone on the last line, "Pt agreeable. -KT3": a signer's initials and a number closing a line
+    # "jl4" alone on the last line, "Pt agreeable. -KT3", "FILBERT BRIGHT, M.D.    FB59": a signer's initials and a
+    # number closing a line
     Recognizer(
         "code_signature",
-        r"(?m)(?:^[ \t]*-{0,2}[ \t]?|[.;!][ \t]{1,2}-{0,2}[ \t]?)(?P<v>[A-Za-z]{2,3}\d{1,2})[ \t]*$",
+        r"(?m)(?:^[ \t]*-{0,2}[ \t]?|[.;!][ \t]{1,8}-{0,2}[ \t]?)(?P<v>[A-Za-z]{2,3}\d{1,2})[ \t]*$",
         "NAME", 0.85, validator=_code_signature_ok, gate=_code_signature_gate,
     ),
     # "Pt resting. --kt/rn", "plan d/c home. -jm", "--J.S.": a signer's initials after a dash, closing a line
@@ -329,11 +343,12 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         # gives the engine no first characters to skip on; this scan of the lower-cased text does)
         starts=r"r(?=oute|te)|h(?=ighway|wy)|i(?=nterstate|-)",
     ),
-    # "page 4-5512", "pgr #34567", "call back 5-1234": a short in-house number after a paging or calling word
+    # "page 4-5512", "pgr #34567", "call back 5-1234", "please page 4417": a short in-house number after a paging or
+    # calling word (four digits only when they are no clock time: "call 2200" is when)
     Recognizer(
         "pager_short",
-        r"(?P<v>\d(?<![\w/.,-]\d)(?:-\d{4}|\d{4}))(?![\w-]|[.,]\d)",
-        "PHONE", 0.85, validator=_before_ok(_PAGING_BEFORE_RE, _extension_ok),
+        r"(?P<v>\d(?<![\w/.,-]\d)(?:-\d{4}|\d{3,4}))(?![\w-]|[.,]\d)",
+        "PHONE", 0.85, validator=_before_ok(_PAGING_BEFORE_RE, _short_number_ok),
         gate=lambda t, low: _PAGER_GATE_RE.search(t) is not None,
     ),
     # "PO Box 12", "P.O. BOX 4471", "post office box 9": a mail box is an address below the state level

@@ -151,10 +151,123 @@ def test_a_hospital_named_before_its_emergency_department_is_removed(text, value
     "text",
     ["Pt went to outside ED for CP.", "Presented to local ED with SOB.", "PMH: HTN, ED, BPH.", "c/o worsening ED on sildenafil.",
      "Breast ca, strongly ER positive.", "PT SEEN IN OUR ED 3 DAYS AGO.", "Pediatric Emergency Department Note",
-     "Pt seen in Urgent Care ED", "Transferred from NH for eval.", "D/C TO TCU TOMORROW."],
+     "Pt seen in Urgent Care ED", "Transferred from NH for eval.", "D/C TO TCU TOMORROW.", "Given 2 doses per MAR."],
     ids=["outside_ed", "local_ed", "erectile_in_list", "erectile_worsening", "oestrogen_receptor", "our_ed",
-         "kind_of_department", "urgent_care", "nursing_home_abbreviation", "transitional_care_abbreviation"],
+         "kind_of_department", "urgent_care", "nursing_home_abbreviation", "transitional_care_abbreviation",
+         "medication_record"],
 )
 def test_kinds_of_department_and_care_setting_abbreviations_are_kept(text):
     for variant in _cases(text):
         assert _l2(variant) == variant, variant
+
+
+# ---------------------------------------------------------------- second matrix: short numbers, day-month in one case
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("Please page 4417 with results.", "4417"),
+        ("pls call 4417 w/ any concerns", "4417"),
+        ("Contact: 5-3390", "3390"),
+        ("Tues 14 Jan labs ok.", "14 jan"),
+        ("F/u appt 22 SEPT @ 0800.", "22 sept"),
+        ("Tues the 5th labs ok.", "5th"),
+        ("s/p TKA (6-16).", "6-16"),
+    ],
+    ids=["page_four_digits", "call_four_digits", "contact_extension", "day_month_any_case", "day_sept_any_case",
+         "weekday_the_ordinal", "hyphen_month_day_in_parentheses"],
+)
+def test_short_numbers_and_day_month_forms_are_removed(text, value):
+    for variant in _cases(text):
+        assert value not in _l2(variant).lower(), variant
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Page at 0300 if SBP<90.", "Call 2200 re: labs", "call back 2 times", "contact 2 times daily", "BS 3 dec at bases",
+     "x 2 oct", "All 3 mar doses given.", "Pt 2 may need PT"],
+    ids=["page_clock", "call_clock", "call_back_count", "contact_count", "decreased", "count_x", "medication_record",
+         "may_verb"],
+)
+def test_clock_times_counts_and_month_shaped_words_are_kept(text):
+    for variant in _cases(text):
+        assert _l2(variant) == variant, variant
+
+
+# ---------------------------------------------------------------- names: appositive relations and newborns
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("Dawn, pt's partner, visited today.", "dawn"),
+        ("Family (Grace, pt's wife) updated", "grace"),
+        ("Chase King, her fiance, at bedside.", "chase king"),
+        ("Baby Girl Reyes born at 0312.", "reyes"),
+        ("Baby Boy Hope to NICU", "hope"),
+    ],
+    ids=["word_name_before_pts_relation", "word_name_in_family_parenthesis", "two_word_names_before_her_relation",
+         "newborn_label_surname", "newborn_label_word_surname"],
+)
+def test_names_beside_a_relation_or_a_newborn_label_are_removed(text, value):
+    for variant in _cases(text):
+        assert value not in _l2(variant).lower(), variant
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Dressing, pt's daughter assisted.", "PT REFUSED, PT'S WIFE AT BEDSIDE.", "Meds, pt's son manages.",
+     "Baby girl born at 0312, apgars 8/9.", "BABY BOY DOING WELL", "Baby boy was delivered via c-section."],
+    ids=["task_before_relation", "refusal_before_relation", "meds_before_relation", "newborn_birth_and_scores",
+         "newborn_label_alone", "newborn_verb"],
+)
+def test_clinical_words_beside_a_relation_or_a_newborn_label_are_kept(text):
+    for variant in _cases(text):
+        assert _l2(variant) == variant, variant
+
+
+# ---------------------------------------------------------------- organisations
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("Son attends Pleasant Hill Academy.", "Pleasant"),
+        ("Son goes to Bunker Hill Community College.", "Bunker"),
+        ("Works at Beacon Hill Club.", "Beacon"),
+        ("member of the Rotary Club", "Rotary"),
+        ("works at boys and girls club", "girls"),
+    ],
+    ids=["toponym_word_before_academy", "toponym_word_before_college", "toponym_word_before_club", "club_head",
+         "youth_organisation_list"],
+)
+def test_organisations_found_by_the_probe_matrix_are_removed(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["walking club at senior center", "blood bank notified", "Pt at Bedside", "Went to the bank."],
+    ids=["kind_of_club", "blood_bank", "capitalised_word_after_at", "the_bank"],
+)
+def test_kinds_of_organisation_are_kept(text):
+    assert _l2(text) == text
+
+
+# ---------------------------------------------------------------- dictation trailers (the i2b2 sample notes' form)
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [("Gilbert P. Perez, M.D.\n\nGPP/church/olinger\n", "olinger"), ("FILBERT BRIGHT, M.D.    FB59\n", "FB59")],
+    ids=["author_initials_and_typist_names", "signer_code_after_credential"],
+)
+def test_dictation_trailers_are_removed(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["PAIN/none\n", "HOB/elevated\n", "FALL/precautions\n", "ABD/soft/nontender\n", "Pt stable.    HD3\n"],
+                         ids=["pain_header", "bed_header", "fall_header", "exam_triple", "dialysis_day"])
+def test_header_and_value_lines_are_no_dictation_trailers(text):
+    assert _l2(text) == text
