@@ -113,7 +113,7 @@ class TokenMatch:
 
 # a capital, "/", a small letter: every dictation_initials match holds one; led by the slash (a one-character
 # literal scan, many times faster than a scan for a character set)
-_INITIALS_GATE_RE = re.compile(r"/(?<=[A-Z]/)[a-z]")
+_INITIALS_GATE_RE = re.compile(r"/(?<=[A-Z]/)[A-Za-z]")
 _UNIT_AFTER_RE = re.compile(r"\s{0,2}(?:ml|cc|mg|mcg|units?|kcal|cal|l|g)\b", re.I)
 
 
@@ -146,6 +146,8 @@ def _initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     upper, *lower = m.group("v").split("/")
     if is_clinical_term(upper) or any(is_clinical_term(w) and len(w) > 2 for w in lower):
         return None
+    if lower[0].isupper() and (is_clinical_term(lower[0]) or zipf(upper.lower()) >= 3.0 or zipf(lower[0].lower()) >= 3.5):
+        return None  # "AKR/TJ" is two signers; "AM/PM", "YES/NO", "DNR/DNI" are words or shorthand
     if any(len(w) > 3 for w in lower) and (zipf(upper.lower()) >= 3.0 or len(lower) == 1 and zipf(lower[0]) >= 3.0):
         return None  # "PAIN/none", "HOB/elevated": a header and its value; initials are no word ("GPP/church/olinger")
     return m.span("v")
@@ -172,9 +174,10 @@ def _signature_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """A signer's initials before a credential on a line of their own ("kd/rn", "-- JS RN"), not an abbreviation."""
     from clinx.text.lexicons import is_clinical_term
 
-    if is_clinical_term(m.group("v")):
+    g = "v" if m.group("v") is not None else "w"
+    if is_clinical_term(m.group(g)):
         return None
-    return m.span("v")
+    return m.span(g)
 
 
 def _lower_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
@@ -256,17 +259,19 @@ def _before_ok(before: re.Pattern, then: Validator | None = None) -> Validator:
 #: Records beyond the built-in patterns of :mod:`clinx.text.rules` and the dates of
 #: :mod:`clinx.text.dates`: append one here (one edit) and ``RuleRecognizer`` runs it.
 EXTRA_RECOGNIZERS: list[Recognizer] = [
-    # "XG/ss", "GPP/church/olinger" on a line of its own under a dictated note's signature: the author's initials,
+    # "XG/ss", "GPP/church/olinger", "AKR/TJ" on a line of its own under a dictated note's signature: the author's initials,
     # then the typist's initials or names
     Recognizer(
         "dictation_initials",
-        r"(?m)^[ \t]*(?P<v>[A-Z]{2,4}/[a-z]{2,12}(?:/[a-z]{2,12})?)[ \t]*$",
+        r"(?m)^[ \t]*(?P<v>[A-Z]{2,4}/(?:[a-z]{2,12}(?:/[a-z]{2,12})?|[A-Z]{2,3}))[ \t]*$",
         "NAME", 0.85, validator=_initials_ok, gate=lambda t, low: _INITIALS_GATE_RE.search(t) is not None,
     ),
     # "kd/rn", "-- JS RN", "- ml, np": a signer's initials before a credential, alone on the last lines
     Recognizer(
         "signature_initials",
-        r"(?im)^[ \t]*(?:-{1,2}[ \t]?)?(?P<v>[a-z]{2,3})(?:[ \t]?/[ \t]?|,?[ \t])(?:rn|lpn|np|md|pa|pa-c|cna|msw|lcsw|rrt)\.?[ \t]*$",
+        # ("Will monitor. tq/rn": after a sentence on the same line only with the slash)
+        r"(?im)(?:^[ \t]*(?:-{1,2}[ \t]?)?(?P<v>[a-z]{2,3})(?:[ \t]?/[ \t]?|,?[ \t])|[.;!][ \t]{1,3}(?P<w>[a-z]{2,3})[ \t]?/[ \t]?)"
+        r"(?:rn|lpn|np|md|pa|pa-c|cna|msw|lcsw|rrt)\.?[ \t]*$",
         "NAME", 0.85, validator=_signature_initials_ok,
         gate=lambda t, low: "rn" in low or "np" in low or "md" in low or "pa" in low or "cna" in low or "sw" in low or "rrt" in low,
     ),

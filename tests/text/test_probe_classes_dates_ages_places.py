@@ -271,3 +271,26 @@ def test_dictation_trailers_are_removed(text, value):
                          ids=["pain_header", "bed_header", "fall_header", "exam_triple", "dialysis_day"])
 def test_header_and_value_lines_are_no_dictation_trailers(text):
     assert _l2(text) == text
+
+
+# ---------------------------------------------------------------- signers' initials
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [("Pt resting comfortably. Will monitor. tq/rn", "tq"), ("AKR/TJ\n", "AKR")],
+    ids=["initials_and_role_after_a_sentence", "two_signers_in_capitals"],
+)
+def test_signers_initials_found_by_the_probe_are_removed(text, value):
+    for variant in (text, text.upper()):
+        assert value.lower() not in _l2(variant).lower(), variant
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Pain controlled. PT/RN aware", "Pt ok. SW/RN", "PT/OT\n", "DNR/DNI\n", "AM/PM\n", "RUQ/LUQ\n", "SI/HI\n", "HOB/TED\n"],
+    ids=["services_before_aware", "service_and_role", "therapies", "code_status", "day_halves", "quadrants", "ideation",
+         "bed_and_stockings"],
+)
+def test_pairs_of_abbreviations_are_no_signers(text):
+    assert _l2(text) == text
