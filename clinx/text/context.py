@@ -505,8 +505,13 @@ class ContextLevel:
 
     name = "L2"
 
-    def __init__(self, *, salt: bytes | str | None = None, keep_values: bool = False, ner: str | None = None, **params):
+    def __init__(self, *, salt: bytes | str | None = None, keep_values: bool = False, ner: str | None = None,
+                 site_terms: str | None = None, **params):
+        from clinx.text.site_terms import load_site_terms
+
         self.enhancer = ContextEnhancer(**params)
+        # the custodian's terms to keep (text.l1.site_terms) hold for L2's candidates too
+        self.site = load_site_terms(site_terms)
         # the optional statistical layer (text.l2.ner): loaded here, so a missing package fails at build time
         self.ner = make_ner(ner)
         self.salt = salt
@@ -518,7 +523,7 @@ class ContextLevel:
         if self.ner is not None:
             extra = self.ner.find(text)
             out = out + (drop_inside(extra, sorted(covered)) if covered else extra)
-        return out
+        return self.site.drop_kept(text, out) if self.site is not None else out
 
     def apply(self, text: str, manifest: Manifest | None = None) -> TextResult:
         # The manifest is used at L1; L2 deliberately works from context alone so

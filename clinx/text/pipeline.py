@@ -85,6 +85,8 @@ class TextPipeline:
         params = {"L1": dict(l1 or {}), "L2": dict(l2 or {}), "L3": dict(l3 or {})}
         if "years" in params["L1"]:  # one years setting for the levels that find dates
             params["L2"].setdefault("years", params["L1"]["years"])
+        if params["L1"].get("site_terms"):  # one term list: L2 keeps what it says to keep too
+            params["L2"].setdefault("site_terms", params["L1"]["site_terms"])
         if strategy is not None:
             params["L3"]["strategy"] = strategy
         if llm is not None:
@@ -146,8 +148,9 @@ class TextPipeline:
         data, a digest of the files of :mod:`clinx.text` that define the
         recognisers, lexicons and folding (:func:`text_code_digest`), and the
         name and version of the named-entity model when L2 runs one
-        (``text.l2.ner=spacy``), so an edit to ``rules.py``, a parameter or
-        another model version is a cache miss.
+        (``text.l2.ner=spacy``), and a digest of the custodian's term list
+        (``text.l1.site_terms``), so an edit to ``rules.py``, a parameter, the
+        list or another model version is a cache miss.
         """
         from clinx.fingerprint import fingerprint_of, make_fingerprint
 
@@ -158,6 +161,10 @@ class TextPipeline:
         models = [lvl.ner.identity for lvl in self.levels if getattr(lvl, "ner", None) is not None]
         if models:
             params["models"] = models
+        # a custodian's term list is configuration by content, not by path: an edited list is a cache miss
+        sites = sorted({lvl.site.digest for lvl in self.levels if getattr(lvl, "site", None) is not None})
+        if sites:
+            params["site_terms_digest"] = sites
         return make_fingerprint(
             f"text-{self.level}",
             params,

@@ -1124,16 +1124,23 @@ class RuleLevel:
         years: str = "remove",
         salt: bytes | str | None = None,
         keep_values: bool = False,
+        site_terms: str | None = None,
     ):
+        from clinx.text.site_terms import load_site_terms
+
         self.use_manifest = use_manifest
         self.fuzzy = fuzzy
         self.recognizer = RuleRecognizer(frozenset(enabled) if enabled is not None else None, years=years)
         self.salt = salt
         self.keep_values = keep_values
+        # a custodian's terms (text.l1.site_terms): listed names removed anywhere, ward names and the like kept
+        self.site = load_site_terms(site_terms)
 
     def find(self, text: str, manifest: Manifest | None = None) -> list[Candidate]:
         cands = self.recognizer.find(text)
-        if self.use_manifest and manifest:
+        if self.site is not None:
+            cands = self.site.drop_kept(text, cands) + self.site.remove_candidates(text)
+        if self.use_manifest and manifest:  # (after the terms to keep: a row's own identifiers always go)
             cands.extend(manifest_candidates(text, manifest, fuzzy=self.fuzzy))
         return cands
 
