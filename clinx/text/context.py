@@ -80,6 +80,7 @@ _HAS_DIGIT_RE = re.compile(r"\d")
 # "4x3", "550x12", "2.5x1.8": sizes and vent settings (volume x rate), no codes
 # ... and "3-in-1" (a commode), "7P-7A", "11p-7a" (a nursing shift)
 _DIMENSION_RE = re.compile(r"\d+(?:\.\d+)?[xX]\d+(?:\.\d+)?(?:[xX]\d+(?:\.\d+)?)?|\d-in-\d|\d{1,2}[aApP][mM]?-\d{1,2}[aApP][mM]?")
+_COUNT_TOKEN_RE = re.compile(r"(?i)\d{1,3}x(?:/[a-z]{1,5})?|\d-in-\d")
 #: Names of a score or a vital sign: a slash number right after one is that, even near a date cue ("born at 0312, apgars 8/9").
 _SCORE_NAMES = frozenset("apgar apgars bp sbp dbp pain strength gcs moca mmse score murmur grade reflexes pulses".split())
 # "3/14", "3-14-61", "03.14.61"; a dotted pair is a decimal ("INR 3.4", "TMAX 38.6"), no date
@@ -445,6 +446,8 @@ class ContextEnhancer:
                 shape = "alpha"
             if shape == "numeric" and "-" in t and _UNIT_AFTER_RANGE_RE.match(text, ends[i]) and _RANGE_RE.fullmatch(t):
                 continue  # "UROLOGY 4-6 WK", "f/u 2-3 days": a range of time, no date or ID
+            if shape == "numeric" and _COUNT_TOKEN_RE.fullmatch(t):
+                continue  # "SPIROMETRY 10X/HR", "3-IN-1 COMMODE": a frequency or a kind of device, no ID
             if shape == "numeric" and "/" in t and i > 0 and infos[i - 1][1] in _SCORE_NAMES:
                 continue  # "born at 0312, apgars 8/9", "BP 90/60": a score or a vital sign after its name, near a date cue
             if shape == "numeric" and CLOCK_RE.fullmatch(t) and i > 0 and infos[i - 1][1] in _TIME_PREPS and ends[i - 1] + 2 >= starts[i]:

@@ -780,6 +780,7 @@ day night evening eve charge primary float floor staff senior junior head lead w
 travel agency school clinic hospice team home visiting private duty case admitting discharging on-call oncall
 pain sleep family transplant trauma stroke heart lung kidney liver bone breast eye hand foot spine vein
 long short ostomy burn pool study research comfort nurse care peds
+ortho cards neuro gi renal pulm onc psych surg surgery gen vascular wound palliative icu micu sicu ed er or ob gyn uro ent
 """.split()
 )
 #: Credentials a person's given name or surname alone may stand before ("Grace RN", "Miller MD"); not "DO", "PA" or
@@ -2233,6 +2234,13 @@ _EPONYM_TAIL_RES = tuple(
     re.compile(r"(?:['’][sS]?)?(?:[ \t]{1,3}(?:and|AND|&)?[ \t]{0,3}[A-Z][A-Za-z'’-]*){%d}[ \t]{1,3}([A-Za-z]{1,30})" % k)
     for k in (1, 2, 3)
 )
+#: The same tails in a lower-case line ("cullen and grey turner signs"), where no capital marks the names between.
+_EPONYM_TAIL_LOWER_RES = tuple(
+    re.compile(r"(?:['’]s?)?(?:[ \t]{1,3}(?:and|&)?[ \t]{0,3}[a-z][a-z'’-]*){%d}[ \t]{1,3}([a-z]{1,30})" % k)
+    for k in (1, 2, 3)
+)
+#: Eponym heads that are verbs too: in a lower-case line "maria and jose sign consent" names two people.
+_VERB_HEADS = frozenset("sign test tests".split())
 
 
 def is_eponym(text: str, run: list) -> bool:
@@ -2246,11 +2254,12 @@ def is_eponym(text: str, run: list) -> bool:
     if head in SPECIES and nx.group(0)[:1] in " \t" and not nx.group(1).istitle():
         return True  # "Candida glabrata", "CANDIDA ALBICANS": a genus before its species (never title case)
     # "Austin Flint murmur", "Cullen and Grey Turner signs": the head after one or two more capitalised names
-    for tail in _EPONYM_TAIL_RES:
+    lower = run[0].case == "lower"
+    for tail in _EPONYM_TAIL_LOWER_RES if lower else _EPONYM_TAIL_RES:
         more = tail.match(text, run[-1].e)
         if more is None:
             break
-        if more.group(1).lower() in _ALL_EPONYM_HEADS:
+        if more.group(1).lower() in _ALL_EPONYM_HEADS and not (lower and more.group(1) in _VERB_HEADS):
             # (the names between are people's in an eponym, not a relative or a title: "Kathy and Son Sign ...")
             between = text[run[-1].e : more.start(1)].lower().replace("'s", " ").replace("’s", " ").split()
             return not any(w in RELATIONS or w in TITLES for w in between)

@@ -294,3 +294,17 @@ def test_signers_initials_found_by_the_probe_are_removed(text, value):
 )
 def test_pairs_of_abbreviations_are_no_signers(text):
     assert _l2(text) == text
+
+
+# ---------------------------------------------------------------- roles in parentheses and lower-case eponyms
+
+
+def test_a_name_before_a_specialty_role_in_parentheses_is_removed():
+    for variant in _cases("per Mathenge (ortho pa), wbat"):
+        assert "mathenge" not in _l2(variant).lower(), variant
+    assert _l2("pain (ortho pa) improved") == "pain (ortho pa) improved"
+
+
+def test_two_lower_case_names_before_a_verb_that_is_an_eponym_head_stay_names():
+    out = _l2("maria and jose sign consent today")
+    assert "maria" not in out and "jose" not in out
