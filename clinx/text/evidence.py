@@ -81,7 +81,7 @@ dietitian nutritionist rd
 LABELS = frozenset(
     """
 name patient pt re ref attn signed dictated transcribed typed read seen discussed spoke called paged notified per by
-referred referring ordering contact dw d/w call
+referred referring ordering contact dw d/w call nok kin
 """.split()
 )
 #: Words that give a name outright ("a woman named Hope", "goes by Bud, aka Walter"): even an everyday word after one.
@@ -303,7 +303,7 @@ _NEVER = frozenset(
     """
 dear sincerely regards
 aware updated notified present bedside available agrees agreed called informed consented today tomorrow yesterday
-here there home work phone cell at with and or in on by re hcp poa note notes md rn np xxxx
+here there home work phone cell at with and or in on by re hcp poa note notes md rn np xxxx none
 """.split()
 )
 
@@ -1050,12 +1050,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             # ("rose (daughter)" in lower case: a given name before a relation in parentheses)
             if run and all(_paren_name_ok(r) for r in run) and any(r.cls in (N, U) or r.raw[:1].isupper() or r.low in first for r in run):
                 add(k0, o, "NAME", "evidence:role", 0.9)
-        # ---- a given name that is also a word, then a comma and a relation: "Family (Grace, daughter)", "rose, wife"
-        if low in RELATIONS and i > 0 and not named[i - 1] and text[toks[i - 1].e : t.s] == ", ":
-            if _word_given_name(toks[i - 1]):
-                add(i - 1, i, "NAME", "evidence:cue", 0.9)
-        # ---- a name, then a comma and the patient's relation: "Dawn, pt's partner, visited", "CHASE KING, HER FIANCE"
-        elif low in RELATIONS and o < i and o > 0 and not named[o - 1] and text[toks[o - 1].e : toks[o].s] == ", ":
+        # ---- a name, then a comma and a relation: "Family (Grace, daughter)", "rose, wife", "Dawn, pt's partner, visited",
+        # "CHASE KING, HER FIANCE", "Mark Brown, wife"
+        if low in RELATIONS and o > 0 and not named[o - 1] and text[toks[o - 1].e : toks[o].s] == ", ":
             k0 = o
             while k0 > 0 and o - k0 < 3 and not named[k0 - 1] and (k0 == o or _joined(text, toks[k0 - 1], toks[k0], comma=False)):
                 r = toks[k0 - 1]
@@ -1070,7 +1067,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         # "her name is Dawn", "HCP is Grace, her sister": "is" after a naming noun or a relation word is that cue's
         said = low == "is" and i > 0 and _gap(text, toks[i - 1], t) == " "
         naming = low in _NAMING_WORDS or said and lows[i - 1] in _NAME_NOUNS
-        relation = low in RELATIONS or said and lows[i - 1] in RELATIONS
+        relation = low in RELATIONS or said and lows[i - 1] in RELATIONS or low in _PEOPLE_LABELS and g is not None and ":" in g
         # "Baby Girl Reyes", "BABY BOY HOPE": a newborn's label before the family name, as a title is
         titled = low in TITLES or low in _NEWBORN and i > 0 and lows[i - 1] == "baby" and _gap(text, toks[i - 1], t) == " "
         # a title is never followed by a comma ("MONITOR MS, FALL PRECAUTIONS": Mississippi or multiple sclerosis)
@@ -1254,6 +1251,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
     for i in [i for i in extra if lows[i] in _STREET_SUFFIXES]:
         if i == 0 or named[i]:
             continue
+        if lows[i] == "dr" and i + 1 < n and _joined(text, toks[i], toks[i + 1], comma=False) and lows[i + 1] not in FUNCTION_WORDS:
+            continue  # "2 residents dr smith": a doctor's title; "60 forest hills dr with daughter" is a street
         k = i
         while k > 0 and i - k < 3 and not named[k - 1] and _joined(text, toks[k - 1], toks[k], comma=False) \
                 and toks[k - 1].low not in FUNCTION_WORDS and toks[k - 1].low not in _STREET_SUFFIXES and not toks[k - 1].dot:
@@ -2090,8 +2089,8 @@ _NO_EMPLOYER_VALUE = frozenset("none n/a na self unemployed retired disabled unk
 _VALUE_STOP = frozenset("in at on for with to from none unknown pending tbd yes no na n/a home".split())
 #: Street words, written out or abbreviated; after one to three words and a house number they close an address.
 _STREET_SUFFIXES = frozenset(
-    "street st avenue ave av road rd boulevard blvd terrace ter lane ln drive court ct place pl square sq parkway pkwy "
-    "circle cir highway hwy".split()
+    "street st avenue ave av road rd boulevard blvd terrace ter lane ln drive dr court ct place pl square sq parkway pkwy "
+    "circle cir highway hwy way".split()
 )
 #: Abbreviated street words, which close a street's name without a house number after "lives on", "on", "off".
 _STREET_ABBREVS = frozenset("st ave av rd blvd ter ln pkwy cir hwy".split())
@@ -2132,7 +2131,9 @@ _TOWN_SERVICE_TAIL = frozenset("dept department rescue district".split())
 #: Words after a hospital's known name that are part of the named unit ("Hallmark Health VNA", "Brigham dermpath").
 _INST_TAIL = HOSPITAL_HEADS | frozenset("center centre ctr hospital clinic system institute vna dermpath".split())
 _NEWBORN = frozenset({"girl", "boy"})
-_CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | _NAMING_WORDS | _COMM_PREPS | _NEWBORN | frozenset({"w", "is"})
+#: Field labels whose value lists people ("Visitors: Grace and son", "Contacts: Rose Mbeki"): read as a relation is.
+_PEOPLE_LABELS = frozenset("visitors visitor contacts supports".split())
+_CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | _NAMING_WORDS | _COMM_PREPS | _NEWBORN | _PEOPLE_LABELS | frozenset({"w", "is"})
 _HEAD_START = HOSPITAL_HEADS | frozenset(a for a, _ in HOSPITAL_HEAD_PAIRS) | frozenset({"eye", "medical"})
 _VENUE_WORDS = VENUE_CUES | frozenset(b for _, b in VENUE_PAIRS) | frozenset(b for _, b in PLACE_CUES) | frozenset({"near", "via"}) \
     | frozenset(b for _, b in PLACEMENT_PAIRS) | frozenset({"about"}) | _PREFER

@@ -207,8 +207,8 @@ _STATES = (
 ).split()
 
 _STREET_WORDS = (
-    r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Court|Ct|Way|Place|Pl|Terrace|Circle|Parkway|Pkwy|"
-    r"Highway|Hwy|Square|Sq)"
+    r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr(?!\.?\s{1,3}[A-Z][a-z])|Court|Ct|Way|Place|Pl|Terrace|"
+    r"Circle|Parkway|Pkwy|Highway|Hwy|Square|Sq)"
 )
 
 #: A phone number's area code: "(555) " or "555-".

@@ -308,3 +308,41 @@ def test_a_name_before_a_specialty_role_in_parentheses_is_removed():
 def test_two_lower_case_names_before_a_verb_that_is_an_eponym_head_stay_names():
     out = _l2("maria and jose sign consent today")
     assert "maria" not in out and "jose" not in out
+
+
+@pytest.mark.parametrize("text,value", [("Lives at 14 Lincoln Way with daughter.", "lincoln"), ("Home: 60 Forest Hills Dr, 2nd floor.", "forest")],
+                         ids=["way", "dr_abbreviation"])
+def test_streets_ending_in_way_or_dr_are_removed(text, value):
+    for variant in _cases(text):
+        assert value not in _l2(variant).lower(), variant
+
+
+def test_a_doctor_after_a_number_and_a_word_is_no_street():
+    out = _l2("seen by 2 residents dr smith")
+    assert "2 residents dr" in out and "smith" not in out
+
+
+# ---------------------------------------------------------------- people in family fields
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [("Family at bedside: Mark Brown, wife.", "mark brown"), ("Supports: Sunny Park, sister; church friends.", "sunny park"),
+     ("Visitors: Grace and son.", "grace"), ("Contacts: Rose Mbeki", "rose mbeki")],
+    ids=["two_word_names_before_a_relation", "word_names_before_a_relation", "visitors_label", "contacts_label"],
+)
+def test_people_in_family_fields_are_removed(text, value):
+    for variant in _cases(text):
+        out = _l2(variant).lower()
+        assert all(w not in out for w in value.split()), variant
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Pain, wife reports, is worse.", "Tolerating PO, wife at bedside.", "Visitors: none today.", "Supports: church, AA.",
+     "Contacts: none listed"],
+    ids=["symptom_before_relation", "intake_before_relation", "no_visitors", "church_support", "no_contacts"],
+)
+def test_family_fields_without_people_are_kept(text):
+    for variant in _cases(text):
+        assert _l2(variant) == variant, variant
