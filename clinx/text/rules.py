@@ -916,12 +916,14 @@ def _extend_name_left(text: str, c: Candidate) -> Candidate:
     if start == 0 or text[start - 1] not in " \t":
         return c  # no word before it across blanks: nothing to take in
     first, _ = name_gazetteer()
+    caps = text[c.start : c.end].isupper()  # ("DR. DOS SANTOS", "ANA DE LA CRUZ": a capitals line's particles)
     for _ in range(4):
         span = _prev_word(text, start)
         if span is None:
             break
         w = text[span[0] : span[1]]
-        if w.lower() in _PARTICLES and not w[0].isupper() or w in ("Van", "Von", "De", "Da", "Di", "Del", "La", "Le", "Du"):
+        if w.lower() in _PARTICLES and (not w[0].isupper() or caps and w.isupper() and w.lower() not in ("mac", "st")) \
+                or w in ("Van", "Von", "De", "Da", "Di", "Del", "La", "Le", "Du"):
             start = span[0]
             continue
         if start < c.start and (w[0].isupper() and not _is_non_name(w) or w.lower() in first):
@@ -936,9 +938,17 @@ _PARTICLE_SURNAME_RE = re.compile(
 )
 
 
+_PARTICLE_SURNAME_CAPS_RE = re.compile(
+    r"(?:[ \t](?:" + "|".join(sorted(p.upper() for p in _PARTICLES - {"mac", "st"})) + r")){1,3}[ \t]([A-Z][A-Z'’-]{1,30})\b"
+)
+
+
 def _extend_name_right(text: str, c: Candidate) -> Candidate:
-    """Take in a surname behind name particles after a given name ("[Maria] van der Berg", "[Ali] bin Said")."""
+    """Take in a surname behind name particles after a given name ("[Maria] van der Berg", "[Ali] bin Said",
+    "[ANA] DE LA CRUZ")."""
     m = _PARTICLE_SURNAME_RE.match(text, c.end)
+    if m is None and text[c.start : c.end].isupper():
+        m = _PARTICLE_SURNAME_CAPS_RE.match(text, c.end)
     if m is None or _is_non_name(m.group(1)):
         return c
     return Candidate(c.start, m.end(), c.category, c.source, c.score)

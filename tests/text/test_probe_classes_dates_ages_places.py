@@ -346,3 +346,14 @@ def test_people_in_family_fields_are_removed(text, value):
 def test_family_fields_without_people_are_kept(text):
     for variant in _cases(text):
         assert _l2(variant) == variant, variant
+
+
+@pytest.mark.parametrize("text,value", [("ANA DE LA CRUZ 67F ADMITTED WITH CHF.", "DE LA CRUZ"), ("SEEN BY DR DOS SANTOS TODAY", "DOS SANTOS")],
+                         ids=["particles_after_a_given_name", "particles_after_a_title"])
+def test_name_particles_in_a_capitals_line_go_with_the_name(text, value):
+    out = _l2(text)
+    assert all(w not in out.split() for w in value.split()), out
+
+
+def test_a_capitals_abbreviation_before_a_name_is_no_particle():
+    assert _l2("DILATED LA, NL LV") == "DILATED LA, NL LV"
