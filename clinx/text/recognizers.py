@@ -113,7 +113,7 @@ class TokenMatch:
 
 # a capital, "/", a small letter: every dictation_initials match holds one; led by the slash (a one-character
 # literal scan, many times faster than a scan for a character set)
-_INITIALS_GATE_RE = re.compile(r"/(?<=[A-Z]/)[A-Za-z]")
+_INITIALS_GATE_RE = re.compile(r"/(?<=[A-Z][A-Z]/)[A-Za-z]")  # (two capitals before the slash: not "S/P", "A/P")
 _UNIT_AFTER_RE = re.compile(r"\s{0,2}(?:ml|cc|mg|mcg|units?|kcal|cal|l|g)\b", re.I)
 
 
@@ -354,7 +354,9 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "pager_short",
         r"(?P<v>\d(?<![\w/.,-]\d)(?:-\d{4}|\d{3,4}))(?![\w-]|[.,]\d)",
         "PHONE", 0.85, validator=_before_ok(_PAGING_BEFORE_RE, _short_number_ok),
-        gate=lambda t, low: _PAGER_GATE_RE.search(t) is not None,
+        # (sound: the validator's words before the number hold one of these)
+        gate=lambda t, low: ("pag" in low or "pgr" in low or "beep" in low or "bpr" in low or "call" in low or "contact" in low)
+        and _PAGER_GATE_RE.search(t) is not None,
     ),
     # "PO Box 12", "P.O. BOX 4471", "post office box 9": a mail box is an address below the state level
     Recognizer(
