@@ -354,9 +354,7 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "pager_short",
         r"(?P<v>\d(?<![\w/.,-]\d)(?:-\d{4}|\d{3,4}))(?![\w-]|[.,]\d)",
         "PHONE", 0.85, validator=_before_ok(_PAGING_BEFORE_RE, _short_number_ok),
-        # (sound: the validator's words before the number hold one of these)
-        gate=lambda t, low: ("pag" in low or "pgr" in low or "beep" in low or "bpr" in low or "call" in low or "contact" in low)
-        and _PAGER_GATE_RE.search(t) is not None,
+        gate=lambda t, low: _PAGER_GATE_RE.search(t) is not None,
     ),
     # "PO Box 12", "P.O. BOX 4471", "post office box 9": a mail box is an address below the state level
     Recognizer(
