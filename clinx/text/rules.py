@@ -249,7 +249,7 @@ PATTERNS: list[tuple[str, str, str, float]] = [
         "age_over_89",
         # "(?<![\w.])(?:9\d|1[01]\d)..." with its first digit first (the engine skips other positions);
         # "92 y.o." ends on a dot: no word boundary after it
-        r"[91](?<![\w.][91])(?:(?<=9)\d|(?<=1)[01]\d)(?=\s{0,2}-?\s{0,2}(?:(?:(?i:years?|yrs?|y/?o|yo[mf]?)|[MF]|(?<=\d)[mf])(?:[\s-]{1,2}(?i:old))?\b|(?i:y\.o\.)))",
+        r"[91](?<![\w.][91])(?:(?<=9)\d|(?<=1)[01]\d)(?=\s{0,2}-?\s{0,2}(?:(?:(?i:years?|yrs?|y/?o|yo[mf]?)|[MF](?!/)|(?<=\d)[mf](?!/))(?:[\s-]{1,2}(?i:old))?\b|(?i:y\.o\.)))",
         "AGE",
         0.96,
     ),

@@ -87,8 +87,8 @@ def test_ages_over_89_said_of_relatives_or_glued_are_removed(text, value):
 @pytest.mark.parametrize(
     "text",
     ["Tmax 101F overnight.", "T 99 F, HR 88.", "febrile to 102F", "spiked a temp of 101F at 0300", "sats were 92, 94.",
-     "Pt, 92% on RA."],
-    ids=["tmax", "t_spaced", "febrile_to", "spiked_temp", "sat_list", "appositive_percent"],
+     "Pt, 92% on RA.", "HR 92 F/U LABS"],
+    ids=["tmax", "t_spaced", "febrile_to", "spiked_temp", "sat_list", "appositive_percent", "follow_up_after_a_number"],
 )
 def test_fevers_in_fahrenheit_and_saturations_are_no_ages(text):
     for variant in _cases(text):
