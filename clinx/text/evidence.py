@@ -199,7 +199,10 @@ VENUE_PAIRS = frozenset(
     {("seen", "at"), ("transferred", "from"), ("transferred", "to"), ("admitted", "to"), ("treated", "at"), ("works", "at"),
      ("rehab", "at"), ("done", "at"), ("performed", "at"), ("referred", "to"), ("sent", "from"), ("care", "at"),
      ("followed", "at"), ("hospitalized", "at"), ("bx", "at"), ("dx", "at"), ("cath", "at"), ("ed", "at"),
-     ("transfer", "to"), ("transfer", "from"), ("tx", "to"), ("sent", "to")}
+     ("transfer", "to"), ("transfer", "from"), ("tx", "to"), ("sent", "to"),
+     # transfer written short ("tx'd to srh", "xfer from pvmc")
+     ("tx'd", "to"), ("txd", "to"), ("tx'd", "from"), ("xfer", "to"), ("xfer", "from"), ("xferred", "to"), ("xferred", "from"),
+     ("xfered", "to"), ("transfered", "to"), ("transfered", "from")}
 )
 #: "d/c to", "d/c'd to", "dc'd to": discharge written short ("d/c" is the tokens "d" and "c").
 _DISCHARGED_TO = frozenset({("c", "to"), ("c'd", "to"), ("dc'd", "to"), ("dcd", "to"), ("dced", "to")})
@@ -1628,6 +1631,13 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             )
             cat = "LOCATION" if (is_place or place_cue and not venue) else "HOSPITAL"
             add(k, j, cat, "evidence:venue", 0.9)
+    # ---- "f/u @ SRH", "seen @ pvmc": an institution's acronym after an at-sign (a clock time after one is digits)
+    for i in run_idx:
+        t = toks[i]
+        if named[i] or t.cls != U or not 2 <= len(t.raw) <= 6 or not _AT_SIGN_BEFORE_RE.search(text, max(0, t.s - 4), t.s):
+            continue
+        if (t.raw.isupper() if t.case == "mixed" else 3 <= len(t.raw) <= 5) and t.raw.isalpha():
+            add(i, i + 1, "HOSPITAL", "evidence:venue", 0.86)
     # ---- places on their own (not everyday words) and "Town, MA"
     for i in place_idx:
         if named[i]:
@@ -2111,6 +2121,7 @@ _ORG_CUES = VENUE_CUES | frozenset({"by", "via", "with", "pharmacy"})
 #: Public services a town's name makes an organisation ("SAUGUS FIRE", "Quincy Fire Dept", "lynn police"); "EMS" is
 #: left to the clinical vocabulary ("MEDFORD EMS": the town goes, the service's abbreviation stays).
 _TOWN_SERVICES = frozenset("fire police rescue pd fd".split())  # ("lowell pd": the police department)
+_AT_SIGN_BEFORE_RE = re.compile(r"(?:^|[\s(])@[ \t]{0,2}$")
 #: Towns named by a body site or a care activity: after "in"/"to" in a note they are those ("PAIN IN TEMPLE", "assist to bath").
 _BODY_AND_CARE_TOWNS = frozenset("temple temples bath".split())
 #: Words after a town's known name that say it is one and leave themselves in the text: "a Worcester resident",

@@ -357,3 +357,16 @@ def test_name_particles_in_a_capitals_line_go_with_the_name(text, value):
 
 def test_a_capitals_abbreviation_before_a_name_is_no_particle():
     assert _l2("DILATED LA, NL LV") == "DILATED LA, NL LV"
+
+
+@pytest.mark.parametrize("text,value", [("F/u @ PVMC in 2 wks.", "pvmc"), ("tx'd to srh icu", "srh")],
+                         ids=["acronym_after_at_sign", "acronym_after_short_transfer"])
+def test_hospital_acronyms_after_shorthand_cues_are_removed(text, value):
+    for variant in _cases(text):
+        assert value not in _l2(variant).lower(), variant
+
+
+@pytest.mark.parametrize("text", ["Haldol 2mg @ HS", "tylenol @ hs prn", "F/U @ PCP 2 WKS", "seen @ ED", "ABX @ OSH"],
+                         ids=["bedtime", "bedtime_lower", "primary_care", "emergency_department", "outside_hospital"])
+def test_clinical_abbreviations_after_an_at_sign_are_kept(text):
+    assert _l2(text) == text
