@@ -78,15 +78,14 @@ _TOKEN_RE_ASCII = re.compile(r"\[[A-Z]{2,10}\]|[#]|[A-Za-z0-9](?:[\w'./#-]{0,48}
 _PLACEHOLDER_TOKEN_RE = re.compile(r"\[[A-Z]{2,10}\]")
 _HAS_DIGIT_RE = re.compile(r"\d")
 # "4x3", "550x12", "2.5x1.8": sizes and vent settings (volume x rate), no codes
-# ... and "3-in-1" (a commode), "7P-7A", "11p-7a" (a nursing shift)
-_DIMENSION_RE = re.compile(r"\d+(?:\.\d+)?[xX]\d+(?:\.\d+)?(?:[xX]\d+(?:\.\d+)?)?|\d-in-\d|\d{1,2}[aApP][mM]?-\d{1,2}[aApP][mM]?")
-_COUNT_TOKEN_RE = re.compile(r"(?i)\d{1,3}x(?:/[a-z]{1,5})?|\d-in-\d")
+# ... and "3-in-1" / "3-IN-1" (a commode), "7P-7A", "11p-7a" (a nursing shift)
+_DIMENSION_RE = re.compile(r"\d+(?:\.\d+)?[xX]\d+(?:\.\d+)?(?:[xX]\d+(?:\.\d+)?)?|\d-(?i:in)-\d|\d{1,2}[aApP][mM]?-\d{1,2}[aApP][mM]?")
 #: Names of a score or a vital sign: a slash number right after one is that, even near a date cue ("born at 0312, apgars 8/9").
 _SCORE_NAMES = frozenset("apgar apgars bp sbp dbp pain strength gcs moca mmse score murmur grade reflexes pulses".split())
 # "3/14", "3-14-61", "03.14.61"; a dotted pair is a decimal ("INR 3.4", "TMAX 38.6"), no date
 _DATEISH_RE = re.compile(r"\d{1,4}[/-]\d{1,2}(?:[/-]\d{1,4})?|\d{1,4}\.\d{1,2}\.\d{1,4}")
 # "HR 150s", "SBP 90's", "sats high 80S": readings in a decade, no identifier
-_READINGS_RE = re.compile(r"\d{0,2}0['’]?[sS]|\d{1,2}[xX]/(?:hr|h|min|day|d|wk|week|shift)")  # ...and "10x/hr", a frequency
+_READINGS_RE = re.compile(r"\d{0,2}0['’]?[sS]|\d{1,3}[xX](?:/[A-Za-z]{1,5})?")  # ...and "2x", "10x/hr", "10X/HR": a frequency
 # "60cc/hr", "5mg", "2units/kg": a dose or a rate, no identifier
 _DOSE_RE = re.compile(r"\d+(?:\.\d+)?(?:cc|ml|mls|mg|mcg|g|gm|kg|l|u|units?|meq|mmol|gtts?)(?:/(?:hr|h|min|kg|day|d))*", re.I)
 # "10am", "4:15pm" (read as "15pm" after the colon), "9p": a clock time, no identifier
@@ -446,8 +445,6 @@ class ContextEnhancer:
                 shape = "alpha"
             if shape == "numeric" and "-" in t and _UNIT_AFTER_RANGE_RE.match(text, ends[i]) and _RANGE_RE.fullmatch(t):
                 continue  # "UROLOGY 4-6 WK", "f/u 2-3 days": a range of time, no date or ID
-            if shape == "numeric" and _COUNT_TOKEN_RE.fullmatch(t):
-                continue  # "SPIROMETRY 10X/HR", "3-IN-1 COMMODE": a frequency or a kind of device, no ID
             if shape == "numeric" and "/" in t and i > 0 and infos[i - 1][1] in _SCORE_NAMES:
                 continue  # "born at 0312, apgars 8/9", "BP 90/60": a score or a vital sign after its name, near a date cue
             if shape == "numeric" and CLOCK_RE.fullmatch(t) and i > 0 and infos[i - 1][1] in _TIME_PREPS and ends[i - 1] + 2 >= starts[i]:
@@ -526,7 +523,7 @@ class ContextLevel:
         if self.ner is not None:
             extra = self.ner.find(text)
             out = out + (drop_inside(extra, sorted(covered)) if covered else extra)
-        return self.site.drop_kept(text, out) if self.site is not None else out
+        return self.site.apply(text, out, remove=False) if self.site is not None else out
 
     def apply(self, text: str, manifest: Manifest | None = None) -> TextResult:
         # The manifest is used at L1; L2 deliberately works from context alone so

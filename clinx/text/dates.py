@@ -246,7 +246,7 @@ def _ordinal_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     nxt = _next_word(text, e)
     if prev == "the" and not text[e : text.find("\n", e) if "\n" in text[e:] else len(text)].strip(" \t.,;:)"):
         return s, e  # "Neurology consult Tuesday the 5th": the ordinal ends its line
-    if prev == "the" and _prev_word(text, text.lower().rfind("the", 0, s)) in _WEEKDAYS:
+    if prev == "the" and _prev_word(text, _PREV_WORD_RE.search(text, max(0, s - 20), s).start(1)) in _WEEKDAYS:
         return s, e  # "Tues the 5th labs ok": a weekday's date
     if prev in ("the", "on", "by", "until", "til", "since", "before", "after", "from", "thru", "through") and (
         nxt in _ORDINAL_NEXT
@@ -461,7 +461,7 @@ DATE_RECOGNIZERS: list[Recognizer] = [
     ),
     Recognizer(
         "date_weekday", None, "DATE", 0.85,
-        lexicon=frozenset("monday tuesday wednesday thursday friday saturday sunday mon tues tue wed thurs thur thu fri".split()),
+        lexicon=_WEEKDAYS - {"sat", "sun"},  # ("sat", "sun": date_weekend_abbrev, with evidence)
     ),
     Recognizer("date_weekend_abbrev", None, "DATE", 0.8, validator=_weekend_ok, lexicon=frozenset({"sat", "sun"})),
 ]

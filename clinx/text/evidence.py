@@ -2242,15 +2242,16 @@ _SCORE_AFTER_RE = re.compile(r"[ \t:=]{1,3}(?:score[ \t:=]{1,3})?(?:\d|[ABC]\b)"
 
 _ALL_EPONYM_HEADS = EPONYM_HEADS | _EPONYM_HEADS_MORE
 #: One, two or three more capitalised names (an "and" between them) and the word after them, tried in that order.
-_EPONYM_TAIL_RES = tuple(
-    re.compile(r"(?:['’][sS]?)?(?:[ \t]{1,3}(?:and|AND|&)?[ \t]{0,3}[A-Z][A-Za-z'’-]*){%d}[ \t]{1,3}([A-Za-z]{1,30})" % k)
-    for k in (1, 2, 3)
-)
+def _eponym_tails(s: str, joiner: str, name: str, head: str) -> tuple[re.Pattern, ...]:
+    return tuple(
+        re.compile(r"(?:['’]%s?)?(?:[ \t]{1,3}(?:%s)?[ \t]{0,3}%s){%d}[ \t]{1,3}(%s{1,30})" % (s, joiner, name, k, head))
+        for k in (1, 2, 3)
+    )
+
+
+_EPONYM_TAIL_RES = _eponym_tails("[sS]", "and|AND|&", r"[A-Z][A-Za-z'’-]*", "[A-Za-z]")
 #: The same tails in a lower-case line ("cullen and grey turner signs"), where no capital marks the names between.
-_EPONYM_TAIL_LOWER_RES = tuple(
-    re.compile(r"(?:['’]s?)?(?:[ \t]{1,3}(?:and|&)?[ \t]{0,3}[a-z][a-z'’-]*){%d}[ \t]{1,3}([a-z]{1,30})" % k)
-    for k in (1, 2, 3)
-)
+_EPONYM_TAIL_LOWER_RES = _eponym_tails("s", "and|&", r"[a-z][a-z'’-]*", "[a-z]")
 #: Eponym heads that are verbs too: in a lower-case line "maria and jose sign consent" names two people.
 _VERB_HEADS = frozenset("sign test tests".split())
 

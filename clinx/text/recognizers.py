@@ -160,12 +160,13 @@ _STATES_ANY_CASE = (
 _FIVE_DIGITS_RE = re.compile(r"\d{5}")
 # what the short paging number itself needs (a sound gate: the words before are the validator's)
 _PAGER_GATE_RE = re.compile(r"\d(?:-\d{4}|\d{3})")
-_CLOCK_RE = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 
 
 def _short_number_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """An in-house number (:func:`_extension_ok`), except four digits that read as a 24-hour clock ("page at 0300")."""
-    if len(m.group("v")) == 4 and _CLOCK_RE.fullmatch(m.group("v")):
+    from clinx.text.dates import CLOCK_RE  # (dates imports this module)
+
+    if len(m.group("v")) == 4 and CLOCK_RE.fullmatch(m.group("v")):
         return None
     return _extension_ok(m, text)
 

@@ -1149,7 +1149,7 @@ class RuleLevel:
     def find(self, text: str, manifest: Manifest | None = None) -> list[Candidate]:
         cands = self.recognizer.find(text)
         if self.site is not None:
-            cands = self.site.drop_kept(text, cands) + self.site.remove_candidates(text)
+            cands = self.site.apply(text, cands)
         if self.use_manifest and manifest:  # (after the terms to keep: a row's own identifiers always go)
             cands.extend(manifest_candidates(text, manifest, fuzzy=self.fuzzy))
         return cands

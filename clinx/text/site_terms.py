@@ -79,18 +79,16 @@ class SiteTerms:
             i = hit[3]
         return out
 
-    def remove_candidates(self, text: str) -> list[Candidate]:
-        """L1 candidates: every listed term to remove."""
-        return [Candidate(s, e, cat, "site_terms", 0.99) for s, e, cat in self.matches(text) if cat != KEEP]
-
-    def drop_kept(self, text: str, cands: list[Candidate]) -> list[Candidate]:
-        """``cands`` without those inside a term to keep ("transferred to Ellison 4": the ward, not a surname)."""
-        if not self.keep or not cands:
-            return cands
-        kept = [(s, e) for s, e, cat in self.matches(text) if cat == KEEP]
-        if not kept:
-            return cands
-        return [c for c in cands if not any(s <= c.start and c.end <= e for s, e in kept)]
+    def apply(self, text: str, cands: list[Candidate], *, remove: bool = True) -> list[Candidate]:
+        """``cands`` without those inside a term to keep ("transferred to Ellison 4": the ward, not a surname), plus
+        (``remove``, L1) a candidate for every listed term to remove; one pass over the text for both lists."""
+        found = self.matches(text)
+        kept = [(s, e) for s, e, cat in found if cat == KEEP]
+        if kept:
+            cands = [c for c in cands if not any(s <= c.start and c.end <= e for s, e in kept)]
+        if remove:
+            cands = cands + [Candidate(s, e, cat, "site_terms", 0.99) for s, e, cat in found if cat != KEEP]
+        return cands
 
 
 def _parse(path: Path) -> tuple[dict[tuple[str, ...], str], set[tuple[str, ...]]]:
