@@ -22,6 +22,7 @@ import re
 from bisect import bisect_right
 
 from clinx.records import Manifest
+from clinx.text.institutions import complete_institutions
 from clinx.text.base import Candidate, TextResult, apply_candidates, check_text, drop_inside
 from clinx.text.clinical import CLINICAL_CODE_RE
 from clinx.text.dates import CLOCK_BEFORE, CLOCK_RE
@@ -520,6 +521,7 @@ class ContextLevel:
     def find(self, text: str, covered: list[tuple[int, int]] | None = None) -> list[Candidate]:
         """L2 candidates: context evidence, plus the gated model proposals when ``ner`` is on."""
         out = self.enhancer.find(text, covered)
+        out = out + complete_institutions(text, out, placeholders=True)
         if self.ner is not None:
             extra = self.ner.find(text)
             out = out + (drop_inside(extra, sorted(covered)) if covered else extra)

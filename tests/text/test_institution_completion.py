@@ -1,0 +1,113 @@
+"""Institution completion (:mod:`clinx.text.institutions`): an organisation's kind words are taken in around the part a
+recogniser found ("[NAME] Elementary" -> one institution), and left alone where they describe a whole name, follow a
+clinician, or belong to a sentence. Values are invented; test ids name the form, never a value.
+"""
+
+import pytest
+
+from clinx.text.base import Candidate
+from clinx.text.institutions import complete_institutions
+from clinx.text.pipeline import deidentify
+
+
+def _l2(text: str) -> str:
+    return deidentify(text, "L2").text
+
+
+def _cases(text: str) -> list[str]:
+    return [text, text.upper(), text.lower()]
+
+
+# Every word of the institution must go: a school, court or shop in a named town is one place.
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("Pt teaches 2nd grade at Quimby Elementary.", ["quimby", "elementary"]),
+        ("Son was suspended from Dunmore Middle last week.", ["dunmore", "middle"]),
+        ("Hearing at Bexley Superior Court on the docket.", ["bexley", "superior", "court"]),
+        ("Incarcerated at Bexley County Jail until spring.", ["bexley", "county", "jail"]),
+        ("Referred to Carverton Diabetes Center for teaching.", ["carverton", "diabetes", "center"]),
+        ("Psychiatrist at Riverbend Behavioral Health, weekly.", ["riverbend", "behavioral", "health"]),
+        ("Letter for the Greenfield Housing Authority re: accommodation.", ["greenfield", "housing", "authority"]),
+        ("Bartender at Murphy's Pub, works nights.", ["murphy", "pub"]),
+        ("Prior admission at Hollis Regional for DKA.", ["hollis", "regional"]),
+        ("Works for Marlow County Sheriff's Office as a deputy.", ["marlow", "county", "office"]),
+    ],
+    ids=["elementary", "middle_school", "superior_court", "county_jail", "diabetes_center", "behavioral_health",
+         "housing_authority", "possessive_pub", "regional", "sheriffs_office"],
+)
+def test_kind_words_after_a_found_part_go_with_it(text, gone):
+    for variant in _cases(text):
+        out = _l2(variant).lower()
+        for word in gone:
+            assert word not in out, (variant, out)
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("Family members of the Islamic Center of Marlow visited.", ["islamic", "center", "marlow"]),
+        ("Services through Guardian Services of Bexley.", ["guardian services", "bexley"]),
+    ],
+    ids=["center_of_town", "services_of_town"],
+)
+def test_kind_words_before_of_a_found_place_go_with_it(text, gone):
+    for variant in _cases(text):
+        out = _l2(variant).lower()
+        for word in gone:
+            assert word not in out, (variant, out)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        # a clinician's name before a specialty or an office: a service, no place
+        ("F/u with Dr. Okafor oncology next week.", "oncology"),
+        ("Called Dr Lindqvist office to confirm.", "office"),
+        ("Sleeps at Haven House shelter most nights.", "shelter"),
+        # a town before a service
+        ("Shocked x3 by Medford EMS en route.", "ems"),
+        # a possessive that owns something is a person's
+        ("Pt's daughter Ana's husband is at bedside.", "'s husband"),
+    ],
+    ids=["clinician_specialty", "clinician_office", "shelter_description", "town_ems", "possessive_of_person"],
+)
+def test_descriptions_and_sentences_are_kept(text, kept):
+    for variant in _cases(text):
+        out = _l2(variant).lower()
+        assert kept in out, (variant, out)
+
+
+# In capitals these lines lose the words for a reason older than this pass (a run of capitalised words is read as
+# one name: "BRIARWOOD MANOR NURSING HOME", "KATHY ATTENDS CHURCH"); what this pass must not do is take them in any case.
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("Came from Briarwood Manor nursing home in Shrewsbury.", "nursing home"),
+        ("Wife Kathy attends church on Sundays.", "attends church"),
+    ],
+    ids=["nursing_home_description", "person_verb_church"],
+)
+def test_descriptions_kept_in_mixed_and_lower_case(text, kept):
+    for variant in (text, text.lower()):
+        out = _l2(variant).lower()
+        assert kept in out, (variant, out)
+
+
+def test_only_extends_found_spans():
+    text = "Pt attends Elementary school and a Day Center."
+    assert complete_institutions(text, []) == []
+    # a found town takes in the county after it, and stays a place
+    text = "Lives in Bexley County with wife."
+    s = text.index("Bexley")
+    out = complete_institutions(text, [Candidate(s, s + 6, "LOCATION", "test")])
+    assert [(text[c.start:c.end], c.category) for c in out] == [("Bexley County", "LOCATION")]
+
+
+def test_placeholders_of_an_earlier_level_anchor_without_being_replaced():
+    text = "Pt teaches at [NAME] Elementary School."
+    out = complete_institutions(text, [], placeholders=True)
+    assert [(text[c.start:c.end], c.category) for c in out] == [(" Elementary School", "HOSPITAL")] or \
+        [(text[c.start:c.end].strip(), c.category) for c in out] == [("Elementary School", "HOSPITAL")]
+    # an earlier level's institution is left as it was (its words, and so its head, are gone)
+    assert complete_institutions("Seen at [HOSPITAL] Clinic today.", [], placeholders=True) == []
