@@ -246,4 +246,143 @@ def complete_institutions(text: str, cands: list[Candidate], *, placeholders: bo
     return out
 
 
-__all__ = ["complete_institutions", "HEADS", "MODIFIERS", "OF_HEADS"]
+#: Heads that, after a cue and a word of a name with no determiner, close an institution's name in any letter case
+#: ("goes to little sprouts daycare", "BED AT PINE HOLLOW INN"); not "to a daycare", "at the inn".
+STRONG_HEADS = frozenset(
+    """
+daycare preschool academy elementary school college university inn manor mission casino mill hospice church chapel
+temple mosque synagogue hall lodge center centre counseling counselling transport ministries pantry kitchen diner pub
+restaurant bakery market motors roofing landscaping construction plumbing fabrication salon gym lanes farm farms
+inc llc house
+""".split()
+)
+#: Words that say what kind of place, not which: a bare "to <these> <head>" names no institution
+#: ("to residential hospice", "attends public school", "works at call center", "staying at sober house").
+GENERIC_QUALIFIERS = frozenset(
+    """
+public private regular special alternative residential inpatient outpatient local outside comfort boarding summer
+night weekend day adult senior high middle elementary grammar nursery graduate medical nursing law business beauty
+cosmetology trade vocational technical community junior state call distribution fulfillment shopping data service
+customer garden recycling conference visitor student job career sober halfway group safe half way full part time
+free home rest nursing skilled assisted independent memory hospice detox rehab treatment cancer trauma transplant
+birth wound infusion dialysis youth senior day care health new old big small main same other another next nearest
+closest usual prior previous former current different faith bible sunday catholic christian baptist methodist
+dance art music driving flight cooking culinary massage barber police fire fishing prep charter magnet online
+""".split()
+)
+_BARE_CUE = re.compile(r"(?:\b(?:at|to|from|attends|attended|attending|uses|using|via|through)|@)[ \t]+", re.IGNORECASE)
+
+
+def find_bare_institutions(text: str) -> list[Candidate]:
+    """Institutions named by everyday words after a cue, with no determiner, ending in a strong head, in any case.
+
+    "son goes to little sprouts daycare", "PT HAS A BED AT PINE HOLLOW INN", "placed to compassionate care hospice":
+    after ``at``/``to``/``from``/``attends`` and the like, English puts a determiner before a common noun phrase
+    ("to a daycare", "at the inn"); a bare phrase of a word that is no qualifier ("residential", "public",
+    "call") and a head is a name. The first word must be an everyday word, a name or unknown, never clinical,
+    a function word, a relation or a possessive.
+    """
+    from clinx.text.evidence import HOSPITAL_HEADS, C, classify
+    from clinx.text.lexicons import FUNCTION_WORDS
+
+    out: list[Candidate] = []
+    for cue in _BARE_CUE.finditer(text):
+        pos = cue.end()
+        start = pos
+        end = None
+        named = headed = False
+        n = 0
+        while n < 5:
+            m = _WORD.match(text, pos) if n == 0 else _NEXT_WORD.match(text, pos)
+            if m is None:
+                break
+            w = (m.group() if n == 0 else m.group(2)).lower().replace("’", "'")
+            if n == 0 and (w in FUNCTION_WORDS or w in GENERIC_QUALIFIERS or w.endswith("'s") or w in STRONG_HEADS
+                           or w in MODIFIERS):
+                break
+            if w in STRONG_HEADS and named and not (headed and w in DESCRIPTIVE_HEADS):
+                end = m.end()
+                headed = True
+            elif headed and w in ("and", "&"):
+                break  # "Gavin Foundation and Hope House", "Roosevelt Middle and Jefferson Elementary": two names
+            elif w in FUNCTION_WORDS and w not in ("and", "&"):
+                break
+            elif w in MODIFIERS or w in HEADS or w in HOSPITAL_HEADS:
+                headed = headed or w in HEADS or w in HOSPITAL_HEADS
+            elif w in GENERIC_QUALIFIERS or classify(w) == C:
+                break  # "Baystate breast center": a clinical word says which service, not whose
+            else:
+                named = True
+            pos = m.end()
+            n += 1
+        if end is not None:
+            out.append(Candidate(start, end, "HOSPITAL", "rule:bare_institution", 0.85))
+    return out
+
+
+#: Field labels whose value names an organisation ("Employer: Costco", "hospice: vitas", "Insurance: Cigna PPO").
+#: ("Plan:" is a note's plan, "Program:" and "Facility:" often a description: not here.)
+_FIELD_RE = re.compile(
+    r"(?:^|(?<=\n)|(?<=  )|(?<=\. )|(?<=; ))[ \t]*"
+    r"(?:employer|insurance|insurer|coverage|payer|payor|pharmacy|pharmacies(?: on file)?|hospice|home care|vna|"
+    r"day ?care|school|church|snf|ltc|alf|sober house|halfway house|shelter|dentist|outpt unit|dialysis unit)"
+    r"(?:[ \t]*\((?:primary|secondary)\))?[ \t]*:[ \t]*",
+    re.IGNORECASE,
+)
+#: Where a field's value ends: two blanks, a line end, a clause's punctuation or a parenthesis.
+_FIELD_END = re.compile(r"  |\n|[;(]|\.(?:\s|$)|$")
+#: Field values and words in them that name no organisation, and plan kinds after an insurer's name.
+_NO_ORG_VALUE = frozenset(
+    """
+none n/a na self unknown pending declined retired unemployed disabled same home medicare medicaid masshealth
+medi-cal private public yes no not tbd tba see per
+""".split()
+)
+_LIST_FIELDS = ("pharmacies", "insurance", "insurer", "coverage", "payer", "payor")
+_PLAN_KINDS = frozenset("ppo hmo pos epo advantage supplement medigap mail order plan primary secondary".split())
+
+
+def find_institution_fields(text: str) -> list[Candidate]:
+    """The organisations a field names: "Employer: Costco", "hospice: vitas", "Pharmacies on file: CVS, Walgreens".
+
+    The value runs to two blanks, a line's end, ``;``, ``(`` or a sentence's end, and is split at commas,
+    ``and`` and ``/``. Each item of at most four words is an organisation unless it is a value that names
+    none ("none", "self", "Medicare") or holds a clinical or function word; a plan's kind after an insurer
+    ("PPO", "mail order") is left.
+    """
+    from clinx.text.evidence import A, C, W, classify
+    from clinx.text.lexicons import FUNCTION_WORDS
+
+    out: list[Candidate] = []
+    for f in _FIELD_RE.finditer(text):
+        vs = f.end()
+        ve = _FIELD_END.search(text, vs).start()
+        label = f.group().lower()
+        if any(k in label for k in _LIST_FIELDS):
+            # a list: "CVS, Walgreens and Costco", "Medicare A/B, secondary AARP"
+            parts = [(m.start(), p) for m in re.finditer(r"[^,/]+", text[vs:ve])
+                     for p in re.split(r"(?i)\s+(?:and|or)\s+", m.group())]
+            parts = [(st + text[vs + st:ve].index(p), p) for st, p in parts]
+        else:
+            # one organisation: the value up to its first comma ("Second Chance, Dorchester Ave")
+            first = re.match(r"[^,]*", text[vs:ve]).group()
+            parts = [(0, first)]
+        for st, part in parts:
+            words = list(_WORD.finditer(part))
+            while words and words[-1].group().lower() in _PLAN_KINDS:
+                words.pop()
+            while words and words[0].group().lower() in _PLAN_KINDS:
+                words.pop(0)
+            if not words or len(words) > 4 or max(len(w.group()) for w in words) < 3:
+                continue  # ("Medicare A/B": a part, no name)
+            lows = [w.group().lower().replace("’", "'") for w in words]
+            if any(w in _NO_ORG_VALUE or w in _NOT_FREE or w.endswith(("ed", "ing")) and classify(w) in (W, A) for w in lows) or any(
+                (w in FUNCTION_WORDS and w not in ("of", "the")) or (classify(w) == C and w not in MODIFIERS and w not in HEADS)
+                for w in lows
+            ):
+                continue
+            off = vs + st
+            out.append(Candidate(off + words[0].start(), off + words[-1].end(), "HOSPITAL", "rule:institution_field", 0.9))
+    return out
+
+__all__ = ["find_institution_fields", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]

@@ -36,7 +36,7 @@ def _pipe(path) -> TextPipeline:
 
 @pytest.mark.parametrize(
     "text,value",
-    [("referred to pine street inn for housing", "pine street inn"),
+    [("referred to the pine street inn for housing", "pine street inn"),
      ("REFERRED TO THE BRIDGE OUTPATIENT PROGRAM", "bridge"),
      ("lives near fields corner w/ son", "fields"),
      ("plan reviewed w/ winter", "winter")],

@@ -6,7 +6,7 @@ clinician, or belong to a sentence. Values are invented; test ids name the form,
 import pytest
 
 from clinx.text.base import Candidate
-from clinx.text.institutions import complete_institutions
+from clinx.text.institutions import complete_institutions, find_bare_institutions
 from clinx.text.pipeline import deidentify
 
 
@@ -111,3 +111,83 @@ def test_placeholders_of_an_earlier_level_anchor_without_being_replaced():
         [(text[c.start:c.end].strip(), c.category) for c in out] == [("Elementary School", "HOSPITAL")]
     # an earlier level's institution is left as it was (its words, and so its head, are gone)
     assert complete_institutions("Seen at [HOSPITAL] Clinic today.", [], placeholders=True) == []
+
+
+# ---------------------------------------------------------------- names of everyday words after a cue, ending in a head
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("Son goes to Tiny Acorns Daycare M-F.", ["acorns", "daycare"]),
+        ("Has a bed at Birch Hollow Inn through end of month.", ["birch", "hollow", "inn"]),
+        ("Eats lunch at Open Gate Mission most days.", ["open gate", "mission"]),
+        ("Was at Silver Moon Casino for 3 days prior.", ["silver moon", "casino"]),
+    ],
+    ids=["daycare", "inn", "mission", "casino"],
+)
+def test_bare_everyday_name_before_a_head_after_a_cue(text, gone):
+    for variant in _cases(text):
+        out = _l2(variant).lower()
+        for word in gone:
+            assert word not in out, (variant, out)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("Son goes to the daycare down the street.", "daycare"),
+        ("Attends public school, 4th grade.", "public school"),
+        ("Seen at cancer center last week.", "cancer center"),
+        ("Referral sent to Gavin Foundation and Hope House.", " and "),
+    ],
+    ids=["determiner", "qualifier_school", "service_center", "two_names_joined_by_and"],
+)
+def test_bare_rule_leaves_kinds_of_place(text, kept):
+    for variant in _cases(text):
+        out = _l2(variant).lower()
+        assert kept in out, (variant, out)
+
+
+def test_bare_rule_leaves_a_qualified_kind_of_place():
+    # (an older placement rule reads one-case "to residential hospice" as a place; this rule must not add to it)
+    for variant in _cases("Discharged to residential hospice today, attends public school."):
+        assert find_bare_institutions(variant) == []
+    assert "residential hospice" in _l2("Discharged to residential hospice today.")
+
+
+# ---------------------------------------------------------------- fields whose value is an organisation
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("Employer: Dunmore Freight  Confirmed with family.", ["dunmore freight"]),
+        ("hospice: caremoor  verified at registration", ["caremoor"]),
+        ("Pharmacies on file: Kwikmed, Apothecary Row and Pillbox Plus mail order.", ["kwikmed", "apothecary", "pillbox"]),
+        ("School: Quimby Elementary  Grade: 4", ["quimby", "elementary"]),
+    ],
+    ids=["employer", "hospice", "pharmacy_list", "school"],
+)
+def test_field_values_that_name_an_organisation(text, gone):
+    for variant in _cases(text):
+        out = _l2(variant).lower()
+        for word in gone:
+            assert word not in out, (variant, out)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("Employer: none", "none"),
+        ("PLAN: NEURO CHECKS Q1H", "neuro checks"),
+        ("Insurance: Medicare A/B, no secondary.", "medicare a/b"),
+        ("Pharmacy: pt unsure of name, uses mail order.", "uses mail order"),
+        ("Shelter: Bethany House for Women and Children.", "children"),
+    ],
+    ids=["no_value", "plan_is_not_a_field_here", "public_programme", "description", "one_organisation_not_a_list"],
+)
+def test_field_values_that_name_none(text, kept):
+    for variant in _cases(text):
+        out = _l2(variant).lower()
+        assert kept in out, (variant, out)
