@@ -2038,9 +2038,10 @@ def _known_hospitals(text: str, toks: list, lows: list, named: list, add, starts
             cued = i > 0 and lows[i - 1] in _ORG_CUES or i > 1 and (lows[i - 2], lows[i - 1]) in EMPLOYER_PAIRS
             if org:
                 # a chain store ("from walgreens", "works at Stop & Shop"): a venue word first, or a
-                # capitalised name of two words or more in mixed case; never on its own ("CVS: RRR")
-                if cued or j > i + 1 and t.case == "mixed" and t.raw[:1].isupper():
-                    add(i, j, "LOCATION", "evidence:organisation", 0.9)
+                # capitalised name of two words or more in mixed case, or one word that is no English word
+                # ("Walmart + McDonald's", "COSTCO", "cigna denied"); never a word or abbreviation on its own ("CVS: RRR")
+                if cued or j > i + 1 and t.case == "mixed" and t.raw[:1].isupper() or j == i + 1 and _brand_word(key, t):
+                    add(i, j, "HOSPITAL", "evidence:organisation", 0.9)
                     _branch_street(text, toks, lows, j, named, add)
                 break
             if j == i + 1 and " " not in key:
@@ -2052,6 +2053,17 @@ def _known_hospitals(text: str, toks: list, lows: list, named: list, add, starts
                 j += 1  # "Hallmark Health VNA", "Brigham dermpath": the unit's word is part of the name
             add(i, j, "HOSPITAL", "evidence:hospital_name", 0.93)
             break
+
+
+#: One-word organisation names that are abbreviations of something else too: a venue word must come first.
+_CUED_ONLY_ORGS = frozenset("cvs bjs ups".split())
+
+
+def _brand_word(key: str, t: _Tok) -> bool:
+    """A one-word organisation name that is no English dictionary word and no clinical term ("walgreens", "cigna")."""
+    from clinx.text.lexicons import _common
+
+    return key not in _CUED_ONLY_ORGS and key not in _common()[1] and t.cls != C and len(key) >= 4
 
 
 #: Nouns after an eponym beyond clinx.text.clinical.EPONYM_HEADS ("Hasson technique", "Foley catheter").

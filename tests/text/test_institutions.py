@@ -191,3 +191,28 @@ def test_field_values_that_name_none(text, kept):
     for variant in _cases(text):
         out = _l2(variant).lower()
         assert kept in out, (variant, out)
+
+
+# ---------------------------------------------------------------- chains and insurers named on their own
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("Mom works 2 jobs, Walmart + Costco.", ["walmart", "costco"]),
+        ("Humana denied SNF level of care.", ["humana"]),
+        ("Pt drives for DoorDash, no PCP.", ["doordash"]),
+    ],
+    ids=["two_chains_no_cue", "insurer_opens_sentence", "delivery_platform"],
+)
+def test_brand_names_that_are_no_english_word_need_no_cue(text, gone):
+    for variant in _cases(text):
+        out = _l2(variant).lower()
+        for word in gone:
+            assert word not in out, (variant, out)
+
+
+def test_abbreviations_and_words_among_the_chains_still_need_a_cue():
+    for variant in _cases("CVS: RRR, no murmurs. Mood has ups and downs."):
+        out = _l2(variant).lower()
+        assert "cvs" in out and "ups" in out, (variant, out)
