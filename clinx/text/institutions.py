@@ -49,7 +49,17 @@ shop motors garage lube salon ink studio gym fitness lanes farm farms inc llc co
 logistics trucking transport transportation transit taxi cab ems ambulance hotel inn motel mall depot foods dairy
 bank insurance realty construction fabrication manufacturing plumbing electric landscaping roofing cleaning body
 church temple mosque parish ministries chapel synagogue cathedral
-clinic clinics hospital infirmary associates partners group practice rehab
+clinic clinics hospital infirmary associates partners group practice rehab rehabilitation intervention
+castings foundry
+""".split()
+)
+#: Specialties and kinds of care that close a practice's or a unit's name after a found part ("Oakview Neurosurgery",
+#: "Brookline Renal", "Chestnut Hill Dialysis", "Brightwater SNF"); after a clinician's name they name a service.
+SPECIALTY_HEADS = frozenset(
+    """
+neurosurgery mammography renal dialysis lab labs laboratory laboratories peds pediatrics cardiology urology dermatology
+gastroenterology pulmonary pulmonology nephrology neurology rheumatology endocrinology hematology oncology
+hematology-oncology orthopedics podiatry audiology obgyn ob/gyn snf ltach detox surgery neurosciences cardiovascular
 """.split()
 )
 #: Words that may stand between the found part and the head ("Diabetes Center", "Superior Court").
@@ -62,19 +72,23 @@ baptist catholic methodist lutheran episcopal presbyterian pentecostal islamic h
 general cancer heart eye spine sleep surgery surgical urgent walk-in orthopedic pediatric vision hearing speech
 nursing assisted living skilled care primary community mental medical physical soup food sober group tool die
 precision fire police dept department school middle high elementary district sheriff's sports wellness dialysis
-kidney pain women men veterans' health human social legal aid well-being wellbeing rescue life
+kidney pain women men veterans' health human social legal aid well-being wellbeing rescue life brothers sons
+ambulatory early complex
 """.split()
 )
+HEADS = HEADS | SPECIALTY_HEADS
 #: Heads that, after a clinician's name, name a service or a room, not a place ("Dr. Lee oncology", "Dr Ruiz office").
 SERVICE_HEADS = frozenset(
     """
 oncology ortho orthopedics orthopaedics dental imaging mri radiology therapy pediatrics medicine office group practice
 associates partners clinic clinics health healthcare services service program plan home house care
 """.split()
-)
+) | SPECIALTY_HEADS
 #: Heads that name a kind of service, which notes write after an institution's or a town's name as a description
 #: ("MGH ortho clinic", "Medford EMS", "Haven House shelter"): taken in only after a name no head follows yet.
 DESCRIPTIVE_HEADS = frozenset("clinic clinics ems ambulance dental ortho oncology radiology therapy pantry shelter office program programs".split())
+#: Nouns that, after a found name's possessive, name a charity or a shop ("Rosie's Place", "Martha's Table").
+_POSSESSIVE_HEADS = frozenset("place table door closet cupboard corner".split())
 #: Words after a place that make it a county, which is still a place ("Bexley County").
 PLACE_TAILS = frozenset("county".split())
 #: Heads before "of <place>": "Islamic Center of Marlow", "Arc of Bexley County", "Hospice of the Valley".
@@ -100,6 +114,14 @@ _NOT_FREE = frozenset(
 )
 _LAST_WORD = re.compile(r"[^\W\d_]+$")
 _JOIN = re.compile(r"[ \t]{1,2}|[ \t]?&[ \t]?")
+#: Words before "of <town>" that make a practice's name ("Radiology Associates of Nashua", "Immediate Care of Ashby").
+_OF_KINDS_AFTER_PLACE = frozenset("care associates specialists partners pain rehab imaging wheels group physicians surgeons".split())
+#: Body parts and kinds of care that name practices and the lexicons call everyday words ("Foot & Ankle", "Arthritis Care").
+_BODY_KINDS = frozenset("ankle arthritis endocrine interventional hand upper extremity joint skin vein voice hearing".split())
+#: Compass and region words that open an institution's name before a found place name ("Central Valley Memorial").
+_REGION_BEFORE = frozenset("central westside eastside northside southside greater metro upper lower".split())
+#: Words before a found head that are the sentence's, not the name's ("seen in clinic Center of ...").
+_NOT_KIND_BEFORE = frozenset("clinic pt patient seen f/u fu follow followed appt".split())
 #: Words that open an institution's name before its kind words ("Our Lady of", "St. Vincent", "Visiting Nurse").
 _LEFT_EXTRA = frozenset("our st saint visiting".split())
 _OF_AFTER = re.compile(r"[ \t]+of[ \t]+(?:the[ \t]+)?(?:greater[ \t]+)?", re.IGNORECASE)
@@ -133,11 +155,13 @@ def _right(text: str, s: int, e: int, cat: str) -> Candidate | None:
             end = e
     pos = e
     m = _POSSESSIVE.match(text, pos)
+    possessive = m is not None
     if m:
         pos = m.end()
         if _BARE_POSSESSIVE_END.match(text, pos):
             end = end or pos  # "works at McDonald's.", "(LOWE'S)": a possessive with nothing owned is a shop's name
     new_cat = "HOSPITAL"
+    prev = text[s:e]
     free = None  # one word of the name itself between the anchor and the kind words ("Golden Years Day Center")
     n = 0
     while n < 5:
@@ -148,11 +172,16 @@ def _right(text: str, s: int, e: int, cat: str) -> Candidate | None:
         after_head = end is not None
         if n == 0 and cat == "LOCATION" and w in PLACE_TAILS and not m.group(1).strip():
             end, new_cat = m.end(), "LOCATION"
+        elif possessive and n == 0 and w in _POSSESSIVE_HEADS and not clinician:
+            end, new_cat = m.end(), "HOSPITAL"
         elif w in HEADS and not (clinician and w in SERVICE_HEADS) \
                 and not ((cat != "NAME" or after_head or free) and w in DESCRIPTIVE_HEADS) \
-                and not ((after_head or free) and w in ("home", "homes", "house")) and not (w == "state" and _OF_NEXT.match(text, m.end())):
+                and not ((after_head or free) and (w in ("home", "homes", "house") or w in SPECIALTY_HEADS)) \
+                and not (w == "state" and _OF_NEXT.match(text, m.end())):
             # (after a head, a description: "Cole Center office", "Briarwood Manor nursing home"; "state of mind")
             end, new_cat = m.end(), "HOSPITAL"
+        elif w in ("and", "&") and after_head and not _same_case_next(text, m.end(), prev):
+            break  # "Food Bank and church pantry": a second place, or none ("Health and Counseling Services" goes on)
         elif w in MODIFIERS:
             pass
         elif n == 0 and not clinician and end is None and _free_word(w):
@@ -160,10 +189,21 @@ def _right(text: str, s: int, e: int, cat: str) -> Candidate | None:
         else:
             break
         pos = m.end()
+        prev = m.group(2)
         n += 1
     if end is None or end == e:
         return None
     return Candidate(s, end, new_cat, "rule:institution_completion", 0.9)
+
+
+def _shape(word: str) -> str:
+    return "upper" if word.isupper() else "lower" if word.islower() else "title" if word[:1].isupper() else "other"
+
+
+def _same_case_next(text: str, pos: int, prev: str) -> bool:
+    """Is the word after ``pos`` written in the letter case of ``prev`` ("Health and Counseling", not "Bank and church")?"""
+    m = _NEXT_WORD.match(text, pos)
+    return m is not None and _shape(m.group(2)) == _shape(prev)
 
 
 def _free_word(w: str) -> bool:
@@ -176,7 +216,7 @@ def _free_word(w: str) -> bool:
     )
 
 
-def _left(text: str, s: int, e: int) -> Candidate | None:
+def _left(text: str, s: int, e: int, place: bool = False) -> Candidate | None:
     """``<kind words> of [the|greater] <anchor>`` taken in before the anchor, or None."""
     lo = max(0, s - 80, text.rfind("\n", 0, s) + 1)
     m = _OF_BEFORE.search(text, lo, s)
@@ -190,12 +230,56 @@ def _left(text: str, s: int, e: int) -> Candidate | None:
         if w.end() != pos and not _JOIN.fullmatch(text, w.end(), pos):
             break
         word = w.group().lower().replace("’", "'")
-        if i == 0 and word not in OF_HEADS:
+        if i == 0 and word not in OF_HEADS and not (place and (word in HEADS or word in _OF_KINDS_AFTER_PLACE)):
             return None
-        if i and word not in MODIFIERS and word not in HEADS and word not in _LEFT_EXTRA:
+        if i and word not in MODIFIERS and word not in HEADS and word not in _LEFT_EXTRA and not (place and _kind_word(word)):
             break
         start = pos = w.start()
     return Candidate(start, e, "HOSPITAL", "rule:institution_completion", 0.9) if start is not None else None
+
+
+def _kind_word(w: str) -> bool:
+    """A word that may open a practice's name before "... of <town>": clinical or a kind of care ("Foot & Ankle")."""
+    from clinx.text.evidence import SERVICES, C, classify
+    from clinx.text.lexicons import FUNCTION_WORDS
+
+    return w not in FUNCTION_WORDS and w not in _NOT_FREE and not w.endswith(("ed", "ing")) and (
+        classify(w) == C or w in MODIFIERS or w in HEADS or w in SERVICES or w in _BODY_KINDS)
+
+
+def _left_of_head(text: str, s: int, e: int) -> Candidate | None:
+    """Kind words before an institution found from its head on ("Infusion [Center of Framingham]", "Foot & Ankle
+    [Center of Beverly]", "Central [Valley Memorial]"), or None."""
+    from clinx.text.evidence import HOSPITAL_HEADS
+
+    first = _WORD.match(text, s)
+    if first is None:
+        return None
+    w0 = first.group().lower()
+    region = w0 not in HEADS and w0 not in HOSPITAL_HEADS
+    lo = max(0, s - 60, text.rfind("\n", 0, s) + 1)
+    words = list(_WORD.finditer(text, lo, s))
+    start, pos = None, s
+    for i, w in enumerate(reversed(words)):
+        if not _JOIN.fullmatch(text, w.end(), pos) and not (w.end() < pos and text[w.end():pos] in ("-", " - ")):
+            break
+        word = w.group().lower().replace("’", "'")
+        if word in ("and", "&") and start is not None:
+            pos = w.start()
+            continue
+        ok = word in _REGION_BEFORE if region else (_kind_word(word) and word not in _NOT_KIND_BEFORE)
+        if not ok or i >= 4:
+            break
+        start = pos = w.start()
+        if region:
+            break  # one region word: "Central", "Westside"
+    if start is None or not _same_shape(text[start:s].split()[0], first.group()):
+        return None
+    return Candidate(start, e, "HOSPITAL", "rule:institution_completion", 0.9)
+
+
+def _same_shape(a: str, b: str) -> bool:
+    return _shape(a) == _shape(b) or _shape(a) == "title" and _shape(b) == "upper" and len(b) <= 4
 
 
 def _of_region(text: str, s: int, e: int) -> Candidate | None:
@@ -229,9 +313,13 @@ def complete_institutions(text: str, cands: list[Candidate], *, placeholders: bo
     out: list[Candidate] = []
     for s, e, cat, ph in _anchors(text, cands, placeholders):
         found = [_right(text, s, e, cat)]
-        found.append(_left(text, s, found[0].end if found[0] is not None else e))
+        found.append(_left(text, s, found[0].end if found[0] is not None else e, place=cat == "LOCATION"))
         if cat == "HOSPITAL":
             found.append(_of_region(text, s, e))
+        if not ph:
+            # kind words before a name found from its head on: the anchor's, or one this pass completed
+            for c in [c for c in found if c is not None and c.category == "HOSPITAL"] + ([Candidate(s, e, cat, "")] if cat == "HOSPITAL" else []):
+                found.append(_left_of_head(text, c.start, c.end))
         for c in found:
             if c is None:
                 continue
@@ -253,14 +341,14 @@ STRONG_HEADS = frozenset(
 daycare preschool academy elementary school college university inn manor mission casino mill hospice church chapel
 temple mosque synagogue hall lodge center centre counseling counselling transport ministries pantry kitchen diner pub
 restaurant bakery market motors roofing landscaping construction plumbing fabrication salon gym lanes farm farms
-inc llc house
+inc llc house regional memorial associates practice clinic rehab imaging lab neurology orthopedics orthopaedics pathology
 """.split()
 )
 #: Words that say what kind of place, not which: a bare "to <these> <head>" names no institution
 #: ("to residential hospice", "attends public school", "works at call center", "staying at sober house").
 GENERIC_QUALIFIERS = frozenset(
     """
-public private regular special alternative residential inpatient outpatient local outside comfort boarding summer
+public private regular special alternative residential tertiary quaternary academic affiliated inpatient outpatient local outside comfort boarding summer
 night weekend day adult senior high middle elementary grammar nursery graduate medical nursing law business beauty
 cosmetology trade vocational technical community junior state call distribution fulfillment shopping data service
 customer garden recycling conference visitor student job career sober halfway group safe half way full part time
@@ -268,9 +356,19 @@ free home rest nursing skilled assisted independent memory hospice detox rehab t
 birth wound infusion dialysis youth senior day care health new old big small main same other another next nearest
 closest usual prior previous former current different faith bible sunday catholic christian baptist methodist
 dance art music driving flight cooking culinary massage barber police fire fishing prep charter magnet online
+resident residents housestaff fellows teaching support outside
 """.split()
 )
-_BARE_CUE = re.compile(r"(?:\b(?:at|to|from|attends|attended|attending|uses|using|via|through)|@)[ \t]+", re.IGNORECASE)
+_BARE_CUE = re.compile(r"(?:\b(?:at|to|from|attends|attended|attending|uses|using|via|through|per)|@)[ \t]+", re.IGNORECASE)
+#: Words of landscape that name places and institutions though the clinical vocabulary lists them ("Valley View",
+#: "Breaker Hill", "Sacred Heart", "Stepping Stones"): in a name after a cue they are no clinical term.
+_TOPONYM_WORDS = frozenset(
+    """
+hill hills view heart stone stones rock rocks ridge park point grove brook spring springs lake river bay harbor harbour
+haven crest field fields wood woods meadow meadows pine pines oak oaks elm maple cedar birch willow willows sun sunrise
+sunset star light gate bridge crossing creek falls shore cove island mount mountain glen dale vale summit pinnacle
+""".split()
+)
 
 
 def find_bare_institutions(text: str) -> list[Candidate]:
@@ -282,7 +380,7 @@ def find_bare_institutions(text: str) -> list[Candidate]:
     "call") and a head is a name. The first word must be an everyday word, a name or unknown, never clinical,
     a function word, a relation or a possessive.
     """
-    from clinx.text.evidence import HOSPITAL_HEADS, C, classify
+    from clinx.text.evidence import CARE_WORDS, GENERIC_BEFORE_HEAD, HOSPITAL_HEADS, SERVICES, C, classify
     from clinx.text.lexicons import FUNCTION_WORDS
 
     out: list[Candidate] = []
@@ -298,7 +396,8 @@ def find_bare_institutions(text: str) -> list[Candidate]:
                 break
             w = (m.group() if n == 0 else m.group(2)).lower().replace("’", "'")
             if n == 0 and (w in FUNCTION_WORDS or w in GENERIC_QUALIFIERS or w.endswith("'s") or w in STRONG_HEADS
-                           or w in MODIFIERS):
+                           or w in MODIFIERS or w in SERVICES or w in GENERIC_BEFORE_HEAD or w in CARE_WORDS
+                           or classify(w) == C and w not in _TOPONYM_WORDS):
                 break
             if w in STRONG_HEADS and named and not (headed and w in DESCRIPTIVE_HEADS):
                 end = m.end()
@@ -309,7 +408,7 @@ def find_bare_institutions(text: str) -> list[Candidate]:
                 break
             elif w in MODIFIERS or w in HEADS or w in HOSPITAL_HEADS:
                 headed = headed or w in HEADS or w in HOSPITAL_HEADS
-            elif w in GENERIC_QUALIFIERS or classify(w) == C:
+            elif w in GENERIC_QUALIFIERS or classify(w) == C and w not in _TOPONYM_WORDS:
                 break  # "Baystate breast center": a clinical word says which service, not whose
             else:
                 named = True
@@ -373,8 +472,8 @@ def find_institution_fields(text: str) -> list[Candidate]:
                 words.pop()
             while words and words[0].group().lower() in _PLAN_KINDS:
                 words.pop(0)
-            if not words or len(words) > 4 or max(len(w.group()) for w in words) < 3:
-                continue  # ("Medicare A/B": a part, no name)
+            if not words or len(words) > 4 or max(len(w.group()) for w in words) < 3 or any(ch.isdigit() for ch in part):
+                continue  # ("Medicare A/B": a part, no name; "School: 4th grade": a grade)
             lows = [w.group().lower().replace("’", "'") for w in words]
             if any(w in _NO_ORG_VALUE or w in _NOT_FREE or w.endswith(("ed", "ing")) and classify(w) in (W, A) for w in lows) or any(
                 (w in FUNCTION_WORDS and w not in ("of", "the")) or (classify(w) == C and w not in MODIFIERS and w not in HEADS)

@@ -216,3 +216,48 @@ def test_abbreviations_and_words_among_the_chains_still_need_a_cue():
     for variant in _cases("CVS: RRR, no murmurs. Mood has ups and downs."):
         out = _l2(variant).lower()
         assert "cvs" in out and "ups" in out, (variant, out)
+
+
+# ---------------------------------------------------------------- practices named for a town and a specialty
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("Transfusion at Infusion Center of Framingham weekly.", ["infusion", "center", "framingham"]),
+        ("Imaging at Radiology Associates of Brockton 10/19.", ["radiology associates", "brockton"]),
+        ("Podiatry: Foot & Ankle Center of Brockton.", ["foot", "ankle", "center", "brockton"]),
+        ("Followed by Brockton Renal, MWF 2nd shift.", ["brockton", "renal"]),
+    ],
+    ids=["kind_before_center_of_town", "associates_of_town", "body_parts_before_center", "town_then_specialty"],
+)
+def test_practices_named_for_a_town(text, gone):
+    for variant in _cases(text):
+        out = _l2(variant).lower()
+        for word in gone:
+            assert word not in out, (variant, out)
+
+
+def test_and_after_a_head_joins_only_words_of_the_same_case():
+    # "Health and Counseling Services" is one name; "Food Bank and church pantry" are a name and a description
+    text = "F/u w/ Quimby Health and Counseling Services. Food from Quimby Food Bank and church pantry."
+    out = _l2(text)
+    assert "Counseling" not in out and "church pantry" in out, out
+
+
+def test_landscape_words_name_places_though_the_vocabulary_lists_them():
+    # "view" and "hill" are in the clinical vocabulary (a radiograph's view, Hill-Sachs); after a cue, before a head, a name
+    for variant in _cases("Records requested from Quarry View Medical Center, fax sent."):
+        out = _l2(variant).lower()
+        assert "quarry" not in out and "view" not in out, (variant, out)
+    for variant in _cases("Follow up at resident clinic and at cardiac rehab."):
+        assert find_bare_institutions(variant) == [], variant
+    # (in capitals an older rule reads "RESIDENT CLINIC" as a name)
+    for variant in ("Follow up at resident clinic and at cardiac rehab.", "follow up at resident clinic and at cardiac rehab."):
+        out = _l2(variant).lower()
+        assert "resident clinic" in out and "cardiac rehab" in out, (variant, out)
+
+
+def test_a_possessive_names_a_charity():
+    for variant in _cases("Eats lunch at Martha's Table most days."):
+        assert "table" not in _l2(variant).lower(), variant
