@@ -521,7 +521,7 @@ class ContextLevel:
     def find(self, text: str, covered: list[tuple[int, int]] | None = None) -> list[Candidate]:
         """L2 candidates: context evidence, plus the gated model proposals when ``ner`` is on."""
         out = self.enhancer.find(text, covered)
-        out = out + complete_institutions(text, out, placeholders=True)
+        out = out + complete_institutions(text, out)
         if self.ner is not None:
             extra = self.ner.find(text)
             out = out + (drop_inside(extra, sorted(covered)) if covered else extra)

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from clinx.text.base import PLACEHOLDER_RE, Candidate
+from clinx.text.base import Candidate
 
 #: Categories of a found span that a kind word can follow.
 ANCHOR_CATEGORIES = frozenset({"NAME", "LOCATION", "HOSPITAL"})
@@ -102,6 +102,7 @@ hospital hospitals clinic vna agency academy school college university institute
 #: Titles and credentials that make a found name a clinician's.
 _CLINICIAN_BEFORE = re.compile(r"(?:\b(?:dr|doctor|drs|prof|np|pa|rn|md|provider|attending|pcp)\.?[ \t]+)$", re.IGNORECASE)
 _NEXT_WORD = re.compile(r"([ \t]{1,2}|[ \t]?&[ \t]?|[ \t]?-[ \t]?)([^\W\d_][^\W\d_'’]*(?:['’][sS])?)")
+_AFTER_ANCHOR = frozenset(" \t&-'’")
 _POSSESSIVE = re.compile(r"['’][sS](?![^\W\d_])")
 _OF_BEFORE = re.compile(r"[ \t]+of[ \t]+(?:the[ \t]+)?(?:greater[ \t]+)?$", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_][^\W\d_'’]*(?:['’][sS])?")
@@ -131,20 +132,10 @@ _REGION_WORDS = frozenset(
 )
 
 
-def _anchors(text: str, cands: Iterable[Candidate], placeholders: bool) -> list[tuple[int, int, str, bool]]:
-    """(start, end, category, is a placeholder) of every span a kind word may follow."""
-    spans = [(c.start, c.end, c.category, False) for c in cands if c.category in ANCHOR_CATEGORIES]
-    if placeholders and "[" in text:
-        for m in PLACEHOLDER_RE.finditer(text):
-            cat = m.group()[1:-1]
-            # (an earlier level's institution was completed there: its words are gone, and whether it ended in a head with them)
-            if cat in ANCHOR_CATEGORIES and cat != "HOSPITAL":
-                spans.append((m.start(), m.end(), cat, True))
-    return spans
-
-
 def _right(text: str, s: int, e: int, cat: str) -> Candidate | None:
     """The anchor ``[s, e)`` taken on over the kind words after it, or None."""
+    if e >= len(text) or text[e] not in _AFTER_ANCHOR:
+        return None  # (most anchors: punctuation or a line's end after them)
     clinician = cat == "NAME" and _CLINICIAN_BEFORE.search(text, max(0, s - 12), s) is not None
     end = None
     if cat == "HOSPITAL":
@@ -218,6 +209,8 @@ def _free_word(w: str) -> bool:
 
 def _left(text: str, s: int, e: int, place: bool = False) -> Candidate | None:
     """``<kind words> of [the|greater] <anchor>`` taken in before the anchor, or None."""
+    if "of" not in text[max(0, s - 24) : s].lower():
+        return None  # (most anchors: no "of" before them)
     lo = max(0, s - 80, text.rfind("\n", 0, s) + 1)
     m = _OF_BEFORE.search(text, lo, s)
     if m is None:
@@ -303,34 +296,26 @@ def _of_region(text: str, s: int, e: int) -> Candidate | None:
     return Candidate(s, end, "HOSPITAL", "rule:institution_completion", 0.9) if end is not None else None
 
 
-def complete_institutions(text: str, cands: list[Candidate], *, placeholders: bool = False) -> list[Candidate]:
+def complete_institutions(text: str, cands: list[Candidate]) -> list[Candidate]:
     """Candidates that extend the found names, places and institutions of ``cands`` over the rest of an institution's name.
 
-    ``placeholders``: also extend the placeholders an earlier level left in
-    ``text`` (L2 runs on L1's output). Returns only the new candidates; they
-    overlap their anchors, and :func:`clinx.text.base.resolve_overlaps` unions them.
+    Returns only the new candidates; they overlap their anchors, and
+    :func:`clinx.text.base.resolve_overlaps` unions them. (L2 calls it on its own
+    candidates only: L1 already completed the spans its placeholders stand for.)
     """
     out: list[Candidate] = []
-    for s, e, cat, ph in _anchors(text, cands, placeholders):
+    for c in cands:
+        s, e, cat = c.start, c.end, c.category
+        if cat not in ANCHOR_CATEGORIES:
+            continue
         found = [_right(text, s, e, cat)]
         found.append(_left(text, s, found[0].end if found[0] is not None else e, place=cat == "LOCATION"))
         if cat == "HOSPITAL":
             found.append(_of_region(text, s, e))
-        if not ph:
-            # kind words before a name found from its head on: the anchor's, or one this pass completed
-            for c in [c for c in found if c is not None and c.category == "HOSPITAL"] + ([Candidate(s, e, cat, "")] if cat == "HOSPITAL" else []):
-                found.append(_left_of_head(text, c.start, c.end))
-        for c in found:
-            if c is None:
-                continue
-            if ph:
-                # an earlier level's placeholder stays as it is: only the words around it are new
-                if c.start < s:
-                    out.append(Candidate(c.start, s, c.category, c.source, c.score))
-                if c.end > e:
-                    out.append(Candidate(e, c.end, c.category, c.source, c.score))
-            else:
-                out.append(c)
+        # kind words before a name found from its head on: the anchor's, or one this pass completed
+        heads = [f for f in found if f is not None and f.category == "HOSPITAL"] + ([c] if cat == "HOSPITAL" else [])
+        found.extend(_left_of_head(text, f.start, f.end) for f in heads)
+        out.extend(f for f in found if f is not None)
     return out
 
 
@@ -421,13 +406,36 @@ def find_bare_institutions(text: str) -> list[Candidate]:
 
 #: Field labels whose value names an organisation ("Employer: Costco", "hospice: vitas", "Insurance: Cigna PPO").
 #: ("Plan:" is a note's plan, "Program:" and "Facility:" often a description: not here.)
-_FIELD_RE = re.compile(
-    r"(?:^|(?<=\n)|(?<=  )|(?<=\. )|(?<=; ))[ \t]*"
+_FIELD_LABEL_RE = re.compile(
     r"(?:employer|insurance|insurer|coverage|payer|payor|pharmacy|pharmacies(?: on file)?|hospice|home care|vna|"
     r"day ?care|school|church|snf|ltc|alf|sober house|halfway house|shelter|dentist|outpt unit|dialysis unit)"
-    r"(?:[ \t]*\((?:primary|secondary)\))?[ \t]*:[ \t]*",
-    re.IGNORECASE,
+    r"(?:[ \t]*\((?:primary|secondary)\))?[ \t]*$"
 )
+_BLANKS = re.compile(r"[ \t]*")
+
+
+def _fields(text: str):
+    """(label start, value start) of each organisation field: a label ending at a colon (read back from each colon)."""
+    c = text.find(":")
+    while c != -1:
+        lo = max(0, c - 40)
+        m = _FIELD_LABEL_RE.search(text[lo:c].lower())
+        if m is not None:
+            yield lo + m.start(), _BLANKS.match(text, c + 1).end()
+        c = text.find(":", c + 1)
+
+
+def _field_opens(text: str, q: int) -> bool:
+    """Does a field label at ``q`` open a field: at a line's start, or after two blanks, ". " or "; " (and blanks)?"""
+    r = q
+    while r > 0 and text[r - 1] in " \t":
+        r -= 1
+    if r == 0 or text[r - 1] == "\n":
+        return True
+    run = text[r:q]
+    return "  " in run or run[:1] == " " and text[r - 1] in ".;"
+
+
 #: Where a field's value ends: two blanks, a line end, a clause's punctuation or a parenthesis.
 _FIELD_END = re.compile(r"  |\n|[;(]|\.(?:\s|$)|$")
 #: Field values and words in them that name no organisation, and plan kinds after an insurer's name.
@@ -453,10 +461,11 @@ def find_institution_fields(text: str) -> list[Candidate]:
     from clinx.text.lexicons import FUNCTION_WORDS
 
     out: list[Candidate] = []
-    for f in _FIELD_RE.finditer(text):
-        vs = f.end()
+    for q, vs in _fields(text):
+        if not _field_opens(text, q):
+            continue
         ve = _FIELD_END.search(text, vs).start()
-        label = f.group().lower()
+        label = text[q:vs].lower()
         if any(k in label for k in _LIST_FIELDS):
             # a list: "CVS, Walgreens and Costco", "Medicare A/B, secondary AARP"
             parts = [(m.start(), p) for m in re.finditer(r"[^,/]+", text[vs:ve])

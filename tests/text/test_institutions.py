@@ -104,15 +104,6 @@ def test_only_extends_found_spans():
     assert [(text[c.start:c.end], c.category) for c in out] == [("Bexley County", "LOCATION")]
 
 
-def test_placeholders_of_an_earlier_level_anchor_without_being_replaced():
-    text = "Pt teaches at [NAME] Elementary School."
-    out = complete_institutions(text, [], placeholders=True)
-    assert [(text[c.start:c.end], c.category) for c in out] == [(" Elementary School", "HOSPITAL")] or \
-        [(text[c.start:c.end].strip(), c.category) for c in out] == [("Elementary School", "HOSPITAL")]
-    # an earlier level's institution is left as it was (its words, and so its head, are gone)
-    assert complete_institutions("Seen at [HOSPITAL] Clinic today.", [], placeholders=True) == []
-
-
 # ---------------------------------------------------------------- names of everyday words after a cue, ending in a head
 
 
