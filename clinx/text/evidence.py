@@ -1566,7 +1566,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             continue
         if the:
             k += 1
-        if t.case == "mixed" and (pair in VENUE_PAIRS or low in ("at", "from")):
+        if t.case == "mixed" and (pair in VENUE_PAIRS or pair in PLACEMENT_PAIRS or low in ("at", "from")):
             # "transferred from Holy Name ED", "works at Stop & Shop": two or more capitalised words
             # after a venue cue in mixed-case text name a place, whatever the lexicons say of each
             # ("at The Willows": a capitalised "The" inside a sentence opens a name, one capitalised word is enough)
@@ -1919,9 +1919,11 @@ def _placement_run(text: str, toks: list, k: int, the: bool, named: list, place_
     elif j == k + 1:
         ok = lone and last.cls in (W, A, U) and zipf(last.low) < 4.5 and (last.case != "mixed" or last.raw[:1].isupper())
     else:
-        # two everyday words after a lone cue: "d/c to sunny acres", "transferred to bear mountain"
-        ok = lone and all(toks[m].cls in (W, A, U) and zipf(toks[m].low) < 5.0 and (toks[m].case != "mixed" or toks[m].raw[:1].isupper())
-                          for m in range(k, j))
+        # two everyday words after a lone cue: "d/c to sunny acres", "transferred to bear mountain"; after another
+        # placement cue two rarer ones ("go back to harbor light,"; not "back to daily activities")
+        ok = (lone or strong) and all(
+            toks[m].cls in (W, A, U) and zipf(toks[m].low) < (5.0 if lone else 4.3) and (toks[m].case != "mixed" or toks[m].raw[:1].isupper())
+            for m in range(k, j))
     return j if ok else k
 
 
@@ -1954,6 +1956,12 @@ def _capitalised_run(text: str, toks: list, k: int, named: list, min_caps: int =
             and toks[m + 1].low not in _COUNTED_NOUNS
         if tm.raw[:1].isupper() and not tm.raw.isupper() and (tm.cls != C and tm.low not in FUNCTION_WORDS or number) \
                 and tm.low not in CARE_WORDS and tm.low not in TITLES:
+            caps += 1
+            m += 1
+            continue
+        if caps and tm.raw[:1].isupper() and not tm.raw.isupper() and tm.low not in FUNCTION_WORDS and tm.low not in TITLES:
+            # after a word of the name, a capitalised clinical or care word goes on with it ("Bright Heart Health",
+            # "Aspen Dental"); a run must still open with a word that is neither
             caps += 1
             m += 1
             continue

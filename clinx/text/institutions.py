@@ -153,6 +153,12 @@ def _right(text: str, s: int, e: int, cat: str) -> Candidate | None:
             end = end or pos  # "works at McDonald's.", "(LOWE'S)": a possessive with nothing owned is a shop's name
     new_cat = "HOSPITAL"
     prev = text[s:e]
+    anchor_capital = prev[:1].isupper()
+
+    def lower_after_capital(word: str) -> bool:
+        # "Sacred Heart nursing home", "MGH ortho clinic" in a mixed-case line: a capitalised name, then a description
+        return anchor_capital and word.islower()
+
     free = None  # one word of the name itself between the anchor and the kind words ("Golden Years Day Center")
     n = 0
     while n < 5:
@@ -168,6 +174,7 @@ def _right(text: str, s: int, e: int, cat: str) -> Candidate | None:
         elif w in HEADS and not (clinician and w in SERVICE_HEADS) \
                 and not ((cat != "NAME" or after_head or free) and w in DESCRIPTIVE_HEADS) \
                 and not ((after_head or free) and (w in ("home", "homes", "house") or w in SPECIALTY_HEADS)) \
+                and not (lower_after_capital(m.group(2)) and (w in DESCRIPTIVE_HEADS or w in SPECIALTY_HEADS or w in ("home", "homes"))) \
                 and not (w == "state" and _OF_NEXT.match(text, m.end())):
             # (after a head, a description: "Cole Center office", "Briarwood Manor nursing home"; "state of mind")
             end, new_cat = m.end(), "HOSPITAL"

@@ -252,3 +252,13 @@ def test_landscape_words_name_places_though_the_vocabulary_lists_them():
 def test_a_possessive_names_a_charity():
     for variant in _cases("Eats lunch at Martha's Table most days."):
         assert "table" not in _l2(variant).lower(), variant
+
+
+def test_capitalised_clinical_words_continue_a_name_they_do_not_open():
+    out = _l2("Suboxone from Dr. Petrakis at Bright Heart Health weekly.")
+    assert "Bright" not in out and "Heart Health" not in out, out
+    out = _l2("Seen at Cardiology Clinic last week.")
+    assert "Cardiology Clinic" in out, out
+    # a capitalised name, then a description in lower case
+    out = _l2("Husband, 72, at Sacred Heart nursing home since May.")
+    assert "Sacred" not in out and "nursing home" in out, out
