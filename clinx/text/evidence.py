@@ -58,7 +58,11 @@ from clinx.text.lexicons import (
     zipf,
 )
 
-TITLES = frozenset("dr drs doctor mr mrs ms miss mx prof professor rabbi rev reverend pastor imam fr".split())
+TITLES = frozenset(
+    "dr drs doctor mr mrs ms miss mx prof professor rabbi rev reverend pastor imam fr "
+    # police and military ranks before a surname ("spoke with Sgt. Young", "OFFICER RAMOS", "det. reilly")
+    "sgt sergeant ofc officer det detective lt lieutenant capt cpt trooper deputy cpl".split()
+)
 RELATIONS = frozenset(
     """
 wife husband son sons daughter daughters dtr dau sister sisters brother brothers bro sis mother mom mum father dad
@@ -75,7 +79,7 @@ rn np pa pcp attending fellow resident intern surgeon cardiologist oncologist ne
 anesthesiologist radiologist pathologist consultant tech technician midwife coach mgr manager nurse physician
 therapist operator provider hospitalist intensivist dentist pharmacist crna surgeon: chaplain interpreter ot pt/ot slp
 rt rrt sw cna pct staff aide pca sitter secretary receptionist coordinator director supervisor liaison educator counselor
-dietitian nutritionist rd
+dietitian nutritionist rd caseworker advocate sponsor landlord mentor tutor doula
 """.split()
 )
 LABELS = frozenset(
@@ -85,7 +89,7 @@ referred referring ordering contact dw d/w call nok kin
 """.split()
 )
 #: Words that give a name outright ("a woman named Hope", "goes by Bud, aka Walter"): even an everyday word after one.
-_NAMING_WORDS = frozenset("named nicknamed aka".split())
+_NAMING_WORDS = frozenset("named nicknamed aka nickname".split())
 #: Nouns after which "is" gives a person's name ("her name is Dawn").
 _NAME_NOUNS = frozenset("name nickname".split())
 #: The end of a clause after a name: punctuation, a line end or the text's end.
@@ -565,7 +569,9 @@ _CALENDAR_GIVEN_NAMES = frozenset("april may june july august sat sun mon tue we
 
 
 #: Verbs a person does that a word opening a sentence does not ("Grace called", "Rose visited"; not "Mark noted").
-_SPEAKING_VERBS = frozenset("called calls phoned visited visiting came stated states reports reported asked requested brought".split())
+_SPEAKING_VERBS = frozenset(
+    "called calls phoned visited visiting came stated states reports reported asked requested brought says said".split()
+)
 
 
 def _word_given_name(t: _Tok) -> bool:
@@ -576,13 +582,54 @@ def _word_given_name(t: _Tok) -> bool:
 
 
 def _given_then_speaking(text: str, toks: list, i: int) -> bool:
-    """Is ``toks[i]`` a given name that is also a word, opening its sentence before a verb of calling or visiting?"""
+    """Is ``toks[i]`` a given name opening its sentence before a verb of calling, visiting or saying ("Grace called",
+    "Joy says", "WEI WILL CALL"), perhaps after where the person is from or a role between commas ("Mark from PT
+    says", "Joy at front desk says", "Summer, night RN, reports")? A given name that is also a word, or a short one."""
     t = toks[i]
-    if not _word_given_name(t) or t.low in _NEVER:
+    if not (_word_given_name(t) or t.cls == N and t.low in _lex()[0]) or t.low in _NEVER:
         return False
-    if i + 1 >= len(toks) or toks[i + 1].low not in _SPEAKING_VERBS or _gap(text, t, toks[i + 1]) != " ":
+    j = _after_apposition(text, toks, i)
+    n = len(toks)
+    if j >= n:
+        return False
+    v = toks[j].low
+    if not (v in _SPEAKING_VERBS or v in ("will", "to") and j + 1 < n and toks[j + 1].low in _WILL_VERBS
+            and _gap(text, toks[j], toks[j + 1]) == " "):
         return False
     return _sentence_start(text, t.s)
+
+
+#: Verbs after "will" that a person does ("WEI WILL CALL THE PHARMACY", "Rose will bring clothes").
+_WILL_VERBS = frozenset("call visit come bring update phone text pick stay drive".split())
+#: Where a person is from or what they do, between a name and its verb ("Mark from PT says", "Joy at front desk says").
+_WHERE_FROM = frozenset("from at".split())
+
+
+def _after_apposition(text: str, toks: list, i: int) -> int:
+    """Index of the verb after name ``toks[i]``: the next token, or the one after "from/at" and up to three words, or
+    after a role between commas ("Summer, night RN, reports"); a blank joins each."""
+    n = len(toks)
+    j = i + 1
+    if j >= n:
+        return j
+    gap = _gap(text, toks[i], toks[j])
+    if gap == " " and toks[j].low in _WHERE_FROM:
+        for k in range(j + 1, min(n, j + 5)):
+            if _gap(text, toks[k - 1], toks[k]) != " ":
+                break
+            if toks[k].low in _SPEAKING_VERBS or toks[k].low == "will":
+                return k if k > j + 1 else i + 1
+        return i + 1
+    if gap == ", ":
+        for k in range(j, min(n, j + 4)):
+            if toks[k].low in ROLES or toks[k].low in CREDENTIALS:
+                if k + 1 < n and _gap(text, toks[k], toks[k + 1]) == ", ":
+                    return k + 1
+                break
+            if k > j and _gap(text, toks[k - 1], toks[k]) != " ":
+                break
+        return i + 1
+    return j if gap == " " else n
 
 
 def _capitalised_given_mid_sentence(text: str, toks: list, i: int) -> bool:

@@ -199,14 +199,17 @@ def _dash_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """A signer's initials after a dash, closing a line ("... monitor. --kt/rn", "-jm", "--J.S."), unless the letters
     are a clinical abbreviation, an everyday word or a count ("- NC", "-ok", "-pod"); with a role after a slash
     ("--kt/rn") only a clinical abbreviation of three letters stops them."""
-    from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term, zipf
+    from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term, ordinary_words, zipf
 
     letters = m.group("v").replace(".", "").replace(" ", "").lower()
     if "." in m.group("v"):
         return None if is_clinical_term(letters) else m.span("v")  # dotted letters are initials unless clinical: "p.o."
     if m.group("role"):
         return None if is_clinical_term(letters) and len(letters) > 2 else m.span("v")
-    if is_clinical_term(letters) or letters in FUNCTION_WORDS or zipf(letters) >= 3.5 or letters in _NOT_SIGNATURE:
+    # (an English word or a very common token is no signer's; frequent letter pairs that are neither, "mk", "rb",
+    # are initials: web text is full of them)
+    if is_clinical_term(letters) or letters in FUNCTION_WORDS or letters in ordinary_words() or zipf(letters) >= 4.5 \
+            or letters in _NOT_SIGNATURE:
         return None
     return m.span("v")
 
