@@ -111,6 +111,7 @@ _OF_NEXT = re.compile(r"[ \t]+of\b", re.IGNORECASE)
 #: Verbs and words of going that put a person, not a name, between a found name and a head ("Mary attends church").
 _NOT_FREE = frozenset(
     "attends attend goes go works work visits visit lives live stays stay volunteers volunteer sees returns needs wants "
+    "plays play drives drive teaches teach studies study "
     "uses use likes loves left from with his her their our your its".split()
 )
 _LAST_WORD = re.compile(r"[^\W\d_]+$")
@@ -348,9 +349,10 @@ free home rest nursing skilled assisted independent memory hospice detox rehab t
 birth wound infusion dialysis youth senior day care health new old big small main same other another next nearest
 closest usual prior previous former current different faith bible sunday catholic christian baptist methodist
 dance art music driving flight cooking culinary massage barber police fire fishing prep charter magnet online
-resident residents housestaff fellows teaching support outside
+resident residents housestaff fellows teaching support outside employee employees staff bedside
 """.split()
 )
+_LETTERHEAD_HEADS = STRONG_HEADS | SPECIALTY_HEADS | frozenset("medicine health associates practice partners physicians".split())
 _BARE_CUE = re.compile(r"(?:\b(?:at|to|from|attends|attended|attending|uses|using|via|through|per)|@)[ \t]+", re.IGNORECASE)
 #: Words of landscape that name places and institutions though the clinical vocabulary lists them ("Valley View",
 #: "Breaker Hill", "Sacred Heart", "Stepping Stones"): in a name after a cue they are no clinical term.
@@ -371,44 +373,64 @@ def find_bare_institutions(text: str) -> list[Candidate]:
     ("to a daycare", "at the inn"); a bare phrase of a word that is no qualifier ("residential", "public",
     "call") and a head is a name. The first word must be an everyday word, a name or unknown, never clinical,
     a function word, a relation or a possessive.
-    """
-    from clinx.text.evidence import CARE_WORDS, GENERIC_BEFORE_HEAD, HOSPITAL_HEADS, SERVICES, C, classify
-    from clinx.text.lexicons import FUNCTION_WORDS
 
+    The same phrase opening a line and closing it, or a field of it, is a letterhead or a signature's practice
+    ("CAPE ANN PEDIATRICS   WELL CHILD VISIT", "J. Robles, MD | Westside Hematology-Oncology"): there a
+    specialty or "Medicine"/"Associates" closes it too.
+    """
     out: list[Candidate] = []
     for cue in _BARE_CUE.finditer(text):
-        pos = cue.end()
-        start = pos
-        end = None
-        named = headed = False
-        n = 0
-        while n < 5:
-            m = _WORD.match(text, pos) if n == 0 else _NEXT_WORD.match(text, pos)
-            if m is None:
-                break
-            w = (m.group() if n == 0 else m.group(2)).lower().replace("’", "'")
-            if n == 0 and (w in FUNCTION_WORDS or w in GENERIC_QUALIFIERS or w.endswith("'s") or w in STRONG_HEADS
-                           or w in MODIFIERS or w in SERVICES or w in GENERIC_BEFORE_HEAD or w in CARE_WORDS
-                           or classify(w) == C and w not in _TOPONYM_WORDS):
-                break
-            if w in STRONG_HEADS and named and not (headed and w in DESCRIPTIVE_HEADS):
-                end = m.end()
-                headed = True
-            elif headed and w in ("and", "&"):
-                break  # "Gavin Foundation and Hope House", "Roosevelt Middle and Jefferson Elementary": two names
-            elif w in FUNCTION_WORDS and w not in ("and", "&"):
-                break
-            elif w in MODIFIERS or w in HEADS or w in HOSPITAL_HEADS:
-                headed = headed or w in HEADS or w in HOSPITAL_HEADS
-            elif w in GENERIC_QUALIFIERS or classify(w) == C and w not in _TOPONYM_WORDS:
-                break  # "Baystate breast center": a clinical word says which service, not whose
-            else:
-                named = True
-            pos = m.end()
-            n += 1
+        end = _bare_run(text, cue.end(), STRONG_HEADS)
         if end is not None:
-            out.append(Candidate(start, end, "HOSPITAL", "rule:bare_institution", 0.85))
+            out.append(Candidate(cue.end(), end, "HOSPITAL", "rule:bare_institution", 0.85))
+    for line in _LINE_FIELD_START.finditer(text):
+        pos = line.end()
+        end = _bare_run(text, pos, _LETTERHEAD_HEADS, line=True)
+        if end is not None and _FIELD_CLOSE.match(text, end):
+            out.append(Candidate(pos, end, "HOSPITAL", "rule:letterhead_institution", 0.85))
     return out
+
+
+#: Where a letterhead or a signature's field may open: a line's start, or after " | " or a credential's comma.
+_LINE_FIELD_START = re.compile(r"(?m)^[ \t]*|[ \t]\|[ \t]*")
+#: What may close it: a line's end, two blanks, " - ", " | ", a comma or a colon.
+_FIELD_CLOSE = re.compile(r"[ \t]*(?:$|\n)|  |[ \t]+[-|–][ \t]|,|:")
+
+
+def _bare_run(text: str, pos: int, strong: frozenset, line: bool = False) -> int | None:
+    """End of a bare institution's name at ``pos`` (words of a name, kind words, a ``strong`` head last), or None."""
+    from clinx.text.evidence import CARE_WORDS, GENERIC_BEFORE_HEAD, HOSPITAL_HEADS, SERVICES, C, N, classify
+    from clinx.text.lexicons import FUNCTION_WORDS
+
+    end = None
+    named = headed = False
+    n = 0
+    while n < 5:
+        m = _WORD.match(text, pos) if n == 0 else _NEXT_WORD.match(text, pos)
+        if m is None:
+            break
+        w = (m.group() if n == 0 else m.group(2)).lower().replace("’", "'")
+        if n == 0 and (w in FUNCTION_WORDS or w in GENERIC_QUALIFIERS or w.endswith("'s") or w in strong
+                       or w in _NOT_FREE or line and w.endswith(("ed", "ing")) and classify(w) != N  # a verb: "Attends ..."
+                       or w in MODIFIERS or w in SERVICES or w in GENERIC_BEFORE_HEAD or w in CARE_WORDS
+                       or classify(w) == C and w not in _TOPONYM_WORDS):
+            break
+        if w in strong and named and not (headed and w in DESCRIPTIVE_HEADS):
+            end = m.end()
+            headed = True
+        elif headed and w in ("and", "&"):
+            break  # "Gavin Foundation and Hope House", "Roosevelt Middle and Jefferson Elementary": two names
+        elif w in FUNCTION_WORDS and w not in ("and", "&"):
+            break
+        elif w in MODIFIERS or w in HEADS or w in HOSPITAL_HEADS:
+            headed = headed or w in HEADS or w in HOSPITAL_HEADS
+        elif w in GENERIC_QUALIFIERS or classify(w) == C and w not in _TOPONYM_WORDS:
+            break  # "Baystate breast center": a clinical word says which service, not whose
+        else:
+            named = True
+        pos = m.end()
+        n += 1
+    return end
 
 
 #: Field labels whose value names an organisation ("Employer: Costco", "hospice: vitas", "Insurance: Cigna PPO").

@@ -262,3 +262,15 @@ def test_capitalised_clinical_words_continue_a_name_they_do_not_open():
     # a capitalised name, then a description in lower case
     out = _l2("Husband, 72, at Sacred Heart nursing home since May.")
     assert "Sacred" not in out and "nursing home" in out, out
+
+
+def test_letterheads_and_signature_fields():
+    for variant in _cases("Cape Ann Pediatrics   Well Child Visit"):
+        assert "cape ann" not in _l2(variant).lower(), variant
+    out = _l2("T. Nguyen, NP | Harbor Family Practice | 617-555-0131")
+    assert "Harbor" not in out and "Family Practice" not in out, out
+    # department and section headers name no institution; a line opening with a verb is a sentence
+    for header in ("Family Medicine", "Sleep Medicine", "General Surgery Clinic", "Hospital Medicine - Progress Note",
+                   "Attends Adult Day Health, family works days.", "Works construction, self-employed."):
+        for variant in _cases(header):
+            assert find_bare_institutions(variant) == [], variant
