@@ -352,7 +352,10 @@ dance art music driving flight cooking culinary massage barber police fire fishi
 resident residents housestaff fellows teaching support outside employee employees staff bedside
 """.split()
 )
-_LETTERHEAD_HEADS = STRONG_HEADS | SPECIALTY_HEADS | frozenset("medicine health associates practice partners physicians".split())
+#: Heads that close a letterhead: institutions and practices, not activities a line may open with ("Sun exposure
+#: counseling", "Diet teaching", "Wound imaging").
+_LETTERHEAD_HEADS = (STRONG_HEADS | SPECIALTY_HEADS | frozenset("medicine health associates practice partners physicians".split())) \
+    - frozenset("counseling counselling transport rehab imaging lab labs surgery detox dialysis snf kitchen market house".split())
 _BARE_CUE = re.compile(r"(?:\b(?:at|to|from|attends|attended|attending|uses|using|via|through|per)|@)[ \t]+", re.IGNORECASE)
 #: Words of landscape that name places and institutions though the clinical vocabulary lists them ("Valley View",
 #: "Breaker Hill", "Sacred Heart", "Stepping Stones"): in a name after a cue they are no clinical term.
