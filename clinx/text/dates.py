@@ -91,9 +91,9 @@ _DATE_NEXT = frozenset(("at", "and", "to", "on", "in", "for", "by", "was", "were
 #: A note, visit or event "of" a month/day: "progress note of 7/9", "admission of 3/2" (not "2 of 3/4 doses").
 EVENT_OF = frozenset(
     """note notes addendum visit visits admission discharge encounter consult consultation letter surgery procedure
-study exam report week wk""".split()
-)
-_OF_BEFORE_RE = re.compile(r"([A-Za-z]{2,15})\s{1,3}of\s{1,3}$")
+study exam report week wk as""".split()
+)  # ("as of 12/1": from that day on)
+_OF_BEFORE_RE = re.compile(r"([A-Za-z]{2,15})\s{1,3}(?i:of)\s{1,3}$")
 
 
 def _of_event(text: str, s: int) -> bool:

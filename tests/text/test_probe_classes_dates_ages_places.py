@@ -370,3 +370,15 @@ def test_hospital_acronyms_after_shorthand_cues_are_removed(text, value):
                          ids=["bedtime", "bedtime_lower", "primary_care", "emergency_department", "outside_hospital"])
 def test_clinical_abbreviations_after_an_at_sign_are_kept(text):
     assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [("Enrolled with hospice as of 12/1.", "12/1"), ("Progress note of 7/9 reviewed.", "7/9")],
+    ids=["as_of_month_day", "note_of_month_day"],
+)
+def test_of_before_a_month_day_in_any_case(text, value):
+    # ("of" was matched in lower case only: in capitals the date stayed)
+    for variant in _cases(text):
+        assert value not in _l2(variant), variant
+    assert "2/1" in _l2("PT IS 3 OF 2/1 RATIO")
