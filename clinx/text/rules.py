@@ -223,10 +223,11 @@ _HOSP_NAME_WORD = "[A-Z]" + _HOSP_NAME_WORD_REST
 # overlapping spans of equal length (a compact date beats a generic ID).
 PATTERNS: list[tuple[str, str, str, float]] = [
     ("email", r"(?<![\w.+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,6}(?![\w-])", "EMAIL", 1.0),
-    ("url", r"(?<![\w/])(?:(?:https?|ftp)://|www\.)[^\s<>\"'\]\[)(]{1,2000}", "URL", 0.99),
+    # (any letter case: capitals notes write "WWW.EXAMPLE.ORG/PORTAL")
+    ("url", r"(?<![\w/])(?i:(?:https?|ftp)://|www\.)[^\s<>\"'\]\[)(]{1,2000}", "URL", 0.99),
     (
         "domain",
-        r"(?<![\w@./-])[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,3}\.(?:com|org|net|edu|gov|info|biz|io|health|us|uk|ca)(?:/[^\s<>\"']{0,500})?(?![\w-])",
+        r"(?<![\w@./-])[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,3}\.(?:(?i:com|org|net|edu|gov|info|biz)|io|health|us|uk|ca)(?:/[^\s<>\"']{0,500})?(?![\w-])",
         "URL",
         0.9,
     ),
@@ -358,7 +359,7 @@ _CUE_CATEGORY = {f"cue_{cat.lower()}": cat for _, cat in ID_CUES}
 # comments give the reason), so gating never changes what is found.
 _DIGIT_RUN_RE = re.compile(r"\d+")
 _STREET_GATE_RE = re.compile(r"\s" + _STREET_WORDS + r"\b")
-_TLD_RE = re.compile(r"\.(?:com|org|net|edu|gov|info|biz|io|health|us|uk|ca)\b")
+_TLD_RE = re.compile(r"\.(?:com|org|net|edu|gov|info|biz|io|health|us|uk|ca)\b", re.IGNORECASE)
 _HOSP_GATE_RE = re.compile(r"Hospital|HOSPITAL|Clinic|CLINIC|Cent(?:er|re)|CENT(?:ER|RE)|Infirmary|INFIRMARY|Institute|"
                            r"INSTITUTE|Health|HEALTH|Sanatorium|Hospice|HOSPICE|Medical|MEDICAL|Nursing|NURSING|University")
 _TITLES = ("Mr", "Ms", "Dr", "Prof", "Doctor", "Miss", "Mx")
@@ -477,7 +478,7 @@ def _plan(text: str, low: str, exotic: bool) -> tuple[list[int], bool]:
             add("id_hyphenated")
     if "@" in text:
         add("email")
-    if "://" in text or "www." in text:
+    if "://" in text or "www." in low:
         add("url")
     if "." in text and _TLD_RE.search(text) is not None:
         add("domain")

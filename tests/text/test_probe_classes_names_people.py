@@ -53,3 +53,12 @@ def test_name_classes(text, gone):
 def test_words_that_are_not_names_stay(text, kept):
     for variant in _cases(text):
         assert kept in _l2(variant).lower(), variant
+
+
+def test_urls_in_capitals():
+    # (the scheme, "www." and the common top-level domains were matched in lower case only)
+    for text in ("PATIENT PORTAL: WWW.EXAMPLEHEALTH.ORG/PORTAL.", "MESSAGE AT HTTPS://MYCHART.EXAMPLE.ORG TODAY",
+                 "FRIEND SET UP GOFUNDME.COM/F/SOME-FUND; PT ASKED"):
+        assert "[URL]" in _l2(text), text
+    # a two-letter top level after a sentence with no blank stays a lab value in capitals
+    assert "CA 9.2" in _l2("LYTES OK.CA 9.2, MG 2.0")
