@@ -1129,6 +1129,12 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             elif j == k and (low in _DOCTOR_TITLES or low == "mrs" or low in ("mr", "ms") and t.dot) and nk.cls == C and nk.low in _lex()[1] and len(nk.low) >= 4 \
                     and nk.low not in FUNCTION_WORDS and nk.low not in _NEVER and nk.low not in CREDENTIALS and nk.low not in TITLES:
                 j = k + 1  # "dr. hill", "DR SMALL", "MRS. WALKER": a surname that is also a clinical word, after a title
+            elif j == k and (low == "mrs" or low in ("mr", "ms") and t.dot) and nk.cls in (W, A) and len(nk.low) >= 4 \
+                    and nk.low not in FUNCTION_WORDS and nk.low not in _NEVER and not nk.low.endswith(("ed", "ing")) \
+                    and (t.raw[1:2].islower() and nk.raw[:1].isupper() if t.case == "mixed" else _CLAUSE_END_RE.match(text, nk.e)):
+                # "MR. HOBART,", "mrs. bishop.": after a courtesy title a word closing its clause is a surname; "mr" needs
+                # its dot, and in capitals a clause's end ("MOD MR. STRESS TEST": mitral regurgitation, a sentence's end)
+                j = k + 1
             if j > k and said and (not _CLAUSE_END_RE.match(text, toks[j - 1].e) or nk.cls == U and not nk.raw[:1].isupper()):
                 j = k  # "X is <name>" ends its clause there ("HCP is Grace, her sister"; not "wife is pretty upset")
             if j > k and not (low in RELATIONS and is_eponym(text, toks[k:j])):  # ("Sister Mary Joseph nodule")

@@ -1061,13 +1061,16 @@ class RuleRecognizer:
         return cands
 
 
-_TOWN_AFTER_RE = re.compile(r"(?:['’]s)?,[ \t]{1,2}([A-Z][a-z]{2,20}(?:[ \t][A-Z][a-z]{2,20})?)(?![\w'’-])")
+_TOWN_AFTER_RE = re.compile(
+    r"(?:['’]s)?,[ \t]{1,2}((?:[A-Z][a-z]{2,20}|[A-Z]{3,21}|[a-z]{3,21})(?:[ \t](?:[A-Z][a-z]{2,20}|[A-Z]{3,21}|[a-z]{3,21}))?)(?![\w'’-])"
+)
 
 
 def _towns_after_institutions(text: str, cands: list[Candidate]) -> list[Candidate]:
     """The town after an institution ("Lahey Hospital & Medical Center, Burlington"), even one that is an everyday word.
 
-    Only a capitalised name from the places lexicon, right after the comma that follows the institution.
+    Only a name from the places lexicon, capitalised or in a one-case line, right after the comma that follows the
+    institution ("LAHEY HOSPITAL & MEDICAL CENTER, BURLINGTON").
     """
     from clinx.text.evidence import _lex
 

@@ -62,3 +62,17 @@ def test_urls_in_capitals():
         assert "[URL]" in _l2(text), text
     # a two-letter top level after a sentence with no blank stays a lab value in capitals
     assert "CA 9.2" in _l2("LYTES OK.CA 9.2, MG 2.0")
+
+
+def test_courtesy_title_before_an_everyday_word_surname_in_one_case():
+    for text in ("WILL CONTACT THE FACILITY DIRECTOR, MR. HOBART, TOMORROW.",
+                 "will contact the facility director, mr. hobart, tomorrow."):
+        assert "hobart" not in _l2(text).lower(), text
+    # "MR" is mitral regurgitation too: at a sentence's end, before the next sentence, it stays with it
+    for text in ("MOD MR. STRESS TEST NEG", "Echo: mod MR. Stress test neg.", "mild mr noted, severe mr secondary to MVP"):
+        out = _l2(text).lower()
+        assert "stress" in out and "secondary" not in text.lower() or "secondary" in out, (text, out)
+
+
+def test_town_after_an_institution_in_capitals():
+    assert "BURLINGTON" not in _l2("J. SMITH, MD, LAHEY HOSPITAL & MEDICAL CENTER, BURLINGTON.")
