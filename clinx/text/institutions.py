@@ -335,6 +335,8 @@ daycare preschool academy elementary school college university inn manor mission
 temple mosque synagogue hall lodge center centre counseling counselling transport ministries pantry kitchen diner pub
 restaurant bakery market motors roofing landscaping construction plumbing fabrication salon gym lanes farm farms
 inc llc house regional memorial associates practice clinic rehab imaging lab neurology orthopedics orthopaedics pathology
+dental chiropractic fitness administration recovery general methodist lutheran baptist episcopal presbyterian
+congregational pentecostal
 """.split()
 )
 #: Words that say what kind of place, not which: a bare "to <these> <head>" names no institution
@@ -413,7 +415,7 @@ def _bare_run(text: str, pos: int, strong: frozenset, line: bool = False) -> int
         if m is None:
             break
         w = (m.group() if n == 0 else m.group(2)).lower().replace("’", "'")
-        if n == 0 and (w in FUNCTION_WORDS or w in GENERIC_QUALIFIERS or w.endswith("'s") or w in strong
+        if n == 0 and (w in FUNCTION_WORDS or w in GENERIC_QUALIFIERS or w.endswith("'s") and classify(w[:-2]) == C or w in strong
                        or w in _NOT_FREE or line and w.endswith(("ed", "ing")) and classify(w) != N  # a verb: "Attends ..."
                        or w in MODIFIERS or w in SERVICES or w in GENERIC_BEFORE_HEAD or w in CARE_WORDS
                        or classify(w) == C and w not in _TOPONYM_WORDS):

@@ -274,3 +274,23 @@ def test_letterheads_and_signature_fields():
                    "Attends Adult Day Health, family works days.", "Works construction, self-employed."):
         for variant in _cases(header):
             assert find_bare_institutions(variant) == [], variant
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("Works out at Planet Fitness most days.", "planet"),
+        ("Silver Sneakers at Gold's Gym weekly.", "gold"),
+        ("Sees chiropractor at Align Chiropractic.", "align"),
+        ("AA meetings at Hope Lutheran on Tuesdays.", "hope lutheran"),
+    ],
+    ids=["fitness", "possessive_gym", "chiropractic", "denomination"],
+)
+def test_more_heads_of_bare_names_in_one_case(text, gone):
+    for variant in _cases(text):
+        assert gone not in _l2(variant).lower(), variant
+
+
+def test_relations_possessive_is_no_name():
+    for variant in _cases("Staying at mom's house tonight, then at sister's house."):
+        assert find_bare_institutions(variant) == [], variant
