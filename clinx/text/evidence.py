@@ -659,8 +659,15 @@ _LINE_END_RE = re.compile(r"[ \t.]*(?:\n|$)")
 
 
 def _dash_signature(text: str, t: _Tok) -> bool:
-    """Is ``t`` alone on its line after a signature's dash ("-- Grace", "—Rose")?"""
-    return _DASH_BEFORE_RE.search(text, max(0, t.s - 8), t.s) is not None and _LINE_END_RE.match(text, t.e) is not None
+    """Is ``t`` alone on its line after a signature's dash ("-- Grace", "—Rose"), or closing its line after a
+    message's thanks ("got them. thanks, rose", "Thank you,\nGrace")?"""
+    if _LINE_END_RE.match(text, t.e) is None:
+        return False
+    return _DASH_BEFORE_RE.search(text, max(0, t.s - 8), t.s) is not None \
+        or _THANKS_BEFORE_RE.search(text, max(0, t.s - 24), t.s) is not None
+
+
+_THANKS_BEFORE_RE = re.compile(r"(?i)\b(?:thanks|thank[ \t]you|thx|ty|regards|sincerely|cheers)[,!.]?[ \t]*(?:\n[ \t]*)?$")
 
 
 def _is_initial(t: _Tok, text: str) -> bool:
@@ -1417,6 +1424,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 r = run[0]
                 # a lone pure name: long enough not to be an abbreviation, and not a CAPS acronym in running text
                 decided = len(r.low) >= 4 and not (r.case != "caps" and r.raw.isupper())
+        elif len(run) >= 2 and _given_then_surname(text, toks, i) and _introduces_patient(text, run[:2]):
+            # "frank reddy, 78m, admitted for chf": a given name and a surname opening the line before an age, any case
+            decided = True
+            j = i + 2
+            run = toks[i:j]
         elif len(run) >= 2 and _given_then_surname(text, toks, i) and all(r.raw[:1].isupper() for r in run[:2]):
             # "Grace Hill", "MARK BIRD": a given name then a surname, both capitalised
             decided = True
@@ -1757,7 +1769,11 @@ def _everyday_line_start(text: str, toks: list, i: int) -> bool:
 
 #: After a name that opens its line: the patient's introduction ("ONYANGO CHUKI IS A 67 YO MAN") or a header's
 #: next field ("KIPSANG, ANONI  MRN 1234567").
-_INTRODUCED_RE = re.compile(r"(?i)[ \t]*(?:(?:is|was)[ \t]+an?[ \t]+\d{1,3}[ \t-]?(?:y|yo|y/o|yr|year)|,?[ \t]+(?:mrn|dob|acct|med[ \t]?rec)\b)")
+_INTRODUCED_RE = re.compile(
+    r"(?i)[ \t]*(?:(?:is|was)[ \t]+an?[ \t]+\d{1,3}[ \t-]?(?:y|yo|y/o|yr|year)|,?[ \t]+(?:mrn|dob|acct|med[ \t]?rec)\b"
+    # "frank reddy, 78m, admitted": an age and sex after a comma
+    r"|,[ \t]*\d{1,3}[ \t]?(?:yo|y/o|yof|yom|m|f|yr)\b)"
+)
 
 
 def _introduces_patient(text: str, run: list) -> bool:

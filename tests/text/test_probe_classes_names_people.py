@@ -76,3 +76,13 @@ def test_courtesy_title_before_an_everyday_word_surname_in_one_case():
 
 def test_town_after_an_institution_in_capitals():
     assert "BURLINGTON" not in _l2("J. SMITH, MD, LAHEY HOSPITAL & MEDICAL CENTER, BURLINGTON.")
+
+
+def test_patient_introduced_by_age_and_a_message_signed_after_thanks():
+    for variant in _cases("Frank Okorie, 78M, admitted for CHF exacerbation."):
+        assert "okorie" not in _l2(variant).lower(), variant
+    assert "heart failure" in _l2("heart failure, 78m admitted")
+    for variant in _cases("Got them. Thanks, Rusty"):
+        assert "rusty" not in _l2(variant).lower(), variant
+    for text in ("will do, thanks, will", "thanks, done"):
+        assert _l2(text) == text
