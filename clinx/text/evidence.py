@@ -70,7 +70,7 @@ son-in-law daughter-in-law mother-in-law father-in-law brother-in-law sister-in-
 grandchild grandniece grandnephew godson goddaughter caregiver
 niece nephew grandson granddaughter grandmother grandfather grandma grandpa granddtr partner boyfriend girlfriend bf gf
 fiance fiancee spouse friend neighbor neighbour roommate aunt uncle cousin guardian stepson stepdaughter
-stepmother stepfather hcp poa proxy escort
+stepmother stepfather hcp poa proxy escort ex-partner ex-wife ex-husband ex-boyfriend ex-girlfriend boss coworker co-worker
 """.split()
 )
 ROLES = frozenset(
@@ -597,6 +597,19 @@ def _given_then_speaking(text: str, toks: list, i: int) -> bool:
             and _gap(text, toks[j], toks[j + 1]) == " "):
         return False
     return _sentence_start(text, t.s)
+
+
+_POSSESSIVE_GAP_RE = re.compile(r"['’][sS][ \t]{1,2}$")
+
+
+def _given_before_relation(text: str, toks: list, i: int) -> bool:
+    """Is ``toks[i]`` a given name in the possessive before a relation ("MARK'S SON", "rose's daughter")?"""
+    t = toks[i]
+    if i + 1 >= len(toks) or toks[i + 1].low not in RELATIONS or t.low in FUNCTION_WORDS or t.low in _NEVER:
+        return False
+    if not (t.cls in (A, N) and t.low in _lex()[0]) or t.case == "mixed" and not t.raw[:1].isupper():
+        return False
+    return _POSSESSIVE_GAP_RE.fullmatch(text, t.e, toks[i + 1].s) is not None
 
 
 #: Verbs after "will" that a person does ("WEI WILL CALL THE PHARMACY", "Rose will bring clothes").
@@ -1433,6 +1446,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             # "Grace Hill", "MARK BIRD": a given name then a surname, both capitalised
             decided = True
             j = i + 2
+            run = toks[i:j]
+        elif _given_before_relation(text, toks, i):
+            # "MARK'S SON TESFAYE", "rose's daughter": a given name owning a relative is a person
+            decided = True
+            j = i + 1
             run = toks[i:j]
         elif _given_then_speaking(text, toks, i):
             # "Grace called for update.", "ROSE VISITED WITH GRANDKIDS": a given name opening a sentence before a

@@ -86,3 +86,12 @@ def test_patient_introduced_by_age_and_a_message_signed_after_thanks():
         assert "rusty" not in _l2(variant).lower(), variant
     for text in ("will do, thanks, will", "thanks, done"):
         assert _l2(text) == text
+
+
+def test_a_given_name_owning_a_relative_and_more_relations():
+    for variant in ("MARK'S SON TESFAYE AT BEDSIDE, UPDATED.", "mark's son tesfaye at bedside, updated."):
+        assert "mark" not in _l2(variant).lower(), variant
+    assert "patient's son" in _l2("the patient's son is here")
+    for variant in _cases("Pt's boss Yiannis Georgiou called; ex-partner Dot Adeyemi has a restraining order."):
+        out = _l2(variant).lower()
+        assert "boss [name]" in out and "ex-partner [name]" in out, (variant, out)
