@@ -599,6 +599,8 @@ def _given_then_speaking(text: str, toks: list, i: int) -> bool:
     return _sentence_start(text, t.s)
 
 
+#: "at the pharmacy", "from the VNA", "at Walgreens": where a person named after "per" works.
+_AT_PLACE_AFTER_RE = re.compile(r"(?i)[ \t]+(?:at|from)[ \t]+(?:the[ \t]+)?[a-z]")
 _POSSESSIVE_GAP_RE = re.compile(r"['’][sS][ \t]{1,2}$")
 
 
@@ -1195,8 +1197,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 # "met with Heather": after a verb of meeting, a capitalised given name that is also a word
                 given = low == "with" and nk.cls == A and nk.case == "mixed" and nk.raw[:1].isupper() and nk.low in first \
                     and nk.low not in FUNCTION_WORDS
-                # "Per Grace, pt lives alone": after "per", a given name that closes its clause
+                # "Per Grace, pt lives alone": after "per", a given name that closes its clause; "per moody at the
+                # pharmacy": a given name or surname, then where the person works
                 given = given or low == "per" and _word_given_name(nk) and _CLAUSE_END_RE.match(text, nk.e) is not None
+                given = given or low == "per" and nk.cls == A and (nk.low in first or nk.low in last) and nk.low not in FUNCTION_WORDS \
+                    and (nk.case != "mixed" or nk.raw[:1].isupper()) and _AT_PLACE_AFTER_RE.match(text, nk.e) is not None
                 given = given or comm and _word_given_name(nk) and not _object_follows(text, toks, k)
                 # "rn case mgr ruby will visit", "SW GRACE": after a role, a given name that is also a word, unless
                 # a word follows it as an object follows a verb ("rn mark site") or it is lower case in mixed text

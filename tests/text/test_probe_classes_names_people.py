@@ -95,3 +95,10 @@ def test_a_given_name_owning_a_relative_and_more_relations():
     for variant in _cases("Pt's boss Yiannis Georgiou called; ex-partner Dot Adeyemi has a restraining order."):
         out = _l2(variant).lower()
         assert "boss [name]" in out and "ex-partner [name]" in out, (variant, out)
+
+
+def test_per_a_person_at_their_workplace():
+    for variant in ("Per Smith at the pharmacy, prior auth sent.", "per moody at the pharmacy, prior auth sent"):
+        assert "[NAME] at the pharmacy" in _l2(variant), variant
+    for text in ("PER REPORT AT THE FACILITY PT FELL", "per protocol from the ICU"):
+        assert _l2(text) == text
