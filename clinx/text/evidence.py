@@ -1347,6 +1347,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         elif before in _SQUARE_CUES and toks[i].low in ("square", "sq") and all(toks[m].cls in (N, U) or lows[m] in place_set for m in range(k, i)):
             start_at = toks[k].s  # "at kenmore square", "near Davis Sq": a square is named after a place or a person
         elif (before in _STREET_CUES and toks[i].low in _STREET_ABBREVS or before == "at" and toks[i].low in ("street", "avenue", "road")
+              # "Walgreens #4471, Dorchester Ave", "BINGHAM APOTHECARY, PLEASANT ST": a street as a field of an address
+              or toks[i].low in _STREET_ABBREVS and k > 0 and text[toks[k - 1].e : toks[k].s] in (", ", ",")
+              and all(toks[m].cls != C and toks[m].low not in FUNCTION_WORDS for m in range(k, i))
               # "lives on elm street": after a verb of living, the street word written out too
               or before in ("on", "off") and k >= 2 and lows[k - 2] in _LIVING_VERBS and toks[i].low not in ("court", "place", "square", "circle")) and (
             toks[i].low != "st" or all(toks[m].cls != C for m in range(k, i))  # ("on ... ST" may be an ST segment)

@@ -382,3 +382,10 @@ def test_of_before_a_month_day_in_any_case(text, value):
     for variant in _cases(text):
         assert value not in _l2(variant), variant
     assert "2/1" in _l2("PT IS 3 OF 2/1 RATIO")
+
+
+def test_street_as_a_field_of_an_address_after_a_comma():
+    for variant in _cases("Pharmacy: Bingham Apothecary, Pleasant St, 774-555-0115"):
+        assert "pleasant" not in _l2(variant).lower(), variant
+    for text in ("hx htn, dm, cad, anterior st elevation", "EKG: NSR, ST depression V4-6"):
+        assert _l2(text) == text
