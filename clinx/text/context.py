@@ -26,7 +26,7 @@ from clinx.text.institutions import complete_institutions
 from clinx.text.base import Candidate, TextResult, apply_candidates, check_text, drop_inside
 from clinx.text.clinical import CLINICAL_CODE_RE
 from clinx.text.dates import CLOCK_BEFORE, CLOCK_RE
-from clinx.text.evidence import CARE_WORDS, HEAD_AS_ADJECTIVE, OCCUPATIONS, STATE_NAMES, TIME_WORDS, US_STATES, classify, report_verb_word
+from clinx.text.evidence import CARE_WORDS, HEAD_AS_ADJECTIVE, drop_state_and_country_parts, OCCUPATIONS, STATE_NAMES, TIME_WORDS, US_STATES, classify, report_verb_word
 from clinx.text.lexicons import first_names, fold
 from clinx.text.ner import make_ner
 from clinx.text.rules import NON_NAMES, _extend_name_left, name_gazetteer
@@ -521,7 +521,7 @@ class ContextLevel:
     def find(self, text: str, covered: list[tuple[int, int]] | None = None) -> list[Candidate]:
         """L2 candidates: context evidence, plus the gated model proposals when ``ner`` is on."""
         out = self.enhancer.find(text, covered)
-        out = out + complete_institutions(text, out)
+        out = drop_state_and_country_parts(text, out + complete_institutions(text, out))
         if self.ner is not None:
             extra = self.ner.find(text)
             out = out + (drop_inside(extra, sorted(covered)) if covered else extra)

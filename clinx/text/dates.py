@@ -49,6 +49,7 @@ pain strength str ble bue bilat bilaterally murmur score mmhg mm cm kg lb lbs hr
 dilated effaced station ratio scale grade reflexes pulses mcg/kg uti secondary
 grip flexion extension abduction adduction dorsiflexion plantarflexion shrug way
 sem hsm sm holosystolic systolic diastolic ejection blowing harsh rub wk wks week weeks wga twitch twitches
+df pf ns nss
 """.split()
 )
 

@@ -278,7 +278,7 @@ _NOT_EMPLOYER_WORD = frozenset(
     "years yrs months hours hrs days weeks decades now today living money cash free pay wages minimum long awhile".split()
 )
 #: Capitalised words after a work cue that name no employer ("works for Family", "retired from Teaching").
-_NO_EMPLOYER = frozenset("family friends police state city town government himself herself myself self teaching".split())
+_NO_EMPLOYER = frozenset("family friends police state city town county government himself herself myself self teaching".split())
 PLACE_CUES = frozenset({("lives", "in"), ("lives", "at"), ("living", "in"), ("resides", "in"), ("resident", "of"), ("home", "in"),
                         ("moved", "to"), ("moved", "from"), ("visiting", "family"), ("family", "in"), ("police", "in"), ("from", "in"),
                         # where someone lives or grew up, and where a relative lives ("son in dover")
@@ -305,6 +305,64 @@ indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan min
 nebraska nevada ohio oklahoma oregon pennsylvania tennessee texas utah vermont virginia wisconsin wyoming""".split()
 ) | frozenset({"new hampshire", "new jersey", "new mexico", "north carolina", "north dakota", "south carolina", "south dakota",
                "rhode island", "west virginia", "puerto rico"})
+#: Countries (Safe Harbor keeps a country as it keeps a state): "born in Haiti", "family from puerto rico" name no one.
+#: (Countries that are also given names, "India", "Jordan", "Chad", "Israel", are left to the name rules.)
+COUNTRY_NAMES = frozenset(
+    """haiti ireland mexico china vietnam brazil portugal guatemala honduras jamaica cuba colombia peru ecuador nigeria
+ghana kenya ethiopia somalia sudan eritrea uganda congo cameroon liberia senegal morocco egypt lebanon syria iraq iran
+afghanistan pakistan bangladesh nepal philippines korea japan cambodia laos thailand burma myanmar indonesia russia
+ukraine poland greece italy germany france spain england scotland wales canada albania bosnia armenia venezuela chile
+argentina bolivia trinidad barbados bahamas nicaragua panama guyana tanzania rwanda burundi zimbabwe algeria tunisia
+yemen jamaica croatia serbia romania moldova lithuania latvia estonia belarus uzbekistan""".split()
+) | frozenset({"cape verde", "dominican republic", "el salvador", "sierra leone", "sri lanka", "south korea", "north korea",
+               "costa rica", "south africa", "saudi arabia", "united kingdom", "ivory coast", "south sudan"})
+STATE_NAMES = STATE_NAMES | COUNTRY_NAMES
+_MULTIWORD_STATES_RE = re.compile(
+    r"(?i)(?<![\w-])(?:" + "|".join(sorted((re.escape(n).replace(r"\ ", r"[ \t]+") for n in STATE_NAMES if " " in n), key=len, reverse=True))
+    + r")(?![\w-])"
+)
+
+
+_COUNTY_RE = re.compile(r"(?i)\b([a-z][a-z'’.-]{2,20})(?:[ \t]+([a-z][a-z'’.-]{2,20}))?[ \t]+county\b")
+#: Words before "county" that name none ("the county", "a county worker", "Orange County" is one).
+_NOT_COUNTY_NAME = frozenset("the a an this that our your his her their its same local another other every each which".split())
+
+
+def find_counties(text: str) -> list[Candidate]:
+    """A county by its name, in any case ("BERKSHIRE COUNTY OFFICE", "biddeford, essex county"): one or two words
+    before "county" that are no function, clinical or relation word. A county is a subdivision smaller than a
+    state, which Safe Harbor removes."""
+    if "ounty" not in text and "OUNTY" not in text:
+        return []
+    out = []
+    for m in _COUNTY_RE.finditer(text):
+        words = [(m.start(g), m.end(g)) for g in (1, 2) if m.group(g)]
+        while words and (text[words[0][0] : words[0][1]].lower() in _NOT_COUNTY_NAME or classify(text[words[0][0] : words[0][1]].lower()) == C):
+            words.pop(0)
+        if not words or any(classify(text[a:b].lower()) == C for a, b in words):
+            continue
+        out.append(Candidate(words[0][0], m.end(), "LOCATION", "evidence:county", 0.88))
+    return out
+
+
+def drop_state_and_country_parts(text: str, cands: list) -> list:
+    """``cands`` without those inside a state's or a country's name of two words ("puerto rico", "cape verde",
+    "el salvador"): parts of it are names and places in the lexicons, the whole is no identifier (Safe Harbor)."""
+    if " " not in text:
+        return cands
+    spans = [m.span() for m in _MULTIWORD_STATES_RE.finditer(text)]
+    if not spans:
+        return cands
+    return [c for c in cands if not any(s <= c.start and c.end <= e for s, e in spans) and not _only_states(text[c.start : c.end])]
+
+
+_STATES_LIST_REST_RE = re.compile(r"(?i)[\s,&/]+|\b(?:and|or)\b")
+
+
+def _only_states(value: str) -> bool:
+    """Is ``value`` nothing but states and countries joined by "and", "or" or commas ("Puerto Rico and El Salvador")?"""
+    rest = _STATES_LIST_REST_RE.sub(" ", _MULTIWORD_STATES_RE.sub(" ", value)).split()
+    return all(w.lower() in STATE_NAMES for w in rest)
 # words that are never part of a name even when a lexicon lists them (note vocabulary)
 _NEVER = frozenset(
     """

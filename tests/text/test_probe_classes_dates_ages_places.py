@@ -389,3 +389,18 @@ def test_street_as_a_field_of_an_address_after_a_comma():
         assert "pleasant" not in _l2(variant).lower(), variant
     for text in ("hx htn, dm, cad, anterior st elevation", "EKG: NSR, ST depression V4-6"):
         assert _l2(text) == text
+
+
+def test_counties_and_countries():
+    for variant in _cases("DCF worker from Berkshire County office following."):
+        assert "berkshire" not in _l2(variant).lower(), variant
+    for text in ("a county worker visited", "works for the county, sanitation"):
+        assert "county" in _l2(text)
+    # a country, like a state, is no identifier, in any case and in two words
+    for variant in _cases("Born in Haiti; family from Puerto Rico and El Salvador visiting."):
+        out = _l2(variant).lower()
+        assert "haiti" in out and "puerto rico" in out and "el salvador" in out, (variant, out)
+
+
+def test_strength_before_a_movement_is_no_date():
+    assert "4/5" in _l2("Pt ambulated 150 ft x2; ankle 4/5 DF; R hip 4/5 PF")
