@@ -345,6 +345,27 @@ def find_counties(text: str) -> list[Candidate]:
     return out
 
 
+_PLACE_FIELD_RE = re.compile(r"(?im)(?:^|(?<=  )|(?<=; ))[ \t]*(?:city|town|residence|hometown|home town)[ \t]*:[ \t]*")
+_PLACE_FIELD_VALUE_RE = re.compile(r"[A-Za-z][A-Za-z'’.-]*(?:[ \t][A-Za-z][A-Za-z'’.-]*){0,2}")
+
+
+def find_place_fields(text: str) -> list[Candidate]:
+    """The town a field gives ("city: concord", "RESIDENCE: YAKIMA"): up to three words, none a clinical or function
+    word, up to the field's end, in any case (a town named by an everyday word too)."""
+    if ":" not in text:
+        return []
+    out = []
+    for f in _PLACE_FIELD_RE.finditer(text):
+        m = _PLACE_FIELD_VALUE_RE.match(text, f.end())
+        if m is None or not _CLAUSE_END_RE.match(text, m.end()):
+            continue
+        words = m.group().lower().split()
+        if any(w in FUNCTION_WORDS or classify(w) == C or w in STATE_NAMES for w in words) or " ".join(words) in STATE_NAMES:
+            continue
+        out.append(Candidate(m.start(), m.end(), "LOCATION", "evidence:place_field", 0.88))
+    return out
+
+
 def drop_state_and_country_parts(text: str, cands: list) -> list:
     """``cands`` without those inside a state's or a country's name of two words ("puerto rico", "cape verde",
     "el salvador"): parts of it are names and places in the lexicons, the whole is no identifier (Safe Harbor)."""

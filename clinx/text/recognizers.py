@@ -344,13 +344,17 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     # (with the house number before it: "22 ROUTE 130")
     Recognizer(
         "numbered_road",
-        r"(?<![\w/-])(?:route|rte|highway|hwy|interstate)\.?\s{0,2}#?\s{0,2}\d{1,3}[A-Za-z]?(?![\w/.-]|[.,]\d)|(?<![\w/-])I-\d{2,3}(?![\w/-])",
+        r"(?<![\w/-])(?:route|rte|highway|hwy|interstate)\.?\s{0,2}#?\s{0,2}\d{1,3}[A-Za-z]?(?![\w/.-]|[.,]\d)|(?<![\w/-])I-\d{2,3}(?![\w/-])"
+        # "off rt 2", "on Rt 116" ("rt" alone is right: only after a word of where); "near exit 22"
+        r"|(?:(?<=off )|(?<=on )|(?<=near )|(?<=along )|(?<=via ))rt\.?\s{0,2}\d{1,3}(?![\w/-]|[.,]\d)"
+        r"|(?<![\w/-])exit\s{1,2}\d{1,3}[A-Za-z]?(?![\w/-]|[.,]\d)",
         "LOCATION", 0.85, flags=re.I, validator=_with_house_number,
-        gate=lambda t, low: ("rout" in low or "rte" in low or "hwy" in low or "highway" in low or "interstate" in low or "i-" in low)
+        gate=lambda t, low: ("rout" in low or "rte" in low or "hwy" in low or "highway" in low or "interstate" in low or "i-" in low
+                             or "rt" in low or "exit" in low)
         and any(map(str.isdigit, t)),
         # a match starts on the first letter of a road word or of "I-" (the case-insensitive pattern
         # gives the engine no first characters to skip on; this scan of the lower-cased text does)
-        starts=r"r(?=oute|te)|h(?=ighway|wy)|i(?=nterstate|-)",
+        starts=r"r(?=oute|te|t)|h(?=ighway|wy)|i(?=nterstate|-)|e(?=xit)",
     ),
     # "page 4-5512", "pgr #34567", "call back 5-1234", "please page 4417": a short in-house number after a paging or
     # calling word (four digits only when they are no clock time: "call 2200" is when)

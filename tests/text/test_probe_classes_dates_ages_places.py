@@ -404,3 +404,15 @@ def test_counties_and_countries():
 
 def test_strength_before_a_movement_is_no_date():
     assert "4/5" in _l2("Pt ambulated 150 ft x2; ankle 4/5 DF; R hip 4/5 PF")
+
+
+def test_short_routes_exits_and_place_fields():
+    for variant in _cases("Lives alone in a trailer park off Rt 116; MVC near exit 22."):
+        out = _l2(variant).lower()
+        assert "116" not in out and "22" not in out, (variant, out)
+    for text in ("rt 2nd toe erythema, RT 3 times daily", "exit site clean, exit wound 2 cm"):
+        assert _l2(text) == text
+    for variant in _cases("city: concord; turn q2h, heels floated"):
+        assert "concord" not in _l2(variant).lower(), variant
+    for text in ("City: n/a", "Residence: home with wife"):
+        assert _l2(text) == text
