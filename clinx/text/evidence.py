@@ -2298,7 +2298,7 @@ _STREET_SUFFIXES = frozenset(
 )
 #: Abbreviated street words, which close a street's name without a house number after "lives on", "on", "off".
 _STREET_ABBREVS = frozenset("st ave av rd blvd ter ln pkwy cir hwy".split())
-_STREET_CUES = frozenset("on off near corner".split())
+_STREET_CUES = frozenset("on off near corner crossing at".split())
 _LIVING_VERBS = frozenset("lives live living lived resides reside residing resided located moved".split())
 _SQUARE_CUES = _STREET_CUES | frozenset({"at", "in", "to", "from"})
 _ZIP_AFTER_RE = re.compile(r",?[ \t]{1,2}(\d{5}(?:-\d{4})?)(?![\w-])")

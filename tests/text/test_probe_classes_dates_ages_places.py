@@ -416,3 +416,8 @@ def test_short_routes_exits_and_place_fields():
         assert "concord" not in _l2(variant).lower(), variant
     for text in ("City: n/a", "Residence: home with wife"):
         assert _l2(text) == text
+
+
+def test_streets_of_a_crossing():
+    out = _l2("struck by car crossing Oak Ridge Dr at Mill St")
+    assert "Mill" not in out and "Oak Ridge" not in out, out
