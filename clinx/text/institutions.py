@@ -527,4 +527,50 @@ def find_institution_fields(text: str) -> list[Candidate]:
             out.append(Candidate(off + words[0].start(), off + words[-1].end(), "HOSPITAL", "rule:institution_field", 0.9))
     return out
 
-__all__ = ["find_institution_fields", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]
+#: Words after which a parenthesis names where it was done or who did it ("outside echo (emberly, 1/2025)",
+#: "OSH (NASHWOOD VALLEY)", "ems (lifeline ambulance)", "employer (Kessler Roofing)").
+_WHERE_BEFORE_PAREN = frozenset(
+    """
+osh ems transport ambulance employer work labs lab echo tte tee ct cta mri mra cxr xr ultrasound us cath eeg emg pft
+pfts records consult pharmacy insurance insurer school daycare shelter agency vna hospice snf rehab facility dialysis
+""".split()
+)
+_PAREN_RE = re.compile(r"([A-Za-z/]+)[ \t]?\(([^()\n]{2,60})\)")
+_PAREN_DATE_TAIL_RE = re.compile(r",[ \t]*[\d/.-]{3,10}$")
+
+
+def find_parenthesised_institutions(text: str) -> list[Candidate]:
+    """The institution a parenthesis names after a study, a service or a workplace word ("outside echo (emberly,
+    1/2025)", "OSH (NASHWOOD VALLEY)", "ems (lifeline ambulance)"): one to four words, none clinical, a function
+    word or a number, with a word no lexicon calls everyday among them or a head last ("echo (limited)", "ct
+    (head)", "labs (cbc, bmp)" name none)."""
+    if "(" not in text:
+        return []
+    from clinx.text.evidence import CARE_WORDS, SERVICES, A, C, N, U, W, classify
+    from clinx.text.lexicons import FUNCTION_WORDS
+
+    out = []
+    for m in _PAREN_RE.finditer(text):
+        if m.group(1).lower() not in _WHERE_BEFORE_PAREN:
+            continue
+        inner = m.group(2)
+        tail = _PAREN_DATE_TAIL_RE.search(inner)
+        name = inner[: tail.start()] if tail else inner
+        words = list(_WORD.finditer(name))
+        if not words or len(words) > 4 or name.strip(" \t&'’-") != name.strip() or any(ch.isdigit() for ch in name):
+            continue
+        if "".join(w.group() for w in words).replace("&", "") == "" or re.search(r"[^\w \t&'’.-]", name):
+            continue
+        lows = [w.group().lower().replace("’", "'") for w in words]
+        classes = [classify(w) for w in lows]
+        if any(w in FUNCTION_WORDS and w not in ("of", "the") or w in SERVICES or w in CARE_WORDS or w in GENERIC_QUALIFIERS
+               or c == C and w not in MODIFIERS and w not in HEADS and w not in _TOPONYM_WORDS for w, c in zip(lows, classes)):
+            continue
+        if not (any(c in (N, U) and len(w) >= 4 for w, c in zip(lows, classes)) or len(lows) > 1 and lows[-1] in HEADS and classes[0] in (W, A)):
+            continue
+        base = m.start(2)
+        out.append(Candidate(base + words[0].start(), base + words[-1].end(), "HOSPITAL", "rule:parenthesised_institution", 0.85))
+    return out
+
+
+__all__ = ["find_parenthesised_institutions", "find_institution_fields", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]

@@ -32,7 +32,12 @@ from clinx.text.clinical import CLINICAL_CODE_RE, CLINICAL_WORDS, EPONYM_HEADS, 
 from clinx.text.evidence import HEAD_AS_ADJECTIVE, SERVICES, _lexicon_index, classify, find_evidence, report_verb_word
 from clinx.text.lexicons import fold
 from clinx.text.evidence import drop_state_and_country_parts, find_counties, find_place_fields
-from clinx.text.institutions import complete_institutions, find_bare_institutions, find_institution_fields
+from clinx.text.institutions import (
+    complete_institutions,
+    find_bare_institutions,
+    find_institution_fields,
+    find_parenthesised_institutions,
+)
 from clinx.text.dates import DATE_RECOGNIZERS, YEAR_NAMES, score_change, strip_year
 from clinx.text.recognizers import EXTRA_RECOGNIZERS, Recognizer
 
@@ -1055,6 +1060,7 @@ class RuleRecognizer:
         cands.extend(find_place_fields(text))
         cands.extend(find_bare_institutions(text))
         cands.extend(find_institution_fields(text))
+        cands.extend(find_parenthesised_institutions(text))
         cands.extend(complete_institutions(text, cands))
         cands = drop_state_and_country_parts(text, cands)
         if keep_years:

@@ -6,7 +6,7 @@ clinician, or belong to a sentence. Values are invented; test ids name the form,
 import pytest
 
 from clinx.text.base import Candidate
-from clinx.text.institutions import complete_institutions, find_bare_institutions
+from clinx.text.institutions import complete_institutions, find_bare_institutions, find_parenthesised_institutions
 from clinx.text.pipeline import deidentify
 
 
@@ -294,3 +294,11 @@ def test_more_heads_of_bare_names_in_one_case(text, gone):
 def test_relations_possessive_is_no_name():
     for variant in _cases("Staying at mom's house tonight, then at sister's house."):
         assert find_bare_institutions(variant) == [], variant
+
+
+def test_institution_in_parentheses_after_a_study_or_service_word():
+    for variant in _cases("Outside echo (Emberly, 1/2025): EF 45%. Per OSH (Nashwood Valley) records, CT neg."):
+        out = _l2(variant).lower()
+        assert "emberly" not in out and "nashwood" not in out, (variant, out)
+    for variant in _cases("Echo (limited) today; CT (head) neg; labs (CBC, BMP) pending; CT (wo contrast) neg."):
+        assert find_parenthesised_institutions(variant) == [], variant
