@@ -22,11 +22,21 @@ import re
 from bisect import bisect_right
 
 from clinx.records import Manifest
-from clinx.text.institutions import complete_institutions
 from clinx.text.base import Candidate, TextResult, apply_candidates, check_text, drop_inside
 from clinx.text.clinical import CLINICAL_CODE_RE
 from clinx.text.dates import CLOCK_BEFORE, CLOCK_RE
-from clinx.text.evidence import CARE_WORDS, HEAD_AS_ADJECTIVE, drop_state_and_country_parts, OCCUPATIONS, STATE_NAMES, TIME_WORDS, US_STATES, classify, report_verb_word
+from clinx.text.evidence import (
+    CARE_WORDS,
+    HEAD_AS_ADJECTIVE,
+    OCCUPATIONS,
+    STATE_NAMES,
+    TIME_WORDS,
+    US_STATES,
+    classify,
+    drop_state_and_country_parts,
+    report_verb_word,
+)
+from clinx.text.institutions import complete_institutions
 from clinx.text.lexicons import first_names, fold
 from clinx.text.ner import make_ner
 from clinx.text.rules import NON_NAMES, _extend_name_left, name_gazetteer

@@ -1,12 +1,13 @@
-"""Completing an institution's name around a part already found.
+"""Institutions named by kind words: completed around a part already found, or read from their kind words.
 
 A recogniser often finds the *distinctive* word of an organisation's name, a
 town or a surname, and leaves the words that say what kind of place it is:
 ``Lincoln Elementary`` becomes ``[NAME] Elementary``, ``Bexley Superior Court``
 ``[LOCATION] Superior Court``, ``Islamic Center of Marlow`` ``Islamic Center of
 [LOCATION]``. Those words are part of the identifier (a school in a named town
-is one school), and a span counts as removed only when all of it is. This pass
-takes them in:
+is one school), and a span counts as removed only when all of it is.
+:func:`complete_institutions` takes them in, only ever *extending* a span a
+recogniser already removed:
 
 * **right**: after a found name, place or institution (and an optional
   possessive, ``Tony's Pizza``), a run of *kind* words joined by blanks, ``&``
@@ -15,20 +16,24 @@ takes them in:
   as an institution; a county after a place (``Bexley County``) stays a place;
 * **left**: ``<kind words ending in a head> of [the|greater] <found place>``
   (``Guardian Services of New England``, ``Temple of Greater Hollis``,
-  ``our lady of Fatima``) takes in the words before ``of``.
+  ``our lady of Fatima``) takes in the words before ``of``, and kind words
+  before a name found from its head on (``Infusion [Center of Framingham]``).
 
-Nothing is found here from nothing: a span is only ever *extended* from one a
-recogniser already removed, so the pass cannot add a false positive in a line
-where nothing was found. Kind words are organisation vocabulary only (no
-clinical finding or drug); specialties (``oncology``, ``ortho``, ``dental``)
-and office words are not taken after a clinician's name (``Dr. Lee
-oncology``), since there they name a service, not a place.
+Kind words are organisation vocabulary only (no clinical finding or drug);
+specialties (``oncology``, ``ortho``, ``dental``) and office words are not taken
+after a clinician's name (``Dr. Lee oncology``), since there they name a
+service, not a place.
+
+Three finders read an institution with no part found, each from a form that
+names one: a bare phrase of everyday words after a cue, ending in a head
+(:func:`find_bare_institutions`, also as a letterhead or a signature's field),
+an organisation field (:func:`find_institution_fields`) and an institution in
+parentheses after a study or service word (:func:`find_parenthesised_institutions`).
 """
 
 from __future__ import annotations
 
 import re
-from typing import Iterable
 
 from clinx.text.base import Candidate
 
@@ -115,6 +120,8 @@ _NOT_FREE = frozenset(
     "uses use likes loves left from with his her their our your its".split()
 )
 _LAST_WORD = re.compile(r"[^\W\d_]+$")
+_LETTERS = re.compile(r"[^\W\d_]+")
+_ONE_OR_TWO_BLANKS = re.compile(r"[ \t]{1,2}")
 _JOIN = re.compile(r"[ \t]{1,2}|[ \t]?&[ \t]?")
 #: Words before "of <town>" that make a practice's name ("Radiology Associates of Nashua", "Immediate Care of Ashby").
 _OF_KINDS_AFTER_PLACE = frozenset("care associates specialists partners pain rehab imaging wheels group physicians surgeons".split())
@@ -288,19 +295,19 @@ def _of_region(text: str, s: int, e: int) -> Candidate | None:
     m = _OF_AFTER.match(text, e)
     if m is None:
         return None
-    last = re.search(r"([^\W\d_]+)$", text[s:e])
-    if last is None or last.group(1).lower() not in OF_HEADS:
+    last = _LAST_WORD.search(text, s, e)
+    if last is None or last.group().lower() not in OF_HEADS:
         return None
     pos, end = m.end(), None
     for _ in range(3):
-        w = re.match(r"([^\W\d_]+)", text[pos:])
-        if w is None or w.group(1).lower() not in _REGION_WORDS:
+        w = _LETTERS.match(text, pos)
+        if w is None or w.group().lower() not in _REGION_WORDS:
             break
-        end = pos + w.end()
-        nxt = re.match(r"[ \t]{1,2}", text[end:])
+        end = w.end()
+        nxt = _ONE_OR_TWO_BLANKS.match(text, end)
         if nxt is None:
             break
-        pos = end + nxt.end()
+        pos = nxt.end()
     return Candidate(s, end, "HOSPITAL", "rule:institution_completion", 0.9) if end is not None else None
 
 

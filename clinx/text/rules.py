@@ -29,15 +29,24 @@ from typing import Callable, Iterable
 from clinx.records import Manifest
 from clinx.text.base import PLACEHOLDER_RE, Candidate, TextResult, apply_candidates, check_text, drop_inside
 from clinx.text.clinical import CLINICAL_CODE_RE, CLINICAL_WORDS, EPONYM_HEADS, EPONYMS
-from clinx.text.evidence import HEAD_AS_ADJECTIVE, SERVICES, _lexicon_index, classify, find_evidence, report_verb_word
-from clinx.text.lexicons import fold
-from clinx.text.evidence import drop_state_and_country_parts, find_counties, find_place_fields
+from clinx.text.evidence import (
+    HEAD_AS_ADJECTIVE,
+    SERVICES,
+    _lexicon_index,
+    classify,
+    drop_state_and_country_parts,
+    find_counties,
+    find_evidence,
+    find_place_fields,
+    report_verb_word,
+)
 from clinx.text.institutions import (
     complete_institutions,
     find_bare_institutions,
     find_institution_fields,
     find_parenthesised_institutions,
 )
+from clinx.text.lexicons import fold
 from clinx.text.dates import DATE_RECOGNIZERS, YEAR_NAMES, score_change, strip_year
 from clinx.text.recognizers import EXTRA_RECOGNIZERS, Recognizer
 
