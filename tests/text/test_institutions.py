@@ -18,6 +18,19 @@ def _cases(text: str) -> list[str]:
     return [text, text.upper(), text.lower()]
 
 
+def _assert_gone_in_every_case(text: str, gone: list[str]) -> None:
+    for variant in _cases(text):
+        out = _l2(variant).lower()
+        for word in gone:
+            assert word not in out, (variant, out)
+
+
+def _assert_kept_in_every_case(text: str, kept: str) -> None:
+    for variant in _cases(text):
+        out = _l2(variant).lower()
+        assert kept in out, (variant, out)
+
+
 # Every word of the institution must go: a school, court or shop in a named town is one place.
 @pytest.mark.parametrize(
     "text,gone",
@@ -37,10 +50,7 @@ def _cases(text: str) -> list[str]:
          "housing_authority", "possessive_pub", "regional", "sheriffs_office"],
 )
 def test_kind_words_after_a_found_part_go_with_it(text, gone):
-    for variant in _cases(text):
-        out = _l2(variant).lower()
-        for word in gone:
-            assert word not in out, (variant, out)
+    _assert_gone_in_every_case(text, gone)
 
 
 @pytest.mark.parametrize(
@@ -52,10 +62,7 @@ def test_kind_words_after_a_found_part_go_with_it(text, gone):
     ids=["center_of_town", "services_of_town"],
 )
 def test_kind_words_before_of_a_found_place_go_with_it(text, gone):
-    for variant in _cases(text):
-        out = _l2(variant).lower()
-        for word in gone:
-            assert word not in out, (variant, out)
+    _assert_gone_in_every_case(text, gone)
 
 
 @pytest.mark.parametrize(
@@ -73,9 +80,7 @@ def test_kind_words_before_of_a_found_place_go_with_it(text, gone):
     ids=["clinician_specialty", "clinician_office", "shelter_description", "town_ems", "possessive_of_person"],
 )
 def test_descriptions_and_sentences_are_kept(text, kept):
-    for variant in _cases(text):
-        out = _l2(variant).lower()
-        assert kept in out, (variant, out)
+    _assert_kept_in_every_case(text, kept)
 
 
 # In capitals these lines lose the words for a reason older than this pass (a run of capitalised words is read as
@@ -118,10 +123,7 @@ def test_only_extends_found_spans():
     ids=["daycare", "inn", "mission", "casino"],
 )
 def test_bare_everyday_name_before_a_head_after_a_cue(text, gone):
-    for variant in _cases(text):
-        out = _l2(variant).lower()
-        for word in gone:
-            assert word not in out, (variant, out)
+    _assert_gone_in_every_case(text, gone)
 
 
 @pytest.mark.parametrize(
@@ -135,9 +137,7 @@ def test_bare_everyday_name_before_a_head_after_a_cue(text, gone):
     ids=["determiner", "qualifier_school", "service_center", "two_names_joined_by_and"],
 )
 def test_bare_rule_leaves_kinds_of_place(text, kept):
-    for variant in _cases(text):
-        out = _l2(variant).lower()
-        assert kept in out, (variant, out)
+    _assert_kept_in_every_case(text, kept)
 
 
 def test_bare_rule_leaves_a_qualified_kind_of_place():
@@ -161,10 +161,7 @@ def test_bare_rule_leaves_a_qualified_kind_of_place():
     ids=["employer", "hospice", "pharmacy_list", "school"],
 )
 def test_field_values_that_name_an_organisation(text, gone):
-    for variant in _cases(text):
-        out = _l2(variant).lower()
-        for word in gone:
-            assert word not in out, (variant, out)
+    _assert_gone_in_every_case(text, gone)
 
 
 @pytest.mark.parametrize(
@@ -179,9 +176,7 @@ def test_field_values_that_name_an_organisation(text, gone):
     ids=["no_value", "plan_is_not_a_field_here", "public_programme", "description", "one_organisation_not_a_list"],
 )
 def test_field_values_that_name_none(text, kept):
-    for variant in _cases(text):
-        out = _l2(variant).lower()
-        assert kept in out, (variant, out)
+    _assert_kept_in_every_case(text, kept)
 
 
 # ---------------------------------------------------------------- chains and insurers named on their own
@@ -197,10 +192,7 @@ def test_field_values_that_name_none(text, kept):
     ids=["two_chains_no_cue", "insurer_opens_sentence", "delivery_platform"],
 )
 def test_brand_names_that_are_no_english_word_need_no_cue(text, gone):
-    for variant in _cases(text):
-        out = _l2(variant).lower()
-        for word in gone:
-            assert word not in out, (variant, out)
+    _assert_gone_in_every_case(text, gone)
 
 
 def test_abbreviations_and_words_among_the_chains_still_need_a_cue():
@@ -223,10 +215,7 @@ def test_abbreviations_and_words_among_the_chains_still_need_a_cue():
     ids=["kind_before_center_of_town", "associates_of_town", "body_parts_before_center", "town_then_specialty"],
 )
 def test_practices_named_for_a_town(text, gone):
-    for variant in _cases(text):
-        out = _l2(variant).lower()
-        for word in gone:
-            assert word not in out, (variant, out)
+    _assert_gone_in_every_case(text, gone)
 
 
 def test_and_after_a_head_joins_only_words_of_the_same_case():
