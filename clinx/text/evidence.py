@@ -317,10 +317,11 @@ yemen jamaica croatia serbia romania moldova lithuania latvia estonia belarus uz
 ) | frozenset({"cape verde", "dominican republic", "el salvador", "sierra leone", "sri lanka", "south korea", "north korea",
                "costa rica", "south africa", "saudi arabia", "united kingdom", "ivory coast", "south sudan"})
 STATE_NAMES = STATE_NAMES | COUNTRY_NAMES
-_MULTIWORD_STATES_RE = re.compile(
-    r"(?i)(?<![\w-])(?:" + "|".join(sorted((re.escape(n).replace(r"\ ", r"[ \t]+") for n in STATE_NAMES if " " in n), key=len, reverse=True))
-    + r")(?![\w-])"
-)
+_MULTIWORD_STATES_ALTS = "|".join(sorted((re.escape(n).replace(r"\ ", r"[ \t]+") for n in STATE_NAMES if " " in n), key=len, reverse=True))
+_MULTIWORD_STATES_RE = re.compile(r"(?i)(?<![\w-])(?:" + _MULTIWORD_STATES_ALTS + r")(?![\w-])")
+# the same names, matched on the lower-cased text: three times faster than the case-insensitive scan (no
+# lookbehind before an alternation, which keeps the engine from skipping to a possible first letter)
+_MULTIWORD_STATES_LOW_RE = re.compile(r"(?:" + _MULTIWORD_STATES_ALTS + r")(?![\w-])")
 
 
 _COUNTY_RE = re.compile(r"(?i)\b([a-z][a-z'’.-]{2,20})(?:[ \t]+([a-z][a-z'’.-]{2,20}))?[ \t]+county\b")
@@ -366,12 +367,21 @@ def find_place_fields(text: str) -> list[Candidate]:
     return out
 
 
+def multiword_state_spans(text: str) -> list[tuple[int, int]]:
+    """``[m.span() for m in _MULTIWORD_STATES_RE.finditer(text)]``, scanned on the lower-cased text (the property
+    tests check the equality)."""
+    low = text.lower()
+    if len(low) != len(text):  # (lower() moved the offsets: "İ")
+        return [m.span() for m in _MULTIWORD_STATES_RE.finditer(text)]
+    return [m.span() for m in _MULTIWORD_STATES_LOW_RE.finditer(low) if m.start() == 0 or not (low[m.start() - 1].isalnum() or low[m.start() - 1] in "_-")]
+
+
 def drop_state_and_country_parts(text: str, cands: list) -> list:
     """``cands`` without those inside a state's or a country's name of two words ("puerto rico", "cape verde",
     "el salvador"): parts of it are names and places in the lexicons, the whole is no identifier (Safe Harbor)."""
     if " " not in text:
         return cands
-    spans = [m.span() for m in _MULTIWORD_STATES_RE.finditer(text)]
+    spans = multiword_state_spans(text)
     if not spans:
         return cands
     return [c for c in cands if not any(s <= c.start and c.end <= e for s, e in spans) and not _only_states(text[c.start : c.end])]

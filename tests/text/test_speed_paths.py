@@ -239,3 +239,22 @@ def test_possessive_token_regexes_equal_their_greedy_forms(text):
 def test_possessive_token_regexes_equal_their_greedy_forms_on_the_corpora():
     for text in corpus():
         _token_regexes_equal(text)
+
+
+_STATE_WORDS = ["puerto", "rico", "Puerto", "RICO", "el", "salvador", "x", "_", "-", "İ", "ſ", "north", "carolina", "xnorth", "_el", "and"]
+state_texts = st.lists(st.sampled_from(_STATE_WORDS), max_size=10).flatmap(
+    lambda parts: st.lists(st.sampled_from(["", " ", "  ", "\t", ", ", "-"]), min_size=len(parts), max_size=len(parts)).map(
+        lambda seps: "".join(p + s for p, s in zip(parts, seps))
+    )
+)
+
+
+@PROP
+@given(state_texts)
+def test_multiword_state_scan_equals_the_case_insensitive_pattern(text):
+    assert E.multiword_state_spans(text) == [m.span() for m in E._MULTIWORD_STATES_RE.finditer(text)]
+
+
+def test_multiword_state_scan_equals_the_case_insensitive_pattern_on_the_corpora():
+    for text in corpus() + ("anorth carolina", "_puerto rico", "xel salvador", "NORTH\tCAROLINA-x", "in Puerto Rico, El Salvador and new hampshire"):
+        assert E.multiword_state_spans(text) == [m.span() for m in E._MULTIWORD_STATES_RE.finditer(text)]
