@@ -5,7 +5,8 @@
 
 The probe sets (``benchmarks/data/probe_*_lines.jsonl``) are short charting lines about one kind of identifier
 (organisations, people, places and dates), written for clinx by agents blind to the code, each with gold spans,
-plus lines with no identifier at all that use the same cues. They are *tune* data: rules were fitted to what
+plus lines with no identifier at all that use the same cues; ``probe_negatives_lines.jsonl`` holds only such
+lines (the words around institutions' names with no name: "main lab", "referring hospital", "PPH"). They are *tune* data: rules were fitted to what
 they showed, so their figures say what the rules do on the forms the sets hold, not how they generalise (the
 blind notes say that). Keys per line: ``id``, ``case`` (caps/lower/mixed), ``phi``, ``text``, ``spans``.
 """
@@ -57,8 +58,9 @@ def score_file(path: Path, pipe: TextPipeline) -> dict:
     return {
         "lines": len(notes),
         "spans": sum(gold.values()),
-        "recall": round(score.recall, 4),
-        "precision": round(score.precision, 4),
+        # (a set of PHI-free lines only has no recall or precision: its figure is the lines touched)
+        "recall": round(score.recall, 4) if score.gold else None,
+        "precision": round(score.precision, 4) if score.gold else None,
         "recall_by_category": {c: [caught[c], gold[c]] for c in sorted(gold)},
         "recall_by_case": {c: [by_case[c], case_gold[c]] for c in sorted(case_gold)},
         "phi_free_lines_touched": [touched, clean],
@@ -79,8 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.files:
         r = result["sets"][path.name] = score_file(path, pipe)
         cats = ", ".join(f"{c} {a}/{b}" for c, (a, b) in r["recall_by_category"].items())
-        print(f"{path.name}: recall {r['recall']:.3f} precision {r['precision']:.3f} ({cats}); "
-              f"PHI-free lines touched {r['phi_free_lines_touched'][0]}/{r['phi_free_lines_touched'][1]}")
+        figures = f"recall {r['recall']:.3f} precision {r['precision']:.3f} ({cats}); " if r["spans"] else ""
+        print(f"{path.name}: {figures}PHI-free lines touched {r['phi_free_lines_touched'][0]}/{r['phi_free_lines_touched'][1]}")
     if args.out:
         args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     return 0

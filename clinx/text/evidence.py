@@ -41,6 +41,7 @@ from typing import NamedTuple
 from clinx.text.base import Candidate
 from clinx.text.recognizers import HOUSE_NUMBER_BEFORE_RE, TokenMatch
 from clinx.text.clinical import EPONYM_HEADS, EPONYMS, PAIRED_SIGNS, SPECIES
+from clinx.text.institutions import DATE_WORDS, names_no_institution
 from clinx.text.lexicons import (
     AMBIGUOUS_NAMES,
     FUNCTION_WORDS,
@@ -1684,7 +1685,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         if cnt and k < first_head and lows[head_end - 1] in _SCHOOL_HEADS and _sentence_start(text, toks[k].s) \
                 and all(toks[m].cls in (W, A) and lows[m] not in place_set for m in range(k, first_head)):
             k = first_head  # "Attends school in Quincy.", "Finished College in 1990": a sentence's verb, no school's name
-        if cnt and k < first_head:
+        if cnt and k < first_head and head_end == before_of and names_no_institution(lows[k:first_head]):
+            pass  # "county clinic", "Mail-order pharmacy", "referring hospital": a kind of institution, no name
+        elif cnt and k < first_head:
             # "St. Elizabeth's" / "Sturdy Memorial": the words before the head plus the head
             add(k, head_end, "HOSPITAL", "evidence:hospital", 0.93)
         elif head_end > before_of and (first_head + 1 < before_of or lows[first_head] in _AGENCY_HEADS):
@@ -1739,7 +1742,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         if placement or the and low in ("at", "to", "from", "about"):
             j = _placement_run(text, toks, k + the, the, named, place_first, strong=placement,
                                lone=pair in _LONE_PLACEMENT or low == "at" and placement)
-            if j > k + the:
+            if j > k + the and not names_no_institution(lows[k + the : j]):
                 add(k, j, "HOSPITAL", "evidence:placement", 0.88)
                 continue
         if not (venue or place_cue):
@@ -1773,6 +1776,10 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             )
             strong_venue = pair in VENUE_PAIRS or pair in PLACE_CUES or low in _PREFER
             title_u = tj.cls == U and tj.case == "mixed" and tj.raw[:1].isupper() and not tj.raw.isupper()
+            # one capitalised everyday word right after a small "at"/"from" in a mixed-case line ("derm at Evergreen for
+            # psoriasis", "ortho saw pt at Barrow 4/3"); a heading capitalises its cue too ("Pain At Rest")
+            cap_venue = j == k and not title_u and tj.case == "mixed" and tj.cls in (W, A) and tj.raw[:1].isupper() \
+                and tj.raw[1:].islower() and t.raw in ("at", "from") and _capital_venue_word(tj.low)
             # a word no lexicon knows, long enough to be no abbreviation, after "from"/"in"/"near" in a
             # one-case line: a place or an institution ("from roxbury", "IN MATTAPAN")
             unknown_place = (
@@ -1790,7 +1797,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                     or tj.case != "mixed" and tj.low not in _NOT_EMPLOYER_WORD and not tj.low.endswith(("ing", "ed")) and tj.low not in place_set
                 )
             )
-            if tj.cls == N or inplace or acronym or title_u or (tj.cls == U and strong_venue) or unknown_place or employer:
+            if tj.cls == N or inplace or acronym or title_u or (tj.cls == U and strong_venue) or unknown_place or employer or cap_venue:
                 j += 1
                 continue
             # multi-word place names ("fall river", "new bedford")
@@ -1869,6 +1876,22 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         out.extend(_listed_after(text, toks, out, named))
         out.extend(_repeated(text, toks, out, named))
     return out
+
+
+#: Capitalised words after "at"/"from" that name no institution: times, meals, seasons and holidays' neighbours.
+_NOT_CAPITAL_VENUE = frozenset(
+    """
+goal rest times time lunch dinner breakfast supper night noon midnight dawn dusk first last least most best worst
+end start onset admission discharge presentation triage intake arrival least all once large risk
+""".split()
+)
+
+
+def _capital_venue_word(low: str) -> bool:
+    """May a capitalised everyday word after "at"/"from" be an institution's name ("Evergreen", "Sentinel")?"""
+    return not (low in CARE_WORDS or low in _NOT_A_VENUE or low in FUNCTION_WORDS or low in RELATIONS or low in TITLES
+                or low in ROLES or low in GENERIC_BEFORE_HEAD or low in _NOT_CAPITAL_VENUE or low in DATE_WORDS
+                or low.endswith(("ing", "ed", "ly")))
 
 
 def _everyday_line_start(text: str, toks: list, i: int) -> bool:
@@ -1953,10 +1976,19 @@ def _repeated(text: str, toks: list, found: list[Candidate], named: list) -> lis
     """
     low_text = text.lower()
     words: dict[str, str] = {}
+    counts: dict[str, int] = {}
+
+    def count(w: str) -> int:
+        # (one count per distinct word: a long note may repeat a found word thousands of times)
+        n = counts.get(w)
+        if n is None:
+            n = counts[w] = low_text.count(w)
+        return n
+
     for c in found:
         span_words = _TOKEN_RE_ASCII.findall(low_text, c.start, c.end)
         # (a count on the lower-cased text first: most found words occur once, and then nothing else is asked)
-        again = [w.rstrip(".") for w in span_words if len(w) >= 4 and low_text.count(w.rstrip(".")) > 1]
+        again = [w.rstrip(".") for w in span_words if len(w) >= 4 and count(w.rstrip(".")) > 1]
         if not again:
             continue
         content = [w for w in (x.rstrip(".") for x in span_words)

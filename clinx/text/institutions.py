@@ -34,6 +34,7 @@ parentheses after a study or service word (:func:`find_parenthesised_institution
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from clinx.text.base import Candidate
 
@@ -580,4 +581,277 @@ def find_parenthesised_institutions(text: str) -> list[Candidate]:
     return out
 
 
-__all__ = ["find_parenthesised_institutions", "find_institution_fields", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]
+#: Units, services and staff that notes write right after an institution's distinctive word ("sentinel ortho", "Mercy
+#: pharmacist", "LAKESIDE CATH LAB", "providence heme clinic", "Pioneer ED note", "BRIGHT STAR HHA"); the value is
+#: the set of words one of which must follow (empty: the word alone is enough).
+UNIT_AFTER: dict[str, frozenset] = {
+    **dict.fromkeys(
+        """
+ed eds er ers icu micu sicu ccu cvicu nicu picu pacu lab labs laboratory pharmacy pharmacist pharmacists hospitalist
+hospitalists ortho orthopedics cards cardiology psych psychiatry gi ent heme onc oncology hem/onc heme/onc clinic
+dialysis snf ltach rehab shelter ambulance ems imaging radiology pediatrics peds fqhc otp hha vna records neurology
+derm dermatology obgyn ob/gyn urology nephrology detox hospice correctional
+""".split(),
+        frozenset(),
+    ),
+    "cath": frozenset({"lab"}),
+    "wound": frozenset({"care", "clinic", "center"}),
+    "group": frozenset({"home"}),
+    "senior": frozenset({"center"}),
+    "day": frozenset({"program"}),
+    "drop-in": frozenset({"center"}),
+    "transfer": frozenset({"center"}),
+    "urgent": frozenset({"care"}),
+    "women's": frozenset({"health", "clinic", "center"}),
+    "womens": frozenset({"health", "clinic", "center"}),
+    "community": frozenset({"health"}),
+    "family": frozenset({"medicine", "practice", "health"}),
+    "primary": frozenset({"care"}),
+    "home": frozenset({"care", "health"}),
+    "language": frozenset({"services"}),
+    "heart": frozenset({"center", "institute", "and"}),
+    "cancer": frozenset({"center", "institute"}),
+    "trauma": frozenset({"center"}),
+}
+#: Words that may stand right before the institution's word and say where or whose ("seen at", "transferred from",
+#: "per", "w/", "called"); a line's or a clause's start does too.
+_UNIT_CUES = frozenset("at from to per by with w via in called and or @ vs".split())
+_UNIT_WORD = re.compile(r"[^\W\d_][^\W\d_'’./-]*(?:['’][sS])?")
+#: Where an institution's word may start with no cue: a line's start or after clause punctuation.
+_UNIT_OPENERS = frozenset(".:;,(-\"\n")
+
+
+def find_institutions_before_units(text: str) -> list[Candidate]:
+    """The institution whose unit, service or staff a line names: one or two distinctive words right before a unit
+    word ("sentinel ortho", "Mercy pharmacist called", "LAKESIDE CATH LAB", "GOLDEN YEARS SENIOR CENTER").
+
+    The words stand after a cue of where or whose (``at``, ``from``, ``per``, ``w/``...) or open a line or clause,
+    never after a determiner or a possessive ("the main lab", "pt's ortho"). Each is a name, a word no lexicon
+    knows, a landscape word, or an everyday word rarer than the vocabulary of care ("sentinel", "providence";
+    not "main", "outside", "morning", "busy"), or, in mixed case, a capitalised word inside a sentence. Only the
+    distinctive words are taken: the unit word is clinical content.
+    """
+    from clinx.text.evidence import CARE_WORDS, GENERIC_BEFORE_HEAD, RELATIONS, SERVICES, TITLES, C, N, U, classify, zipf
+    from clinx.text.evidence import _LATINATE_ENDINGS, _NOT_A_VENUE, _inflected, _lex
+    from clinx.text.lexicons import FUNCTION_WORDS
+
+    low = text.lower()
+    out: list[Candidate] = []
+    words = list(_UNIT_WORD.finditer(text))
+    lows = [m.group().lower().replace("’", "'") for m in words]
+    line_cases: dict[int, bool] = {}
+
+    def distinctive(k: int) -> bool:
+        w = lows[k].rstrip(".")
+        raw = words[k].group()
+        if w.endswith("'s"):
+            w = w[:-2]
+        if len(w) < 3 or not w.replace("-", "").isalpha() or w in UNIT_AFTER or w in FUNCTION_WORDS or w in GENERIC_QUALIFIERS \
+                or w in MODIFIERS or w in SERVICES or w in CARE_WORDS or w in GENERIC_BEFORE_HEAD or w in _NOT_A_VENUE \
+                or w in _NOT_FREE or w in RELATIONS or w in TITLES or w in DATE_WORDS or w in _KINDS_BEFORE_UNIT:
+            return False
+        cls = classify(w)
+        if cls == C:
+            return w in _TOPONYM_WORDS
+        mixed = _mixed_line(text, words[k].start(), line_cases)
+        if cls == N:
+            return len(w) >= 4 or raw.isupper() and mixed
+        if cls == U:
+            # (a word no lexicon knows in a clinical line is often a clinical one: "testicular", "esoph", "superimposed";
+            # "wellspring" is no verb's form)
+            return (len(w) >= 4 or raw.isupper() and mixed) and not w.endswith(_LATINATE_ENDINGS + ("ar", "ed", "ly")) \
+                and not (w.endswith("ing") and _inflected(w, _lex()[2]))
+        if w.endswith(("ing", "ed", "ly")):
+            return False
+        capital_inside = mixed and raw[:1].isupper() and not raw.isupper() and not _sentence_start(text, words[k].start())
+        # (an adjective says which kind of unit: "neonatal ICU", "intermittent heme-positive")
+        return capital_inside or zipf(w) < 4.3 and not w.endswith(_ADJECTIVE_ENDINGS)
+
+    for j, w in enumerate(lows):
+        need = UNIT_AFTER.get(w)
+        if need is None or j == 0:
+            continue
+        if need and (j + 1 >= len(lows) or lows[j + 1] not in need or text[words[j].end() : words[j + 1].start()] != " "):
+            continue
+        last = words[j + 1] if need else words[j]
+        if text[last.end() : last.end() + 1] in ("-", "/"):
+            continue  # "heme-positive", "gi/gu": a compound, no unit
+        # one or two distinctive words right before the unit word, joined by one blank
+        k = j
+        while k > 0 and j - k < 2 and text[words[k - 1].end() : words[k].start()] == " " and distinctive(k - 1):
+            k -= 1
+        if k == j:
+            continue
+        if k > 0 and lows[k - 1] in ("st", "st.", "saint") and text[words[k - 1].end() : words[k].start()] in (" ", ". "):
+            k -= 1  # "ST. MARY'S WOUND CLINIC"
+        gap = text[words[k - 1].end() : words[k].start()] if k > 0 else ""
+        before = text[: words[k].start()].rstrip(" \t")
+        opened = not before or before[-1] in _UNIT_OPENERS and (before[-1] != "-" or before[-2:-1].isspace()) \
+            or k > 0 and lows[k - 1] in _UNIT_CUES and gap.strip(" \t") in ("", "@")
+        if not opened and not (before.endswith("@") or before[-2:].lower() == "w/"):
+            continue
+        s, e = words[k].start(), words[j - 1].end()
+        out.append(Candidate(s, e, "HOSPITAL", "rule:institution_before_unit", 0.85))
+    return out
+
+
+#: A hospital's acronym: three to five letters in one case ending in H (hospital), MC or HC (medical or health
+#: centre): "SVH", "LMH", "sjmc", "KRMC".
+_HOSPITAL_ACRONYM = re.compile(r"(?<![\w/&.-])(?:[A-Z]{1,3}(?:H|MC|HC)|[a-z]{1,3}(?:h|mc|hc))(?![\w/&-]|\.\w)")
+#: Words before an acronym that put an institution there ("admitted SVH x2", "in sjmc 3 wks ago", "refuses nwh").
+_ACRONYM_BEFORE = frozenset(
+    "from at to in per via osh admitted admit transferred transfer records refuses refused prefers prefer declines @".split()
+)
+#: Words after it that do ("LMH CALLED REQUESTING RECORDS", "krmc sending pt for cath").
+_ACRONYM_AFTER = frozenset(
+    "called calling sending sent records transfer transferred admission admit note notes report accepted accepting".split()
+)
+_PREV_TOKEN = re.compile(r"([^\W\d_]+|@|\()[ \t]*$")
+_NEXT_TOKEN = re.compile(r"[ \t]*([^\W\d_]+)")
+
+
+def find_hospital_acronyms(text: str) -> list[Candidate]:
+    """A hospital's acronym where the line puts an institution: "Previously admitted SVH x2", "OSH (CMC)", "pt was in
+    sjmc", "LMH CALLED REQUESTING RECORDS", "krmc sending pt".
+
+    Three to five letters in one case, ending in H, MC or HC, that no clinical or person lexicon lists ("PPH",
+    "MCHC", "ACTH" are clinical) and no everyday word is but a rare one, after a word of where or going
+    (``from``, ``at``, ``in``, ``per``, ``admitted``, ``osh (``...) or before a unit, a call or records.
+    """
+    from clinx.text.evidence import U, W, classify, zipf
+
+    out: list[Candidate] = []
+    for m in _HOSPITAL_ACRONYM.finditer(text):
+        w = m.group().lower()
+        cls = classify(w)
+        if not (cls == U or cls == W and zipf(w) < 3.5):
+            continue
+        before = _PREV_TOKEN.search(text, max(0, m.start() - 30), m.start())
+        after = _NEXT_TOKEN.match(text, m.end())
+        prev = before.group(1).lower() if before else ""
+        nxt = after.group(1).lower() if after else ""
+        if prev in _ACRONYM_BEFORE or prev == "(" or nxt in _ACRONYM_AFTER or nxt in UNIT_AFTER and not UNIT_AFTER[nxt]:
+            out.append(Candidate(m.start(), m.end(), "HOSPITAL", "rule:hospital_acronym", 0.85))
+    return out
+
+
+def repeated_institution_words(text: str, cands: list[Candidate]) -> list[Candidate]:
+    """Other mentions of an institution's distinctive word ("seen in sentinel ortho clinic ... transferred from
+    sentinel"): the same word elsewhere in the note, in any letter case, names the same place.
+
+    Only a word a name lexicon lists or none knows (four letters or more), or a rare everyday word ("sentinel",
+    "lakeside"), never one of kind, care or time, and not where a clinical word follows ("sentinel lymph node").
+    """
+    from clinx.text.evidence import CARE_WORDS, SERVICES, C, N, U, classify, zipf
+    from clinx.text.lexicons import FUNCTION_WORDS
+
+    low = text.lower()
+    words: set[str] = set()
+    seen: set[str] = set()
+    for c in cands:
+        if c.category != "HOSPITAL":
+            continue
+        for m in _LETTERS.finditer(low, c.start, c.end):
+            w = m.group()
+            if w in seen:
+                continue
+            seen.add(w)
+            if len(w) < 4 or low.count(w) < 2 or w in HEADS or w in MODIFIERS or w in FUNCTION_WORDS \
+                    or w in GENERIC_QUALIFIERS or w in SERVICES or w in CARE_WORDS or w in DATE_WORDS or w in UNIT_AFTER:
+                continue
+            cls = classify(w)
+            if cls in (N, U) or cls != C and zipf(w) < 3.6:
+                words.add(w)
+    if not words:
+        return []
+    # the found spans, merged: a mention inside one is found already (one bisection per mention)
+    merged: list[list[int]] = []
+    for a, b in sorted((c.start, c.end) for c in cands):
+        if merged and a <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    starts = [a for a, _ in merged]
+    out = []
+    for m in _LETTERS.finditer(low):
+        w = m.group()
+        if w not in words:
+            continue
+        i = bisect_right(starts, m.start()) - 1
+        if i >= 0 and m.start() < merged[i][1]:
+            continue
+        nxt = _NEXT_TOKEN.match(low, m.end())
+        if nxt is not None and classify(nxt.group(1)) == C and nxt.group(1) not in UNIT_AFTER:
+            continue  # "sentinel lymph node", "providence of ..." stays
+        out.append(Candidate(m.start(), m.end(), "HOSPITAL", "rule:institution_repeated", 0.85))
+    return out
+
+
+DATE_WORDS = frozenset(
+    """
+january february march april may june july august september october november december jan feb mar apr jun jul aug sep
+sept oct nov dec monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun
+today tonight tomorrow yesterday weekend weekday morning evening night overnight
+""".split()
+)
+def _mixed_line(text: str, pos: int, cache: dict[int, bool]) -> bool:
+    """Is the line around ``pos`` written in mixed case (both capitals and small letters)? (``cache``: by line start)"""
+    ls = text.rfind("\n", 0, pos) + 1
+    hit = cache.get(ls)
+    if hit is None:
+        le = text.find("\n", pos)
+        line = text[ls : le if le >= 0 else len(text)]
+        hit = cache[ls] = not (line.isupper() or line.islower())
+    return hit
+
+
+#: Words that say what kind of institution, not which one ("community hospital", "county clinic", "mail-order
+#: pharmacy", "referring hospital", "BLS ambulance"), beside the qualifiers and services of the lexicons.
+_KIND_ONLY = frozenset(
+    """
+community county city town state federal free device charity retail main weekend weekday referring receiving sending
+accepting transferring mail order pre-op preop post-op hf nephro bls als short-term long-term campus jail
+teaching affiliated partner sister
+""".split()
+)
+
+
+#: Faiths name charities and hospitals ("Catholic Family Services", "Baptist Hospital"), though a bare "to a catholic
+#: school" names none.
+_FAITHS = frozenset("catholic christian baptist methodist lutheran jewish episcopal presbyterian bible faith".split())
+#: Heads that stand for one institution the note names elsewhere ("f/u w/ University Health and Counseling Services").
+_SCHOOLS = frozenset("university college academy institute".split())
+
+
+def names_no_institution(words: list[str]) -> bool:
+    """Do ``words`` (lower case; a name's words before its head) only say what kind of institution it is ("outside",
+    "community", "county jail", "mail-order")? Then the phrase names none."""
+    from clinx.text.evidence import CARE_WORDS, GENERIC_BEFORE_HEAD, SERVICES, C, classify
+
+    parts = [p for w in words for p in re.split(r"[-/\s]+", w.strip(".,'’")) if p]
+    return bool(parts) and all(
+        p in _KIND_ONLY or p in GENERIC_QUALIFIERS and p not in _FAITHS or p in GENERIC_BEFORE_HEAD or p in _KINDS_BEFORE_UNIT or p in SERVICES
+        or p in CARE_WORDS or p in HEADS and p not in _SCHOOLS or classify(p) == C for p in parts
+    )
+
+
+#: Everyday words rare enough to pass for a name that say which kind of unit ("specialty pharmacy", "satellite lab"),
+#: and verbs of telling that open a line before one ("notify pharmacy", "page ortho").
+_KINDS_BEFORE_UNIT = frozenset(
+    """
+specialty satellite freestanding continuity faculty compounding refill transitional bridge intake admitting triage
+express suburban holding recovery overflow observation stat micro chem heme blood tox reference
+notify inform consult alert clarify verify confirm contact page call fax email text message update ask tell refer
+discuss check request send sent call called paged notified
+""".split()
+)
+_ADJECTIVE_ENDINGS = ("al", "ic", "ive", "ous", "ary", "ent", "ant", "ible", "able", "ful", "less", "ish")
+_SENTENCE_END = re.compile(r"(?:[.!?:]\s+|\n\s*)$")
+
+
+def _sentence_start(text: str, pos: int) -> bool:
+    """Does a sentence, a field's value or a line start at ``pos``?"""
+    return pos == 0 or _SENTENCE_END.search(text, max(0, pos - 8), pos) is not None
+
+
+__all__ = ["names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_institution_fields", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]

@@ -44,7 +44,11 @@ from clinx.text.institutions import (
     complete_institutions,
     find_bare_institutions,
     find_institution_fields,
+    find_hospital_acronyms,
+    find_institutions_before_units,
     find_parenthesised_institutions,
+    names_no_institution,
+    repeated_institution_words,
 )
 from clinx.text.lexicons import fold
 from clinx.text.dates import DATE_RECOGNIZERS, YEAR_NAMES, score_change, strip_year
@@ -677,6 +681,9 @@ _AFTER_HEAD_RE = re.compile(r"['’]?s?[ \t]{1,2}([A-Za-z][A-Za-z/-]*)")
 _HOSP_KEEP = frozenset("st mt ft st. mt. ft. general memorial community medical health".split())
 
 
+_OF_AFTER_HEAD_RE = re.compile(r"(?i)\s(?:of|for|at)\s")
+
+
 def _trim_hospital(text: str, start: int, end: int) -> tuple[int, int] | None:
     """The institution's name inside a hospital match: the words before the head word that belong to it.
 
@@ -710,8 +717,8 @@ def _trim_hospital(text: str, start: int, end: int) -> tuple[int, int] | None:
         k -= 1
     while k < h and text[toks[k][0] : toks[k][1]].lower() in ("of", "the", "and", "&"):
         k += 1
-    if k == h:
-        return None
+    if k == h or names_no_institution([text[a:b].lower() for a, b in toks[k:h]]) and not _OF_AFTER_HEAD_RE.search(text, toks[h][1], end):
+        return None  # ("COMMUNITY HOSPITAL", "OUTSIDE CLINIC": a kind of institution, no name)
     return toks[k][0], end
 
 
@@ -1070,7 +1077,10 @@ class RuleRecognizer:
         cands.extend(find_bare_institutions(text))
         cands.extend(find_institution_fields(text))
         cands.extend(find_parenthesised_institutions(text))
+        cands.extend(find_institutions_before_units(text))
+        cands.extend(find_hospital_acronyms(text))
         cands.extend(complete_institutions(text, cands))
+        cands.extend(repeated_institution_words(text, cands))
         cands = drop_state_and_country_parts(text, cands)
         if keep_years:
             cands = _without_years(text, cands)

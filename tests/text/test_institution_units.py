@@ -1,0 +1,146 @@
+"""Institutions named before a unit, by an acronym, or again later in the note (:mod:`clinx.text.institutions`).
+
+"sentinel ortho", "Mercy pharmacist called", "LAKESIDE CATH LAB": the distinctive word before a unit, service or
+staff word is the institution's, and only it goes (the unit word is clinical content); "admitted SVH x2", "krmc
+sending pt": a hospital's acronym where the line puts an institution; "derm at Evergreen": one capitalised word
+after a small "at"/"from" in mixed case. Adjectives, determiners and clinical abbreviations stay ("main lab",
+"neonatal ICU", "the cath lab", "PPH", "MCHC"). Values are invented; test ids name the form, never a value.
+"""
+
+import pytest
+
+from clinx.text.institutions import find_hospital_acronyms, find_institutions_before_units, repeated_institution_words
+from clinx.text.base import Candidate
+from clinx.text.pipeline import deidentify
+
+
+def _l2(text: str) -> str:
+    return deidentify(text, "L2").text
+
+
+def _cases(text: str) -> list[str]:
+    return [text, text.upper(), text.lower()]
+
+
+@pytest.mark.parametrize(
+    "text,name,unit",
+    [
+        ("pt seen at sentinel ortho 6/10 for f/u", "sentinel", "ortho"),
+        ("Mercy pharmacist called to clarify the dose", "mercy", "pharmacist"),
+        ("lakeside cath lab called, pt had a stent", "lakeside", "cath lab"),
+        ("transferred from providence psych on 1:1", "providence", "psych"),
+        ("last seen in keystone heme clinic for anemia", "keystone", "heme clinic"),
+        ("Per Pioneer ED note, pt fell from a ladder", "pioneer", "ed note"),
+        ("pt had a stent at willow creek cath lab in 2019", "willow creek", "cath lab"),
+        ("f/u w/ wellspring ENT in 1 wk for packing removal", "wellspring", "ent"),
+    ],
+    ids=["specialty_after_cue", "staff_at_line_start", "two_word_unit", "psych", "clinic_after_in", "ed_after_per",
+         "two_word_name", "after_w_slash"],
+)
+def test_the_word_before_a_unit_goes_and_the_unit_stays(text, name, unit):
+    for variant in _cases(text):
+        out = _l2(variant).lower()
+        assert name not in out, (variant, out)
+        assert unit in out, (variant, out)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "main lab called with a critical potassium",
+        "sent to the outside ED for evaluation",
+        "Neonatal ICU progress note, day of life 3",
+        "pt has intermittent heme-positive stools",
+        "interval placement of a dual-lumen dialysis catheter",
+        "INDICATION: testicular cancer follow-up",
+        "specialty pharmacy to deliver the first dose",
+        "pt's ortho appointment moved, morning labs pending",
+    ],
+    ids=["adjective_main", "determiner", "clinical_adjective", "compound_unit", "hyphenated_word", "clinical_unknown",
+         "kind_of_pharmacy", "possessive_and_time"],
+)
+def test_adjectives_determiners_and_clinical_words_before_a_unit_stay(text):
+    for variant in _cases(text):
+        assert find_institutions_before_units(variant) == [], variant
+
+
+@pytest.mark.parametrize(
+    "text,acronym",
+    [
+        ("Previously admitted SVH x2 for CHF", "svh"),
+        ("LMH CALLED REQUESTING RECORDS, FAXED", "lmh"),
+        ("krmc sending pt for cath, eta 45 min", "krmc"),
+        ("OSH (CMC) GAVE CEFTRIAXONE 2G", "cmc"),
+        ("pt was in sjmc 3 wks ago for c diff", "sjmc"),
+    ],
+    ids=["after_admitted", "before_called", "before_sending", "in_parenthesis_after_osh", "after_in"],
+)
+def test_a_hospitals_acronym_where_the_line_puts_an_institution_goes(text, acronym):
+    for variant in [text, text.upper(), text.lower()]:
+        assert acronym not in _l2(variant).lower(), variant
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["transfused for PPH after delivery", "MCHC low, MCH normal", "rise in ACTH noted", "source: pt (HOH), daughter",
+     "admitted with BPH and retention", "seen at bedside, ICH on CT"],
+    ids=["hemorrhage", "indices", "hormone", "hard_of_hearing", "known_clinical", "no_acronym_shape"],
+)
+def test_clinical_abbreviations_built_like_an_acronym_stay(text):
+    assert find_hospital_acronyms(text) == []
+    assert find_hospital_acronyms(text.lower()) == []
+
+
+def test_one_capitalised_word_after_a_small_at_is_an_institution_in_mixed_case():
+    assert "evergreen" not in _l2("Previously seen by derm at Evergreen for psoriasis.").lower()
+    assert "barrow" not in _l2("Ortho saw pt at Barrow 4/3, splint placed.").lower()
+    # a heading capitalises its cue too; meals, times and relations are no institutions
+    for text, kept in [("Pain At Rest", "rest"), ("Called from Mom's phone.", "mom"), ("BP at Goal today.", "goal"),
+                       ("Returned from Dialysis.", "dialysis")]:
+        assert kept in _l2(text).lower(), text
+
+
+def test_the_distinctive_word_of_a_found_institution_goes_where_the_note_repeats_it():
+    text = "seen in sentinel ortho clinic 3/2. transferred from sentinel w/ femur fx, sentinel lymph node neg."
+    out = _l2(text).lower()
+    assert "sentinel w/" not in out and "from [hospital] w/" in out
+    assert "sentinel lymph node" in out  # a clinical word after it: the clinical term
+    # the pass itself: only other mentions, and only of a distinctive word
+    found = [Candidate(8, 16, "HOSPITAL", "t", 0.9)]
+    again = repeated_institution_words(text, found)
+    assert [text[c.start : c.end] for c in again] == ["sentinel"]
+    assert repeated_institution_words("at main ortho. main lab", [Candidate(3, 7, "HOSPITAL", "t", 0.9)]) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "OSH (COMMUNITY HOSPITAL) CT HEAD NEG FOR ACUTE BLEED",
+        "RECORDS FROM OUTSIDE CLINIC FAXED TO UNIT",
+        "Referring provider from county clinic requests ortho eval",
+        "Mail-order pharmacy delay, pt out of insulin",
+        "COUNTY JAIL INFIRMARY SENT RECORDS OF RECENT TB SCREEN",
+        "requested discharge summary from referring hospital.",
+        "Main pharmacy sent IV abx, RN to hang at 1800",
+        "TRANSFERRED FROM SATELLITE CAMPUS FOR CATH.",
+    ],
+    ids=["community_hospital", "outside_clinic", "county_clinic", "mail_order", "jail_infirmary", "referring_hospital",
+         "main_pharmacy", "satellite_campus"],
+)
+def test_a_kind_of_institution_with_no_name_stays(text):
+    for variant in _cases(text):
+        out = _l2(variant)
+        assert "[HOSPITAL]" not in out, (variant, out)
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("PT'S COUNSELOR FROM CATHOLIC FAMILY SERVICES ON PHONE.", "catholic family services"),
+        ("PEDIATRICIAN: PEDIATRIC ASSOCIATES OF HOLLIS", "pediatric associates"),
+        ("f/u w/ University Health and Counseling Services.", "university health"),
+    ],
+    ids=["faith_names_a_charity", "place_after_of", "school_head"],
+)
+def test_kind_words_with_a_faith_a_place_or_a_school_still_name_one(text, gone):
+    assert gone not in _l2(text).lower()
