@@ -41,7 +41,7 @@ from typing import NamedTuple
 from clinx.text.base import Candidate
 from clinx.text.recognizers import HOUSE_NUMBER_BEFORE_RE, TokenMatch
 from clinx.text.clinical import EPONYM_HEADS, EPONYMS, PAIRED_SIGNS, SPECIES
-from clinx.text.institutions import DATE_WORDS, names_no_institution
+from clinx.text.institutions import DATE_WORDS, UNIT_AFTER, names_no_institution
 from clinx.text.lexicons import (
     AMBIGUOUS_NAMES,
     FUNCTION_WORDS,
@@ -253,7 +253,7 @@ _PLACEMENT_TAIL = frozenset(
     "retirement".split()
 )
 _PLACEMENT_STOP = frozenset(
-    "on for in at with via and or when until after before yesterday today tonight tomorrow this last next since per by".split()
+    "on for in at with via and or when until after before yesterday today tonight tomorrow this last next since per by w".split()
 )
 #: Work and transport cues: what follows names an employer or a service ("works for Raytheon", "employed
 #: by Fidelity", "intubated by Boston MedFlight"), even a capitalised everyday word in mixed case.
@@ -2000,8 +2000,11 @@ def _repeated(text: str, toks: list, found: list[Candidate], named: list) -> lis
                 words[w] = c.category
     if not words:
         return []
+    n = len(toks)
+    # (not where a clinical word follows an institution's word: "sentinel lymph node" is the clinical term)
     return [Candidate(t.s, t.e, words[t.low], "evidence:repeated", 0.85)
-            for k, t in enumerate(toks) if not named[k] and t.low in words]
+            for k, t in enumerate(toks) if not named[k] and t.low in words
+            and not (words[t.low] == "HOSPITAL" and k + 1 < n and toks[k + 1].cls == C and toks[k + 1].low not in UNIT_AFTER)]
 
 
 #: Heads of a school's name ("Arlington Elementary School", "Tufts University"), which sentences also begin with a verb.

@@ -59,6 +59,11 @@ clinic clinics hospital infirmary associates partners group practice rehab rehab
 castings foundry
 """.split()
 )
+#: Heads of two words, whose second word alone names no kind of place ("Elmwood Group Home", "Oak Hill Assisted Living").
+TWO_WORD_HEADS = frozenset(
+    {("group", "home"), ("nursing", "home"), ("funeral", "home"), ("foster", "home"), ("rest", "home"),
+     ("boarding", "home"), ("assisted", "living"), ("independent", "living"), ("senior", "living")}
+)
 #: Specialties and kinds of care that close a practice's or a unit's name after a found part ("Oakview Neurosurgery",
 #: "Brookline Renal", "Chestnut Hill Dialysis", "Brightwater SNF"); after a clinician's name they name a service.
 SPECIALTY_HEADS = frozenset(
@@ -178,6 +183,11 @@ def _right(text: str, s: int, e: int, cat: str) -> Candidate | None:
         after_head = end is not None
         if n == 0 and cat == "LOCATION" and w in PLACE_TAILS and not m.group(1).strip():
             end, new_cat = m.end(), "LOCATION"
+        elif (prev.lower().replace("’", "'"), w) in TWO_WORD_HEADS and not clinician and m.group(1) == " " \
+                and (n == 0 and cat == "HOSPITAL" or m.group(2)[:1].isupper() and not m.group(2).isupper()):
+            # "[Elmwood Group] home" (the anchor ends in the head's first word), "[Oak Hill] Assisted Living" (capitalised
+            # in mixed case); not "Briarwood Manor nursing home", "elmhurst rest home" (a description, as notes write)
+            end, new_cat = m.end(), "HOSPITAL"
         elif possessive and n == 0 and w in _POSSESSIVE_HEADS and not clinician:
             end, new_cat = m.end(), "HOSPITAL"
         elif w in HEADS and not (clinician and w in SERVICE_HEADS) \
@@ -345,6 +355,8 @@ restaurant bakery market motors roofing landscaping construction plumbing fabric
 inc llc house regional memorial associates practice clinic rehab imaging lab neurology orthopedics orthopaedics pathology
 dental chiropractic fitness administration recovery general methodist lutheran baptist episcopal presbyterian
 congregational pentecostal
+oncology cardiology urology dermatology gastroenterology pulmonology nephrology rheumatology endocrinology hematology
+podiatry audiology pediatrics ophthalmology optometry health towers apartments commons estates gardens residences
 """.split()
 )
 #: Words that say what kind of place, not which: a bare "to <these> <head>" names no institution
@@ -360,13 +372,20 @@ birth wound infusion dialysis youth senior day care health new old big small mai
 closest usual prior previous former current different faith bible sunday catholic christian baptist methodist
 dance art music driving flight cooking culinary massage barber police fire fishing prep charter magnet online
 resident residents housestaff fellows teaching support outside employee employees staff bedside
+homeless overflow dv domestic animal warming cooling teen men's women's mens womens family emergency interventional
+radiation surgical medical pediatric adult geriatric occupational oral good poor better excellent fair mental public
 """.split()
 )
 #: Heads that close a letterhead: institutions and practices, not activities a line may open with ("Sun exposure
 #: counseling", "Diet teaching", "Wound imaging").
 _LETTERHEAD_HEADS = (STRONG_HEADS | SPECIALTY_HEADS | frozenset("medicine health associates practice partners physicians".split())) \
     - frozenset("counseling counselling transport rehab imaging lab labs surgery detox dialysis snf kitchen market house".split())
-_BARE_CUE = re.compile(r"(?:\b(?:at|to|from|attends|attended|attending|uses|using|via|through|per)|@)[ \t]+", re.IGNORECASE)
+_BARE_CUE = re.compile(
+    r"(?:\b(?:at|to|from|attends|attended|attending|uses|using|via|through|per"
+    # "member of grace fellowship church", "resident of whispering pines assisted living"
+    r"|(?:member|members|resident|parishioner|client|graduate)[ \t]+of)|@)[ \t]+",
+    re.IGNORECASE,
+)
 #: Words of landscape that name places and institutions though the clinical vocabulary lists them ("Valley View",
 #: "Breaker Hill", "Sacred Heart", "Stepping Stones"): in a name after a cue they are no clinical term.
 _TOPONYM_WORDS = frozenset(
@@ -417,18 +436,24 @@ def _bare_run(text: str, pos: int, strong: frozenset, line: bool = False) -> int
 
     end = None
     named = headed = False
+    prev = ""
     n = 0
     while n < 5:
         m = _WORD.match(text, pos) if n == 0 else _NEXT_WORD.match(text, pos)
         if m is None:
             break
         w = (m.group() if n == 0 else m.group(2)).lower().replace("’", "'")
+        if n == 0 and w in _REGION_BEFORE:
+            # "records from central valley memorial": a region word opens the name
+            pos, prev, n = m.end(), w, 1
+            continue
         if n == 0 and (w in FUNCTION_WORDS or w in GENERIC_QUALIFIERS or w.endswith("'s") and classify(w[:-2]) == C or w in strong
                        or w in _NOT_FREE or line and w.endswith(("ed", "ing")) and classify(w) != N  # a verb: "Attends ..."
                        or w in MODIFIERS or w in SERVICES or w in GENERIC_BEFORE_HEAD or w in CARE_WORDS
                        or classify(w) == C and w not in _TOPONYM_WORDS):
             break
-        if w in strong and named and not (headed and w in DESCRIPTIVE_HEADS):
+        if w in strong and named and not (headed and w in DESCRIPTIVE_HEADS) \
+                or n and named and (prev, w) in TWO_WORD_HEADS and m.group(2)[:1].isupper() and not m.group(2).isupper():
             end = m.end()
             headed = True
         elif headed and w in ("and", "&"):
@@ -442,6 +467,7 @@ def _bare_run(text: str, pos: int, strong: frozenset, line: bool = False) -> int
         else:
             named = True
         pos = m.end()
+        prev = w
         n += 1
     return end
 
@@ -661,8 +687,8 @@ def find_institutions_before_units(text: str) -> list[Candidate]:
             # "wellspring" is no verb's form)
             return (len(w) >= 4 or raw.isupper() and mixed) and not w.endswith(_LATINATE_ENDINGS + ("ar", "ed", "ly")) \
                 and not (w.endswith("ing") and _inflected(w, _lex()[2]))
-        if w.endswith(("ing", "ed", "ly")):
-            return False
+        if w.endswith(("ed", "ly")) or w.endswith("ing") and _inflected(w, _lex()[2]):
+            return False  # (a verb's form; "sterling" is none)
         capital_inside = mixed and raw[:1].isupper() and not raw.isupper() and not _sentence_start(text, words[k].start())
         # (an adjective says which kind of unit: "neonatal ICU", "intermittent heme-positive")
         return capital_inside or zipf(w) < 4.3 and not w.endswith(_ADJECTIVE_ENDINGS)
