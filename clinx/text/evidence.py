@@ -41,7 +41,7 @@ from typing import NamedTuple
 from clinx.text.base import Candidate
 from clinx.text.recognizers import HOUSE_NUMBER_BEFORE_RE, TokenMatch
 from clinx.text.clinical import EPONYM_HEADS, EPONYMS, PAIRED_SIGNS, SPECIES
-from clinx.text.institutions import DATE_WORDS, UNIT_AFTER, names_no_institution
+from clinx.text.institutions import DATE_WORDS, NAME_ABBREVIATIONS, UNIT_AFTER, names_no_institution
 from clinx.text.lexicons import (
     AMBIGUOUS_NAMES,
     FUNCTION_WORDS,
@@ -2197,7 +2197,10 @@ def _inst_joined(text: str, a: _Tok, b: _Tok) -> bool:
         return True
     g = _gap(text, a, b)
     if a.dot:
-        return False  # a sentence ended ("no bolus. Pharmacy")
+        # "Comm. Health Ctr.", "Reg. Hosp.", "Hosp. & Med. Ctr.": an abbreviation of a name's word before another;
+        # else a sentence ended ("no bolus. Pharmacy")
+        return a.low in NAME_ABBREVIATIONS and (g in (" ", "  ") or g.strip() == "&") and (
+            b.low in NAME_ABBREVIATIONS or b.low in HOSPITAL_HEADS or b.low in _SOFT_HEADS or b.low in ("health", "medical"))
     if g[:2] in ("'s", "’s"):
         g = g[2:]
     elif g[:1] in ("'", "’"):

@@ -87,7 +87,11 @@ kidney pain women men veterans' health human social legal aid well-being wellbei
 ambulatory early complex
 """.split()
 )
-HEADS = HEADS | SPECIALTY_HEADS
+#: Abbreviations staff write inside institutions' names ("Fenwick Comm. Health Ctr.", "Mt. Ashby Reg. Hosp.", "Holy Cross
+#: Hosp. & Med. Ctr."): a dot after one joins the name's next word, as a blank does.
+NAME_ABBREVIATIONS = frozenset("comm med reg gen mem univ natl hosp ctr cntr ctrs assoc assn inst svcs svc hlth dept div intl".split())
+HEADS = HEADS | SPECIALTY_HEADS | frozenset("hosp ctr cntr ctrs assoc assn inst svcs svc".split())
+MODIFIERS = MODIFIERS | frozenset("comm med reg gen mem univ natl hlth dept div intl".split())
 #: Heads that, after a clinician's name, name a service or a room, not a place ("Dr. Lee oncology", "Dr Ruiz office").
 SERVICE_HEADS = frozenset(
     """
@@ -112,7 +116,7 @@ hospital hospitals clinic vna agency academy school college university institute
 )
 #: Titles and credentials that make a found name a clinician's.
 _CLINICIAN_BEFORE = re.compile(r"(?:\b(?:dr|doctor|drs|prof|np|pa|rn|md|provider|attending|pcp)\.?[ \t]+)$", re.IGNORECASE)
-_NEXT_WORD = re.compile(r"([ \t]{1,2}|[ \t]?&[ \t]?|[ \t]?-[ \t]?)([^\W\d_][^\W\d_'’]*(?:['’][sS])?)")
+_NEXT_WORD = re.compile(r"(\.?[ \t]{1,2}|\.?[ \t]?&[ \t]?|[ \t]?-[ \t]?)([^\W\d_][^\W\d_'’]*(?:['’][sS])?)")
 _AFTER_ANCHOR = frozenset(" \t&-'’")
 _POSSESSIVE = re.compile(r"['’][sS](?![^\W\d_])")
 _OF_BEFORE = re.compile(r"[ \t]+of[ \t]+(?:the[ \t]+)?(?:greater[ \t]+)?$", re.IGNORECASE)
@@ -180,6 +184,8 @@ def _right(text: str, s: int, e: int, cat: str) -> Candidate | None:
         if m is None:
             break
         w = m.group(2).lower().replace("’", "'")
+        if m.group(1)[:1] == "." and prev.lower() not in NAME_ABBREVIATIONS:
+            break  # a sentence ended ("Hollis. Health ...")
         after_head = end is not None
         if n == 0 and cat == "LOCATION" and w in PLACE_TAILS and not m.group(1).strip():
             end, new_cat = m.end(), "LOCATION"
@@ -443,6 +449,8 @@ def _bare_run(text: str, pos: int, strong: frozenset, line: bool = False) -> int
         if m is None:
             break
         w = (m.group() if n == 0 else m.group(2)).lower().replace("’", "'")
+        if n and m.group(1)[:1] == "." and prev not in NAME_ABBREVIATIONS:
+            break  # a sentence ended
         if n == 0 and w in _REGION_BEFORE:
             # "records from central valley memorial": a region word opens the name
             pos, prev, n = m.end(), w, 1
@@ -761,6 +769,44 @@ def find_hospital_acronyms(text: str) -> list[Candidate]:
     return out
 
 
+#: Words that join two parts of one institution's name ("Life Care Center of [Hollis]", "[Holy Family Hospital] at
+#: [Merrow Valley]", "[Tilden Floating Hospital] for [Children]"), with an optional "the"; not "in"/"on", which put an
+#: institution in its town or street ("Walgreens in Braintree", "Brooks Pharmacy on Washington St": two identifiers).
+_JOIN_PARTS = re.compile(r"[ \t]{1,2}(?:of|at|for|de|del|du)(?:[ \t]{1,2}the)?[ \t]{1,2}|[ \t]?&[ \t]?|[ \t]{1,2}and[ \t]{1,2}", re.IGNORECASE)
+
+
+def join_institution_parts(text: str, cands: list[Candidate]) -> list[Candidate]:
+    """One span over two found parts of an institution's name and the small word between them: "[Sacred Heart Soup
+    Kitchen] of [South Marlow]", "[Veterans Home] at [Carverton]", "[Hebrew ElderLife] at [Roslyn Park]".
+
+    The left part is an institution; the right one an institution, a place or, after "of"/"at"/"for", a name.
+    Only the joining word is new: a span counts as removed when all of its letters are, and "of" left between
+    two removed parts keeps the name's shape for no reader.
+    """
+    inst = sorted((c for c in cands if c.category in ANCHOR_CATEGORIES), key=lambda c: (c.start, -c.end))
+    if len(inst) < 2:
+        return []
+    out = []
+    starts = [c.start for c in inst]
+    for c in inst:
+        if c.category != "HOSPITAL":
+            continue
+        m = _JOIN_PARTS.match(text, c.end)
+        if m is None:
+            continue
+        i = bisect_right(starts, m.end() - 1)
+        if i >= len(inst) or inst[i].start != m.end():
+            continue
+        right = inst[i]
+        word = m.group().strip(" \t").lower()
+        if right.category == "NAME" and not word.startswith(("of", "at", "for")):
+            continue  # ("MGH and Dr. [NAME]": two mentions)
+        if right.category != "HOSPITAL" and word in ("and", "&"):
+            continue  # ("[MGH] and [Boston]")
+        out.append(Candidate(c.start, right.end, "HOSPITAL", "rule:institution_joined", 0.85))
+    return out
+
+
 def repeated_institution_words(text: str, cands: list[Candidate]) -> list[Candidate]:
     """Other mentions of an institution's distinctive word ("seen in sentinel ortho clinic ... transferred from
     sentinel"): the same word elsewhere in the note, in any letter case, names the same place.
@@ -880,4 +926,4 @@ def _sentence_start(text: str, pos: int) -> bool:
     return pos == 0 or _SENTENCE_END.search(text, max(0, pos - 8), pos) is not None
 
 
-__all__ = ["names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_institution_fields", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]
+__all__ = ["join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_institution_fields", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]

@@ -47,6 +47,7 @@ from clinx.text.institutions import (
     find_hospital_acronyms,
     find_institutions_before_units,
     find_parenthesised_institutions,
+    join_institution_parts,
     names_no_institution,
     repeated_institution_words,
 )
@@ -1081,6 +1082,7 @@ class RuleRecognizer:
         cands.extend(find_hospital_acronyms(text))
         cands.extend(complete_institutions(text, cands))
         cands.extend(repeated_institution_words(text, cands))
+        cands.extend(join_institution_parts(text, cands))
         cands = drop_state_and_country_parts(text, cands)
         if keep_years:
             cands = _without_years(text, cands)

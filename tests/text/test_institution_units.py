@@ -144,3 +144,39 @@ def test_a_kind_of_institution_with_no_name_stays(text):
 )
 def test_kind_words_with_a_faith_a_place_or_a_school_still_name_one(text, gone):
     assert gone not in _l2(text).lower()
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("Referred to Hebrew ElderLife at Roslyn Park for long-term care.", ["hebrew elderlife at roslyn park"]),
+        ("Pt's wife volunteers at Sacred Heart Soup Kitchen of South Marlow.", ["kitchen of south"]),
+    ],
+    ids=["joined_by_at", "joined_by_of"],
+)
+def test_the_small_word_between_two_found_parts_of_a_name_goes(text, gone):
+    out = _l2(text).lower()
+    for word in gone:
+        assert word not in out, out
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("BIBA from Walgreens in Braintree after a fall", " in "),
+        ("pt gets his meds from Brooks Pharmacy on Washington St.", " on "),
+        ("Seen at MGH and Dr. Lee's office agreed", " and "),
+    ],
+    ids=["in_town", "on_street", "and_a_person"],
+)
+def test_an_institution_and_its_town_street_or_a_person_stay_two_spans(text, kept):
+    assert kept in _l2(text)
+
+
+def test_abbreviated_words_of_a_name_join_it():
+    out = _l2("Pt is a patient at Fenwick Comm. Health Ctr., PCP Dr. Oyelaran.")
+    assert "Comm" not in out and "Ctr" not in out and "Fenwick" not in out
+    out = _l2("outside hospital: mt. ashby reg. hosp.; images on cd.")
+    assert "ashby" not in out and "reg" not in out
+    # a dot after a word that abbreviates none ends the sentence
+    assert _l2("pt to the hosp. Health is poor.") == "pt to the hosp. Health is poor."
