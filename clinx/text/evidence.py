@@ -1851,7 +1851,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         if i < 0 or toks[i].e != m.start() or named[i]:
             continue
         t = toks[i]
-        if t.cls != W or t.low in FUNCTION_WORDS or (m.group(1) or m.group(2)).lower() not in US_STATES:
+        if t.cls != W or t.low in FUNCTION_WORDS or (m.group(1) or m.group(2) or m.group(3)).lower() not in US_STATES:
             continue
         zip_after = m.group(2) is not None or _ZIP_AFTER_RE.match(text, m.end()) is not None
         if (t.low in place_set or zip_after) and (t.raw[:1].isupper() or t.case != "mixed"):
@@ -2550,7 +2550,8 @@ def _sentence_start(text: str, s: int) -> bool:
 
 
 # ", MA" after a town; without the comma only before a ZIP code ("HULL MA 02045": an address line)
-_STATE_AFTER_RE = re.compile(r",\s{0,2}([A-Z]{2})\b|[ \t]([A-Z]{2})[ \t]{1,2}\d{5}(?![\w-])")
+# (a state's code in lower case only before a ZIP code: "ware, ma 02021"; "ma" alone is a mother)
+_STATE_AFTER_RE = re.compile(r",\s{0,2}([A-Z]{2})\b|[ \t]([A-Z]{2})[ \t]{1,2}\d{5}(?![\w-])|,\s{0,2}([a-z]{2})(?=[ \t]{1,2}\d{5}(?![\w-]))")
 
 
 def _state_after(text: str, t: _Tok) -> bool:
@@ -2558,7 +2559,7 @@ def _state_after(text: str, t: _Tok) -> bool:
     if not text.startswith((",", " ", "\t"), t.e):
         return False  # the pattern opens with a comma or a blank: no regex call for the tokens without one
     m = _STATE_AFTER_RE.match(text, t.e)
-    return bool(m) and (m.group(1) or m.group(2)).lower() in US_STATES
+    return bool(m) and (m.group(1) or m.group(2) or m.group(3)).lower() in US_STATES
 
 
 __all__ = ["classify", "find_evidence", "is_eponym", "tokens"]

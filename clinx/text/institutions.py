@@ -484,7 +484,9 @@ def _bare_run(text: str, pos: int, strong: frozenset, line: bool = False) -> int
 #: ("Plan:" is a note's plan, "Program:" and "Facility:" often a description: not here.)
 _FIELD_LABEL_RE = re.compile(
     r"(?:employer|insurance|insurer|coverage|payer|payor|pharmacy|pharmacies(?: on file)?|hospice|home care|vna|"
-    r"day ?care|school|church|snf|ltc|alf|sober house|halfway house|shelter|dentist|outpt unit|dialysis unit)"
+    r"day ?care|school|church|snf|ltc|alf|sober house|halfway house|shelter|dentist|outpt unit|dialysis unit|"
+    # a header's institution ("Hospital: Brightwater General", "Practice: ...", "Company: ...")
+    r"hospital|clinic|practice|medical group|institution|organi[sz]ation|company|hha|ambulance)"
     r"(?:[ \t]*\((?:primary|secondary)\))?[ \t]*$"
 )
 _BLANKS = re.compile(r"[ \t]*")

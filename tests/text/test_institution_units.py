@@ -180,3 +180,11 @@ def test_abbreviated_words_of_a_name_join_it():
     assert "ashby" not in out and "reg" not in out
     # a dot after a word that abbreviates none ends the sentence
     assert _l2("pt to the hosp. Health is poor.") == "pt to the hosp. Health is poor."
+
+
+def test_a_header_field_names_its_hospital_and_a_lower_case_town_before_state_and_zip_is_a_town():
+    for text in ("Hospital: Brightwater General", "HOSPITAL: BRIGHTWATER GENERAL", "practice: fenmore family medicine"):
+        assert "[HOSPITAL]" in _l2(text), text
+    assert _l2("Hospital course: uneventful") == "Hospital course: uneventful"
+    assert "ware" not in _l2("mailing addr po box 502, ware, ma 02021")
+    assert "ma" in _l2("called ma, she will visit")  # "ma" alone is a mother, no state
