@@ -655,6 +655,10 @@ _UNIT_CUES = frozenset("at from to per by with w via in called and or @ vs".spli
 _UNIT_WORD = re.compile(r"[^\W\d_][^\W\d_'’./-]*(?:['’][sS])?")
 #: Where an institution's word may start with no cue: a line's start or after clause punctuation.
 _UNIT_OPENERS = frozenset(".:;,(-\"\n")
+#: The first word of a unit, where a word starts and ends (on the lower-cased text).
+_UNIT_HIT = re.compile(
+    r"(?<![^\W\d_])(?:" + "|".join(re.escape(w) for w in sorted(UNIT_AFTER, key=len, reverse=True)) + r")(?![^\W\d_'’./-])"
+)
 
 
 def find_institutions_before_units(text: str) -> list[Candidate]:
@@ -666,69 +670,96 @@ def find_institutions_before_units(text: str) -> list[Candidate]:
     knows, a landscape word, or an everyday word rarer than the vocabulary of care ("sentinel", "providence";
     not "main", "outside", "morning", "busy"), or, in mixed case, a capitalised word inside a sentence. Only the
     distinctive words are taken: the unit word is clinical content.
+
+    Unit words are found with one scan of the lower-cased text; the words around each are read from its line
+    (at most 200 characters back), which gives what reading every word of the note would (a property test holds
+    it equal to that plain form).
     """
+    out: list[Candidate] = []
+    line_cases: dict[int, bool] = {}
+    for hit in _UNIT_HIT.finditer(text.lower()):
+        u = hit.start()
+        ls = max(text.rfind("\n", 0, u) + 1, u - 200)
+        while ls > 0 and not text[ls - 1].isspace():
+            ls -= 1  # (a window opens between two words)
+        le = text.find("\n", hit.end())
+        words = list(_UNIT_WORD.finditer(text, ls, le if le >= 0 else len(text)))
+        j = next((i for i, m in enumerate(words) if m.start() == u), None)
+        if j is None or j > 0 and words[j - 1].end() == u:
+            continue  # (inside a token: "x/ed", a word's tail)
+        found = _before_unit(text, words, j, line_cases)
+        if found is not None:
+            out.append(found)
+    return out
+
+
+def _before_unit(text: str, words: list, j: int, line_cases: dict[int, bool]) -> Candidate | None:
+    """The institution's words before the unit word ``words[j]`` (see :func:`find_institutions_before_units`), or None."""
+    lows = [m.group().lower().replace("’", "'") for m in words[max(0, j - 3) : j + 2]]
+    off = max(0, j - 3)
+
+    def low(i: int) -> str:
+        return lows[i - off]
+
+    need = UNIT_AFTER.get(low(j))
+    if need is None or j == 0:
+        return None  # (no word before it on its line)
+    if need and (j + 1 >= len(words) or low(j + 1) not in need or text[words[j].end() : words[j + 1].start()] != " "):
+        return None
+    last = words[j + 1] if need else words[j]
+    if text[last.end() : last.end() + 1] in ("-", "/"):
+        return None  # "heme-positive", "gi/gu": a compound, no unit
+    # one or two distinctive words right before the unit word, joined by one blank
+    k = j
+    while k > 0 and j - k < 2 and text[words[k - 1].end() : words[k].start()] == " " and _distinctive_before_unit(
+            text, words[k - 1], low(k - 1), line_cases):
+        k -= 1
+    if k == j:
+        return None
+    if k > 0 and low(k - 1) in ("st", "saint") and text[words[k - 1].end() : words[k].start()] in (" ", ". "):
+        k -= 1  # "ST. MARY'S WOUND CLINIC"
+    gap = text[words[k - 1].end() : words[k].start()] if k > 0 else ""
+    p = words[k].start()
+    while p > 0 and text[p - 1] in " \t":
+        p -= 1
+    prev_char = text[p - 1] if p else ""
+    opened = not prev_char or prev_char in _UNIT_OPENERS and (prev_char != "-" or text[p - 2 : p - 1].isspace()) \
+        or k > 0 and low(k - 1) in _UNIT_CUES and gap.strip(" \t") in ("", "@")
+    if not opened and not (prev_char == "@" or text[max(0, p - 2) : p].lower() == "w/"):
+        return None
+    return Candidate(words[k].start(), words[j - 1].end(), "HOSPITAL", "rule:institution_before_unit", 0.85)
+
+
+def _distinctive_before_unit(text: str, word: re.Match, w: str, line_cases: dict[int, bool]) -> bool:
+    """May ``word`` (lower-cased ``w``) be an institution's word before a unit word (see :func:`find_institutions_before_units`)?"""
     from clinx.text.evidence import CARE_WORDS, GENERIC_BEFORE_HEAD, RELATIONS, SERVICES, TITLES, C, N, U, classify, zipf
     from clinx.text.evidence import _LATINATE_ENDINGS, _NOT_A_VENUE, _inflected, _lex
     from clinx.text.lexicons import FUNCTION_WORDS
 
-    low = text.lower()
-    out: list[Candidate] = []
-    words = list(_UNIT_WORD.finditer(text))
-    lows = [m.group().lower().replace("’", "'") for m in words]
-    line_cases: dict[int, bool] = {}
-
-    def distinctive(k: int) -> bool:
-        w = lows[k].rstrip(".")
-        raw = words[k].group()
-        if w.endswith("'s"):
-            w = w[:-2]
-        if len(w) < 3 or not w.replace("-", "").isalpha() or w in UNIT_AFTER or w in FUNCTION_WORDS or w in GENERIC_QUALIFIERS \
-                or w in MODIFIERS or w in SERVICES or w in CARE_WORDS or w in GENERIC_BEFORE_HEAD or w in _NOT_A_VENUE \
-                or w in _NOT_FREE or w in RELATIONS or w in TITLES or w in DATE_WORDS or w in _KINDS_BEFORE_UNIT:
-            return False
-        cls = classify(w)
-        if cls == C:
-            return w in _TOPONYM_WORDS
-        mixed = _mixed_line(text, words[k].start(), line_cases)
-        if cls == N:
-            return len(w) >= 4 or raw.isupper() and mixed
-        if cls == U:
-            # (a word no lexicon knows in a clinical line is often a clinical one: "testicular", "esoph", "superimposed";
-            # "wellspring" is no verb's form)
-            return (len(w) >= 4 or raw.isupper() and mixed) and not w.endswith(_LATINATE_ENDINGS + ("ar", "ed", "ly")) \
-                and not (w.endswith("ing") and _inflected(w, _lex()[2]))
-        if w.endswith(("ed", "ly")) or w.endswith("ing") and _inflected(w, _lex()[2]):
-            return False  # (a verb's form; "sterling" is none)
-        capital_inside = mixed and raw[:1].isupper() and not raw.isupper() and not _sentence_start(text, words[k].start())
-        # (an adjective says which kind of unit: "neonatal ICU", "intermittent heme-positive")
-        return capital_inside or zipf(w) < 4.3 and not w.endswith(_ADJECTIVE_ENDINGS)
-
-    for j, w in enumerate(lows):
-        need = UNIT_AFTER.get(w)
-        if need is None or j == 0:
-            continue
-        if need and (j + 1 >= len(lows) or lows[j + 1] not in need or text[words[j].end() : words[j + 1].start()] != " "):
-            continue
-        last = words[j + 1] if need else words[j]
-        if text[last.end() : last.end() + 1] in ("-", "/"):
-            continue  # "heme-positive", "gi/gu": a compound, no unit
-        # one or two distinctive words right before the unit word, joined by one blank
-        k = j
-        while k > 0 and j - k < 2 and text[words[k - 1].end() : words[k].start()] == " " and distinctive(k - 1):
-            k -= 1
-        if k == j:
-            continue
-        if k > 0 and lows[k - 1] in ("st", "st.", "saint") and text[words[k - 1].end() : words[k].start()] in (" ", ". "):
-            k -= 1  # "ST. MARY'S WOUND CLINIC"
-        gap = text[words[k - 1].end() : words[k].start()] if k > 0 else ""
-        before = text[: words[k].start()].rstrip(" \t")
-        opened = not before or before[-1] in _UNIT_OPENERS and (before[-1] != "-" or before[-2:-1].isspace()) \
-            or k > 0 and lows[k - 1] in _UNIT_CUES and gap.strip(" \t") in ("", "@")
-        if not opened and not (before.endswith("@") or before[-2:].lower() == "w/"):
-            continue
-        s, e = words[k].start(), words[j - 1].end()
-        out.append(Candidate(s, e, "HOSPITAL", "rule:institution_before_unit", 0.85))
-    return out
+    w = w.rstrip(".")
+    raw = word.group()
+    if w.endswith("'s"):
+        w = w[:-2]
+    if len(w) < 3 or not w.replace("-", "").isalpha() or w in UNIT_AFTER or w in FUNCTION_WORDS or w in GENERIC_QUALIFIERS \
+            or w in MODIFIERS or w in SERVICES or w in CARE_WORDS or w in GENERIC_BEFORE_HEAD or w in _NOT_A_VENUE \
+            or w in _NOT_FREE or w in RELATIONS or w in TITLES or w in DATE_WORDS or w in _KINDS_BEFORE_UNIT:
+        return False
+    cls = classify(w)
+    if cls == C:
+        return w in _TOPONYM_WORDS
+    mixed = _mixed_line(text, word.start(), line_cases)
+    if cls == N:
+        return len(w) >= 4 or raw.isupper() and mixed
+    if cls == U:
+        # (a word no lexicon knows in a clinical line is often a clinical one: "testicular", "esoph", "superimposed";
+        # "wellspring" is no verb's form)
+        return (len(w) >= 4 or raw.isupper() and mixed) and not w.endswith(_LATINATE_ENDINGS + ("ar", "ed", "ly")) \
+            and not (w.endswith("ing") and _inflected(w, _lex()[2]))
+    if w.endswith(("ed", "ly")) or w.endswith("ing") and _inflected(w, _lex()[2]):
+        return False  # (a verb's form; "sterling" is none)
+    capital_inside = mixed and raw[:1].isupper() and not raw.isupper() and not _sentence_start(text, word.start())
+    # (an adjective says which kind of unit: "neonatal ICU", "intermittent heme-positive")
+    return capital_inside or zipf(w) < 4.3 and not w.endswith(_ADJECTIVE_ENDINGS)
 
 
 #: A hospital's acronym: three to five letters in one case ending in H (hospital), MC or HC (medical or health

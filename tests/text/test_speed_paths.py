@@ -258,3 +258,105 @@ def test_multiword_state_scan_equals_the_case_insensitive_pattern(text):
 def test_multiword_state_scan_equals_the_case_insensitive_pattern_on_the_corpora():
     for text in corpus() + ("anorth carolina", "_puerto rico", "xel salvador", "NORTH\tCAROLINA-x", "in Puerto Rico, El Salvador and new hampshire"):
         assert E.multiword_state_spans(text) == [m.span() for m in E._MULTIWORD_STATES_RE.finditer(text)]
+
+
+from clinx.text import institutions as I  # noqa: E402
+
+
+def _before_units_plain(text: str) -> list:
+    """institutions.find_institutions_before_units reading every word of the note (the form it replaced)."""
+    from clinx.text.base import Candidate
+    from clinx.text.evidence import CARE_WORDS, GENERIC_BEFORE_HEAD, RELATIONS, SERVICES, TITLES, C, N, U, classify, zipf
+    from clinx.text.evidence import _LATINATE_ENDINGS, _NOT_A_VENUE, _inflected, _lex
+    from clinx.text.lexicons import FUNCTION_WORDS
+
+    low = text.lower()
+    out: list[Candidate] = []
+    words = list(I._UNIT_WORD.finditer(text))
+    lows = [m.group().lower().replace("’", "'") for m in words]
+    line_cases: dict[int, bool] = {}
+
+    def distinctive(k: int) -> bool:
+        w = lows[k].rstrip(".")
+        raw = words[k].group()
+        if w.endswith("'s"):
+            w = w[:-2]
+        if len(w) < 3 or not w.replace("-", "").isalpha() or w in I.UNIT_AFTER or w in FUNCTION_WORDS or w in I.GENERIC_QUALIFIERS \
+                or w in I.MODIFIERS or w in SERVICES or w in CARE_WORDS or w in GENERIC_BEFORE_HEAD or w in _NOT_A_VENUE \
+                or w in I._NOT_FREE or w in RELATIONS or w in TITLES or w in I.DATE_WORDS or w in I._KINDS_BEFORE_UNIT:
+            return False
+        cls = classify(w)
+        if cls == C:
+            return w in I._TOPONYM_WORDS
+        mixed = I._mixed_line(text, words[k].start(), line_cases)
+        if cls == N:
+            return len(w) >= 4 or raw.isupper() and mixed
+        if cls == U:
+            # (a word no lexicon knows in a clinical line is often a clinical one: "testicular", "esoph", "superimposed";
+            # "wellspring" is no verb's form)
+            return (len(w) >= 4 or raw.isupper() and mixed) and not w.endswith(_LATINATE_ENDINGS + ("ar", "ed", "ly")) \
+                and not (w.endswith("ing") and _inflected(w, _lex()[2]))
+        if w.endswith(("ed", "ly")) or w.endswith("ing") and _inflected(w, _lex()[2]):
+            return False  # (a verb's form; "sterling" is none)
+        capital_inside = mixed and raw[:1].isupper() and not raw.isupper() and not I._sentence_start(text, words[k].start())
+        # (an adjective says which kind of unit: "neonatal ICU", "intermittent heme-positive")
+        return capital_inside or zipf(w) < 4.3 and not w.endswith(I._ADJECTIVE_ENDINGS)
+
+    for j, w in enumerate(lows):
+        need = I.UNIT_AFTER.get(w)
+        if need is None or j == 0:
+            continue
+        if need and (j + 1 >= len(lows) or lows[j + 1] not in need or text[words[j].end() : words[j + 1].start()] != " "):
+            continue
+        last = words[j + 1] if need else words[j]
+        if text[last.end() : last.end() + 1] in ("-", "/"):
+            continue  # "heme-positive", "gi/gu": a compound, no unit
+        # one or two distinctive words right before the unit word, joined by one blank
+        k = j
+        while k > 0 and j - k < 2 and text[words[k - 1].end() : words[k].start()] == " " and distinctive(k - 1):
+            k -= 1
+        if k == j:
+            continue
+        if k > 0 and lows[k - 1] in ("st", "st.", "saint") and text[words[k - 1].end() : words[k].start()] in (" ", ". "):
+            k -= 1  # "ST. MARY'S WOUND CLINIC"
+        gap = text[words[k - 1].end() : words[k].start()] if k > 0 else ""
+        before = text[: words[k].start()].rstrip(" \t")
+        opened = not before or before[-1] in I._UNIT_OPENERS and (before[-1] != "-" or before[-2:-1].isspace()) \
+            or k > 0 and lows[k - 1] in I._UNIT_CUES and gap.strip(" \t") in ("", "@")
+        if not opened and not (before.endswith("@") or before[-2:].lower() == "w/"):
+            continue
+        s, e = words[k].start(), words[j - 1].end()
+        out.append(Candidate(s, e, "HOSPITAL", "rule:institution_before_unit", 0.85))
+    return out
+
+
+_UNIT_TEXT_WORDS = ["at", "from", "sentinel", "Mercy", "LAKESIDE", "main", "ortho", "ED", "cath", "lab", "pharmacist", "w/",
+                    "heme", "-positive", "the", "St.", "MARY'S", "wound", "clinic", "x", "İ", "neonatal", "ICU", "@", "(", "called"]
+unit_texts = st.lists(st.sampled_from(_UNIT_TEXT_WORDS), max_size=14).flatmap(
+    lambda parts: st.lists(st.sampled_from(["", " ", "  ", ", ", ". ", "\n", ": ", "-", "/"]), min_size=len(parts), max_size=len(parts)).map(
+        lambda seps: "".join(p + s for p, s in zip(parts, seps))
+    )
+)
+
+
+def _spans(cands) -> list:
+    return [(c.start, c.end, c.category) for c in cands]
+
+
+@PROP
+@given(unit_texts)
+def test_institutions_before_units_equal_their_plain_form(text):
+    assert _spans(I.find_institutions_before_units(text)) == _spans(_before_units_plain(text))
+
+
+def test_institutions_before_units_equal_their_plain_form_on_the_corpora():
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    lines = [json.loads(x)["text"] for f in sorted((root / "benchmarks" / "data").glob("probe_*_lines.jsonl"))
+             for x in f.read_text(encoding="utf-8").splitlines() if x.strip()]
+    extra = ("at sentinel heme-positive stools", "from Sentinel gi/gu", "ED", "  ED", "LAKESIDE\nCATH LAB", "x" * 300 + " sentinel ortho",
+             "ST. MARY'S WOUND CLINIC", "w/ wellspring ENT", "@ pioneer ED")
+    for text in corpus() + tuple(lines) + extra:
+        assert _spans(I.find_institutions_before_units(text)) == _spans(_before_units_plain(text)), text[:80]
