@@ -212,7 +212,27 @@ def hospital_names() -> frozenset[str]:
         for head, shorts in _HEAD_SHORT:
             if name.endswith(" " + head):
                 out.update(name[: -len(head)] + short for short in shorts)
+        # notes drop the generic tail of a listed name ("at Advocate Christ", "home from eastern maine", "northern
+        # light primary care"): the rest of two words or more is the name too, unless it is a phrase of its own
+        for tail in _GENERIC_TAILS:
+            if name.endswith(tail):
+                rest = name[: -len(tail)]
+                if " " in rest and rest not in _NOT_SHORT_NAMES and not rest.startswith("all ") \
+                        and rest.rsplit(" ", 1)[-1] not in ("and", "of", "at", "the", "hospital", "hospitals"):
+                    out.update((rest, rest + " medical", rest + " med"))  # ("south shore medical")
+                break
     return frozenset(out)
+
+
+#: Generic tails of hospitals' names that notes drop (longest first).
+_GENERIC_TAILS = (" regional medical center", " medical center", " medical centre", " hospital center", " health system",
+                  " health network", " healthcare", " health care", " health center", " hospital", " health", " clinic")
+#: What is left of a listed name without its tail that is a phrase of its own, a state or a region larger than one
+#: ("main line" is a central line, "new england" no identifier).
+_NOT_SHORT_NAMES = frozenset(
+    {"main line", "select specialty", "health alliance", "new england", "new york", "rhode island", "regional one",
+     "great brook valley", "north mississippi", "southern new hampshire", "southern nh", "st francis hospital and"}
+)
 
 
 @lru_cache(maxsize=1)

@@ -188,3 +188,13 @@ def test_a_header_field_names_its_hospital_and_a_lower_case_town_before_state_an
     assert _l2("Hospital course: uneventful") == "Hospital course: uneventful"
     assert "ware" not in _l2("mailing addr po box 502, ware, ma 02021")
     assert "ma" in _l2("called ma, she will visit")  # "ma" alone is a mother, no state
+
+
+def test_a_listed_hospital_named_without_its_generic_tail_goes():
+    from clinx.text.lexicons import hospital_names
+
+    names = hospital_names()
+    assert "eastern maine" in names and "northern light" in names and "south shore medical" in names
+    assert "main line" not in names and "new england" not in names and "all children" not in names
+    assert "eastern maine" not in _l2("s/p l bka, home from eastern maine then rehab").lower()
+    assert _l2("main line infusing well") == "main line infusing well"
