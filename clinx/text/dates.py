@@ -291,12 +291,19 @@ _WEEKEND_NEXT = frozenset("am pm a.m p.m night morning evening afternoon overnig
 _SAT_BEFORE = frozenset("o2 spo2 sao2 svo2 pulse ox oxygen saturation venous art o".split())
 
 
+#: A month/day right after a weekday ("Sun 2/9/2025", "SAT, 3/4").
+_OXYGEN_BEFORE_RE = re.compile(r"(?i)(?:o2|02|spo2|pulse|ox)[ \t]*$")
+_MONTH_DAY_AFTER_RE = re.compile(r"\.?,?[ \t]{1,2}(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])(?![\d%])")
+
+
 def _weekend_ok(m, text: str) -> tuple[int, int] | None:
     """``sat``/``sun`` as a weekday: after a date word (``on sat``, ``overnight Sun``), before a time of day
     (``Sat AM``), or capitalised alone between stops (``Neuro ICU. Sat. HD#4``); "O2 sat 95%" is no date."""
     s, e = m.span()
     prev, nxt = _prev_word(text, s), _next_word(text, e)
     after = text[e : e + 6].lstrip(" .")
+    if _MONTH_DAY_AFTER_RE.match(text, e) and not _OXYGEN_BEFORE_RE.search(text, max(0, s - 10), s):
+        return s, e  # "Admission: Sun 2/9/2025": the weekday of the date after it
     if after[:1].isdigit() or after[:1] == "%" or nxt in ("monitor", "monitoring", "probe", "sensor", "goal", "goals", "exposure"):
         return None
     if prev in _WEEKEND_CUES or nxt in _WEEKEND_NEXT:

@@ -41,7 +41,7 @@ from typing import NamedTuple
 from clinx.text.base import Candidate
 from clinx.text.recognizers import HOUSE_NUMBER_BEFORE_RE, TokenMatch
 from clinx.text.clinical import EPONYM_HEADS, EPONYMS, PAIRED_SIGNS, SPECIES
-from clinx.text.institutions import DATE_WORDS, NAME_ABBREVIATIONS, UNIT_AFTER, names_no_institution
+from clinx.text.institutions import _TOPONYM_WORDS, DATE_WORDS, NAME_ABBREVIATIONS, UNIT_AFTER, names_no_institution
 from clinx.text.lexicons import (
     AMBIGUOUS_NAMES,
     FUNCTION_WORDS,
@@ -1275,8 +1275,10 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         cue = low in ROLES or low in LABELS or low in _CLINICIAN_ROLES or comm or (low == "with" and i > 0 and lows[i - 1] in _WITH_VERBS)
         if cue and not last_tok and nk.low not in TITLES and nk.low not in RELATIONS:
             g = _cue_gap(text, t, nk)
-            if g is not None and low == "md" and g.strip(" \t"):
-                g = None  # "MD, EHMS", "MD: ..." : after the credential a comma gives an affiliation; only "MD Brown" names
+            if g is not None and low == "md" and g.strip(" \t") and not (":" in g and i > 0 and lows[i - 1] in _MD_FIELD_WORDS):
+                # "MD, EHMS", "MD: ..." : after the credential a comma gives an affiliation; only "MD Brown" names,
+                # and a field of the clinician's part ("ADMITTING MD: S. GREENBLATT", "Referring MD: ...")
+                g = None
             if g is not None:
                 colon = ":" in g
                 weak = low in _WEAK_LABELS and not colon
@@ -1317,7 +1319,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             j = i
             k = i - 1
             cnt = 0
-            while k >= 0 and cnt < 3 and _joined(text, toks[k], toks[k + 1]) and (toks[k].cls in (N, U, A) or _is_initial(toks[k], text)):
+            while k >= 0 and cnt < 3 and _joined(text, toks[k], toks[k + 1]) and (
+                    toks[k].cls in (N, U, A) or _is_initial(toks[k], text)
+                    # "Walter Ng, MD": a short surname the clinical vocabulary also lists, after a given name
+                    or cnt == 0 and _short_surname(toks[k]) and k > 0 and toks[k - 1].low in first and toks[k - 1].cls in (N, A)
+                    and _joined(text, toks[k - 1], toks[k], comma=False) and (toks[k].case != "mixed" or toks[k].raw[:1].isupper())):
                 if toks[k].low in CREDENTIALS or toks[k].low in TITLES:
                     break
                 k -= 1
@@ -2111,15 +2117,18 @@ def _placement_run(text: str, toks: list, k: int, the: bool, named: list, place_
     """
     n = len(toks)
     j = k
-    while j < n and j - k < (3 if the else 2 if lone else 1):
+    # (after a strong cue, two words when the second is a landscape word: "RETURN TO CEDAR RIDGE,")
+    most = 3 if the else 2 if lone or strong and k + 1 < n and toks[k + 1].low in _TOPONYM_WORDS else 1
+    while j < n and j - k < most:
         tj = toks[j]
         if named[j] or j > k and not _joined(text, toks[j - 1], tj, comma=False):
             break
         if j > k and tj.low in ("community", "house"):
             pass  # "the wellness community": a kind of place closing a name
-        elif tj.cls == C or tj.low in FUNCTION_WORDS or tj.low in _NOT_A_VENUE or tj.low in CARE_WORDS \
+        elif tj.cls == C and not (tj.low in _TOPONYM_WORDS and j - k < 2 and not the) or tj.low in FUNCTION_WORDS \
+                or tj.low in _NOT_A_VENUE or tj.low in CARE_WORDS \
                 or tj.low in GENERIC_BEFORE_HEAD or tj.low in _PLACEMENT_TAIL or len(tj.low) < 3 or tj.low in HOSPITAL_HEADS:
-            break
+            break  # (a landscape word the clinical vocabulary lists may name the place: "RETURN TO CEDAR RIDGE,")
         j += 1
     if j == k:
         return k
@@ -2141,7 +2150,8 @@ def _placement_run(text: str, toks: list, k: int, the: bool, named: list, place_
         # two everyday words after a lone cue: "d/c to sunny acres", "transferred to bear mountain"; after another
         # placement cue two rarer ones ("go back to harbor light,"; not "back to daily activities")
         ok = (lone or strong) and all(
-            toks[m].cls in (W, A, U) and zipf(toks[m].low) < (5.0 if lone else 4.3) and (toks[m].case != "mixed" or toks[m].raw[:1].isupper())
+            (toks[m].cls in (W, A, U) or toks[m].low in _TOPONYM_WORDS) and zipf(toks[m].low) < (5.0 if lone else 4.3)
+            and (toks[m].case != "mixed" or toks[m].raw[:1].isupper())
             for m in range(k, j))
     return j if ok else k
 
@@ -2386,6 +2396,11 @@ _INST_TAIL = HOSPITAL_HEADS | frozenset("center centre ctr hospital clinic syste
 _NEWBORN = frozenset({"girl", "boy"})
 #: Field labels whose value lists people ("Visitors: Grace and son", "Contacts: Rose Mbeki"): read as a relation is.
 _PEOPLE_LABELS = frozenset("visitors visitor contacts supports".split())
+#: Words before "MD:" that make it a field naming a clinician ("ADMITTING MD: S. GREENBLATT").
+_MD_FIELD_WORDS = frozenset(
+    "admitting attending referring ordering covering discharging consulting primary treating responsible signing dictating "
+    "accepting sending receiving rounding".split()
+)
 _CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | _NAMING_WORDS | _COMM_PREPS | _NEWBORN | _PEOPLE_LABELS | frozenset({"w", "is"})
 _HEAD_START = HOSPITAL_HEADS | frozenset(a for a, _ in HOSPITAL_HEAD_PAIRS) | frozenset({"eye", "medical"})
 _VENUE_WORDS = VENUE_CUES | frozenset(b for _, b in VENUE_PAIRS) | frozenset(b for _, b in PLACE_CUES) | frozenset({"near", "via"}) \

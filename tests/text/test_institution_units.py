@@ -198,3 +198,15 @@ def test_a_listed_hospital_named_without_its_generic_tail_goes():
     assert "main line" not in names and "new england" not in names and "all children" not in names
     assert "eastern maine" not in _l2("s/p l bka, home from eastern maine then rehab").lower()
     assert _l2("main line infusing well") == "main line infusing well"
+
+
+def test_tune_note_forms_clinicians_weekdays_and_a_placement_of_two_words():
+    # a clinician's field, a short surname before a credential, a weekday before its date, "return to" two words
+    assert "GREENBLATT" not in _l2("ADMITTING MD: S. GREENBLATT")
+    assert _l2("MD: none") == "MD: none"
+    assert "Ng" not in _l2("PCP: Walter Ng, MD")
+    assert "NG, RN" in _l2("placed NG, RN notified")
+    assert "Sun" not in _l2("Admission: Sun 2/9/2025 via ED")
+    assert "sat" in _l2("o2 sat 12/15 on ra") and "sat 94%" in _l2("sat 94%")
+    assert "CEDAR" not in _l2("DISPO: RETURN TO CEDAR RIDGE, 15 ORCHARD HILL RD")
+    assert _l2("return to baseline.") == "return to baseline."
