@@ -104,6 +104,8 @@ CREDENTIALS = frozenset(
 md m.d do d.o rn np pa pa-c phd dpt licsw lcsw otr otr/l crna rvt facc facs cnm lpn lvn mph msw pharmd dds dmd
 ccc-slp cde aprn fnp anp dnp bsn rd ldn rrt ccrn cnp cwocn cwon wocn cwcn cns acnp msn ccm lmhc lpc lmft lcsw-r psyd
 pgy emt emt-b emt-p nremt
+rdcs rdms rcs rvs rcis chpn chp cen cnor ocn cpn cnrn cpht ibclc cdces atc fnp-c agacnp agacnp-bc pmhnp whnp cpnp rnc
+cna ascp bcps bcop
 """.split()
 )
 HOSPITAL_HEADS = frozenset(

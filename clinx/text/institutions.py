@@ -916,7 +916,7 @@ _KIND_ONLY = frozenset(
     """
 community county city town state federal free device charity retail main weekend weekday referring receiving sending
 accepting transferring mail order pre-op preop post-op hf nephro bls als short-term long-term campus jail
-teaching affiliated partner sister
+teaching affiliated partner sister surg peds
 """.split()
 )
 

@@ -210,3 +210,12 @@ def test_tune_note_forms_clinicians_weekdays_and_a_placement_of_two_words():
     assert "sat" in _l2("o2 sat 12/15 on ra") and "sat 94%" in _l2("sat 94%")
     assert "CEDAR" not in _l2("DISPO: RETURN TO CEDAR RIDGE, 15 ORCHARD HILL RD")
     assert _l2("return to baseline.") == "return to baseline."
+
+
+def test_credentials_and_note_shorthand_are_no_names():
+    assert _l2("Sonographer: L. Ferraro, RDCS").endswith(", RDCS")
+    assert _l2("Teresa Lujan, RN, CHPN").endswith("RN, CHPN")
+    assert "GEN SURG CLINIC" in _l2("F/U: GEN SURG CLINIC 10/25")
+    assert "Acct#" in _l2("Pt: Nguyen, Minh Chau   Acct# 710058822")
+    assert "cb 413" not in _l2("cb 413-555-0123") and _l2("cb 413-555-0123").startswith("cb ")
+    assert "WOB" in _l2("FLOOR RN CONCERNED ABOUT INCREASED WOB, RT CALLED TO BEDSIDE.")
