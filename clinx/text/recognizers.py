@@ -372,6 +372,15 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         gate=lambda t, low: "box" in low and any(map(str.isdigit, t)),
         starts=r"p(?=\.?[ \t]?o|ost[ \t]office)",
     ),
+    # "E 14th St", "w 3rd st", "5TH AVE": a numbered street (with its compass letter), which has no name word a
+    # lexicon could know
+    Recognizer(
+        "street_ordinal",
+        r"(?<![\w/-])(?:[nsew]\.?[ \t]|(?:north|south|east|west)[ \t])?\d{1,3}(?:st|nd|rd|th)[ \t]{1,2}"
+        r"(?:st(?!\.[ \t]*[a-z])|street|ave|avenue|rd|road|blvd|boulevard|pl|place|dr|drive|ln|lane|way|terr|terrace|ct|court)\b",
+        "LOCATION", 0.88, flags=re.I, validator=lambda m, text: _with_house_number(m, text),
+        gate=lambda t, low: any(x in low for x in ("st ", "nd ", "rd ", "th ")) and any(map(str.isdigit, t)),
+    ),
     # "(617)5550148", "(617) 5550148": an area code in parentheses before seven digits written together
     Recognizer(
         "phone_paren_unseparated",

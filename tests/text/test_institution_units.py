@@ -219,3 +219,20 @@ def test_credentials_and_note_shorthand_are_no_names():
     assert "Acct#" in _l2("Pt: Nguyen, Minh Chau   Acct# 710058822")
     assert "cb 413" not in _l2("cb 413-555-0123") and _l2("cb 413-555-0123").startswith("cb ")
     assert "WOB" in _l2("FLOOR RN CONCERNED ABOUT INCREASED WOB, RT CALLED TO BEDSIDE.")
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("bibems alameda co fire, found e 14th st + seminary.", "14th"), ("LIVES AT 12 E 14TH ST", "12 E 14TH"),
+     ("lives on w 3rd st.", "3rd")],
+    ids=["compass_lower", "house_number_caps", "sentence_end"],
+)
+def test_a_numbered_street_is_a_place(text, gone):
+    out = _l2(text)
+    assert gone not in out and "[LOCATION]" in out, out
+
+
+@pytest.mark.parametrize("text", ["2nd degree burn to hand", "3rd dose given at 1400", "on the 3rd st. louis trip"],
+                         ids=["degree", "dose", "saint_after"])
+def test_an_ordinal_with_no_street_word_is_no_street(text):
+    assert "[LOCATION]" not in _l2(text)
