@@ -81,6 +81,7 @@ anesthesiologist radiologist pathologist consultant tech technician midwife coac
 therapist operator provider hospitalist intensivist dentist pharmacist crna surgeon: chaplain interpreter ot pt/ot slp
 rt rrt sw cna pct staff aide pca sitter secretary receptionist coordinator director supervisor liaison educator counselor
 dietitian nutritionist rd caseworker advocate sponsor landlord mentor tutor doula
+paramedic sonographer technologist scribe medic dispatcher
 """.split()
 )
 LABELS = frozenset(
@@ -1917,6 +1918,8 @@ def _everyday_line_start(text: str, toks: list, i: int) -> bool:
 #: next field ("KIPSANG, ANONI  MRN 1234567").
 _INTRODUCED_RE = re.compile(
     r"(?i)[ \t]*(?:(?:is|was)[ \t]+an?[ \t]+\d{1,3}[ \t-]?(?:y|yo|y/o|yr|year)|,?[ \t]+(?:mrn|dob|acct|med[ \t]?rec)\b"
+    # "aiyana whitehorse 7yo f": an age written with its unit right after the name
+    r"|[ \t]+\d{1,3}[ \t]?(?:yo|y/o|yof|yom|y\.o\.)(?![\w/])"
     # "frank reddy, 78m, admitted": an age and sex after a comma
     r"|,[ \t]*\d{1,3}[ \t]?(?:yo|y/o|yof|yom|m|f|yr)\b)"
 )

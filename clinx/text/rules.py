@@ -1070,8 +1070,6 @@ class RuleRecognizer:
         if self._on("name_runs") or lex:
             cands.extend(find_evidence(text, lex, names=self._on("name_runs"), index=index))
         cands = [_extend_name_right(text, _extend_name_left(text, c)) if c.category == "NAME" else c for c in cands]
-        if any(c.category == "HOSPITAL" for c in cands):
-            cands.extend(_towns_after_institutions(text, cands))
         cands = [_drop_credential(text, c) if c.category == "NAME" else c for c in cands]
         cands.extend(find_counties(text))
         cands.extend(find_place_fields(text))
@@ -1083,6 +1081,9 @@ class RuleRecognizer:
         cands.extend(complete_institutions(text, cands))
         cands.extend(repeated_institution_words(text, cands))
         cands.extend(join_institution_parts(text, cands))
+        if any(c.category == "HOSPITAL" for c in cands):
+            # (after the institutions are complete: "queens medical center imaging, honolulu")
+            cands.extend(_towns_after_institutions(text, cands))
         cands = drop_state_and_country_parts(text, cands)
         if keep_years:
             cands = _without_years(text, cands)

@@ -236,3 +236,12 @@ def test_a_numbered_street_is_a_place(text, gone):
                          ids=["degree", "dose", "saint_after"])
 def test_an_ordinal_with_no_street_word_is_no_street(text):
     assert "[LOCATION]" not in _l2(text)
+
+
+def test_field_roles_an_age_after_a_name_and_a_town_after_a_completed_institution():
+    assert "OKAFOR" not in _l2("PARAMEDIC: T. OKAFOR-STANLEY #P-55231")
+    assert "KMT" not in _l2("SONOGRAPHER: KMT")
+    assert "paramedic at bedside" == _l2("paramedic at bedside")
+    assert "aiyana" not in _l2("aiyana whitehorse 7yo f\nadmitted feb 3")
+    assert _l2("pt is 7yo f") == "pt is 7yo f"
+    assert "honolulu" not in _l2("facility: queens medical center imaging, honolulu")
