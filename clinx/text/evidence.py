@@ -1324,6 +1324,10 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             cnt = 0
             while k >= 0 and cnt < 3 and _joined(text, toks[k], toks[k + 1]) and (
                     toks[k].cls in (N, U, A) or _is_initial(toks[k], text)
+                    # "lakeisha p rn": a lower-case initial between a given name and the credential
+                    or cnt == 0 and len(toks[k].raw) == 1 and toks[k].raw.isalpha() and k > 0
+                    and (toks[k - 1].cls in (N, U) or toks[k - 1].low in first and toks[k - 1].cls == A)
+                    and _gap(text, toks[k], t) == " " and _gap(text, toks[k - 1], toks[k]) == " "
                     # "Walter Ng, MD": a short surname the clinical vocabulary also lists, after a given name
                     or cnt == 0 and _short_surname(toks[k]) and k > 0 and toks[k - 1].low in first and toks[k - 1].cls in (N, A)
                     and _joined(text, toks[k - 1], toks[k], comma=False) and (toks[k].case != "mixed" or toks[k].raw[:1].isupper())):

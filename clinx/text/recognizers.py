@@ -279,6 +279,12 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "NAME", 0.85, validator=_signature_initials_ok,
         gate=lambda t, low: "rn" in low or "np" in low or "md" in low or "pa" in low or "cna" in low or "sw" in low or "rrt" in low,
     ),
+    # "D. MCCRORY, MD / KLT", "S. Greenblatt MD/klp": the typist's initials after the signer's credential, closing the line
+    Recognizer(
+        "typist_initials",
+        r"(?m)(?:\bmd|\bm\.d\.|\bdo|\bnp|\bpa-c|\bdpm)[ \t]?/[ \t]?(?P<v>[a-z]{2,4})[ \t]*$",
+        "NAME", 0.85, validator=_signature_initials_ok, flags=re.I, gate=lambda t, low: "/" in t,
+    ),
     # "bh/kt" on a line of its own: the author's and the typist's initials written in lower case
     Recognizer(
         "dictation_initials_lower",

@@ -245,3 +245,10 @@ def test_field_roles_an_age_after_a_name_and_a_town_after_a_completed_institutio
     assert "aiyana" not in _l2("aiyana whitehorse 7yo f\nadmitted feb 3")
     assert _l2("pt is 7yo f") == "pt is 7yo f"
     assert "honolulu" not in _l2("facility: queens medical center imaging, honolulu")
+
+
+def test_signers_initials_after_a_credential_and_before_one():
+    assert "KLT" not in _l2("D. MCCRORY, MD / KLT\n")
+    assert _l2("MD/RN") == "MD/RN"
+    assert "lakeisha" not in _l2("next visit 8/15.\nlakeisha p rn\n") and " p rn" not in _l2("lakeisha p rn")
+    assert _l2("pt is a 4 yo m rn aware") == "pt is a 4 yo m rn aware"
