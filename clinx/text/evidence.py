@@ -81,7 +81,7 @@ anesthesiologist radiologist pathologist consultant tech technician midwife coac
 therapist operator provider hospitalist intensivist dentist pharmacist crna surgeon: chaplain interpreter ot pt/ot slp
 rt rrt sw cna pct staff aide pca sitter secretary receptionist coordinator director supervisor liaison educator counselor
 dietitian nutritionist rd caseworker advocate sponsor landlord mentor tutor doula
-paramedic sonographer technologist scribe medic dispatcher
+paramedic sonographer technologist scribe medic dispatcher attg
 """.split()
 )
 LABELS = frozenset(

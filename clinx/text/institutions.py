@@ -630,7 +630,7 @@ def find_parenthesised_institutions(text: str) -> list[Candidate]:
 UNIT_AFTER: dict[str, frozenset] = {
     **dict.fromkeys(
         """
-ed eds er ers icu micu sicu ccu cvicu nicu picu pacu lab labs laboratory pharmacy pharmacist pharmacists hospitalist
+ed eds er ers icu micu sicu ccu cvicu nicu picu pacu lab laboratory pharmacy pharmacist pharmacists hospitalist
 hospitalists ortho orthopedics cards cardiology psych psychiatry gi ent heme onc oncology hem/onc heme/onc clinic
 dialysis snf ltach rehab shelter ambulance ems imaging radiology pediatrics peds fqhc otp hha vna records neurology
 derm dermatology obgyn ob/gyn urology nephrology detox hospice correctional

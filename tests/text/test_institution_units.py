@@ -252,3 +252,10 @@ def test_signers_initials_after_a_credential_and_before_one():
     assert _l2("MD/RN") == "MD/RN"
     assert "lakeisha" not in _l2("next visit 8/15.\nlakeisha p rn\n") and " p rn" not in _l2("lakeisha p rn")
     assert _l2("pt is a 4 yo m rn aware") == "pt is a 4 yo m rn aware"
+
+
+def test_echo_obstetric_and_ed_shorthand_stays_and_attg_names_the_attending():
+    text = "AORTIC VALVE: PEAK VEL 4.6 M/S, MEAN GRADIENT 52 MMHG, AVA 0.7 CM2. TO RESUS 2. AT DEST 0427"
+    assert _l2(text) == text
+    assert "PIH labs normal" in _l2("On PPD#1 BP 148/96, PIH labs normal")
+    assert "Brandvold" not in _l2("ADM 7/4/24  DC 7/9/24  Attg Brandvold")
