@@ -1094,8 +1094,24 @@ class RuleRecognizer:
 
 
 _TOWN_AFTER_RE = re.compile(
-    r"(?:['’]s)?,[ \t]{1,2}((?:[A-Z][a-z]{2,20}|[A-Z]{3,21}|[a-z]{3,21})(?:[ \t](?:[A-Z][a-z]{2,20}|[A-Z]{3,21}|[a-z]{3,21}))?)(?![\w'’-])"
+    # after a comma, a dash or a blank ("Geisinger Medical Center Danville", "ST. LUKE'S FAMILY MEDICINE - BOISE")
+    r"(?:['’]s)?(?:,|[ \t]-|[ \t]–)?[ \t]{1,2}((?:[A-Z][a-z]{2,20}|[A-Z]{3,21}|[a-z]{3,21})(?:[ \t](?:[A-Z][a-z]{2,20}|[A-Z]{3,21}|[a-z]{3,21}))?)(?![\w'’-])"
 )
+
+
+def _town_alone_after(text: str, words: str, pos: int) -> bool:
+    """May ``words`` right after an institution with only a blank between ("Geisinger Medical Center Danville") be its
+    town: capitalised in a mixed-case line, or in a one-case line a word the everyday lexicons do not list ("TTE AT
+    ANNA JAQUES NORMAL EF" is no town)?"""
+    from clinx.text.evidence import N, U, classify
+
+    first = re.split(r"[ \t]", words)[0]
+    ls = text.rfind("\n", 0, pos) + 1
+    le = text.find("\n", pos)
+    line = text[ls : le if le >= 0 else len(text)]
+    if not (line.isupper() or line.islower()):
+        return first[:1].isupper() and not first.isupper()
+    return classify(first.lower()) in (N, U)
 
 
 def _towns_after_institutions(text: str, cands: list[Candidate]) -> list[Candidate]:
@@ -1115,6 +1131,8 @@ def _towns_after_institutions(text: str, cands: list[Candidate]) -> list[Candida
         if m is None:
             continue
         words = m.group(1)
+        if not text[c.end : m.start(1)].strip(" \t'’s") and not _town_alone_after(text, words, m.start(1)):
+            continue  # (no comma or dash between them: only a capitalised town, or in one case a word that is no word)
         if words.lower() in place_set:
             out.append(Candidate(m.start(1), m.end(1), "LOCATION", "rule:town_after_institution", 0.85))
         elif " " in words or "\t" in words:

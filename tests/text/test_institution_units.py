@@ -259,3 +259,10 @@ def test_echo_obstetric_and_ed_shorthand_stays_and_attg_names_the_attending():
     assert _l2(text) == text
     assert "PIH labs normal" in _l2("On PPD#1 BP 148/96, PIH labs normal")
     assert "Brandvold" not in _l2("ADM 7/4/24  DC 7/9/24  Attg Brandvold")
+
+
+def test_a_town_right_after_an_institution_and_a_description_after_a_found_place():
+    out = _l2("Asante-Fordjour, MD, Geisinger Medical Center Danville   NPI 1487763201")
+    assert "Danville" not in out
+    assert "BOISE" not in _l2("ST. LUKE'S FAMILY MEDICINE - BOISE\n07/02/2025")
+    assert "NORMAL EF" in _l2("TTE AT ANNA JAQUES NORMAL EF. TRANSFERRED")
