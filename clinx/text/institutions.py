@@ -493,7 +493,7 @@ _FIELD_LABEL_RE = re.compile(
     r"(?:employer|insurance|insurer|coverage|payer|payor|pharmacy|pharmacies(?: on file)?|hospice|home care|vna|"
     r"day ?care|school|church|snf|ltc|alf|sober house|halfway house|shelter|dentist|outpt unit|dialysis unit|"
     # a header's institution ("Hospital: Brightwater General", "Practice: ...", "Company: ...")
-    r"hospital|clinic|practice|medical group|institution|organi[sz]ation|company|hha|ambulance)"
+    r"hospital|clinic|practice|medical group|institution|organi[sz]ation|company|hha|ambulance|agency|home health agency)"
     r"(?:[ \t]*\((?:primary|secondary)\))?[ \t]*$"
 )
 _BLANKS = re.compile(r"[ \t]*")
@@ -566,10 +566,12 @@ def find_institution_fields(text: str) -> list[Candidate]:
                 words.pop()
             while words and words[0].group().lower() in _PLAN_KINDS:
                 words.pop(0)
-            if not words or len(words) > 4 or max(len(w.group()) for w in words) < 3 or any(ch.isdigit() for ch in part):
+            if not words or len(words) > 6 or max(len(w.group()) for w in words) < 3 or any(ch.isdigit() for ch in part):
                 continue  # ("Medicare A/B": a part, no name; "School: 4th grade": a grade)
             lows = [w.group().lower().replace("’", "'") for w in words]
-            if any(w in _NO_ORG_VALUE or w in _NOT_FREE or w.endswith(("ed", "ing")) and classify(w) in (W, A) for w in lows) or any(
+            # (a value naming none is one word or opens the value: "home", "none", "retired"; "... home health" is a name's)
+            if lows[0] in _NO_ORG_VALUE or any(w in _NO_ORG_VALUE and len(lows) == 1 or w in _NOT_FREE
+                                               or w.endswith(("ed", "ing")) and classify(w) in (W, A) for w in lows) or any(
                 (w in FUNCTION_WORDS and w not in ("of", "the")) or (classify(w) == C and w not in MODIFIERS and w not in HEADS)
                 for w in lows
             ):
@@ -588,6 +590,8 @@ pfts records consult pharmacy insurance insurer school daycare shelter agency vn
 )
 _PAREN_RE = re.compile(r"([A-Za-z/]+)[ \t]?\(([^()\n]{2,60})\)")
 _PAREN_DATE_TAIL_RE = re.compile(r",[ \t]*[\d/.-]{3,10}$")
+#: Where the institution in a parenthesis is ("DAYCARE (LITTLE LAMBS LEARNING CENTER IN KOSCIUSKO)"): its town follows.
+_PAREN_PLACE_TAIL_RE = re.compile(r"(?i)[ \t]+(?:in|at)[ \t]+[A-Za-z][A-Za-z .'-]*$")
 
 
 def find_parenthesised_institutions(text: str) -> list[Candidate]:
@@ -605,7 +609,7 @@ def find_parenthesised_institutions(text: str) -> list[Candidate]:
         if m.group(1).lower() not in _WHERE_BEFORE_PAREN:
             continue
         inner = m.group(2)
-        tail = _PAREN_DATE_TAIL_RE.search(inner)
+        tail = _PAREN_DATE_TAIL_RE.search(inner) or _PAREN_PLACE_TAIL_RE.search(inner)
         name = inner[: tail.start()] if tail else inner
         words = list(_WORD.finditer(name))
         if not words or len(words) > 4 or name.strip(" \t&'’-") != name.strip() or any(ch.isdigit() for ch in name):
@@ -614,11 +618,14 @@ def find_parenthesised_institutions(text: str) -> list[Candidate]:
             continue
         lows = [w.group().lower().replace("’", "'") for w in words]
         classes = [classify(w) for w in lows]
-        if any(w in FUNCTION_WORDS and w not in ("of", "the") or w in SERVICES or w in CARE_WORDS or w in GENERIC_QUALIFIERS
-               or c == C and w not in MODIFIERS and w not in HEADS and w not in _TOPONYM_WORDS for w, c in zip(lows, classes)):
-            continue
-        if not (any(c in (N, U) and len(w) >= 4 for w, c in zip(lows, classes)) or len(lows) > 1 and lows[-1] in HEADS and classes[0] in (W, A)):
-            continue
+        last = len(lows) - 1
+        if any(w in FUNCTION_WORDS and w not in ("of", "the") or (w in SERVICES or w in CARE_WORDS) and not (i == last > 0 and w in HEADS)
+               or w in GENERIC_QUALIFIERS
+               or c == C and w not in MODIFIERS and w not in HEADS and w not in _TOPONYM_WORDS for i, (w, c) in enumerate(zip(lows, classes))):
+            continue  # (a head closing a name of several words may be a care word: "LITTLE LAMBS LEARNING CENTER")
+        if not (any(c in (N, U) and len(w) >= 4 for w, c in zip(lows, classes)) or len(lows) > 1 and lows[-1] in HEADS and classes[0] in (W, A)
+                and not names_no_institution(lows)):
+            continue  # ("OSH (rural hospital)", "osh (critical access hospital)": a kind of hospital)
         base = m.start(2)
         out.append(Candidate(base + words[0].start(), base + words[-1].end(), "HOSPITAL", "rule:parenthesised_institution", 0.85))
     return out
@@ -847,6 +854,45 @@ def join_institution_parts(text: str, cands: list[Candidate]) -> list[Candidate]
     return out
 
 
+#: A clinician's affiliation after the credential: "PRIYA MENON, MD - PASADENA HEART & VASCULAR", "M. LARSEN, MD (REVERE
+#: HEALTH)", "GUNNAR STRAND, MD - KOOTENAI CLINIC CARDIOLOGY".
+_AFFILIATION_RE = re.compile(
+    r"\b(?:md|m\.d\.|do|np|pa-c|dpm|fnp|aprn)[ \t]*(?:[-–][ \t]*|\()([A-Za-z][A-Za-z&'’. -]{2,60}?)(?=[ \t]*(?:\)|\n|$|,|;|[ \t]{2}))",
+    re.IGNORECASE,
+)
+
+
+def find_affiliations(text: str) -> list[Candidate]:
+    """The practice or institution a clinician signs for, after the credential and a dash or in parentheses ("PRIYA
+    MENON, MD - PASADENA HEART & VASCULAR", "M. LARSEN, MD (REVERE HEALTH)"): one to six words, none clinical but a
+    head or a specialty after the first, with a word no care vocabulary lists ("MD - Cardiology", "MD (PCP)",
+    "MD - on call" name none)."""
+    if "-" not in text and "(" not in text and "–" not in text:
+        return []
+    from clinx.text.evidence import CARE_WORDS, CREDENTIALS, ROLES, SERVICES, TITLES, C, N, U, classify
+    from clinx.text.lexicons import FUNCTION_WORDS
+
+    out = []
+    for m in _AFFILIATION_RE.finditer(text):
+        words = list(_WORD.finditer(m.group(1)))
+        if not 1 <= len(words) <= 6:
+            continue
+        lows = [w.group().lower().replace("’", "'") for w in words]
+        if any(w in FUNCTION_WORDS and w not in ("of", "the", "and") or w.endswith(("ing", "ed")) and classify(w) != N for w in lows) \
+                or lows[0] in GENERIC_QUALIFIERS or len(lows) == 1 and classify(lows[0]) not in (N, U):
+            continue  # ("NP - covering", "MD - retired": a state, no place)
+        if any(w in ROLES or w in TITLES or w in CREDENTIALS for w in lows):
+            continue  # ("MD (renal fellow)": the clinician's role)
+        distinctive = [w for w in lows if w not in SERVICES and w not in CARE_WORDS and w not in HEADS and w not in MODIFIERS
+                       and w not in SPECIALTY_HEADS and classify(w) != C and w not in ("of", "the", "and")]
+        if not distinctive or any(classify(w) == C and w not in HEADS and w not in SPECIALTY_HEADS and w not in MODIFIERS
+                                  and w not in SERVICES and w not in _TOPONYM_WORDS for w in lows):
+            continue
+        base = m.start(1)
+        out.append(Candidate(base + words[0].start(), base + words[-1].end(), "HOSPITAL", "rule:affiliation", 0.85))
+    return out
+
+
 def repeated_institution_words(text: str, cands: list[Candidate]) -> list[Candidate]:
     """Other mentions of an institution's distinctive word ("seen in sentinel ortho clinic ... transferred from
     sentinel"): the same word elsewhere in the note, in any letter case, names the same place.
@@ -923,7 +969,7 @@ _KIND_ONLY = frozenset(
     """
 community county city town state federal free device charity retail main weekend weekday referring receiving sending
 accepting transferring mail order pre-op preop post-op hf nephro bls als short-term long-term campus jail
-teaching affiliated partner sister surg peds
+teaching affiliated partner sister surg peds rural urban critical access small large tertiary quaternary
 """.split()
 )
 
@@ -966,4 +1012,4 @@ def _sentence_start(text: str, pos: int) -> bool:
     return pos == 0 or _SENTENCE_END.search(text, max(0, pos - 8), pos) is not None
 
 
-__all__ = ["join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_institution_fields", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]
+__all__ = ["find_affiliations", "join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_institution_fields", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]

@@ -44,6 +44,7 @@ from clinx.text.institutions import (
     complete_institutions,
     find_bare_institutions,
     find_institution_fields,
+    find_affiliations,
     find_hospital_acronyms,
     find_institutions_before_units,
     find_parenthesised_institutions,
@@ -266,7 +267,7 @@ PATTERNS: list[tuple[str, str, str, float]] = [
     ),
     ("date", DATE_RE, "DATE", 0.98),
     # month/day without a year, only after a date cue ("on 3/14", "hours 3/14"): bare, it is a fraction
-    ("date_md_cue", r"(?i:(?:\b(?:on|dated?|hours|from|since|seen|radiographs?|films?|exams?|examinations?|study|studies|ct|mri|x-?ray|obtained|comparison|indication)|[ap]\.m\.):?\s{1,3})(?P<v>(?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9]))(?![\w/]|\.\d)", "DATE", 0.97),
+    ("date_md_cue", r"(?i:(?:\b(?:on|dated?|hours|from|since|seen|radiographs?|films?|exams?|examinations?|study|studies|ct|mri|x-?ray|obtained|comparison|indication|faxed|submitted|mailed|emailed|approved|signed|scheduled)|[ap]\.m\.):?\s{1,3})(?P<v>(?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9]))(?![\w/]|\.\d)", "DATE", 0.97),
     (
         "age_over_89",
         # "(?<![\w.])(?:9\d|1[01]\d)..." with its first digit first (the engine skips other positions);
@@ -1078,6 +1079,7 @@ class RuleRecognizer:
         cands.extend(find_parenthesised_institutions(text))
         cands.extend(find_institutions_before_units(text))
         cands.extend(find_hospital_acronyms(text))
+        cands.extend(find_affiliations(text))
         cands.extend(complete_institutions(text, cands))
         cands.extend(repeated_institution_words(text, cands))
         cands.extend(join_institution_parts(text, cands))
@@ -1103,7 +1105,7 @@ def _town_alone_after(text: str, words: str, pos: int) -> bool:
     """May ``words`` right after an institution with only a blank between ("Geisinger Medical Center Danville") be its
     town: capitalised in a mixed-case line, or in a one-case line a word the everyday lexicons do not list ("TTE AT
     ANNA JAQUES NORMAL EF" is no town)?"""
-    from clinx.text.evidence import N, U, classify
+    from clinx.text.evidence import N, U, W, classify, zipf
 
     first = re.split(r"[ \t]", words)[0]
     ls = text.rfind("\n", 0, pos) + 1
@@ -1111,7 +1113,8 @@ def _town_alone_after(text: str, words: str, pos: int) -> bool:
     line = text[ls : le if le >= 0 else len(text)]
     if not (line.isupper() or line.islower()):
         return first[:1].isupper() and not first.isupper()
-    return classify(first.lower()) in (N, U)
+    cls = classify(first.lower())
+    return cls in (N, U) or cls == W and zipf(first.lower()) < 3.8  # ("lahey neurology burlington"; not "NORMAL")
 
 
 def _towns_after_institutions(text: str, cands: list[Candidate]) -> list[Candidate]:

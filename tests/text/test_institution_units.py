@@ -266,3 +266,15 @@ def test_a_town_right_after_an_institution_and_a_description_after_a_found_place
     assert "Danville" not in out
     assert "BOISE" not in _l2("ST. LUKE'S FAMILY MEDICINE - BOISE\n07/02/2025")
     assert "NORMAL EF" in _l2("TTE AT ANNA JAQUES NORMAL EF. TRANSFERRED")
+
+
+def test_a_clinicians_affiliation_an_agency_field_and_a_daycare_in_its_town():
+    assert "PASADENA" not in _l2("REFERRING: PRIYA MENON, MD - PASADENA HEART & VASCULAR\nINDICATION: DYSPNEA")
+    assert "REVERE" not in _l2("COPY TO: M. LARSEN, MD (REVERE HEALTH)\n")
+    for kept in ("Dr. Lee, MD - Cardiology", "J. Smith, MD (PCP)", "K. Lee, NP - covering", "Noor Al-Sabah, MD (renal fellow)"):
+        assert kept.split(", ")[-1] in _l2(kept), kept
+    assert "bluegrass" not in _l2("agency: bluegrass care navigators home health")
+    assert _l2("Pharmacy: home delivery") == "Pharmacy: home delivery"
+    assert "LAMBS" not in _l2("DAYCARE (LITTLE LAMBS LEARNING CENTER IN KOSCIUSKO) NOTIFIED")
+    assert _l2("OSH (rural hospital) unable to do MRI") == "OSH (rural hospital) unable to do MRI"
+    assert "2/3" not in _l2("Appeal faxed 2/3 with clinic notes") and "1/2 tab" in _l2("given 1/2 tab")
