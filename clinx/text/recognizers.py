@@ -195,6 +195,25 @@ def _lower_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return m.span("v")
 
 
+def _written_by_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """Initials after "transcribed by", not a title or a credential ("dictated by Dr. Nguyen")."""
+    from clinx.text.evidence import CREDENTIALS, TITLES
+
+    v = m.group("v").lower()
+    return None if v in TITLES or v in CREDENTIALS or v in ("the", "pt") else m.span("v")
+
+
+def _age_after_name_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """An age after a person's name ("mrs. murphy, 92, lives"): the word before the comma is a name or unknown, no
+    clinical word or reading ("o2 sat, 92, on ra")."""
+    from clinx.text.evidence import N, U, classify
+
+    before = re.search(r"([A-Za-z][A-Za-z'’-]*)$", text[max(0, m.start() - 30) : m.start()])
+    if before is None or classify(before.group(1).lower()) not in (N, U):
+        return None
+    return m.span("v")
+
+
 def _dash_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """A signer's initials after a dash, closing a line ("... monitor. --kt/rn", "-jm", "--J.S."), unless the letters
     are a clinical abbreviation, an everyday word or a count ("- NC", "-ok", "-pod"); with a role after a slash
@@ -284,6 +303,20 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "typist_initials",
         r"(?m)(?:\bmd|\bm\.d\.|\bdo|\bnp|\bpa-c|\bdpm)[ \t]?/[ \t]?(?P<v>[a-z]{2,4})[ \t]*$",
         "NAME", 0.85, validator=_signature_initials_ok, flags=re.I, gate=lambda t, low: "/" in t,
+    ),
+    # "transcribed by dp.", "TRANSCRIBED BY SW.": after a verb of writing and "by", two or three letters closing the
+    # clause are the writer's initials, even letters an abbreviation also uses
+    Recognizer(
+        "written_by_initials",
+        r"(?i)\b(?:transcribed|typed|dictated|entered|scribed|written)[ \t]+by:?[ \t]+(?P<v>[a-z]{2,3})(?=[ \t]*(?:[.,;)]|$|\n))",
+        "NAME", 0.85, validator=_written_by_ok, gate=lambda t, low: " by" in low and ("transcribed" in low or "typed" in low or "dictated" in low
+                                                           or "entered" in low or "scribed" in low or "written" in low),
+    ),
+    # "mrs. murphy, 92, lives with daughter": an age over 89 between commas right after a name
+    Recognizer(
+        "age_after_name",
+        r"(?<=[A-Za-z]),[ \t](?P<v>9\d|1[01]\d),(?=[ \t]+[a-z])",
+        "AGE", 0.85, validator=_age_after_name_ok, flags=re.I, gate=lambda t, low: ", 9" in t or ", 1" in t,
     ),
     # "bh/kt" on a line of its own: the author's and the typist's initials written in lower case
     Recognizer(

@@ -267,7 +267,7 @@ PATTERNS: list[tuple[str, str, str, float]] = [
     ),
     ("date", DATE_RE, "DATE", 0.98),
     # month/day without a year, only after a date cue ("on 3/14", "hours 3/14"): bare, it is a fraction
-    ("date_md_cue", r"(?i:(?:\b(?:on|dated?|hours|from|since|seen|radiographs?|films?|exams?|examinations?|study|studies|ct|mri|x-?ray|obtained|comparison|indication|faxed|submitted|mailed|emailed|approved|signed|scheduled)|[ap]\.m\.):?\s{1,3})(?P<v>(?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9]))(?![\w/]|\.\d)", "DATE", 0.97),
+    ("date_md_cue", r"(?i:(?:\b(?:on|dated?|hours|from|since|seen|radiographs?|films?|exams?|examinations?|study|studies|ct|mri|x-?ray|obtained|comparison|indication|faxed|submitted|mailed|emailed|approved|signed|scheduled|hearing|court|appt|appointment|surgery)|[ap]\.m\.):?\s{1,3})(?P<v>(?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9]))(?![\w/]|\.\d)", "DATE", 0.97),
     (
         "age_over_89",
         # "(?<![\w.])(?:9\d|1[01]\d)..." with its first digit first (the engine skips other positions);

@@ -278,3 +278,11 @@ def test_a_clinicians_affiliation_an_agency_field_and_a_daycare_in_its_town():
     assert "LAMBS" not in _l2("DAYCARE (LITTLE LAMBS LEARNING CENTER IN KOSCIUSKO) NOTIFIED")
     assert _l2("OSH (rural hospital) unable to do MRI") == "OSH (rural hospital) unable to do MRI"
     assert "2/3" not in _l2("Appeal faxed 2/3 with clinic notes") and "1/2 tab" in _l2("given 1/2 tab")
+
+
+def test_a_typists_initials_an_age_after_a_name_and_a_hearing_date():
+    assert _l2("Dictated by Dr. Nguyen, transcribed by dp.").endswith("transcribed by [NAME].")
+    assert "Dr." in _l2("Dictated by Dr. Nguyen, transcribed by dp.")
+    assert "92" not in _l2("mrs. murphy, 92, lives with daughter dawn.")
+    assert _l2("o2 sat, 92, on ra") == "o2 sat, 92, on ra"
+    assert "9/20" not in _l2("to attend hearing 9/20.")
