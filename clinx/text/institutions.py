@@ -640,7 +640,7 @@ UNIT_AFTER: dict[str, frozenset] = {
 ed eds er ers icu micu sicu ccu cvicu nicu picu pacu lab laboratory pharmacy pharmacist pharmacists hospitalist
 hospitalists ortho orthopedics cards cardiology psych psychiatry gi ent heme onc oncology hem/onc heme/onc clinic
 dialysis snf ltach rehab shelter ambulance ems imaging radiology pediatrics peds fqhc otp hha vna records neurology
-derm dermatology obgyn ob/gyn urology nephrology detox hospice correctional
+derm dermatology obgyn ob/gyn urology nephrology detox hospice correctional rep reps representative
 """.split(),
         frozenset(),
     ),
@@ -666,6 +666,7 @@ derm dermatology obgyn ob/gyn urology nephrology detox hospice correctional
 #: Words that may stand right before the institution's word and say where or whose ("seen at", "transferred from",
 #: "per", "w/", "called"); a line's or a clause's start does too.
 _UNIT_CUES = frozenset("at from to per by with w via in called and or @ vs".split())
+# ("interrogated by medtronic rep": a device company's representative; the company is the identifier)
 _UNIT_WORD = re.compile(r"[^\W\d_][^\W\d_'’./-]*(?:['’][sS])?")
 #: Where an institution's word may start with no cue: a line's start or after clause punctuation.
 _UNIT_OPENERS = frozenset(".:;,(-\"\n")
@@ -1000,7 +1001,7 @@ _KINDS_BEFORE_UNIT = frozenset(
 specialty satellite freestanding continuity faculty compounding refill transitional bridge intake admitting triage
 express suburban holding recovery overflow observation stat micro chem heme blood tox reference
 notify inform consult alert clarify verify confirm contact page call fax email text message update ask tell refer
-discuss check request send sent call called paged notified
+discuss check request send sent call called paged notified pharma sales device company insurance union vendor
 """.split()
 )
 _ADJECTIVE_ENDINGS = ("al", "ic", "ive", "ous", "ary", "ent", "ant", "ible", "able", "ful", "less", "ish")
