@@ -89,6 +89,7 @@ fracture fractures disease syndrome sign signs lesion lesions sarcoma lymphoma n
 cysts palsy ulcer pouch space line lines tumor tumour canal deformity diverticulum aneurysm angle
 phenomenon reflex test classification criteria score scale procedure operation nodule nodules
 dislocation ring triad law point body bodies membrane duct capsule
+stage stages grade grading method class maneuver manoeuvre
 """.split()
 )
 
@@ -104,6 +105,7 @@ salter stener hoffa bankart hill sachs chiari dandy walker arnold fallot ebstein
 cheyne stokes horner babinski glasgow apgar gleason breslow clark hounsfield fleischner
 homan homans nissen mcburney romberg rovsing chvostek trousseau kernig brudzinski lachman mcmurray phalen tinel
 finkelstein trendelenburg valsalva heimlich
+tanner nottingham simpson bishop wells mallampati killip ranson pugh binet
 """.split()
 )
 #: Exam signs that notes pair across a slash ("neg Ortolani/Barlow", "Grey Turner/Cullen", "Tinel/Phalen"): surnames

@@ -140,6 +140,8 @@ def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     prev, nxt = _prev_word(text, s), _next_word(text, e)
     if score_change(text, s, e):
         return None
+    if text[max(0, s - 1) : s] in ("=", "+"):
+        return None  # a sum's total ("(3+2+1=6/9)"), no day
     if prev in DATE_CUES or prev == "of" and _of_event(text, s):
         return s, e
     if prev == "dose" and nxt not in NOT_DATE_AFTER and (mon, day) not in _FRACTIONS and _DOSE_TIME_RE.search(text, max(0, s - 24), s):

@@ -286,3 +286,10 @@ def test_a_typists_initials_an_age_after_a_name_and_a_hearing_date():
     assert "92" not in _l2("mrs. murphy, 92, lives with daughter dawn.")
     assert _l2("o2 sat, 92, on ra") == "o2 sat, 92, on ra"
     assert "9/20" not in _l2("to attend hearing 9/20.")
+
+
+def test_grading_eponyms_terms_and_a_sums_total_stay():
+    for text in ("Tanner stage 2", "NOTTINGHAM GRADE 2 (3+2+1=6/9).", "new dx t1dm vs lada, gad65 pending. nadir 2.9",
+                 "LAVI 44 ML/M2. HUS #2 due"):
+        assert _l2(text) == text, text
+    assert "Tanner" not in _l2("Dr. Tanner saw pt")
