@@ -925,7 +925,7 @@ _AFTER_INITIAL_RE = re.compile(r"\.?(?:$|[ \t]*\n|[ \t]{2,}|,[ \t]|[ \t]*\))")
 def _trailing_initial(text: str, last: _Tok, t: _Tok) -> bool:
     """``t`` is a middle initial written after a name ("DOROTHY M", "Mary J.") that ends a line, a field or a clause."""
     return (
-        len(t.raw) == 1 and t.raw.isupper() and text[last.e : t.s] == " " and not last.dot
+        len(t.raw) == 1 and (t.raw.isupper() or t.case == "lower" and t.raw.isalpha()) and text[last.e : t.s] == " " and not last.dot
         and _AFTER_INITIAL_RE.match(text, t.e) is not None
     )
 
@@ -1438,12 +1438,15 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         if lows[i] == "dr" and i + 1 < n and _joined(text, toks[i], toks[i + 1], comma=False) and lows[i + 1] not in FUNCTION_WORDS:
             continue  # "2 residents dr smith": a doctor's title; "60 forest hills dr with daughter" is a street
         k = i
+        # (a street's name may be a street word itself, "580 COURT STREET", "12 park ave": then a house number vouches)
         while k > 0 and i - k < 3 and not named[k - 1] and _joined(text, toks[k - 1], toks[k], comma=False) \
-                and toks[k - 1].low not in FUNCTION_WORDS and toks[k - 1].low not in _STREET_SUFFIXES and not toks[k - 1].dot:
+                and toks[k - 1].low not in FUNCTION_WORDS and (toks[k - 1].low not in _STREET_SUFFIXES or k == i) and not toks[k - 1].dot:
             k -= 1
         if k == i:
             continue
         number = re.search(r"\d[\dA-Za-z-]{0,5}[ \t]{1,2}$", text[max(0, toks[k].s - 9) : toks[k].s])
+        if toks[i - 1].low in _STREET_SUFFIXES and k == i - 1 and not number:
+            continue
         before = lows[k - 1] if k > 0 else ""
         if number:
             start_at = toks[k].s - len(number.group())
