@@ -24,11 +24,21 @@ specialties (``oncology``, ``ortho``, ``dental``) and office words are not taken
 after a clinician's name (``Dr. Lee oncology``), since there they name a
 service, not a place.
 
-Three finders read an institution with no part found, each from a form that
+Finders read an institution with no part found, each from a form that
 names one: a bare phrase of everyday words after a cue, ending in a head
 (:func:`find_bare_institutions`, also as a letterhead or a signature's field),
-an organisation field (:func:`find_institution_fields`) and an institution in
-parentheses after a study or service word (:func:`find_parenthesised_institutions`).
+an organisation field (:func:`find_institution_fields`), an institution in
+parentheses after a study or service word (:func:`find_parenthesised_institutions`),
+the distinctive words before a unit, service or staff word
+(:func:`find_institutions_before_units`: ``sentinel ortho``, ``Mercy pharmacist``),
+a hospital-shaped acronym where the line puts an institution
+(:func:`find_hospital_acronyms`: ``admitted SVH x2``) and a clinician's affiliation
+after the credential (:func:`find_affiliations`: ``MD - PASADENA HEART & VASCULAR``).
+Two passes work on what was found: :func:`repeated_institution_words` (the same
+distinctive word elsewhere in the note) and :func:`join_institution_parts` (two
+parts of one name and the small word between them). :func:`names_no_institution`
+says when words before a head only give a kind of institution (``community
+hospital``, ``county clinic``), which every finder of names before heads asks.
 """
 
 from __future__ import annotations
@@ -954,13 +964,14 @@ today tonight tomorrow yesterday weekend weekday morning evening night overnight
 """.split()
 )
 def _mixed_line(text: str, pos: int, cache: dict[int, bool]) -> bool:
-    """Is the line around ``pos`` written in mixed case (both capitals and small letters)? (``cache``: by line start)"""
+    """Is the line around ``pos`` written in mixed case, as the word classes read a line's case? (``cache``: by line start)"""
+    from clinx.text.evidence import _line_case
+
     ls = text.rfind("\n", 0, pos) + 1
     hit = cache.get(ls)
     if hit is None:
         le = text.find("\n", pos)
-        line = text[ls : le if le >= 0 else len(text)]
-        hit = cache[ls] = not (line.isupper() or line.islower())
+        hit = cache[ls] = _line_case(text, ls, le if le >= 0 else len(text)) == "mixed"
     return hit
 
 

@@ -1105,13 +1105,12 @@ def _town_alone_after(text: str, words: str, pos: int) -> bool:
     """May ``words`` right after an institution with only a blank between ("Geisinger Medical Center Danville") be its
     town: capitalised in a mixed-case line, or in a one-case line a word the everyday lexicons do not list ("TTE AT
     ANNA JAQUES NORMAL EF" is no town)?"""
-    from clinx.text.evidence import N, U, W, classify, zipf
+    from clinx.text.evidence import N, U, W, _line_case, classify, zipf
 
     first = re.split(r"[ \t]", words)[0]
     ls = text.rfind("\n", 0, pos) + 1
     le = text.find("\n", pos)
-    line = text[ls : le if le >= 0 else len(text)]
-    if not (line.isupper() or line.islower()):
+    if _line_case(text, ls, le if le >= 0 else len(text)) == "mixed":
         return first[:1].isupper() and not first.isupper()
     cls = classify(first.lower())
     return cls in (N, U) or cls == W and zipf(first.lower()) < 3.8  # ("lahey neurology burlington"; not "NORMAL")
