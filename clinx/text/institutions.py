@@ -681,9 +681,19 @@ _UNIT_WORD = re.compile(r"[^\W\d_][^\W\d_'’./-]*(?:['’][sS])?")
 #: Where an institution's word may start with no cue: a line's start or after clause punctuation.
 _UNIT_OPENERS = frozenset(".:;,(-\"\n")
 #: The first word of a unit, where a word starts and ends (on the lower-cased text).
+# (no look-behind before the alternation, which would keep the engine from skipping to a possible first letter: a word
+# start is checked by hand, :func:`_word_starts_at`)
 _UNIT_HIT = re.compile(
-    r"(?<![^\W\d_])(?:" + "|".join(re.escape(w) for w in sorted(UNIT_AFTER, key=len, reverse=True)) + r")(?![^\W\d_'’./-])"
+    r"(?:" + "|".join(re.escape(w) for w in sorted(UNIT_AFTER, key=len, reverse=True)) + r")(?![^\W\d_'’./-])"
 )
+
+
+def _word_starts_at(text: str, i: int) -> bool:
+    """Does a word start at ``i`` (no letter right before it)?"""
+    if i == 0:
+        return True
+    c = text[i - 1]
+    return not (c.isalpha() and c not in "_")
 
 
 def find_institutions_before_units(text: str) -> list[Candidate]:
@@ -702,8 +712,17 @@ def find_institutions_before_units(text: str) -> list[Candidate]:
     """
     out: list[Candidate] = []
     line_cases: dict[int, bool] = {}
-    for hit in _UNIT_HIT.finditer(text.lower()):
+    low = text.lower()
+    pos = 0
+    while True:
+        hit = _UNIT_HIT.search(low, pos)
+        if hit is None:
+            break
         u = hit.start()
+        if not _word_starts_at(low, u):
+            pos = u + 1  # (inside a word: look again from the next character, as the look-behind scan would)
+            continue
+        pos = hit.end()
         ls = max(text.rfind("\n", 0, u) + 1, u - 200)
         while ls > 0 and not text[ls - 1].isspace():
             ls -= 1  # (a window opens between two words)
@@ -789,7 +808,11 @@ def _distinctive_before_unit(text: str, word: re.Match, w: str, line_cases: dict
 
 #: A hospital's acronym: three to five letters in one case ending in H (hospital), MC or HC (medical or health
 #: centre): "SVH", "LMH", "sjmc", "KRMC".
-_HOSPITAL_ACRONYM = re.compile(r"(?<![\w/&.-])(?:[A-Z]{1,3}(?:H|MC|HC)|[a-z]{1,3}(?:h|mc|hc))(?![\w/&-]|\.\w)")
+# (written to start on a letter, the look-behind after it: the engine skips to letters; the same matches as
+# r"(?<![\w/&.-])(?:[A-Z]{1,3}(?:H|MC|HC)|[a-z]{1,3}(?:h|mc|hc))(?![\w/&-]|\.\w)")
+_HOSPITAL_ACRONYM = re.compile(
+    r"(?:[A-Z](?<![\w/&.-][A-Z])[A-Z]{0,2}(?:H|MC|HC)|[a-z](?<![\w/&.-][a-z])[a-z]{0,2}(?:h|mc|hc))(?![\w/&-]|\.\w)"
+)
 #: Words before an acronym that put an institution there ("admitted SVH x2", "in sjmc 3 wks ago", "refuses nwh").
 _ACRONYM_BEFORE = frozenset(
     "from at to in per via osh admitted admit transferred transfer records refuses refused prefers prefer declines @".split()
@@ -911,6 +934,8 @@ def repeated_institution_words(text: str, cands: list[Candidate]) -> list[Candid
     Only a word a name lexicon lists or none knows (four letters or more), or a rare everyday word ("sentinel",
     "lakeside"), never one of kind, care or time, and not where a clinical word follows ("sentinel lymph node").
     """
+    if not any(c.category == "HOSPITAL" for c in cands):
+        return []
     from clinx.text.evidence import CARE_WORDS, SERVICES, C, N, U, classify, zipf
     from clinx.text.lexicons import FUNCTION_WORDS
 

@@ -195,6 +195,10 @@ def _lower_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return m.span("v")
 
 
+#: What every numbered street holds: a digit, an ordinal's ending and a blank ("14th st").
+_ORDINAL_GATE_RE = re.compile(r"\d(?:st|nd|rd|th)[ \t]")
+
+
 def _written_by_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Initials after "transcribed by", not a title or a credential ("dictated by Dr. Nguyen")."""
     from clinx.text.evidence import CREDENTIALS, TITLES
@@ -418,7 +422,7 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?<![\w/-])(?:[nsew]\.?[ \t]|(?:north|south|east|west)[ \t])?\d{1,3}(?:st|nd|rd|th)[ \t]{1,2}"
         r"(?:st(?!\.[ \t]*[a-z])|street|ave|avenue|rd|road|blvd|boulevard|pl|place|dr|drive|ln|lane|way|terr|terrace|ct|court)\b",
         "LOCATION", 0.88, flags=re.I, validator=lambda m, text: _with_house_number(m, text),
-        gate=lambda t, low: any(x in low for x in ("st ", "nd ", "rd ", "th ")) and any(map(str.isdigit, t)),
+        gate=lambda t, low: _ORDINAL_GATE_RE.search(low) is not None,
     ),
     # "(617)5550148", "(617) 5550148": an area code in parentheses before seven digits written together
     Recognizer(
