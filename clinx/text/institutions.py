@@ -165,7 +165,7 @@ def _right(text: str, s: int, e: int, cat: str) -> Candidate | None:
     if e >= len(text) or text[e] not in _AFTER_ANCHOR:
         return None  # (most anchors: punctuation or a line's end after them)
     if cat == "LOCATION":
-        from clinx.text.evidence import _STREET_SUFFIXES
+        _STREET_SUFFIXES = _E._STREET_SUFFIXES
 
         last = _LAST_WORD.search(text, s, e)
         nxt = _NEXT_WORD.match(text, e)
@@ -248,7 +248,7 @@ def _same_case_next(text: str, pos: int, prev: str) -> bool:
 
 def _free_word(w: str) -> bool:
     """May ``w`` be a word of a name between a found part and its kind words: no verb, clinical or function word."""
-    from clinx.text.evidence import C, REPORT_VERBS, _FINITE_VERBS, classify
+    C, REPORT_VERBS, _FINITE_VERBS, classify = _E.C, _E.REPORT_VERBS, _E._FINITE_VERBS, _E.classify
 
     return (
         len(w) > 2 and w.isalpha() and not w.endswith(("ed", "ing")) and w not in REPORT_VERBS and w not in _FINITE_VERBS
@@ -282,8 +282,8 @@ def _left(text: str, s: int, e: int, place: bool = False) -> Candidate | None:
 
 def _kind_word(w: str) -> bool:
     """A word that may open a practice's name before "... of <town>": clinical or a kind of care ("Foot & Ankle")."""
-    from clinx.text.evidence import SERVICES, C, classify
-    from clinx.text.lexicons import FUNCTION_WORDS
+    SERVICES, C, classify = _E.SERVICES, _E.C, _E.classify
+    FUNCTION_WORDS = _L.FUNCTION_WORDS
 
     return w not in FUNCTION_WORDS and w not in _NOT_FREE and not w.endswith(("ed", "ing")) and (
         classify(w) == C or w in MODIFIERS or w in HEADS or w in SERVICES or w in _BODY_KINDS)
@@ -292,7 +292,7 @@ def _kind_word(w: str) -> bool:
 def _left_of_head(text: str, s: int, e: int) -> Candidate | None:
     """Kind words before an institution found from its head on ("Infusion [Center of Framingham]", "Foot & Ankle
     [Center of Beverly]", "Central [Valley Memorial]"), or None."""
-    from clinx.text.evidence import HOSPITAL_HEADS
+    HOSPITAL_HEADS = _E.HOSPITAL_HEADS
 
     first = _WORD.match(text, s)
     if first is None:
@@ -454,8 +454,10 @@ _FIELD_CLOSE = re.compile(r"[ \t]*(?:$|\n)|  |[ \t]+[-|–][ \t]|,|:")
 
 def _bare_run(text: str, pos: int, strong: frozenset, line: bool = False) -> int | None:
     """End of a bare institution's name at ``pos`` (words of a name, kind words, a ``strong`` head last), or None."""
-    from clinx.text.evidence import CARE_WORDS, GENERIC_BEFORE_HEAD, HOSPITAL_HEADS, SERVICES, C, N, classify
-    from clinx.text.lexicons import FUNCTION_WORDS
+    (CARE_WORDS, GENERIC_BEFORE_HEAD, HOSPITAL_HEADS, SERVICES, C, N, classify) = (
+        _E.CARE_WORDS, _E.GENERIC_BEFORE_HEAD, _E.HOSPITAL_HEADS, _E.SERVICES, _E.C, _E.N, _E.classify
+    )
+    FUNCTION_WORDS = _L.FUNCTION_WORDS
 
     end = None
     named = headed = False
@@ -552,8 +554,8 @@ def find_institution_fields(text: str) -> list[Candidate]:
     none ("none", "self", "Medicare") or holds a clinical or function word; a plan's kind after an insurer
     ("PPO", "mail order") is left.
     """
-    from clinx.text.evidence import A, C, W, classify
-    from clinx.text.lexicons import FUNCTION_WORDS
+    A, C, W, classify = _E.A, _E.C, _E.W, _E.classify
+    FUNCTION_WORDS = _L.FUNCTION_WORDS
 
     out: list[Candidate] = []
     for q, vs in _fields(text):
@@ -611,8 +613,10 @@ def find_parenthesised_institutions(text: str) -> list[Candidate]:
     (head)", "labs (cbc, bmp)" name none)."""
     if "(" not in text:
         return []
-    from clinx.text.evidence import CARE_WORDS, SERVICES, A, C, N, U, W, classify
-    from clinx.text.lexicons import FUNCTION_WORDS
+    (CARE_WORDS, SERVICES, A, C, N, U, W, classify) = (
+        _E.CARE_WORDS, _E.SERVICES, _E.A, _E.C, _E.N, _E.U, _E.W, _E.classify
+    )
+    FUNCTION_WORDS = _L.FUNCTION_WORDS
 
     out = []
     for m in _PAREN_RE.finditer(text):
@@ -681,19 +685,9 @@ _UNIT_WORD = re.compile(r"[^\W\d_][^\W\d_'’./-]*(?:['’][sS])?")
 #: Where an institution's word may start with no cue: a line's start or after clause punctuation.
 _UNIT_OPENERS = frozenset(".:;,(-\"\n")
 #: The first word of a unit, where a word starts and ends (on the lower-cased text).
-# (no look-behind before the alternation, which would keep the engine from skipping to a possible first letter: a word
-# start is checked by hand, :func:`_word_starts_at`)
 _UNIT_HIT = re.compile(
-    r"(?:" + "|".join(re.escape(w) for w in sorted(UNIT_AFTER, key=len, reverse=True)) + r")(?![^\W\d_'’./-])"
+    r"(?<![^\W\d_])(?:" + "|".join(re.escape(w) for w in sorted(UNIT_AFTER, key=len, reverse=True)) + r")(?![^\W\d_'’./-])"
 )
-
-
-def _word_starts_at(text: str, i: int) -> bool:
-    """Does a word start at ``i`` (no letter right before it)?"""
-    if i == 0:
-        return True
-    c = text[i - 1]
-    return not (c.isalpha() and c not in "_")
 
 
 def find_institutions_before_units(text: str) -> list[Candidate]:
@@ -712,17 +706,8 @@ def find_institutions_before_units(text: str) -> list[Candidate]:
     """
     out: list[Candidate] = []
     line_cases: dict[int, bool] = {}
-    low = text.lower()
-    pos = 0
-    while True:
-        hit = _UNIT_HIT.search(low, pos)
-        if hit is None:
-            break
+    for hit in _UNIT_HIT.finditer(text.lower()):
         u = hit.start()
-        if not _word_starts_at(low, u):
-            pos = u + 1  # (inside a word: look again from the next character, as the look-behind scan would)
-            continue
-        pos = hit.end()
         ls = max(text.rfind("\n", 0, u) + 1, u - 200)
         while ls > 0 and not text[ls - 1].isspace():
             ls -= 1  # (a window opens between two words)
@@ -776,9 +761,11 @@ def _before_unit(text: str, words: list, j: int, line_cases: dict[int, bool]) ->
 
 def _distinctive_before_unit(text: str, word: re.Match, w: str, line_cases: dict[int, bool]) -> bool:
     """May ``word`` (lower-cased ``w``) be an institution's word before a unit word (see :func:`find_institutions_before_units`)?"""
-    from clinx.text.evidence import CARE_WORDS, GENERIC_BEFORE_HEAD, RELATIONS, SERVICES, TITLES, C, N, U, classify, zipf
-    from clinx.text.evidence import _LATINATE_ENDINGS, _NOT_A_VENUE, _inflected, _lex
-    from clinx.text.lexicons import FUNCTION_WORDS
+    (CARE_WORDS, GENERIC_BEFORE_HEAD, RELATIONS, SERVICES, TITLES, C, N, U, classify, zipf) = (
+        _E.CARE_WORDS, _E.GENERIC_BEFORE_HEAD, _E.RELATIONS, _E.SERVICES, _E.TITLES, _E.C, _E.N, _E.U, _E.classify, _E.zipf
+    )
+    _LATINATE_ENDINGS, _NOT_A_VENUE, _inflected, _lex = _E._LATINATE_ENDINGS, _E._NOT_A_VENUE, _E._inflected, _E._lex
+    FUNCTION_WORDS = _L.FUNCTION_WORDS
 
     w = w.rstrip(".")
     raw = word.group()
@@ -808,11 +795,7 @@ def _distinctive_before_unit(text: str, word: re.Match, w: str, line_cases: dict
 
 #: A hospital's acronym: three to five letters in one case ending in H (hospital), MC or HC (medical or health
 #: centre): "SVH", "LMH", "sjmc", "KRMC".
-# (written to start on a letter, the look-behind after it: the engine skips to letters; the same matches as
-# r"(?<![\w/&.-])(?:[A-Z]{1,3}(?:H|MC|HC)|[a-z]{1,3}(?:h|mc|hc))(?![\w/&-]|\.\w)")
-_HOSPITAL_ACRONYM = re.compile(
-    r"(?:[A-Z](?<![\w/&.-][A-Z])[A-Z]{0,2}(?:H|MC|HC)|[a-z](?<![\w/&.-][a-z])[a-z]{0,2}(?:h|mc|hc))(?![\w/&-]|\.\w)"
-)
+_HOSPITAL_ACRONYM = re.compile(r"(?<![\w/&.-])(?:[A-Z]{1,3}(?:H|MC|HC)|[a-z]{1,3}(?:h|mc|hc))(?![\w/&-]|\.\w)")
 #: Words before an acronym that put an institution there ("admitted SVH x2", "in sjmc 3 wks ago", "refuses nwh").
 _ACRONYM_BEFORE = frozenset(
     "from at to in per via osh admitted admit transferred transfer records refuses refused prefers prefer declines @".split()
@@ -833,7 +816,7 @@ def find_hospital_acronyms(text: str) -> list[Candidate]:
     "MCHC", "ACTH" are clinical) and no everyday word is but a rare one, after a word of where or going
     (``from``, ``at``, ``in``, ``per``, ``admitted``, ``osh (``...) or before a unit, a call or records.
     """
-    from clinx.text.evidence import U, W, classify, zipf
+    U, W, classify, zipf = _E.U, _E.W, _E.classify, _E.zipf
 
     out: list[Candidate] = []
     for m in _HOSPITAL_ACRONYM.finditer(text):
@@ -903,8 +886,10 @@ def find_affiliations(text: str) -> list[Candidate]:
     "MD - on call" name none)."""
     if "-" not in text and "(" not in text and "–" not in text:
         return []
-    from clinx.text.evidence import CARE_WORDS, CREDENTIALS, ROLES, SERVICES, TITLES, C, N, U, classify
-    from clinx.text.lexicons import FUNCTION_WORDS
+    (CARE_WORDS, CREDENTIALS, ROLES, SERVICES, TITLES, C, N, U, classify) = (
+        _E.CARE_WORDS, _E.CREDENTIALS, _E.ROLES, _E.SERVICES, _E.TITLES, _E.C, _E.N, _E.U, _E.classify
+    )
+    FUNCTION_WORDS = _L.FUNCTION_WORDS
 
     out = []
     for m in _AFFILIATION_RE.finditer(text):
@@ -936,8 +921,8 @@ def repeated_institution_words(text: str, cands: list[Candidate]) -> list[Candid
     """
     if not any(c.category == "HOSPITAL" for c in cands):
         return []
-    from clinx.text.evidence import CARE_WORDS, SERVICES, C, N, U, classify, zipf
-    from clinx.text.lexicons import FUNCTION_WORDS
+    CARE_WORDS, SERVICES, C, N, U, classify, zipf = _E.CARE_WORDS, _E.SERVICES, _E.C, _E.N, _E.U, _E.classify, _E.zipf
+    FUNCTION_WORDS = _L.FUNCTION_WORDS
 
     low = text.lower()
     words: set[str] = set()
@@ -990,7 +975,7 @@ today tonight tomorrow yesterday weekend weekday morning evening night overnight
 )
 def _mixed_line(text: str, pos: int, cache: dict[int, bool]) -> bool:
     """Is the line around ``pos`` written in mixed case, as the word classes read a line's case? (``cache``: by line start)"""
-    from clinx.text.evidence import _line_case
+    _line_case = _E._line_case
 
     ls = text.rfind("\n", 0, pos) + 1
     hit = cache.get(ls)
@@ -1021,7 +1006,9 @@ _SCHOOLS = frozenset("university college academy institute".split())
 def names_no_institution(words: list[str]) -> bool:
     """Do ``words`` (lower case; a name's words before its head) only say what kind of institution it is ("outside",
     "community", "county jail", "mail-order")? Then the phrase names none."""
-    from clinx.text.evidence import CARE_WORDS, GENERIC_BEFORE_HEAD, SERVICES, C, classify
+    (CARE_WORDS, GENERIC_BEFORE_HEAD, SERVICES, C, classify) = (
+        _E.CARE_WORDS, _E.GENERIC_BEFORE_HEAD, _E.SERVICES, _E.C, _E.classify
+    )
 
     parts = [p for w in words for p in re.split(r"[-/\s]+", w.strip(".,'’")) if p]
     return bool(parts) and all(
@@ -1048,5 +1035,10 @@ def _sentence_start(text: str, pos: int) -> bool:
     """Does a sentence, a field's value or a line start at ``pos``?"""
     return pos == 0 or _SENTENCE_END.search(text, max(0, pos - 8), pos) is not None
 
+
+# evidence imports this module at its top: the finders read its names (and the lexicons') through the module objects at
+# call time, bound once here instead of an import statement in every call (a few microseconds each)
+from clinx.text import evidence as _E  # noqa: E402
+from clinx.text import lexicons as _L  # noqa: E402
 
 __all__ = ["find_affiliations", "join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_institution_fields", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]

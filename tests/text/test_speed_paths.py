@@ -360,14 +360,3 @@ def test_institutions_before_units_equal_their_plain_form_on_the_corpora():
              "ST. MARY'S WOUND CLINIC", "w/ wellspring ENT", "@ pioneer ED")
     for text in corpus() + tuple(lines) + extra:
         assert _spans(I.find_institutions_before_units(text)) == _spans(_before_units_plain(text)), text[:80]
-
-
-_ACRONYM_PLAIN = __import__("re").compile(r"(?<![\w/&.-])(?:[A-Z]{1,3}(?:H|MC|HC)|[a-z]{1,3}(?:h|mc|hc))(?![\w/&-]|\.\w)")
-acronym_texts = st.lists(st.sampled_from(["SVH", "smh", "x", "/", "&", ".", "-", "BVMC", "mgh", "Ah", "AHC", " ", "\n", "é", "9"]),
-                         max_size=12).map("".join)
-
-
-@PROP
-@given(acronym_texts)
-def test_hospital_acronym_scan_equals_its_look_behind_form(text):
-    assert [m.span() for m in I._HOSPITAL_ACRONYM.finditer(text)] == [m.span() for m in _ACRONYM_PLAIN.finditer(text)]
