@@ -539,7 +539,7 @@ _FIELD_END = re.compile(r"  |\n|[;(]|\.(?:\s|$)|$")
 _NO_ORG_VALUE = frozenset(
     """
 none n/a na self unknown pending declined retired unemployed disabled same home medicare medicaid masshealth
-medi-cal private public yes no not tbd tba see per
+medi-cal private public yes no not tbd tba see per self-employed homeschooled homeschool dual eligible
 """.split()
 )
 _LIST_FIELDS = ("pharmacies", "insurance", "insurer", "coverage", "payer", "payor")
@@ -582,7 +582,7 @@ def find_institution_fields(text: str) -> list[Candidate]:
                 continue  # ("Medicare A/B": a part, no name; "School: 4th grade": a grade)
             lows = [w.group().lower().replace("’", "'") for w in words]
             # (a value naming none is one word or opens the value: "home", "none", "retired"; "... home health" is a name's)
-            if lows[0] in _NO_ORG_VALUE or any(w in _NO_ORG_VALUE and len(lows) == 1 or w in _NOT_FREE
+            if lows[0] in _NO_ORG_VALUE or len(lows) > 1 and names_no_institution(lows) or any(w in _NO_ORG_VALUE and len(lows) == 1 or w in _NOT_FREE
                                                or w.endswith(("ed", "ing")) and classify(w) in (W, A) for w in lows) or any(
                 (w in FUNCTION_WORDS and w not in ("of", "the")) or (classify(w) == C and w not in MODIFIERS and w not in HEADS)
                 for w in lows

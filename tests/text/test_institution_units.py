@@ -301,3 +301,10 @@ def test_a_street_named_by_a_street_word_and_a_lower_case_middle_initial():
     assert _l2("lives on court st") == "lives on court st"
     assert "k   mrn" not in _l2("name: hollis, brenda k   mrn 55-20-871")
     assert _l2("pt is a 4 yo m") == "pt is a 4 yo m"
+
+
+def test_an_organisation_field_that_names_only_a_kind_of_place_stays():
+    for text in ("PHARMACY: LOCAL PHARMACY, PT DOES NOT KNOW NAME.", "Insurance: public plan, dual eligible.",
+                 "SCHOOL: HOMESCHOOLED."):
+        assert "[HOSPITAL]" not in _l2(text), text
+    assert "senior complete health" not in _l2("insurance: senior complete health; pt also has medicare")
