@@ -293,8 +293,9 @@ _WEEKEND_NEXT = frozenset("am pm a.m p.m night morning evening afternoon overnig
 _SAT_BEFORE = frozenset("o2 spo2 sao2 svo2 pulse ox oxygen saturation venous art o".split())
 
 
-#: A month/day right after a weekday ("Sun 2/9/2025", "SAT, 3/4").
+#: An oxygen reading's words right before "sat" ("O2 sat 12/15": a saturation, no weekday).
 _OXYGEN_BEFORE_RE = re.compile(r"(?i)(?:o2|02|spo2|pulse|ox)[ \t]*$")
+#: A month/day right after a weekday ("Sun 2/9/2025", "SAT, 3/4").
 _MONTH_DAY_AFTER_RE = re.compile(r"\.?,?[ \t]{1,2}(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])(?![\d%])")
 
 

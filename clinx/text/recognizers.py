@@ -421,7 +421,7 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "street_ordinal",
         r"(?<![\w/-])(?:[nsew]\.?[ \t]|(?:north|south|east|west)[ \t])?\d{1,3}(?:st|nd|rd|th)[ \t]{1,2}"
         r"(?:st(?!\.[ \t]*[a-z])|street|ave|avenue|rd|road|blvd|boulevard|pl|place|dr|drive|ln|lane|way|terr|terrace|ct|court)\b",
-        "LOCATION", 0.88, flags=re.I, validator=lambda m, text: _with_house_number(m, text),
+        "LOCATION", 0.88, flags=re.I, validator=_with_house_number,
         gate=lambda t, low: _ORDINAL_GATE_RE.search(low) is not None,
     ),
     # "(617)5550148", "(617) 5550148": an area code in parentheses before seven digits written together

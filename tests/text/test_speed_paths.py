@@ -266,41 +266,15 @@ from clinx.text import institutions as I  # noqa: E402
 def _before_units_plain(text: str) -> list:
     """institutions.find_institutions_before_units reading every word of the note (the form it replaced)."""
     from clinx.text.base import Candidate
-    from clinx.text.evidence import CARE_WORDS, GENERIC_BEFORE_HEAD, RELATIONS, SERVICES, TITLES, C, N, U, classify, zipf
-    from clinx.text.evidence import _LATINATE_ENDINGS, _NOT_A_VENUE, _inflected, _lex
-    from clinx.text.lexicons import FUNCTION_WORDS
 
-    low = text.lower()
     out: list[Candidate] = []
     words = list(I._UNIT_WORD.finditer(text))
     lows = [m.group().lower().replace("’", "'") for m in words]
     line_cases: dict[int, bool] = {}
 
     def distinctive(k: int) -> bool:
-        w = lows[k].rstrip(".")
-        raw = words[k].group()
-        if w.endswith("'s"):
-            w = w[:-2]
-        if len(w) < 3 or not w.replace("-", "").isalpha() or w in I.UNIT_AFTER or w in FUNCTION_WORDS or w in I.GENERIC_QUALIFIERS \
-                or w in I.MODIFIERS or w in SERVICES or w in CARE_WORDS or w in GENERIC_BEFORE_HEAD or w in _NOT_A_VENUE \
-                or w in I._NOT_FREE or w in RELATIONS or w in TITLES or w in I.DATE_WORDS or w in I._KINDS_BEFORE_UNIT:
-            return False
-        cls = classify(w)
-        if cls == C:
-            return w in I._TOPONYM_WORDS
-        mixed = I._mixed_line(text, words[k].start(), line_cases)
-        if cls == N:
-            return len(w) >= 4 or raw.isupper() and mixed
-        if cls == U:
-            # (a word no lexicon knows in a clinical line is often a clinical one: "testicular", "esoph", "superimposed";
-            # "wellspring" is no verb's form)
-            return (len(w) >= 4 or raw.isupper() and mixed) and not w.endswith(_LATINATE_ENDINGS + ("ar", "ed", "ly")) \
-                and not (w.endswith("ing") and _inflected(w, _lex()[2]))
-        if w.endswith(("ed", "ly")) or w.endswith("ing") and _inflected(w, _lex()[2]):
-            return False  # (a verb's form; "sterling" is none)
-        capital_inside = mixed and raw[:1].isupper() and not raw.isupper() and not I._sentence_start(text, words[k].start())
-        # (an adjective says which kind of unit: "neonatal ICU", "intermittent heme-positive")
-        return capital_inside or zipf(w) < 4.3 and not w.endswith(I._ADJECTIVE_ENDINGS)
+        # (the word test is the module's own: this plain form differs only in reading every word of the note)
+        return I._distinctive_before_unit(text, words[k], lows[k], line_cases)
 
     for j, w in enumerate(lows):
         need = I.UNIT_AFTER.get(w)
