@@ -207,16 +207,17 @@ def _right(text: str, s: int, e: int, cat: str) -> Candidate | None:
         if n == 0 and cat == "LOCATION" and w in PLACE_TAILS and not m.group(1).strip():
             end, new_cat = m.end(), "LOCATION"
         elif (prev.lower().replace("’", "'"), w) in TWO_WORD_HEADS and not clinician and m.group(1) == " " \
-                and (n == 0 and cat == "HOSPITAL" or m.group(2)[:1].isupper() and not m.group(2).isupper()):
+                and (cat != "NAME" or n == 0 or m.group(2)[:1].isupper() and not m.group(2).isupper()):
             # "[Elmwood Group] home" (the anchor ends in the head's first word), "[Oak Hill] Assisted Living" (capitalised
             # in mixed case); not "Briarwood Manor nursing home", "elmhurst rest home" (a description, as notes write)
             end, new_cat = m.end(), "HOSPITAL"
         elif possessive and n == 0 and w in _POSSESSIVE_HEADS and not clinician:
             end, new_cat = m.end(), "HOSPITAL"
         elif w in HEADS and not (clinician and w in SERVICE_HEADS) \
-                and not ((cat != "NAME" or after_head or free) and w in DESCRIPTIVE_HEADS) \
-                and not ((after_head or free) and (w in ("home", "homes", "house") or w in SPECIALTY_HEADS)) \
-                and not (lower_after_capital(m.group(2)) and (w in DESCRIPTIVE_HEADS or w in SPECIALTY_HEADS or w in ("home", "homes"))) \
+                and not (cat == "NAME" and (after_head or free) and w in DESCRIPTIVE_HEADS) \
+                and not (cat == "NAME" and (after_head or free) and w in ("home", "homes", "house")) \
+                and not ((after_head or free and cat == "NAME") and w in SPECIALTY_HEADS) \
+                and not (cat == "NAME" and lower_after_capital(m.group(2)) and (w in DESCRIPTIVE_HEADS or w in SPECIALTY_HEADS or w in ("home", "homes"))) \
                 and not (w == "state" and _OF_NEXT.match(text, m.end())):
             # (after a head, a description: "Cole Center office", "Briarwood Manor nursing home"; "state of mind")
             end, new_cat = m.end(), "HOSPITAL"
@@ -345,6 +346,104 @@ def _of_region(text: str, s: int, e: int) -> Candidate | None:
     return Candidate(s, end, "HOSPITAL", "rule:institution_completion", 0.9) if end is not None else None
 
 
+#: Lower-case words that may join two capitalised words of one name in a mixed-case line ("Center for Independent
+#: Living", "Hospice of the Valley"); not "in", "on", "at", "and", which join a name to its town, street, person
+#: or another place ("Market Basket in Lawrence", "Walgreens on Washington St", "Dr. Chu at Acton Medical",
+#: "Gavin Foundation and Hope House").
+_RUN_JOINERS = frozenset("of for the de del la".split())
+#: Capitalised words that open a sentence or a field and are no part of a name after them.
+_RUN_STOP = frozenset(
+    """
+i pt pts patient patients seen transferred referred admitted discharged follow follow-up f/u fu sent called spoke
+went goes lives works worked attends attended he she they we his her their our my your this that these those
+a an the to from with at by per via in on of for and or but no not s/p h/o c/o hx dx
+""".split()
+)
+_CALENDAR_WORDS = frozenset(
+    "jan feb mar apr may jun jul aug sep sept oct nov dec january february march april june july august september october "
+    "november december mon tue tues wed thu thur thurs fri sat sun monday tuesday wednesday thursday friday saturday sunday".split()
+)
+_RUN_WORD = re.compile(r"[A-Z][A-Za-z'’.-]*[A-Za-z'’]|[A-Z]|[a-z]+")
+_RUN_GAP = re.compile(r"[ \t]{1,2}(?:&[ \t]{1,2})?|-|[ \t]?&[ \t]?")
+
+
+def _run_word_ok(word: str) -> bool:
+    """May a capitalised ``word`` be part of an institution's name in a mixed-case line?"""
+    w = word.lower().replace("’", "'").rstrip(".")
+    if not word[:1].isupper() or w in _RUN_STOP or w in _E.TITLES or w in _E.ROLES or w in _E.CREDENTIALS:
+        return False
+    if w in _CALENDAR_WORDS:
+        return False
+    if word.isupper() and len(word) > 1:
+        # an acronym: only one that says what kind of place ("Bellevue OB", "Mercy ED"); "CTA", "MRN" are no names
+        return w in HEADS or w in MODIFIERS or w in _E.HOSPITAL_HEADS
+    return True
+
+
+def _capital_run(text: str, s: int, e: int, place: bool, line_cases: dict[int, str] | None = None) -> Candidate | None:
+    """In a mixed-case line, the run of capitalised words an institution's found part stands in ("Immediate Care of
+    [Ashby]", "[Harmon] Heart", "[MultiCare] Rockwood Clinic", "Kidney Care Partners of [Westbury]"), or None.
+
+    Words join over blanks, ``&`` and hyphens, and over ``of``/``for``/``the``/``at``... between two capitalised
+    words; titles, roles, credentials, months, weekdays, acronyms of no kind of place and the words that open a
+    clause ("Pt", "Seen", "Referred") end the run. The run of a place or a person (``place``) must hold a kind of
+    place ("Kidney Care Partners of Westbury"), else it is a place or a name ("Main Street", "Mary Lou").
+    ``line_cases`` caches each line's letter case by the line's start.
+    """
+    ls = text.rfind("\n", 0, s) + 1
+    case = line_cases.get(ls) if line_cases is not None else None
+    if case is None:
+        le = text.find("\n", e)
+        case = _E._line_case(text, ls, len(text) if le < 0 else le)
+        if line_cases is not None:
+            line_cases[ls] = case  # (read once per line: a long line holds many anchors)
+    if case != "mixed":
+        return None
+    # right of the anchor
+    end, pos, pending = e, e, False
+    for _ in range(8):
+        g = _RUN_GAP.match(text, pos)
+        if g is None:
+            break
+        m = _RUN_WORD.match(text, g.end())
+        if m is None:
+            break
+        word = m.group()
+        if word.islower():
+            if word not in _RUN_JOINERS or pending:
+                break
+            pending = True
+        elif _run_word_ok(word) and not (pending and word.isupper()):
+            end, pending = m.end(), False  # (after "of"/"for" a word of the name, no acronym: "Kindred for LTACH")
+        else:
+            break
+        pos = m.end()
+    # left of the anchor
+    start, pos, pending = s, s, False
+    words = list(_RUN_WORD.finditer(text, max(ls, s - 120), s))
+    for w in reversed(words):
+        gap = text[w.end():pos]
+        if not _RUN_GAP.fullmatch(gap):
+            break
+        word = w.group()
+        if word.islower():
+            if word not in _RUN_JOINERS or pending:
+                break
+            pending = True
+        elif _run_word_ok(word):
+            start, pending = w.start(), False
+        else:
+            break
+        pos = w.start()
+    if start == s and end == e:
+        return None
+    if place:
+        kinds = [x.group().lower().replace("’", "'") for x in _LETTERS.finditer(text, start, end)]
+        if not any(k in HEADS or k in _E.HOSPITAL_HEADS for k in kinds):
+            return None
+    return Candidate(start, end, "HOSPITAL", "rule:institution_completion", 0.9)
+
+
 def complete_institutions(text: str, cands: list[Candidate]) -> list[Candidate]:
     """Candidates that extend the found names, places and institutions of ``cands`` over the rest of an institution's name.
 
@@ -353,6 +452,7 @@ def complete_institutions(text: str, cands: list[Candidate]) -> list[Candidate]:
     candidates only: L1 already completed the spans its placeholders stand for.)
     """
     out: list[Candidate] = []
+    line_cases: dict[int, str] = {}
     for c in cands:
         s, e, cat = c.start, c.end, c.category
         if cat not in ANCHOR_CATEGORIES:
@@ -361,6 +461,9 @@ def complete_institutions(text: str, cands: list[Candidate]) -> list[Candidate]:
         found.append(_left(text, s, found[0].end if found[0] is not None else e, place=cat == "LOCATION"))
         if cat == "HOSPITAL":
             found.append(_of_region(text, s, e))
+        if cat != "NAME" or "," not in text[s:e] and _CLINICIAN_BEFORE.search(text, max(0, s - 12), s) is None:
+            # (not "Care, Beth" of "Palliative Care, Beth Israel", a surname-comma-given reading)
+            found.append(_capital_run(text, s, e, place=cat != "HOSPITAL", line_cases=line_cases))
         # kind words before a name found from its head on: the anchor's, or one this pass completed
         heads = [f for f in found if f is not None and f.category == "HOSPITAL"] + ([c] if cat == "HOSPITAL" else [])
         found.extend(_left_of_head(text, f.start, f.end) for f in heads)
@@ -752,6 +855,8 @@ def _before_unit(text: str, words: list, j: int, line_cases: dict[int, bool]) ->
     while p > 0 and text[p - 1] in " \t":
         p -= 1
     prev_char = text[p - 1] if p else ""
+    if prev_char == "." and k > 0 and low(k - 1) in _E.TITLES:
+        return None  # "Dr. Okafor oncology": the title's dot ends no sentence; a clinician and her service
     opened = not prev_char or prev_char in _UNIT_OPENERS and (prev_char != "-" or text[p - 2 : p - 1].isspace()) \
         or k > 0 and low(k - 1) in _UNIT_CUES and gap.strip(" \t") in ("", "@")
     if not opened and not (prev_char == "@" or text[max(0, p - 2) : p].lower() == "w/"):

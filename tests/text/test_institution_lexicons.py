@@ -29,7 +29,7 @@ def _out(text: str) -> str:
         ("s/p tavr at vanderbilt, on apixaban", ["vanderbilt"], ["tavr", "apixaban"]),
         ("prior admit to barnes-jewish for sepsis", ["barnes", "jewish"], ["sepsis"]),
         ("f/u kaiser foundation hospital cardiology re: af", ["kaiser"], ["cardiology", "af"]),
-        ("follows with ucsf oncology for her nsclc", ["ucsf"], ["oncology", "nsclc"]),
+        ("follows with ucsf oncology for her nsclc", ["ucsf", "oncology"], ["nsclc"]),  # (the practice's name)
         ("PREVIOUSLY AT HEBREW SENIORLIFE FOR REHAB", ["HEBREW", "SENIORLIFE"], ["REHAB"]),
         ("INR CHECKS BY BAYADA", ["BAYADA"], ["INR"]),
         ("hospice info from care dimensions left with family", ["dimensions"], ["hospice"]),

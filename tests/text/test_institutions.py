@@ -71,16 +71,32 @@ def test_kind_words_before_of_a_found_place_go_with_it(text, gone):
         # a clinician's name before a specialty or an office: a service, no place
         ("F/u with Dr. Okafor oncology next week.", "oncology"),
         ("Called Dr Lindqvist office to confirm.", "office"),
-        ("Sleeps at Haven House shelter most nights.", "shelter"),
-        # a town before a service
-        ("Shocked x3 by Medford EMS en route.", "ems"),
         # a possessive that owns something is a person's
         ("Pt's daughter Ana's husband is at bedside.", "'s husband"),
     ],
-    ids=["clinician_specialty", "clinician_office", "shelter_description", "town_ems", "possessive_of_person"],
+    ids=["clinician_specialty", "clinician_office", "possessive_of_person"],
 )
 def test_descriptions_and_sentences_are_kept(text, kept):
     _assert_kept_in_every_case(text, kept)
+
+
+# The kind of place written right after an institution's or a town's name is part of the name as annotators count it
+# (every writer of the blind notes put "Haven House shelter", "Medford EMS", "Briarwood Manor nursing home" whole in
+# one span, and a span counts as caught only when all of it goes); a unit inside a hospital is not ("Holy Name ED").
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [
+        ("Sleeps at Haven House shelter most nights.", "shelter", "most nights"),
+        ("Shocked x3 by Medford EMS en route.", "ems", "en route"),
+        ("Came from Briarwood Manor nursing home in Shrewsbury.", "nursing home", "came from"),
+        ("Transferred from Holy Name Hospital ED w/ GI bleed.", "holy name", " ed w/ gi bleed"),
+    ],
+    ids=["shelter_after_name", "ems_after_town", "nursing_home_after_name", "unit_after_hospital_stays"],
+)
+def test_the_kind_of_place_after_a_name_goes_with_it(text, gone, kept):
+    for variant in _cases(text):
+        out = _l2(variant).lower()
+        assert gone not in out and kept in out, (variant, out)
 
 
 # In capitals these lines lose the words for a reason older than this pass (a run of capitalised words is read as
@@ -88,10 +104,9 @@ def test_descriptions_and_sentences_are_kept(text, kept):
 @pytest.mark.parametrize(
     "text,kept",
     [
-        ("Came from Briarwood Manor nursing home in Shrewsbury.", "nursing home"),
         ("Wife Kathy attends church on Sundays.", "attends church"),
     ],
-    ids=["nursing_home_description", "person_verb_church"],
+    ids=["person_verb_church"],
 )
 def test_descriptions_kept_in_mixed_and_lower_case(text, kept):
     for variant in (text, text.lower()):
@@ -248,9 +263,9 @@ def test_capitalised_clinical_words_continue_a_name_they_do_not_open():
     assert "Bright" not in out and "Heart Health" not in out, out
     out = _l2("Seen at Cardiology Clinic last week.")
     assert "Cardiology Clinic" in out, out
-    # a capitalised name, then a description in lower case
+    # a capitalised name, then the kind of place in lower case: one name
     out = _l2("Husband, 72, at Sacred Heart nursing home since May.")
-    assert "Sacred" not in out and "nursing home" in out, out
+    assert "Sacred" not in out and "nursing home" not in out and "since" in out, out
 
 
 def test_letterheads_and_signature_fields():
