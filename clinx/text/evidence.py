@@ -282,7 +282,8 @@ _NOT_EMPLOYER_WORD = frozenset(
     "years yrs months hours hrs days weeks decades now today living money cash free pay wages minimum long awhile".split()
 )
 #: Capitalised words after a work cue that name no employer ("works for Family", "retired from Teaching").
-_NO_EMPLOYER = frozenset("family friends police state city town county government himself herself myself self teaching".split())
+# ("retired from the post office": the postal service)
+_NO_EMPLOYER = frozenset("family friends police state city town county government himself herself myself self teaching post".split())
 PLACE_CUES = frozenset({("lives", "in"), ("lives", "at"), ("living", "in"), ("resides", "in"), ("resident", "of"), ("home", "in"),
                         ("moved", "to"), ("moved", "from"), ("visiting", "family"), ("family", "in"), ("police", "in"), ("from", "in"),
                         # where someone lives or grew up, and where a relative lives ("son in dover")

@@ -483,6 +483,7 @@ dental chiropractic fitness administration recovery general methodist lutheran b
 congregational pentecostal
 oncology cardiology urology dermatology gastroenterology pulmonology nephrology rheumatology endocrinology hematology
 podiatry audiology pediatrics ophthalmology optometry health towers apartments commons estates gardens residences
+ambulance services specialists assoc foundation society detox program helpline taxi supply
 """.split()
 )
 #: Words that say what kind of place, not which: a bare "to <these> <head>" names no institution
@@ -500,6 +501,7 @@ dance art music driving flight cooking culinary massage barber police fire fishi
 resident residents housestaff fellows teaching support outside employee employees staff bedside
 homeless overflow dv domestic animal warming cooling teen men's women's mens womens family emergency interventional
 radiation surgical medical pediatric adult geriatric occupational oral good poor better excellent fair mental public
+young older
 """.split()
 )
 #: Heads that close a letterhead: institutions and practices, not activities a line may open with ("Sun exposure
@@ -507,7 +509,7 @@ radiation surgical medical pediatric adult geriatric occupational oral good poor
 _LETTERHEAD_HEADS = (STRONG_HEADS | SPECIALTY_HEADS | frozenset("medicine health associates practice partners physicians".split())) \
     - frozenset("counseling counselling transport rehab imaging lab labs surgery detox dialysis snf kitchen market house".split())
 _BARE_CUE = re.compile(
-    r"(?:\b(?:at|to|from|attends|attended|attending|uses|using|via|through|per"
+    r"(?:\b(?:at|to|from|attends|attended|attending|uses|using|via|through|thru|per|with|w/|after"
     # "member of grace fellowship church", "resident of whispering pines assisted living"
     r"|(?:member|members|resident|parishioner|client|graduate)[ \t]+of)|@)[ \t]+",
     re.IGNORECASE,
@@ -555,6 +557,10 @@ _LINE_FIELD_START = re.compile(r"(?m)^[ \t]*|[ \t]\|[ \t]*")
 _FIELD_CLOSE = re.compile(r"[ \t]*(?:$|\n)|  |[ \t]+[-|–][ \t]|,|:")
 
 
+#: Heads that close a bare name only after two words of it ("mystic valley elder services"; not "to resume services").
+_HEADS_AFTER_TWO = frozenset("services program supply foundation society".split())
+
+
 def _bare_run(text: str, pos: int, strong: frozenset, line: bool = False) -> int | None:
     """End of a bare institution's name at ``pos`` (words of a name, kind words, a ``strong`` head last), or None."""
     (CARE_WORDS, GENERIC_BEFORE_HEAD, HOSPITAL_HEADS, SERVICES, C, N, classify) = (
@@ -582,7 +588,7 @@ def _bare_run(text: str, pos: int, strong: frozenset, line: bool = False) -> int
                        or w in MODIFIERS or w in SERVICES or w in GENERIC_BEFORE_HEAD or w in CARE_WORDS
                        or classify(w) == C and w not in _TOPONYM_WORDS):
             break
-        if w in strong and named and not (headed and w in DESCRIPTIVE_HEADS) \
+        if w in strong and named and not (headed and w in DESCRIPTIVE_HEADS) and not (w in _HEADS_AFTER_TWO and n < 2) \
                 or n and named and (prev, w) in TWO_WORD_HEADS and m.group(2)[:1].isupper() and not m.group(2).isupper():
             end = m.end()
             headed = True

@@ -350,3 +350,34 @@ def test_capitalised_run_needs_a_mixed_case_line():
     # a place's run must hold a kind of place
     text = "Lives on Main Street in Boston with wife"
     assert institutions._capital_run(text, 9, 20, place=True) is None
+
+
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [
+        ("ride booked w/ coastal ambulance (chair van) for 1000", ["coastal"], ["ride booked w/", "(chair van)"]),
+        ("gets meals on wheels thru mystic valley elder services - called", ["mystic valley"], ["gets meals on wheels thru"]),
+        ("sobriety 8 mo after blue hills detox. interested in residential", ["blue hills"], ["sobriety 8 mo after"]),
+    ],
+    ids=["ambulance_after_with", "services_after_thru", "detox_after_after"],
+)
+def test_bare_names_after_more_cues(text, gone, kept):
+    for variant in _cases(text):
+        out = _l2(variant)
+        assert all(g not in out.lower() for g in gone), out
+        assert all(k in out.lower() for k in kept), out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "VNA to resume services after discharge for wound care.",
+        "pt is retired from the post office. info from daughter by phone",
+        "ckd stage 4, nephro clinic f/u q3 months.",
+        "follow up in clinic in march for repeat imaging.",
+    ],
+    ids=["verb_before_services", "post_office", "specialty_short_form_before_clinic", "for_is_no_cue"],
+)
+def test_kinds_and_verbs_name_no_bare_institution(text):
+    for variant in _cases(text):
+        assert "[HOSPITAL]" not in _l2(variant), variant
