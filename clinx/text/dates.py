@@ -70,6 +70,7 @@ DATE_CUES = frozenset(
 on dated date hours from since seen radiograph radiographs film films exam exams examination examinations study studies
 ct mri xray x-ray obtained comparison indication until til by before after last next due sched scheduled appt visit
 admitted admit discharged extubated intubated started stopped placed removed done performed
+dictated transcribed typed signed cosigned faxed
 mon tue tues wed thu thur thurs fri sat sun monday tuesday wednesday thursday friday saturday sunday
 """.split()
 )
@@ -92,8 +93,8 @@ _DATE_NEXT = frozenset(("at", "and", "to", "on", "in", "for", "by", "was", "were
 #: A note, visit or event "of" a month/day: "progress note of 7/9", "admission of 3/2" (not "2 of 3/4 doses").
 EVENT_OF = frozenset(
     """note notes addendum visit visits admission discharge encounter consult consultation letter surgery procedure
-study exam report week wk as""".split()
-)  # ("as of 12/1": from that day on)
+study exam report week wk as morning evening night afternoon weekend""".split()
+)  # ("as of 12/1": from that day on; "the morning of 1/10")
 _OF_BEFORE_RE = re.compile(r"([A-Za-z]{2,15})\s{1,3}(?i:of)\s{1,3}$")
 
 

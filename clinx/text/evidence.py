@@ -62,11 +62,13 @@ from clinx.text.lexicons import (
 TITLES = frozenset(
     "dr drs doctor mr mrs ms miss mx prof professor rabbi rev reverend pastor imam fr "
     # police and military ranks before a surname ("spoke with Sgt. Young", "OFFICER RAMOS", "det. reilly")
-    "sgt sergeant ofc officer det detective lt lieutenant capt cpt trooper deputy cpl".split()
+    "sgt sergeant ofc officer det detective lt lieutenant capt cpt trooper deputy cpl "
+    # a lawyer ("public defender atty greenbaum"; "attorney" is a word of its own: "attorney general")
+    "atty".split()
 )
 RELATIONS = frozenset(
     """
-wife husband son sons daughter daughters dtr dau sister sisters brother brothers bro sis mother mom mum father dad
+wife husband husb hubby son sons daughter daughters dtr dau sister sisters brother brothers bro sis mother mom mum father dad
 son-in-law daughter-in-law mother-in-law father-in-law brother-in-law sister-in-law sil dil stepsister stepbrother
 grandchild grandniece grandnephew godson goddaughter caregiver
 niece nephew grandson granddaughter grandmother grandfather grandma grandpa granddtr partner boyfriend girlfriend bf gf

@@ -172,12 +172,14 @@ def _short_number_ok(m: re.Match, text: str) -> tuple[int, int] | None:
 
 
 def _signature_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
-    """A signer's initials before a credential on a line of their own ("kd/rn", "-- JS RN"), not an abbreviation."""
-    from clinx.text.lexicons import is_clinical_term
+    """A signer's initials before a credential on a line of their own ("kd/rn", "-- JS RN", "f.a. lcsw"), not an
+    abbreviation or an everyday word."""
+    from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term, zipf
 
     g = "v" if m.group("v") is not None else "w"
-    if is_clinical_term(m.group(g)):
-        return None
+    letters = m.group(g).replace(".", "").replace(" ", "").lower()
+    if is_clinical_term(letters) or "." not in m.group(g) and (letters in FUNCTION_WORDS or zipf(letters) >= 4.5):
+        return None  # ("no ma", "see md": words, no initials)
     return m.span(g)
 
 
@@ -231,6 +233,20 @@ def _dash_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
         return None if is_clinical_term(letters) and len(letters) > 2 else m.span("v")
     # (an English word or a very common token is no signer's; frequent letter pairs that are neither, "mk", "rb",
     # are initials: web text is full of them)
+    if is_clinical_term(letters) or letters in FUNCTION_WORDS or letters in ordinary_words() or zipf(letters) >= 4.5 \
+            or letters in _NOT_SIGNATURE:
+        return None
+    return m.span("v")
+
+
+_CLOSING_INITIALS_GATE_RE = re.compile(r"\n[ \t]*[A-Za-z]{2,3}\s*\Z")
+
+
+def _closing_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """Letters alone on the last line ("jb") unless a word, a clinical abbreviation or a count ("ok", "dnr", "pod")."""
+    from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term, ordinary_words, zipf
+
+    letters = m.group("v").lower()
     if is_clinical_term(letters) or letters in FUNCTION_WORDS or letters in ordinary_words() or zipf(letters) >= 4.5 \
             or letters in _NOT_SIGNATURE:
         return None
@@ -297,10 +313,12 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "signature_initials",
         # ("Will monitor. tq/rn": after a sentence on the same line only with the slash)
-        r"(?im)(?:^[ \t]*(?:-{1,2}[ \t]?)?(?P<v>[a-z]{2,3})(?:[ \t]?/[ \t]?|,?[ \t])|[.;!][ \t]{1,3}(?P<w>[a-z]{2,3})[ \t]?/[ \t]?)"
-        r"(?:rn|lpn|np|md|pa|pa-c|cna|msw|lcsw|rrt)\.?[ \t]*$",
+        # ("f.a. lcsw", "mw ma", "pmk dpm": dotted initials, a medical assistant's, a podiatrist's)
+        r"(?im)(?:^[ \t]*(?:-{1,2}[ \t]?)?(?P<v>[a-z]{2,3}|[a-z]\.[ ]?[a-z]\.)(?:[ \t]?/[ \t]?|,?[ \t])|[.;!][ \t]{1,3}(?P<w>[a-z]{2,3})[ \t]?/[ \t]?)"
+        r"(?:rn|lpn|np|md|pa|pa-c|cna|msw|lcsw|licsw|rrt|ma|cma|dpm|rd|dpt|slp)\.?[ \t]*$",
         "NAME", 0.85, validator=_signature_initials_ok,
-        gate=lambda t, low: "rn" in low or "np" in low or "md" in low or "pa" in low or "cna" in low or "sw" in low or "rrt" in low,
+        gate=lambda t, low: "rn" in low or "np" in low or "md" in low or "pa" in low or "cna" in low or "sw" in low or "rrt" in low
+        or "ma" in low or "dpm" in low or "rd" in low or "dpt" in low or "slp" in low,
     ),
     # "D. MCCRORY, MD / KLT", "S. Greenblatt MD/klp": the typist's initials after the signer's credential, closing the line
     Recognizer(
@@ -342,6 +360,12 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?m)-(?<![\w/-]-)-?[ \t]?(?P<v>[A-Za-z]{2,3}|[A-Za-z]\.[ ]?[A-Za-z]\.(?:[ ]?[A-Za-z]\.)?)"
         r"(?P<role>[ \t]?/[ \t]?(?i:rn|lpn|np|md|pa|cna|rt|rrt|sw|cm|pt|ot|slp))?[ \t]*$",
         "NAME", 0.85, validator=_dash_initials_ok, gate=lambda t, low: "-" in t,
+    ),
+    # "... cap refill <3 sec.\njb": two or three letters alone on the note's last line are its writer's initials
+    Recognizer(
+        "closing_initials",
+        r"\n[ \t]*(?P<v>[A-Za-z]{2,3})[ \t]*\s*\Z",
+        "NAME", 0.85, validator=_closing_initials_ok, gate=lambda t, low: _CLOSING_INITIALS_GATE_RE.search(t, max(0, len(t) - 12)) is not None,
     ),
     # "chelsea ma 02150", "Lowell, Ma 01852": a ZIP code after a town and a state written in any case
     # (the pattern starts on the digits, which the engine finds fast; the validator reads the words before)

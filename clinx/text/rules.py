@@ -271,8 +271,9 @@ PATTERNS: list[tuple[str, str, str, float]] = [
     (
         "age_over_89",
         # "(?<![\w.])(?:9\d|1[01]\d)..." with its first digit first (the engine skips other positions);
-        # "92 y.o." ends on a dot: no word boundary after it
-        r"[91](?<![\w.][91])(?:(?<=9)\d|(?<=1)[01]\d)(?=\s{0,2}-?\s{0,2}(?:(?:(?i:years?|yrs?|y/?o|yo[mf]?)|[MF](?!/)|(?<=\d)[mf](?!/))(?:[\s-]{1,2}(?i:old))?\b|(?i:y\.o\.)))",
+        # "92 y.o." ends on a dot: no word boundary after it; "93 f on doac": a lower-case sex letter after a blank only
+        # where a history goes on (not "ambulated 100 m")
+        r"[91](?<![\w.][91])(?:(?<=9)\d|(?<=1)[01]\d)(?=\s{0,2}-?\s{0,2}(?:(?:(?i:years?|yrs?|y/?o|yo[mf]?)|[MF](?!/)|(?<=\d)[mf](?!/)|(?<=\s)[mf](?=,|[ \t]+(?:w/?|with|on|s/p|c/o|h/o|pmh|hx|who|presents?|presenting|here|admitted|from|bibems|bib|biba|brought)\b))(?:[\s-]{1,2}(?i:old))?\b|(?i:y\.o\.)))",
         "AGE",
         0.96,
     ),
@@ -748,6 +749,12 @@ def _validate(name: str, m: re.Match, text: str) -> tuple[int, int] | None:
         unit = text[end : end + 3].lstrip(" \t-")[:1]
         if unit in "Ff" and _TEMP_BEFORE_RE.search(text, max(0, start - 30), start) is not None:
             return None
+        if unit in "mf" and text[end : end + 1] in " \t":
+            # a lower-case sex letter after a blank: a distance after a verb of walking is no age ("ambulated 100 m")
+            pw = _prev_word(text, start)
+            prev = text[pw[0] : pw[1]].lower() if pw else ""
+            if prev and (prev.endswith(("ed", "ing", "s")) or prev in ("x", "for", "about", "approx", "walk", "ambulate")):
+                return None
         return start, end
     if name in ("name_cue", "name_title", "name_comma", "name_possessive"):
         if name == "name_possessive":

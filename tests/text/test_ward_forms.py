@@ -269,3 +269,49 @@ def test_exam_eponyms_and_echo_shorthand_are_kept(text):
 def test_a_town_that_is_an_eponym_is_still_a_place_without_its_head():
     assert "Murphy" not in _l2("Pt lives in Murphy, NC with wife.")
     assert "NISSEN" not in _l2("SEEN BY DR NISSEN")
+
+
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [
+        ("SMITH, J. MD  /  DICTATED 3/3  TRANSCRIBED 3/4", ["3/3", "3/4"], ["DICTATED", "TRANSCRIBED"]),
+        ("Weaned to RA on the morning of 1/10 and maintained sats", ["1/10"], ["morning of"]),
+        ("mdm: 93 f on doac w r fem neck fx", ["93"], ["f on doac"]),
+    ],
+    ids=["dictation_dates_equal_day_and_month", "morning_of_date", "lower_case_sex_letter_after_blank"],
+)
+def test_dates_and_ages_in_dictation_and_mdm_lines(text, gone, kept):
+    out = _l2(text)
+    assert all(g not in out for g in gone) and all(k in out for k in kept), out
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["ambulated 100 m with walker", "walks 100 m with cane", "reviewed 1/2 of the chart", "received 1/2 unit prbc"],
+    ids=["distance_after_walking_verb", "distance_after_present_verb", "fraction_after_reviewed", "fraction_after_received"],
+)
+def test_distances_and_fractions_stay(text):
+    assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [
+        ("endo referral placed.\npmk dpm", ["pmk"], ["dpm"]),
+        ("gave him our card and info.\n\nf.a. lcsw", ["f.a."], ["lcsw"]),
+        ("neuro checks wnl, cap refill <3 sec.\njb", ["jb"], ["cap refill"]),
+        ("husb ray visiting. pt anxious", ["ray"], ["husb", "visiting"]),
+        ("public defender from legal aid, atty greenbaum.", ["greenbaum"], ["atty"]),
+    ],
+    ids=["podiatrist_signoff", "dotted_initials_before_role", "initials_alone_on_last_line", "husband_abbreviated",
+         "lawyer_title"],
+)
+def test_signers_and_relatives_written_short(text, gone, kept):
+    out = _l2(text)
+    assert all(g not in out for g in gone) and all(k in out for k in kept), out
+
+
+@pytest.mark.parametrize("text", ["plan:\nok", "plan:\nDNR", "Assessment\nCHF", "plan:\nno ma"],
+                         ids=["word_on_last_line", "code_status", "diagnosis", "word_before_role"])
+def test_words_on_the_last_line_are_no_initials(text):
+    assert _l2(text) == text
