@@ -1462,6 +1462,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
               # "lives on elm street": after a verb of living, the street word written out too
               or before in ("on", "off") and k >= 2 and lows[k - 2] in _LIVING_VERBS and toks[i].low not in ("court", "place", "square", "circle")) and (
             toks[i].low != "st" or all(toks[m].cls != C for m in range(k, i))  # ("on ... ST" may be an ST segment)
+            or text[toks[i].e : toks[i].e + 1] == "."  # ("ON CANAL ST.": an ST segment has no dot)
         ):
             start_at = toks[k].s
         else:

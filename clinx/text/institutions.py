@@ -114,6 +114,9 @@ associates partners clinic clinics health healthcare services service program pl
 DESCRIPTIVE_HEADS = frozenset("clinic clinics ems ambulance dental ortho oncology radiology therapy pantry shelter office program programs".split())
 #: Nouns that, after a found name's possessive, name a charity or a shop ("Rosie's Place", "Martha's Table").
 _POSSESSIVE_HEADS = frozenset("place table door closet cupboard corner".split())
+#: Street words that make a found name a street's ("SHIRLEY AVE"); not "dr" (a title), "rd" (a dietitian), "st" (a
+#: saint: "Mary St. John"), "way", "place" or "court".
+_STREET_WORDS_AFTER_NAME = frozenset("street avenue ave av road boulevard blvd terrace lane ln parkway pkwy circle cir highway hwy".split())
 #: Words after a place that make it a county, which is still a place ("Bexley County").
 PLACE_TAILS = frozenset("county".split())
 #: Heads before "of <place>": "Islamic Center of Marlow", "Arc of Bexley County", "Hospice of the Valley".
@@ -206,6 +209,10 @@ def _right(text: str, s: int, e: int, cat: str) -> Candidate | None:
         after_head = end is not None
         if n == 0 and cat == "LOCATION" and w in PLACE_TAILS and not m.group(1).strip():
             end, new_cat = m.end(), "LOCATION"
+        elif n == 0 and cat == "NAME" and w in _STREET_WORDS_AFTER_NAME and not clinician and m.group(1) == " ":
+            # a street named for a person ("CVS SHIRLEY AVE", "Harrison Ave"): the name and the street word are a place
+            end, new_cat = m.end(), "LOCATION"
+            break
         elif (prev.lower().replace("’", "'"), w) in TWO_WORD_HEADS and not clinician and m.group(1) == " " \
                 and (cat != "NAME" or n == 0 or m.group(2)[:1].isupper() and not m.group(2).isupper()):
             # "[Elmwood Group] home" (the anchor ends in the head's first word), "[Oak Hill] Assisted Living" (capitalised

@@ -315,3 +315,19 @@ def test_signers_and_relatives_written_short(text, gone, kept):
                          ids=["word_on_last_line", "code_status", "diagnosis", "word_before_role"])
 def test_words_on_the_last_line_are_no_initials(text):
     assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [
+        ("FELL FROM LADDER ON CANAL ST. 44 YO M", ["CANAL"], ["FELL FROM LADDER ON", "44 YO M"]),
+        ("PHARMACY CVS SHIRLEY AVE CALLED TO D/C OLD RX.", ["SHIRLEY AVE"], ["CALLED TO D/C"]),
+        ("diabetes education w/ tess rd next wk.", ["tess"], [" rd next wk"]),
+        ("Mary St. John visited", ["Mary"], ["visited"]),
+    ],
+    ids=["street_with_clinical_word_and_dot", "street_named_for_person", "dietitian_is_no_road", "saint_is_no_street"],
+)
+def test_streets_without_a_house_number(text, gone, kept):
+    out = _l2(text)
+    assert all(g not in out for g in gone) and all(k in out for k in kept), out
+    assert "ST elevation" in _l2("new ST elevation on ST leads")
