@@ -995,14 +995,25 @@ _AFFILIATION_RE = re.compile(
     r"\b(?:md|m\.d\.|do|np|pa-c|dpm|fnp|aprn)[ \t]*(?:[-–][ \t]*|\()([A-Za-z][A-Za-z&'’. -]{2,60}?)(?=[ \t]*(?:\)|\n|$|,|;|[ \t]{2}))",
     re.IGNORECASE,
 )
+#: The same after a comma: after the credential ("Lorne Whitfield, DO, MultiCare Rockwood Clinic") or after a doctor's
+#: name of one to three words ("PCP DR. ROSALIND HUDGENS, KOSCIUSKO PEDIATRIC CLINIC", "dr feldstein, northshore gi");
+#: there the last word must say what kind of place.
+_COMMA_AFFILIATION_RE = re.compile(
+    r"(?:\b(?:md|m\.d\.|do|np|pa-c|dpm|fnp|aprn)|\b(?:dr|doctor)\.?[ \t]+(?:[A-Za-z][A-Za-z'’-]*\.?[ \t]+){0,2}[A-Za-z][A-Za-z'’-]+)"
+    r",[ \t]*([A-Za-z][A-Za-z&'’. -]{2,60}?)(?=[ \t]*(?:\)|\n|$|,|;|[ \t]{2}|[ \t]-[ \t]))",
+    re.IGNORECASE,
+)
+#: Last words that close a practice's name after a comma (beside the heads): short forms of specialties.
+_COMMA_AFFILIATION_LAST = frozenset("gi ent ortho cards peds derm obgyn ob/gyn uro neuro psych pulm renal".split())
 
 
 def find_affiliations(text: str) -> list[Candidate]:
     """The practice or institution a clinician signs for, after the credential and a dash or in parentheses ("PRIYA
-    MENON, MD - PASADENA HEART & VASCULAR", "M. LARSEN, MD (REVERE HEALTH)"): one to six words, none clinical but a
+    MENON, MD - PASADENA HEART & VASCULAR", "M. LARSEN, MD (REVERE HEALTH)") or after a comma and a kind of place
+    ("DR. ROSALIND HUDGENS, KOSCIUSKO PEDIATRIC CLINIC"): one to six words, none clinical but a
     head or a specialty after the first, with a word no care vocabulary lists ("MD - Cardiology", "MD (PCP)",
     "MD - on call" name none)."""
-    if "-" not in text and "(" not in text and "–" not in text:
+    if "-" not in text and "(" not in text and "–" not in text and "," not in text:
         return []
     (CARE_WORDS, CREDENTIALS, ROLES, SERVICES, TITLES, C, N, U, classify) = (
         _E.CARE_WORDS, _E.CREDENTIALS, _E.ROLES, _E.SERVICES, _E.TITLES, _E.C, _E.N, _E.U, _E.classify
@@ -1010,11 +1021,17 @@ def find_affiliations(text: str) -> list[Candidate]:
     FUNCTION_WORDS = _L.FUNCTION_WORDS
 
     out = []
-    for m in _AFFILIATION_RE.finditer(text):
+    comma = _COMMA_AFFILIATION_RE.finditer(text) if "," in text else ()
+    for m in (*_AFFILIATION_RE.finditer(text), *comma):
         words = list(_WORD.finditer(m.group(1)))
         if not 1 <= len(words) <= 6:
             continue
         lows = [w.group().lower().replace("’", "'") for w in words]
+        while len(lows) > 1 and lows[-1] in SPECIALTY_HEADS and (lows[-2] in HEADS or lows[-2] in _E.HOSPITAL_HEADS):
+            del lows[-1], words[-1]  # ("Harmon Clinic cardiology": the clinic's service, as after a hospital's name)
+        if m.re is _COMMA_AFFILIATION_RE and not (
+                lows[-1] in HEADS or lows[-1] in _E.HOSPITAL_HEADS or lows[-1] in _COMMA_AFFILIATION_LAST):
+            continue  # ("Dr Lee, on call", "Jane Roe, MD, FACC": no kind of place closes it)
         if any(w in FUNCTION_WORDS and w not in ("of", "the", "and") or w.endswith(("ing", "ed")) and classify(w) != N for w in lows) \
                 or lows[0] in GENERIC_QUALIFIERS or len(lows) == 1 and classify(lows[0]) not in (N, U):
             continue  # ("NP - covering", "MD - retired": a state, no place)
@@ -1022,6 +1039,8 @@ def find_affiliations(text: str) -> list[Candidate]:
             continue  # ("MD (renal fellow)": the clinician's role)
         distinctive = [w for w in lows if w not in SERVICES and w not in CARE_WORDS and w not in HEADS and w not in MODIFIERS
                        and w not in SPECIALTY_HEADS and classify(w) != C and w not in ("of", "the", "and")]
+        if m.re is _COMMA_AFFILIATION_RE and not any(classify(w) in (N, U) for w in distinctive):
+            continue  # ("MD, Addiction Medicine", "MD, Child Protection Program": a service, in everyday words)
         if not distinctive or any(classify(w) == C and w not in HEADS and w not in SPECIALTY_HEADS and w not in MODIFIERS
                                   and w not in SERVICES and w not in _TOPONYM_WORDS for w in lows):
             continue

@@ -381,3 +381,32 @@ def test_bare_names_after_more_cues(text, gone, kept):
 def test_kinds_and_verbs_name_no_bare_institution(text):
     for variant in _cases(text):
         assert "[HOSPITAL]" not in _l2(variant), variant
+
+
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [
+        ("PCP DR. ROSALIND HUDGENS, KOSCIUSKO PEDIATRIC CLINIC, WITHIN 48 HOURS", ["KOSCIUSKO"], ["WITHIN 48 HOURS"]),
+        ("prescriber: dr feldstein, northshore gi, npi 1467729031", ["northshore", " gi"], ["prescriber:", ", npi"]),
+        ("Primary care: Lorne Whitfield, DO, MultiCare Rockwood Clinic - Cheney", ["MultiCare", "Rockwood"], ["DO,"]),
+    ],
+    ids=["doctor_comma_practice_caps", "doctor_comma_specialty_short_form", "credential_comma_practice"],
+)
+def test_a_practice_after_a_doctors_name_and_a_comma(text, gone, kept):
+    out = _l2(text)
+    assert all(g not in out for g in gone) and all(k in out for k in kept), out
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("Priya Venkataraman, MD, Addiction Medicine\nPager 35102", "Addiction Medicine"),
+        ("Margaret Ellery, MD, Child Protection Program, pager 55219", "Child Protection Program"),
+        ("seen by Dr. Lee, cardiology clinic", "cardiology clinic"),
+        ("Jane Roe, MD, FACC", "FACC"),
+        ("cc: Dr. Okafor, Harmon Clinic cardiology", "cardiology"),
+    ],
+    ids=["service_in_everyday_words", "program_in_everyday_words", "clinical_service", "credential", "service_after_clinic"],
+)
+def test_a_service_after_a_doctors_name_and_a_comma_stays(text, kept):
+    assert kept in _l2(text)
