@@ -149,7 +149,7 @@ _JOIN = re.compile(r"[ \t]{1,2}|[ \t]?&[ \t]?")
 #: Words before "of <town>" that make a practice's name ("Radiology Associates of Nashua", "Immediate Care of Ashby").
 _OF_KINDS_AFTER_PLACE = frozenset("care associates specialists partners pain rehab imaging wheels group physicians surgeons".split())
 #: Body parts and kinds of care that name practices and the lexicons call everyday words ("Foot & Ankle", "Arthritis Care").
-_BODY_KINDS = frozenset("ankle arthritis endocrine interventional hand upper extremity joint skin vein voice hearing".split())
+_BODY_KINDS = frozenset("ankle arthritis endocrine interventional hand upper extremity joint skin vein voice hearing digestive".split())
 #: Compass and region words that open an institution's name before a found place name ("Central Valley Memorial").
 _REGION_BEFORE = frozenset("central westside eastside northside southside greater metro upper lower".split())
 #: Words before a found head that are the sentence's, not the name's ("seen in clinic Center of ...").
@@ -311,8 +311,9 @@ def _left_of_head(text: str, s: int, e: int) -> Candidate | None:
     words = list(_WORD.finditer(text, lo, s))
     start, pos = None, s
     for i, w in enumerate(reversed(words)):
-        if not _JOIN.fullmatch(text, w.end(), pos) and not (w.end() < pos and text[w.end():pos] in ("-", " - ")):
-            break
+        if not _JOIN.fullmatch(text, w.end(), pos) and not (w.end() < pos and text[w.end():pos] in ("-", " - ")) \
+                or len(w.group()) < 2 or text[w.start() - 1 : w.start()] == "/":
+            break  # (nor a letter of an abbreviation: "f/u cardiology ...")
         word = w.group().lower().replace("’", "'")
         if word in ("and", "&") and start is not None:
             pos = w.start()
@@ -449,6 +450,75 @@ def _capital_run(text: str, s: int, e: int, place: bool, line_cases: dict[int, s
         if not any(k in HEADS or k in _E.HOSPITAL_HEADS for k in kinds):
             return None
     return Candidate(start, end, "HOSPITAL", "rule:institution_completion", 0.9)
+
+
+#: Kinds of organisation a practice or an agency is named as "<kinds> <this> of <place>" ("Womens Health Assoc of
+#: Worcester", "Cardiovascular Assoc of the Berkshires", "Digestive Health Specialists of the Southeast").
+_KIND_OF_HEADS = frozenset(
+    "assoc associates specialists partners physicians surgeons center centre services association society hospice vna "
+    "agency institute alliance council care health healthcare".split()
+)
+_KIND_OF_RE = re.compile(
+    r"(?i)\b(" + "|".join(sorted(_KIND_OF_HEADS, key=len, reverse=True)) + r")\.?[ \t]+of[ \t]+(the[ \t]+)?(?:greater[ \t]+)?"
+)
+#: Heads that name an organisation with no kind word before them ("Hospice of the Foothills", "VNA of Cape Cod").
+_KIND_OF_ALONE = frozenset("hospice vna society association alliance council agency".split())
+
+
+def find_kinds_of_places(text: str) -> list[Candidate]:
+    """Practices and agencies named by what they do and where ("womens health assoc of worcester", "CARDIOVASCULAR
+    ASSOC OF THE BERKSHIRES", "hospice of the foothills"), in any letter case and with no found part.
+
+    After ``of`` a known place, or one or two names or unknown words; after ``of the`` any one to three words that are
+    no clinical or function words (a region: "of the Southeast"). Before the head one to four kind words (clinical,
+    care and kind words: "Digestive Health"), except for heads that name an organisation alone ("hospice", "VNA").
+    """
+    if " of " not in text and " OF " not in text and " Of " not in text:
+        return []
+    C, N, U, classify = _E.C, _E.N, _E.U, _E.classify
+    FUNCTION_WORDS = _L.FUNCTION_WORDS
+    place_set = _E._lex()[4]
+    out = []
+    for m in _KIND_OF_RE.finditer(text):
+        # the place
+        words = []
+        pos = m.end()
+        for _ in range(3):
+            w = _LETTERS.match(text, pos)
+            if w is None:
+                break
+            words.append(w)
+            nxt = _ONE_OR_TWO_BLANKS.match(text, w.end())
+            if nxt is None or not text[nxt.end() : nxt.end() + 1].isalpha():
+                break
+            pos = nxt.end()
+        end = None
+        for k in range(len(words), 0, -1):
+            lows = [w.group().lower() for w in words[:k]]
+            phrase = " ".join(lows)
+            if any(x in FUNCTION_WORDS or classify(x) == C for x in lows):
+                continue
+            if phrase in place_set or m.group(2) or k <= 2 and all(classify(x) in (N, U) for x in lows):
+                end = words[k - 1].end()
+                break
+        if end is None:
+            continue
+        # the kind words before the head
+        start = m.start(1)
+        lo = max(0, start - 60, text.rfind("\n", 0, start) + 1)
+        before = list(_WORD.finditer(text, lo, start))
+        pos = start
+        for i, w in enumerate(reversed(before)):
+            if i >= 4 or not _JOIN.fullmatch(text, w.end(), pos) or len(w.group()) < 2 or text[w.start() - 1 : w.start()] == "/":
+                break  # ("f/u cardiology assoc of ...": no part of an abbreviation)
+            word = w.group().lower().replace("’", "'")
+            if not (_kind_word(word) or word in GENERIC_QUALIFIERS and word not in FUNCTION_WORDS) or word in _NOT_KIND_BEFORE:
+                break
+            start = pos = w.start()
+        if start == m.start(1) and m.group(1).lower() not in _KIND_OF_ALONE:
+            continue  # ("center of Boston", "care of Dr. Lee": a kind and a place, no name)
+        out.append(Candidate(start, end, "HOSPITAL", "rule:kind_of_place", 0.85))
+    return out
 
 
 def complete_institutions(text: str, cands: list[Candidate]) -> list[Candidate]:
@@ -1178,4 +1248,4 @@ def _sentence_start(text: str, pos: int) -> bool:
 from clinx.text import evidence as _E  # noqa: E402
 from clinx.text import lexicons as _L  # noqa: E402
 
-__all__ = ["find_affiliations", "join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_institution_fields", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]
+__all__ = ["find_affiliations", "find_kinds_of_places", "join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_institution_fields", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]

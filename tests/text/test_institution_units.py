@@ -10,7 +10,12 @@ after a small "at"/"from" in mixed case. Adjectives, determiners and clinical ab
 import pytest
 
 from clinx.text import institutions
-from clinx.text.institutions import find_hospital_acronyms, find_institutions_before_units, repeated_institution_words
+from clinx.text.institutions import (
+    find_hospital_acronyms,
+    find_institutions_before_units,
+    find_kinds_of_places,
+    repeated_institution_words,
+)
 from clinx.text.base import Candidate
 from clinx.text.pipeline import deidentify
 
@@ -410,3 +415,28 @@ def test_a_practice_after_a_doctors_name_and_a_comma(text, gone, kept):
 )
 def test_a_service_after_a_doctors_name_and_a_comma_stays(text, kept):
     assert kept in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,name",
+    [
+        ("prenatal care at womens health assoc of worcester w dr smith", "womens health assoc of worcester"),
+        ("- f/u cardiovascular assoc of the berkshires dr lee 4 wks", "cardiovascular assoc of the berkshires"),
+        ("DIGESTIVE HEALTH SPECIALISTS OF THE SOUTHEAST, DOTHAN", "DIGESTIVE HEALTH SPECIALISTS OF THE SOUTHEAST"),
+        ("ASKED ABOUT HOSPICE OF THE FOOTHILLS? WILL CONSULT", "HOSPICE OF THE FOOTHILLS"),
+    ],
+    ids=["assoc_of_town_lower", "assoc_of_the_region_after_abbreviation", "specialists_of_the_region_caps", "hospice_alone"],
+)
+def test_kinds_of_places_name_an_organisation(text, name):
+    spans = [text[c.start : c.end] for c in find_kinds_of_places(text)]
+    assert spans == [name], spans
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["care of the patient discussed", "history of boston trip", "center of the mass is 2 cm", "department of surgery",
+     "health of the family is good", "seen at the center of Boston"],
+    ids=["care_of_patient", "no_kind_head", "anatomy", "department_of_service", "health_of_family", "kind_without_name"],
+)
+def test_a_kind_of_something_names_no_organisation(text):
+    assert find_kinds_of_places(text) == []
