@@ -239,6 +239,7 @@ def _dash_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return m.span("v")
 
 
+_PAGER_P_GATE_RE = re.compile(r"p[ \t]?\d(?:\d{3}|-\d{4})")
 _CLOSING_INITIALS_GATE_RE = re.compile(r"\n[ \t]*[A-Za-z]{2,3}\s*\Z")
 
 
@@ -345,6 +346,13 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "dictation_initials_lower",
         r"(?m)^[ \t]*(?P<v>[a-z]{2,3}/[a-z]{2,3})[ \t]*$",
         "NAME", 0.85, validator=_lower_initials_ok, gate=lambda t, low: "/" in t,
+    ),
+    # "page surg resident (p 2290)", "MD - Hospitalist, p7-1129": a pager number after "p" (a pulse has two or three
+    # digits, no hyphen)
+    Recognizer(
+        "pager_after_p",
+        r"(?i)(?<![\w./-])p[ \t]?(?P<v>\d{4,5}|\d-\d{4})(?![\w/.%-]|[.,]\d|[ \t]*(?:mg|mcg|g|kg|ml|cc|units?|u|steps|ft|feet|m|k?cal)\b)",
+        "ID", 0.85, gate=lambda t, low: _PAGER_P_GATE_RE.search(low) is not None,
     ),
     # "jl4" alone on the last line, "Pt agreeable. -KT3", "FILBERT BRIGHT, M.D.    FB59": a signer's initials and a
     # number closing a line

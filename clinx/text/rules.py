@@ -218,7 +218,10 @@ ID_CUES: list[tuple[str, str]] = [
         r"policy|account|acct|license|licence|device|serial|health\s{1,3}plan|beneficiary|subscriber|"
         r"employee|badge|passport|vehicle)\s{0,3}(?:id|no\.?|num(?:ber)?|#)|id(?:entifier)?(?:\s{0,3}(?:no\.?|num(?:ber)?|#))?|"
         # "Acct: 55-1234-9": an account word alone before a colon or "#" ("into account 2 episodes" is prose)
-        r"(?:acct|account)(?=\.?\s{0,2}[:#])",
+        r"(?:acct|account)(?=\.?\s{0,2}[:#])|"
+        # words that alone name the number after them: a prior authorisation's key, a claim, a confirmation, an
+        # officer's badge, an implant's lot ("covermymeds key BXR7LTQ2", "badge 3317", "LOT PM2209X", "conf # 88-1234")
+        r"badge|key|lot|claim|conf|confirmation|auth|authorization|authorisation|incident|ticket|tracking|ref|reference",
         "ID",
     ),
     (r"zip(?:\s{0,3}code)?|postal\s{1,3}code|post\s?code", "ZIP"),
@@ -430,7 +433,7 @@ _CUE_START_WORDS = sorted(
         """mrn mr med patient pt record chart unit pid accession acc ssn social phone tel fax cell mobile pager pgr beeper contact
         hospital facility study exam order visit encounter case specimen requisition member insurance policy account
         acct license licence device serial health beneficiary subscriber employee badge passport vehicle id zip postal
-        post""".split()
+        post key lot claim conf confirmation auth authorization authorisation incident ticket tracking ref reference""".split()
     ),
     key=lambda w: (-len(w), w),
 )

@@ -146,6 +146,8 @@ FRAGMENTS = [
     "7/22", "5/325", "'92", "’09", "3rd", "of", "June", "the", "14th", "1992", "2031", "jan", "MAY", "thurs", "x3",
     # dictation initials and month/day ranges (their gates look for "A/b" and "d/d-d/")
     "XG/ss", "AB/cd", "Ab/c", "3/24-3/30", "7/22 - 7/25", "12/1 -", "- 1/2",
+    # pagers after "p", signers' initials before a role or alone on the last line, ages before a lower-case sex letter
+    "p 2290", "p7-1129", "P", "jb", "pmk dpm", "f.a. lcsw", "mw ma", "93 f", "on doac", "key", "BXR7LTQ2", "badge 3317",
 ]
 
 texts = st.lists(st.sampled_from(FRAGMENTS), min_size=0, max_size=14).flatmap(

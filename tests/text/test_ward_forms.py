@@ -331,3 +331,27 @@ def test_streets_without_a_house_number(text, gone, kept):
     out = _l2(text)
     assert all(g not in out for g in gone) and all(k in out for k in kept), out
     assert "ST elevation" in _l2("new ST elevation on ST leads")
+
+
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [
+        ("pa submitted via covermymeds key BXR7LTQ2. pt previously", ["BXR7LTQ2"], ["key"]),
+        ("dpd officer at bedside, badge 3317, here for statement", ["3317"], ["badge"]),
+        ("IMPLANTS: PROLENE MESH 6X11 CM, LOT PM2209X.", ["PM2209X"], ["6X11 CM, LOT"]),
+        ("ride booked, conf # 55-0192", ["55-0192"], ["conf #"]),
+        ("page surg resident (p 2290) if temp > 38.3", ["2290"], ["(p ", "38.3"]),
+        ("Jane Doe, MD - Hospitalist, p7-1129", ["7-1129"], ["Hospitalist, p"]),
+    ],
+    ids=["prior_auth_key", "badge", "implant_lot", "confirmation", "pager_after_p", "pager_after_p_hyphen"],
+)
+def test_numbers_named_by_one_word(text, gone, kept):
+    out = _l2(text)
+    assert all(g not in out for g in gone) and all(k in out for k in kept), out
+
+
+@pytest.mark.parametrize("text", ["key 3 points discussed", "a lot 12 times", "key findings: EF 35%", "P 88 BP 120/80",
+                                  "p 1000 mg", "ref 2 weeks"],
+                         ids=["key_count", "a_lot", "key_findings", "pulse", "dose", "short_number"])
+def test_counts_and_readings_after_those_words_stay(text):
+    assert _l2(text) == text
