@@ -459,7 +459,7 @@ _KIND_OF_HEADS = frozenset(
     "agency institute alliance council care health healthcare".split()
 )
 _KIND_OF_RE = re.compile(
-    r"(?i)\b(" + "|".join(sorted(_KIND_OF_HEADS, key=len, reverse=True)) + r")\.?[ \t]+of[ \t]+(the[ \t]+)?(?:greater[ \t]+)?"
+    r"(?i)(?=[aspcvhi])\b(" + "|".join(sorted(_KIND_OF_HEADS, key=len, reverse=True)) + r")\.?[ \t]+of[ \t]+(the[ \t]+)?(?:greater[ \t]+)?"
 )
 #: Heads that name an organisation with no kind word before them ("Hospice of the Foothills", "VNA of Cape Cod").
 _KIND_OF_ALONE = frozenset("hospice vna society association alliance council agency".split())
@@ -586,7 +586,8 @@ young older
 _LETTERHEAD_HEADS = (STRONG_HEADS | SPECIALTY_HEADS | frozenset("medicine health associates practice partners physicians".split())) \
     - frozenset("counseling counselling transport rehab imaging lab labs surgery detox dialysis snf kitchen market house".split())
 _BARE_CUE = re.compile(
-    r"(?:\b(?:at|to|from|attends|attended|attending|uses|using|via|through|thru|per|with|w/|after"
+    # (a look-ahead on the cues' first letters first: the engine skips the other positions fast)
+    r"(?=[atfuvwpmrcg@])(?:\b(?:at|to|from|attends|attended|attending|uses|using|via|through|thru|per|with|w/|after"
     # "member of grace fellowship church", "resident of whispering pines assisted living"
     r"|(?:member|members|resident|parishioner|client|graduate)[ \t]+of)|@)[ \t]+",
     re.IGNORECASE,
@@ -1062,14 +1063,14 @@ def join_institution_parts(text: str, cands: list[Candidate]) -> list[Candidate]
 #: A clinician's affiliation after the credential: "PRIYA MENON, MD - PASADENA HEART & VASCULAR", "M. LARSEN, MD (REVERE
 #: HEALTH)", "GUNNAR STRAND, MD - KOOTENAI CLINIC CARDIOLOGY".
 _AFFILIATION_RE = re.compile(
-    r"\b(?:md|m\.d\.|do|np|pa-c|dpm|fnp|aprn)[ \t]*(?:[-–][ \t]*|\()([A-Za-z][A-Za-z&'’. -]{2,60}?)(?=[ \t]*(?:\)|\n|$|,|;|[ \t]{2}))",
+    r"(?=[mdnpfa])\b(?:md|m\.d\.|do|np|pa-c|dpm|fnp|aprn)[ \t]*(?:[-–][ \t]*|\()([A-Za-z][A-Za-z&'’. -]{2,60}?)(?=[ \t]*(?:\)|\n|$|,|;|[ \t]{2}))",
     re.IGNORECASE,
 )
 #: The same after a comma: after the credential ("Lorne Whitfield, DO, MultiCare Rockwood Clinic") or after a doctor's
 #: name of one to three words ("PCP DR. ROSALIND HUDGENS, KOSCIUSKO PEDIATRIC CLINIC", "dr feldstein, northshore gi");
 #: there the last word must say what kind of place.
 _COMMA_AFFILIATION_RE = re.compile(
-    r"(?:\b(?:md|m\.d\.|do|np|pa-c|dpm|fnp|aprn)|\b(?:dr|doctor)\.?[ \t]+(?:[A-Za-z][A-Za-z'’-]*\.?[ \t]+){0,2}[A-Za-z][A-Za-z'’-]+)"
+    r"(?=[mdnpfa])(?:\b(?:md|m\.d\.|do|np|pa-c|dpm|fnp|aprn)|\b(?:dr|doctor)\.?[ \t]+(?:[A-Za-z][A-Za-z'’-]*\.?[ \t]+){0,2}[A-Za-z][A-Za-z'’-]+)"
     r",[ \t]*([A-Za-z][A-Za-z&'’. -]{2,60}?)(?=[ \t]*(?:\)|\n|$|,|;|[ \t]{2}|[ \t]-[ \t]))",
     re.IGNORECASE,
 )

@@ -440,3 +440,9 @@ def test_kinds_of_places_name_an_organisation(text, name):
 )
 def test_a_kind_of_something_names_no_organisation(text):
     assert find_kinds_of_places(text) == []
+
+
+def test_kind_of_place_scan_lookahead_covers_every_head():
+    # the scan opens on a look-ahead of the heads' first letters (speed): a head added to the set must be in it
+    firsts = set(institutions._KIND_OF_RE.pattern.split("(?=[", 1)[1].split("]", 1)[0])
+    assert {h[0] for h in institutions._KIND_OF_HEADS} <= firsts
