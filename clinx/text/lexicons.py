@@ -15,7 +15,7 @@ names its source and licence):
   neighbourhood names of every ZIP code from zipcodes 3.0 (MIT; city names and
   aliases from its USPS-based ZIP table, coordinates GeoNames CC BY 4.0) —
   Tewksbury, Athol, Allston — less the names that are words ("hope", "droop");
-* ``hospitals.txt`` (~1,250) — hand-compiled (CC0) public names of US hospitals,
+* ``hospitals.txt`` (~4,800) — hand-compiled (CC0) public names of US hospitals,
   academic medical centres and health systems in every state, home-health and VNA
   agencies, hospices, rehab and nursing-home chains and medical transport services,
   New England first, with the short forms notes use (MGH, BIDMC, UPMC, Hopkins Bayview);
