@@ -19,7 +19,7 @@ names its source and licence):
   academic medical centres and health systems in every state, home-health and VNA
   agencies, hospices, rehab and nursing-home chains and medical transport services,
   New England first, with the short forms notes use (MGH, BIDMC, UPMC, Hopkins Bayview);
-* ``organisations.txt`` (~225) — hand-compiled (CC0) names of US pharmacy, grocery,
+* ``organisations.txt`` (~2,450) — hand-compiled (CC0) names of US pharmacy, grocery,
   store and coffee chains, health insurers, large employers, national laboratories,
   medical-supply, home-infusion and dialysis companies, which notes give as a place
   of work, purchase or care; an everyday word only inside a longer name ("target store");
