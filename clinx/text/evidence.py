@@ -2296,7 +2296,10 @@ def _known_hospitals(text: str, toks: list, lows: list, named: list, add, starts
                 # a chain store ("from walgreens", "works at Stop & Shop"): a venue word first, or a
                 # capitalised name of two words or more in mixed case, or one word that is no English word
                 # ("Walmart + McDonald's", "COSTCO", "cigna denied"); never a word or abbreviation on its own ("CVS: RRR")
-                if cued or j > i + 1 and t.case == "mixed" and t.raw[:1].isupper() or j == i + 1 and _brand_word(key, t):
+                # (a listed name of three words or more, or of two with a name or an unknown word among them, in any
+                # case: "PORTLAND PUBLIC SCHOOLS", "aids project worcester")
+                if cued or j > i + 1 and t.case == "mixed" and t.raw[:1].isupper() or j == i + 1 and _brand_word(key, t) \
+                        or j > i + 2 or j == i + 2 and (toks[i].cls in (N, U) or toks[i + 1].cls in (N, U)):
                     add(i, j, "HOSPITAL", "evidence:organisation", 0.9)
                     _branch_street(text, toks, lows, j, named, add)
                 break
@@ -2385,7 +2388,7 @@ _REGION_WORDS = frozenset("greater north south east west central metro metrowest
 _PRACTICE_HEADS = frozenset("associates partners group physicians".split())
 _HEAD_TAIL = frozenset("center centre ctr hospital clinic system institute".split())
 #: Words before an institution's or a store's name that make a one-word name one ("at bmc", "by medflight").
-_ORG_CUES = VENUE_CUES | frozenset({"by", "via", "with", "pharmacy"})
+_ORG_CUES = VENUE_CUES | frozenset({"by", "via", "with", "pharmacy", "through", "thru", "for", "employer", "ins", "insurance", "insurer"})
 #: Public services a town's name makes an organisation ("SAUGUS FIRE", "Quincy Fire Dept", "lynn police"); "EMS" is
 #: left to the clinical vocabulary ("MEDFORD EMS": the town goes, the service's abbreviation stays).
 _TOWN_SERVICES = frozenset("fire police rescue pd fd".split())  # ("lowell pd": the police department)

@@ -122,3 +122,17 @@ def test_a_person_whose_name_a_system_bears_goes_whole_at_l1(text, gone):
     # hospital and "LINDA" left without the surname that makes her a person
     out = L1.run(text).text
     assert all(g not in out for g in gone), out
+
+
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [
+        ("SWITCHING TO 90-DAY MAIL ORDER THROUGH EXPRESS SCRIPTS. FASTING SUGARS", ["EXPRESS SCRIPTS"], ["THROUGH", "FASTING"]),
+        ("pt employer ocean spray - wants fmla", ["ocean spray"], ["pt employer", "wants fmla"]),
+        ("fmla paperwork completed for portland public schools HR, faxed", ["portland public schools"], ["HR, faxed"]),
+    ],
+    ids=["two_everyday_words_after_through", "two_everyday_words_after_employer", "three_words_with_a_place"],
+)
+def test_listed_organisations_of_several_words(text, gone, kept):
+    out = _out(text)
+    assert all(g not in out for g in gone) and all(k in out for k in kept), out

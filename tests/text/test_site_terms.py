@@ -14,7 +14,7 @@ from clinx.text.site_terms import load_site_terms
 
 SITE_TSV = (
     "# facilities, staff and ward names of one site (invented)\n"
-    "HOSPITAL\tPine Street Inn\n"
+    "HOSPITAL\tBright Path Inn\n"
     "HOSPITAL\tthe bridge\n"
     "NAME\tWinter\n"
     "LOCATION\tFields Corner\n"
@@ -36,7 +36,7 @@ def _pipe(path) -> TextPipeline:
 
 @pytest.mark.parametrize(
     "text,value",
-    [("referred to the pine street inn for housing", "pine street inn"),
+    [("referred to the bright path inn for housing", "bright path inn"),
      ("REFERRED TO THE BRIDGE OUTPATIENT PROGRAM", "bridge"),
      ("lives near fields corner w/ son", "fields"),
      ("plan reviewed w/ winter", "winter")],
@@ -64,16 +64,16 @@ def test_a_rows_manifest_outranks_keep(site):
 
 def test_json_lists_and_the_fingerprint_follow_the_content(tmp_path):
     p = tmp_path / "site.json"
-    p.write_text(json.dumps({"HOSPITAL": ["Pine Street Inn"], "keep": ["Ellison 4"]}))
+    p.write_text(json.dumps({"HOSPITAL": ["Bright Path Inn"], "keep": ["Ellison 4"]}))
     a = _pipe(p).fingerprint()
-    assert "pine street inn" not in _pipe(p).run("at pine street inn").text
-    p.write_text(json.dumps({"HOSPITAL": ["Pine Street Inn", "Rosie's Place"]}))
+    assert "bright path inn" not in _pipe(p).run("at bright path inn").text
+    p.write_text(json.dumps({"HOSPITAL": ["Bright Path Inn", "Rosie's Place"]}))
     assert _pipe(p).fingerprint() != a != TextPipeline("L2").fingerprint()
 
 
 @pytest.mark.parametrize(
     "content,problem",
-    [("HOSPITAL Pine Street Inn\n", "line 1: expected CATEGORY<TAB>term"),
+    [("HOSPITAL Bright Path Inn\n", "line 1: expected CATEGORY<TAB>term"),
      ("# ok\nPLACE\tSecret Town\n", "line 2: unknown category"),
      ("NAME\t--\n", "line 1: the term has no letters")],
     ids=["no_tab", "unknown_category", "no_letters"],
@@ -93,8 +93,8 @@ def test_a_missing_file_is_a_clear_error(tmp_path):
 
 def test_the_text_cli_takes_the_list_as_an_override(tmp_path, site):
     src = tmp_path / "notes.jsonl"
-    src.write_text(json.dumps({"question": "pt referred to pine street inn; transferred to Ellison 4"}) + "\n")
+    src.write_text(json.dumps({"question": "pt referred to bright path inn; transferred to Ellison 4"}) + "\n")
     cfg = compose("text", [f"output_dir={tmp_path / 'out'}", "progress=false", f"input={src}", f"text.l1.site_terms={site}"])
     run(cfg)
     row = json.loads((tmp_path / "out" / "notes.deid.jsonl").read_text())
-    assert "pine street" not in row["question"] and "Ellison 4" in row["question"]
+    assert "bright path" not in row["question"] and "Ellison 4" in row["question"]
