@@ -452,6 +452,64 @@ def _capital_run(text: str, s: int, e: int, place: bool, line_cases: dict[int, s
     return Candidate(start, end, "HOSPITAL", "rule:institution_completion", 0.9)
 
 
+_CAPITAL_WORD = re.compile(r"[A-Z][a-z]+(?:['’][a-z]+)*(?:-[A-Z][a-z]+)?")
+#: Heads that close a capitalised name with no cue ("Cedar Mountain Commons", "Bright Beginnings Academy").
+_CAPITAL_HEADS = frozenset("pavilion commons".split())
+
+
+def find_capitalised_institutions(text: str) -> list[Candidate]:
+    """In mixed-case lines, two to six capitalised words closed by a head, one of them distinctive ("2) Cedar Mountain
+    Commons", "Bed search: Northland Pavilion"), with no cue and no found part.
+
+    Distinctive: a name, an unknown word, a landscape word, a listed place or a rare everyday word; none of the words
+    may be clinical (but heads and kind words), a title, a role, a month or a clause opener ("Physical Therapy Clinic",
+    "Discharge Planning Services", "Pt Family Meeting" name none).
+    """
+    C, N, U, classify, zipf = _E.C, _E.N, _E.U, _E.classify, _E.zipf
+    place_set = _E._lex()[4]
+    out: list[Candidate] = []
+    line_start = 0
+    for line in text.split("\n"):
+        base = line_start
+        line_start += len(line) + 1
+        if len(line) < 8 or _E._line_case(line, 0, len(line)) != "mixed":
+            continue
+        run: list[re.Match] = []
+        for m in [*_CAPITAL_WORD.finditer(line), None]:
+            if m is not None and run and _ONE_OR_TWO_BLANKS.fullmatch(line, run[-1].end(), m.start()) is None \
+                    and line[run[-1].end() : m.start()] not in (" & ", "-"):
+                _close_capital_run(line, base, run, out, C, N, U, classify, zipf, place_set)
+                run = []
+            if m is None:
+                _close_capital_run(line, base, run, out, C, N, U, classify, zipf, place_set)
+            else:
+                run.append(m)
+    return out
+
+
+def _close_capital_run(line, base, run, out, C, N, U, classify, zipf, place_set) -> None:
+    """Add the longest head-closed tail of ``run`` (see :func:`find_capitalised_institutions`)."""
+    while len(run) >= 2:
+        last = run[-1].group().lower().replace("’", "'")
+        if last in HEADS or last in _E.HOSPITAL_HEADS or last in _CAPITAL_HEADS:
+            break
+        run = run[:-1]
+    if len(run) < 2 or len(run) > 6 or _CLINICIAN_BEFORE.search(line, max(0, run[0].start() - 12), run[0].start()):
+        return  # (a clinician's name and service: "Dr. Avery Clinic hours")
+    lows = [m.group().lower().replace("’", "'") for m in run]
+    distinctive = False
+    for w in lows[:-1]:
+        if not _run_word_ok(w.capitalize()) or w in _RUN_STOP:
+            return
+        kind = w in HEADS or w in MODIFIERS or w in _E.HOSPITAL_HEADS or w in GENERIC_QUALIFIERS
+        if classify(w) == C and not kind and w not in _TOPONYM_WORDS:
+            return
+        if not kind and (classify(w) in (N, U) or w in _TOPONYM_WORDS or w in place_set or zipf(w) < 3.8):
+            distinctive = True
+    if distinctive:
+        out.append(Candidate(base + run[0].start(), base + run[-1].end(), "HOSPITAL", "rule:capitalised_institution", 0.85))
+
+
 #: Kinds of organisation a practice or an agency is named as "<kinds> <this> of <place>" ("Womens Health Assoc of
 #: Worcester", "Cardiovascular Assoc of the Berkshires", "Digestive Health Specialists of the Southeast").
 _KIND_OF_HEADS = frozenset(
@@ -1249,4 +1307,4 @@ def _sentence_start(text: str, pos: int) -> bool:
 from clinx.text import evidence as _E  # noqa: E402
 from clinx.text import lexicons as _L  # noqa: E402
 
-__all__ = ["find_affiliations", "find_kinds_of_places", "join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_institution_fields", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]
+__all__ = ["find_affiliations", "find_capitalised_institutions", "find_kinds_of_places", "join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_institution_fields", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]

@@ -45,6 +45,7 @@ from clinx.text.institutions import (
     find_bare_institutions,
     find_institution_fields,
     find_affiliations,
+    find_capitalised_institutions,
     find_kinds_of_places,
     find_hospital_acronyms,
     find_institutions_before_units,
@@ -1092,6 +1093,7 @@ class RuleRecognizer:
         cands.extend(find_hospital_acronyms(text))
         cands.extend(find_affiliations(text))
         cands.extend(find_kinds_of_places(text))
+        cands.extend(find_capitalised_institutions(text))
         cands.extend(complete_institutions(text, cands))
         cands.extend(repeated_institution_words(text, cands))
         cands.extend(join_institution_parts(text, cands))

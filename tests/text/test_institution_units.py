@@ -11,6 +11,7 @@ import pytest
 
 from clinx.text import institutions
 from clinx.text.institutions import (
+    find_capitalised_institutions,
     find_hospital_acronyms,
     find_institutions_before_units,
     find_kinds_of_places,
@@ -446,3 +447,25 @@ def test_kind_of_place_scan_lookahead_covers_every_head():
     # the scan opens on a look-ahead of the heads' first letters (speed): a head added to the set must be in it
     firsts = set(institutions._KIND_OF_RE.pattern.split("(?=[", 1)[1].split("]", 1)[0])
     assert {h[0] for h in institutions._KIND_OF_HEADS} <= firsts
+
+
+@pytest.mark.parametrize(
+    "text,name",
+    [
+        ("Pt's preferences: 1) Avery Heights 2) Cedar Mountain Commons 3) anywhere", "Cedar Mountain Commons"),
+        ("Bed search: Northland Pavilion at Mercy first choice.", "Northland Pavilion"),
+    ],
+    ids=["list_item", "after_field_label"],
+)
+def test_capitalised_name_closed_by_a_head_with_no_cue(text, name):
+    assert [text[c.start : c.end] for c in find_capitalised_institutions(text)] == [name]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Physical Therapy Clinic visit today", "Discharge Planning Services called", "Seen in Cardiology Clinic today",
+     "Plan: Follow up in Primary Care Clinic", "PT TO CEDAR MOUNTAIN COMMONS", "Dr. Avery Clinic hours"],
+    ids=["kind_words", "care_activity", "specialty", "clause_opener", "one_case_line", "title"],
+)
+def test_capitalised_kind_words_name_no_institution(text):
+    assert find_capitalised_institutions(text) == []
