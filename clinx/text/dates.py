@@ -196,8 +196,10 @@ def _month_year_ok(s: int, e: int, text: str) -> tuple[int, int] | None:
 
 
 def _md_range_ok(m: re.Match, text: str) -> tuple[int, int] | None:
-    """A range of two month/day dates (``3/24-3/30``) unless it is a score, setting or dose range."""
+    """A range of two month/day dates (``3/24-3/30``, ``5/2-5/14/24``) unless it is a score, setting or dose range."""
     s, e = m.span()
+    if m.group("ay") or m.group("by"):
+        return s, e  # a year makes each half a date
     for part in (m.group("a"), m.group("b")):
         mon, day = (int(x) for x in part.split("/"))
         if not (1 <= mon <= 12 and 1 <= day <= 31):
@@ -355,7 +357,7 @@ def _month_start() -> str:
 _ORD_GATE_RE = re.compile(r"[0-9](?:st|nd|rd|th)")
 _WEEKDAY_STEMS = ("mon", "tue", "wed", "thu", "fri", "saturday", "sunday")
 # the middle of every month/day range ("4/3-4/", "22 - 7/"), led by its first slash (a literal scan)
-_MD_RANGE_GATE_RE = re.compile(r"/(?<=\d/)\d{1,2}\s?-\s?\d{1,2}/")
+_MD_RANGE_GATE_RE = re.compile(r"/(?<=\d/)\d{1,2}(?:/\d{2,4})?\s?-\s?\d{1,2}/")
 _YEAR_GATE_RE = re.compile(r"(?:19|20)\d\d")
 # r"\d-(?:jan|...)" led by its hyphen (the digit checked behind it): a scan for one literal character is
 # many times faster than one for a set of characters, and finds a match exactly when the plain form does
@@ -453,7 +455,9 @@ DATE_RECOGNIZERS: list[Recognizer] = [
         "date_md_range",
         # "abx 3/24-3/30", "7/22 - 7/25": date_md's look-arounds refuse each half of a range
         # (the first digit first, the look-behind after it: the engine skips every other position)
-        r"(?P<a>\d(?<![\w/.:+-]\d)\d?/\d{1,2})\s?-\s?(?P<b>\d{1,2}/\d{1,2})(?![\w/%]|[.:-]\d)",
+        # (either half may carry its year: "admitted 5/2-5/14/24", "5/2/24-5/14/24")
+        r"(?P<a>\d(?<![\w/.:+-]\d)\d?/\d{1,2})(?P<ay>/(?:\d{4}|\d\d))?\s?-\s?(?P<b>\d{1,2}/\d{1,2})(?P<by>/(?:\d{4}|\d\d))?"
+        r"(?![\w/%]|[.:-]\d)",
         "DATE", 0.9, validator=_md_range_ok, gate=lambda t, low: _MD_RANGE_GATE_RE.search(t) is not None,
     ),
     Recognizer(

@@ -147,7 +147,7 @@ FRAGMENTS = [
     # dictation initials and month/day ranges (their gates look for "A/b" and "d/d-d/")
     "XG/ss", "AB/cd", "Ab/c", "3/24-3/30", "7/22 - 7/25", "12/1 -", "- 1/2",
     # pagers after "p", signers' initials before a role or alone on the last line, ages before a lower-case sex letter
-    "p 2290", "p7-1129", "P", "jb", "pmk dpm", "f.a. lcsw", "mw ma", "93 f", "on doac", "key", "BXR7LTQ2", "badge 3317",
+    "5/2-5/14/24", "5/2/24-5/14/2024", "p 2290", "p7-1129", "P", "jb", "pmk dpm", "f.a. lcsw", "mw ma", "93 f", "on doac", "key", "BXR7LTQ2", "badge 3317",
 ]
 
 texts = st.lists(st.sampled_from(FRAGMENTS), min_size=0, max_size=14).flatmap(
@@ -359,7 +359,7 @@ PLAIN_FORMS = {
     "name_comma": rf"(?<![\w,])(?P<v>{_NT},\s{{0,2}}{_NT}(?:\s{{1,2}}[A-Z]\.?(?![\w]))?)",
     "name_possessive_caps": rf"(?<![\w'])(?P<v>{_NT_UP}(?:\s{{1,3}}{_NT_UP}){{1,2}})['’]s(?![\w])",
     "name_possessive": rf"(?<![\w'])(?P<v>(?:{_NT}\s{{1,3}}){{0,2}}{_NT})['’]s?(?![\w])",
-    "date_md_range": r"(?<![\w/.:+-])(?P<a>\d{1,2}/\d{1,2})\s?-\s?(?P<b>\d{1,2}/\d{1,2})(?![\w/%]|[.:-]\d)",
+    "date_md_range": r"(?<![\w/.:+-])(?P<a>\d{1,2}/\d{1,2})(?P<ay>/(?:\d{4}|\d\d))?\s?-\s?(?P<b>\d{1,2}/\d{1,2})(?P<by>/(?:\d{4}|\d\d))?(?![\w/%]|[.:-]\d)",
     "phone_seven_spaced": r"(?<![\w/.,-])\d{3}[ .]\d{4}(?![\w/]|[.,]\d)",
     "phone": r"(?<![\w+])(?:(?:\+|00)?\d{1,3}[\s.-]{1,2})?(?:\(\d{3}\)\s{0,2}|\d{3}[\s.-])\d{3}[\s.-]\d{4}"
     r"(?:\s{0,2}(?:[xX]|[eE][xX][tT]\.?|[eE]xtension)\s{0,2}\d{1,6})?(?!\w)",
@@ -374,7 +374,7 @@ _REWRITE_PIECES = {
               "a" * 21, "A" * 21, "J.", "J", "Doe, John", "Mary Smith's", "JOHN SMITH's", "ANN O'NEIL’s", "Łukasz Bąk’", "Jones'"],
     "numbers": ["3/14", "12/8", "7/22", " - ", "+", ":", "/", "%", "555", "0199", "555 0199", "555.0199", "12", "1", "0", "00",
                 "+1", "001", "(", ")", "(555)", "555-", "123", "4567", "x12", "ext", "ext.", "extension", "(555) 123-4567",
-                "3/14-3/20", "12/8 - 12/9", "+1 555 123 4567", "00 1 555 123 4567", "555-123-4567", "0044 555 123 4567", "0012"],
+                "3/14-3/20", "12/8 - 12/9", "5/2-5/14/24", "5/2/24-5/14/2024", "/24", "/2024", "+1 555 123 4567", "00 1 555 123 4567", "555-123-4567", "0044 555 123 4567", "0012"],
     "ages": ["92", "9", "1", "101", "10", "119", "99", "year", "years", "yr", "yo", "yom", "y/o", "y.o.", "old", "M", "F",
              "-year-old", "YEARS", "Old", "-", "92 years old", "101 yo", "95-year-old", "99M"],
     "hospitals": ["St", "St.", "Mt", "Ft", "Sa", "Mary", "General", "GENERAL", "Hospital", "HOSPITAL", "Hospitals", "Medical",

@@ -355,3 +355,16 @@ def test_numbers_named_by_one_word(text, gone, kept):
                          ids=["key_count", "a_lot", "key_findings", "pulse", "dose", "short_number"])
 def test_counts_and_readings_after_those_words_stay(text):
     assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("MSSA bacteremia, admitted 5/2-5/14/24. Discharged on cefazolin", ["5/2", "5/14/24"]),
+     ("admitted 5/2/24-5/14/24.", ["5/2/24", "5/14/24"]),
+     ("hosp 3/1-3/5/2024 for chf", ["3/1", "3/5/2024"])],
+    ids=["year_on_the_second_half", "years_on_both_halves", "four_digit_year"],
+)
+def test_date_ranges_with_a_year(text, gone):
+    out = _l2(text)
+    assert all(g not in out for g in gone), out
+    assert _l2("pain 3/10-5/10 today") == "pain 3/10-5/10 today"
