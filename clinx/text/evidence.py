@@ -83,7 +83,7 @@ anesthesiologist radiologist pathologist consultant tech technician midwife coac
 therapist operator provider hospitalist intensivist dentist pharmacist crna surgeon: chaplain interpreter ot pt/ot slp
 rt rrt sw cna pct staff aide pca sitter secretary receptionist coordinator director supervisor liaison educator counselor
 dietitian nutritionist rd caseworker advocate sponsor landlord mentor tutor doula
-paramedic sonographer technologist scribe medic dispatcher attg
+paramedic sonographer technologist scribe medic dispatcher attg worker
 """.split()
 )
 LABELS = frozenset(
@@ -109,6 +109,7 @@ ccc-slp cde aprn fnp anp dnp bsn rd ldn rrt ccrn cnp cwocn cwon wocn cwcn cns ac
 pgy emt emt-b emt-p nremt
 rdcs rdms rcs rvs rcis chpn chp cen cnor ocn cpn cnrn cpht ibclc cdces atc fnp-c agacnp agacnp-bc pmhnp whnp cpnp rnc
 cna ascp bcps bcop
+chw cadc ladc lcpc lpcc cpss bcba rbt lcdc lmsw lsw mft lmt
 """.split()
 )
 HOSPITAL_HEADS = frozenset(

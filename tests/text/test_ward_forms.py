@@ -368,3 +368,17 @@ def test_date_ranges_with_a_year(text, gone):
     out = _l2(text)
     assert all(g not in out for g in gone), out
     assert _l2("pain 3/10-5/10 today") == "pain 3/10-5/10 today"
+
+
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [
+        ("NEXT CONTACT 1 WK.\nR. ABERNATHY-COLE, CHW", ["ABERNATHY"], ["CHW"]),
+        ("REPORT MADE TO APS, INTAKE WORKER S. MBEKI, REF PENDING", ["MBEKI"], ["INTAKE WORKER"]),
+    ],
+    ids=["community_health_worker_credential", "worker_before_name"],
+)
+def test_community_workers_names(text, gone, kept):
+    out = _l2(text)
+    assert all(g not in out for g in gone) and all(k in out for k in kept), out
+    assert _l2("case worker visited today") == "case worker visited today"
