@@ -67,12 +67,16 @@ bank insurance realty construction fabrication manufacturing plumbing electric l
 church temple mosque parish ministries chapel synagogue cathedral
 clinic clinics hospital infirmary associates partners group practice rehab rehabilitation intervention
 castings foundry
+heights metro alliance ame aps cps dss
 """.split()
 )
 #: Heads of two words, whose second word alone names no kind of place ("Elmwood Group Home", "Oak Hill Assisted Living").
 TWO_WORD_HEADS = frozenset(
     {("group", "home"), ("nursing", "home"), ("funeral", "home"), ("foster", "home"), ("rest", "home"),
-     ("boarding", "home"), ("assisted", "living"), ("independent", "living"), ("senior", "living")}
+     ("boarding", "home"), ("assisted", "living"), ("independent", "living"), ("senior", "living"),
+     # a town's or a county's department ("PIMA COUNTY HEALTH DEPT"); not a hospital's ("... CENTER DEPARTMENT OF PATHOLOGY")
+     ("health", "dept"), ("health", "department"), ("police", "dept"), ("police", "department"), ("fire", "dept"),
+     ("fire", "department"), ("sheriff's", "dept"), ("sheriff's", "department"), ("sheriffs", "department")}
 )
 #: Specialties and kinds of care that close a practice's or a unit's name after a found part ("Oakview Neurosurgery",
 #: "Brookline Renal", "Chestnut Hill Dialysis", "Brightwater SNF"); after a clinician's name they name a service.
