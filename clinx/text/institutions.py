@@ -43,6 +43,7 @@ hospital``, ``county clinic``), which every finder of names before heads asks.
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_right
 
@@ -392,6 +393,25 @@ def _run_word_ok(word: str) -> bool:
     return True
 
 
+_RUN_NEXT_CAPITAL = re.compile(r"(?:[ \t]{1,2}(?:&[ \t]{1,2})?|-|[ \t]?&[ \t]?)(?:[A-Z]|(?:of|for|the|de|del|la)[ \t]+[A-Z])")
+
+
+def _capital_beside(text: str, s: int, e: int) -> bool:
+    """Is a capitalised word (or a joiner) right before ``s`` or a capitalised word right after ``e``? (A cheap test
+    before :func:`_capital_run` reads the line.)"""
+    if _RUN_NEXT_CAPITAL.match(text, e):
+        return True
+    p = s
+    while p > 0 and text[p - 1] in " \t&-":
+        p -= 1
+    if p == s:
+        return False
+    q = p
+    while q > 0 and (text[q - 1].isalpha() or text[q - 1] in "'’."):
+        q -= 1
+    return q < p and (text[q].isupper() or text[q:p] in _RUN_JOINERS)
+
+
 def _capital_run(text: str, s: int, e: int, place: bool, line_cases: dict[int, str] | None = None) -> Candidate | None:
     """In a mixed-case line, the run of capitalised words an institution's found part stands in ("Immediate Care of
     [Ashby]", "[Harmon] Heart", "[MultiCare] Rockwood Clinic", "Kidney Care Partners of [Westbury]"), or None.
@@ -402,6 +422,8 @@ def _capital_run(text: str, s: int, e: int, place: bool, line_cases: dict[int, s
     place ("Kidney Care Partners of Westbury"), else it is a place or a name ("Main Street", "Mary Lou").
     ``line_cases`` caches each line's letter case by the line's start.
     """
+    if not _capital_beside(text, s, e):
+        return None  # (most anchors: no capitalised word beside them)
     ls = text.rfind("\n", 0, s) + 1
     case = line_cases.get(ls) if line_cases is not None else None
     if case is None:
@@ -469,13 +491,19 @@ def find_capitalised_institutions(text: str) -> list[Candidate]:
     may be clinical (but heads and kind words), a title, a role, a month or a clause opener ("Physical Therapy Clinic",
     "Discharge Planning Services", "Pt Family Meeting" name none).
     """
+    heads = _capital_heads()
+    starts = {}
+    for m in _CAPITAL_WORD.finditer(text):
+        if m.group().lower() in heads:
+            starts[text.rfind("\n", 0, m.start()) + 1] = None  # (only the lines a capitalised head stands in)
+    if not starts:
+        return []
     C, N, U, classify, zipf = _E.C, _E.N, _E.U, _E.classify, _E.zipf
     place_set = _E._lex()[4]
     out: list[Candidate] = []
-    line_start = 0
-    for line in text.split("\n"):
-        base = line_start
-        line_start += len(line) + 1
+    for base in starts:
+        le = text.find("\n", base)
+        line = text[base : len(text) if le < 0 else le]
         if len(line) < 8 or _E._line_case(line, 0, len(line)) != "mixed":
             continue
         run: list[re.Match] = []
@@ -491,11 +519,16 @@ def find_capitalised_institutions(text: str) -> list[Candidate]:
     return out
 
 
+@functools.cache
+def _capital_heads() -> frozenset:
+    return HEADS | _E.HOSPITAL_HEADS | _CAPITAL_HEADS
+
+
 def _close_capital_run(line, base, run, out, C, N, U, classify, zipf, place_set) -> None:
     """Add the longest head-closed tail of ``run`` (see :func:`find_capitalised_institutions`)."""
     while len(run) >= 2:
         last = run[-1].group().lower().replace("’", "'")
-        if last in HEADS or last in _E.HOSPITAL_HEADS or last in _CAPITAL_HEADS:
+        if last in _capital_heads():
             break
         run = run[:-1]
     if len(run) < 2 or len(run) > 6 or _CLINICIAN_BEFORE.search(line, max(0, run[0].start() - 12), run[0].start()):

@@ -334,3 +334,46 @@ def test_institutions_before_units_equal_their_plain_form_on_the_corpora():
              "ST. MARY'S WOUND CLINIC", "w/ wellspring ENT", "@ pioneer ED")
     for text in corpus() + tuple(lines) + extra:
         assert _spans(I.find_institutions_before_units(text)) == _spans(_before_units_plain(text)), text[:80]
+
+
+def test_capital_run_precheck_changes_no_result(monkeypatch):
+    """The cheap look beside an anchor (:func:`institutions._capital_beside`) skips only anchors whose run is empty:
+    on every anchor of the corpus the run is the same with the look forced true."""
+    from clinx.text.rules import RuleRecognizer
+
+    rec = RuleRecognizer()
+    anchors = []
+    for text in corpus()[:300]:
+        anchors.extend((text, c.start, c.end, c.category) for c in rec.find(text) if c.category in I.ANCHOR_CATEGORIES)
+    fast = [I._capital_run(t, s, e, place=cat != "HOSPITAL") for t, s, e, cat in anchors]
+    monkeypatch.setattr(I, "_capital_beside", lambda text, s, e: True)
+    plain = [I._capital_run(t, s, e, place=cat != "HOSPITAL") for t, s, e, cat in anchors]
+    assert fast == plain
+    assert any(c is not None for c in fast)  # the corpus reaches the run at all
+
+
+def test_capitalised_institutions_read_only_lines_with_a_capitalised_head():
+    """The finder reads only the lines a capitalised head stands in; reading every line finds the same."""
+    for text in corpus()[:300]:
+        got = I.find_capitalised_institutions(text)
+        # the plain form: every line, the head test left to the run's own closing
+        plain = []
+        heads = I._capital_heads()
+        C, N, U, classify, zipf = E.C, E.N, E.U, E.classify, E.zipf
+        pos = 0
+        for line in text.split("\n"):
+            base, pos = pos, pos + len(line) + 1
+            if len(line) < 8 or E._line_case(line, 0, len(line)) != "mixed":
+                continue
+            run = []
+            for m in [*I._CAPITAL_WORD.finditer(line), None]:
+                if m is not None and run and I._ONE_OR_TWO_BLANKS.fullmatch(line, run[-1].end(), m.start()) is None \
+                        and line[run[-1].end() : m.start()] not in (" & ", "-"):
+                    I._close_capital_run(line, base, run, plain, C, N, U, classify, zipf, E._lex()[4])
+                    run = []
+                if m is None:
+                    I._close_capital_run(line, base, run, plain, C, N, U, classify, zipf, E._lex()[4])
+                else:
+                    run.append(m)
+        assert got == plain
+        assert heads
