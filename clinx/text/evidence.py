@@ -68,7 +68,7 @@ TITLES = frozenset(
 )
 RELATIONS = frozenset(
     """
-wife husband husb hubby son sons daughter daughters dtr dau sister sisters brother brothers bro sis mother mom mum father dad
+wife husband husb hubby sibling siblings son sons daughter daughters dtr dau sister sisters brother brothers bro sis mother mom mum father dad
 son-in-law daughter-in-law mother-in-law father-in-law brother-in-law sister-in-law sil dil stepsister stepbrother
 grandchild grandniece grandnephew godson goddaughter caregiver
 niece nephew grandson granddaughter grandmother grandfather grandma grandpa granddtr partner boyfriend girlfriend bf gf

@@ -382,3 +382,10 @@ def test_community_workers_names(text, gone, kept):
     out = _l2(text)
     assert all(g not in out for g in gone) and all(k in out for k in kept), out
     assert _l2("case worker visited today") == "case worker visited today"
+
+
+def test_a_siblings_name_before_the_age():
+    out = _l2("4. Sibling (Lily, 11) - mom worried about her")
+    assert "Lily" not in out and "11)" in out, out
+    assert _l2("Sibling HLA typing: pending") == "Sibling HLA typing: pending"
+    assert _l2("no siblings at home") == "no siblings at home"
