@@ -1751,7 +1751,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         pair = (lows[i - 1], low) if i > 0 else None
         # ("PT/OT at home via Bayada": a service comes via an agency; only a name or a capitalised unknown word there)
         venue = pair in VENUE_PAIRS or low in ("at", "via") or (low in ("from", "to") and i > 0) or low in _PREFER
-        place_cue = pair in PLACE_CUES or low in ("in", "from", "to", "near")
+        # a found person "in" a place is a place cue as "lives in" is ("son marcus in detroit")
+        person_in = low == "in" and i > 0 and named[i - 1]
+        place_cue = pair in PLACE_CUES or person_in or low in ("in", "from", "to", "near")
         k = i + 1
         if k >= n or named[k] or not _joined(text, t, toks[k], comma=False):
             continue
@@ -1790,10 +1792,10 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             # a known place after "in"/"from"/"to", even one that is also a word, when capitalised ("in Worcester")
             # (in lower-case text, a place that is also a rare word: "from worcester", "to arlington")
             inplace = tj.low in place_set and tj.cls != C and tj.low not in _BODY_AND_CARE_TOWNS and (
-                tj.cls not in (W, A) or tj.raw[:1].isupper() or tj.cls == W and zipf(tj.low) < (4.8 if pair in PLACE_CUES else 4.2)
+                tj.cls not in (W, A) or tj.raw[:1].isupper() or tj.cls == W and zipf(tj.low) < (4.8 if pair in PLACE_CUES or person_in else 4.2)
                 # a name that is also a word only after a cue of living there ("lives in canton", "moved to dover";
                 # not "pain in temple", "assist to bath")
-                or tj.cls == A and pair in PLACE_CUES and zipf(tj.low) < 4.8
+                or tj.cls == A and (pair in PLACE_CUES or person_in) and zipf(tj.low) < 4.8
             )
             strong_venue = pair in VENUE_PAIRS or pair in PLACE_CUES or low in _PREFER
             title_u = tj.cls == U and tj.case == "mixed" and tj.raw[:1].isupper() and not tj.raw.isupper()
@@ -2372,7 +2374,7 @@ _VALUE_STOP = frozenset("in at on for with to from none unknown pending tbd yes 
 #: Street words, written out or abbreviated; after one to three words and a house number they close an address.
 _STREET_SUFFIXES = frozenset(
     "street st avenue ave av road rd boulevard blvd terrace ter lane ln drive dr court ct place pl square sq parkway pkwy "
-    "circle cir highway hwy way".split()
+    "circle cir highway hwy way concourse pike turnpike plaza crescent".split()
 )
 #: Abbreviated street words, which close a street's name without a house number after "lives on", "on", "off".
 _STREET_ABBREVS = frozenset("st ave av rd blvd ter ln pkwy cir hwy".split())

@@ -122,6 +122,7 @@ _POSSESSIVE_HEADS = frozenset("place table door closet cupboard corner".split())
 #: Street words that make a found name a street's ("SHIRLEY AVE"); not "dr" (a title), "rd" (a dietitian), "st" (a
 #: saint: "Mary St. John"), "way", "place" or "court".
 _STREET_WORDS_AFTER_NAME = frozenset("street avenue ave av road boulevard blvd terrace lane ln parkway pkwy circle cir highway hwy".split())
+_STREET_CUE_BEFORE = re.compile(r"(?i)\b(?:on|off|at|near)[ \t]+$")
 #: Words after a place that make it a county, which is still a place ("Bexley County").
 PLACE_TAILS = frozenset("county".split())
 #: Heads before "of <place>": "Islamic Center of Marlow", "Arc of Bexley County", "Hospice of the Valley".
@@ -214,7 +215,9 @@ def _right(text: str, s: int, e: int, cat: str) -> Candidate | None:
         after_head = end is not None
         if n == 0 and cat == "LOCATION" and w in PLACE_TAILS and not m.group(1).strip():
             end, new_cat = m.end(), "LOCATION"
-        elif n == 0 and cat == "NAME" and w in _STREET_WORDS_AFTER_NAME and not clinician and m.group(1) == " ":
+        elif n == 0 and cat == "NAME" and not clinician and m.group(1) == " " and (
+                w in _STREET_WORDS_AFTER_NAME or w in ("rd", "dr", "st") and _STREET_CUE_BEFORE.search(text, max(0, s - 8), s)):
+            # ("ON OAKWOOD RD": after "on" a street; "tess rd" is a dietitian)
             # a street named for a person ("CVS SHIRLEY AVE", "Harrison Ave"): the name and the street word are a place
             end, new_cat = m.end(), "LOCATION"
             break

@@ -235,7 +235,7 @@ _STATES = (
 
 _STREET_WORDS = (
     r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr(?!\.?\s{1,3}[A-Z][a-z])|Court|Ct|Way|Place|Pl|Terrace|"
-    r"Circle|Parkway|Pkwy|Highway|Hwy|Square|Sq)"
+    r"Circle|Parkway|Pkwy|Highway|Hwy|Square|Sq|Concourse|Pike|Turnpike|Plaza|Crescent)"
 )
 
 #: A phone number's area code: "(555) " or "555-".

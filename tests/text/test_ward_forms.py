@@ -389,3 +389,18 @@ def test_a_siblings_name_before_the_age():
     assert "Lily" not in out and "11)" in out, out
     assert _l2("Sibling HLA typing: pending") == "Sibling HLA typing: pending"
     assert _l2("no siblings at home") == "no siblings at home"
+
+
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [
+        ("son marcus in detroit; son luis deceased.", ["detroit"], ["deceased"]),
+        ("BIB CITY EMS FROM HOME PARKING LOT ON OAKWOOD RD FOR HYPOTHERMIA", ["OAKWOOD RD"], ["FOR HYPOTHERMIA"]),
+        ("BANGING ON DOORS OF BUILDING AT 1450 GRAND CONCOURSE.", ["1450", "CONCOURSE"], ["BANGING ON DOORS"]),
+    ],
+    ids=["person_in_town", "road_after_on", "concourse"],
+)
+def test_places_beside_people_and_streets(text, gone, kept):
+    out = _l2(text)
+    assert all(g not in out for g in gone) and all(k in out for k in kept), out
+    assert "in bed" in _l2("son marcus in bed with flu")
