@@ -550,6 +550,43 @@ def _close_capital_run(line, base, run, out, C, N, U, classify, zipf, place_set)
         out.append(Candidate(base + run[0].start(), base + run[-1].end(), "HOSPITAL", "rule:capitalised_institution", 0.85))
 
 
+#: A facility's answer to a referral, after its name ("woodbriar accepted pending auth", "Cedar Mountain: accepted",
+#: "bear mtn declined (no female bed)", "hebrew had no bed").
+_PLACEMENT_REPLY_RE = re.compile(
+    r"(?im)(?:^|(?<=[.;,(])|(?<=[.;,(][ \t])|(?<=[ \t]-[ \t])|(?<=\band[ \t])|(?<=\bbut[ \t]))[ \t]*"
+    r"(?P<v>[a-z][\w'’&.-]*(?:[ \t]+[a-z][\w'’&.-]*){0,2})[ \t]*:?[ \t]+"
+    r"(?:accepted|declined|denied|(?:has|had)[ \t]+(?:a[ \t]+|no[ \t]+)?beds?|can(?:not|'t|[ \t]+not)?[ \t]+take|will[ \t]+accept|"
+    r"offered[ \t]+(?:a[ \t]+)?bed)\b"
+)
+_PLACEMENT_WORDS_RE = re.compile(r"(?i)\b(?:snf|rehab|ltach|ltc|placement|referrals?|bed search|facility|facilities|sar|alf)\b")
+#: Words before "accepted"/"declined" that are people or the care team, never a facility.
+_NOT_A_FACILITY = frozenset(
+    "pt patient patients family team insurance insurer plan auth authorization md pcp pt/ot ot case cm sw dtr son wife "
+    "husband daughter mother father mom dad he she they who which bed beds offer referral referrals it all both none".split()
+)
+
+
+def find_placement_replies(text: str) -> list[Candidate]:
+    """Facilities named by their answer to a placement referral, in a note that talks of placement: one to three
+    words opening a clause before "accepted", "declined", "has no bed" ("woodbriar accepted pending auth"). One of
+    the words must be distinctive (a name, an unknown word, a landscape word, a rare everyday word); people, the
+    care team and clinical words never are ("pt declined", "family accepted", "PT/OT declined")."""
+    if _PLACEMENT_WORDS_RE.search(text) is None:
+        return []
+    C, N, U, classify, zipf = _E.C, _E.N, _E.U, _E.classify, _E.zipf
+    RELATIONS, ROLES, TITLES = _E.RELATIONS, _E.ROLES, _E.TITLES
+    FUNCTION_WORDS = _L.FUNCTION_WORDS
+    out = []
+    for m in _PLACEMENT_REPLY_RE.finditer(text):
+        words = [w.lower().strip(".:") for w in m.group("v").split()]
+        if any(w in _NOT_A_FACILITY or w in FUNCTION_WORDS or w in RELATIONS or w in ROLES or w in TITLES
+               or classify(w) == C and w not in _TOPONYM_WORDS for w in words):
+            continue
+        if any(classify(w) in (N, U) or w in _TOPONYM_WORDS or zipf(w) < 3.5 for w in words):
+            out.append(Candidate(m.start("v"), m.end("v"), "HOSPITAL", "rule:placement_reply", 0.85))
+    return out
+
+
 #: Kinds of organisation a practice or an agency is named as "<kinds> <this> of <place>" ("Womens Health Assoc of
 #: Worcester", "Cardiovascular Assoc of the Berkshires", "Digestive Health Specialists of the Southeast").
 _KIND_OF_HEADS = frozenset(
@@ -1347,4 +1384,4 @@ def _sentence_start(text: str, pos: int) -> bool:
 from clinx.text import evidence as _E  # noqa: E402
 from clinx.text import lexicons as _L  # noqa: E402
 
-__all__ = ["find_affiliations", "find_capitalised_institutions", "find_kinds_of_places", "join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_institution_fields", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]
+__all__ = ["find_affiliations", "find_capitalised_institutions", "find_kinds_of_places", "find_placement_replies", "join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_institution_fields", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]

@@ -47,6 +47,7 @@ from clinx.text.institutions import (
     find_affiliations,
     find_capitalised_institutions,
     find_kinds_of_places,
+    find_placement_replies,
     find_hospital_acronyms,
     find_institutions_before_units,
     find_parenthesised_institutions,
@@ -1094,6 +1095,7 @@ class RuleRecognizer:
         cands.extend(find_affiliations(text))
         cands.extend(find_kinds_of_places(text))
         cands.extend(find_capitalised_institutions(text))
+        cands.extend(find_placement_replies(text))
         cands.extend(complete_institutions(text, cands))
         cands.extend(repeated_institution_words(text, cands))
         cands.extend(join_institution_parts(text, cands))

@@ -15,6 +15,7 @@ from clinx.text.institutions import (
     find_hospital_acronyms,
     find_institutions_before_units,
     find_kinds_of_places,
+    find_placement_replies,
     repeated_institution_words,
 )
 from clinx.text.base import Candidate
@@ -488,3 +489,11 @@ def test_kinds_of_place_after_a_found_name(text, gone, kept):
 def test_a_hospitals_department_is_no_part_of_its_name():
     out = _l2("LAKESIDE REGIONAL MEDICAL CENTER DEPARTMENT OF RADIOLOGY\nPATIENT: X")
     assert "DEPARTMENT OF RADIOLOGY" in out and "LAKESIDE" not in out, out
+
+
+def test_facilities_named_by_their_answer_to_a_referral():
+    text = "snf referrals sent. bear mtn declined (no female bed), woodbriar accepted pending auth."
+    assert [text[c.start : c.end] for c in find_placement_replies(text)] == ["bear mtn", "woodbriar"]
+    assert find_placement_replies("SNF referrals: pt declined, family accepted, PT/OT declined, wife declined") == []
+    # no placement in the note: no reading ("Tylenol declined")
+    assert find_placement_replies("Pain meds: woodbriar declined.") == []
