@@ -571,8 +571,10 @@ def find_placement_replies(text: str) -> list[Candidate]:
     words opening a clause before "accepted", "declined", "has no bed" ("woodbriar accepted pending auth"). One of
     the words must be distinctive (a name, an unknown word, a landscape word, a rare everyday word); people, the
     care team and clinical words never are ("pt declined", "family accepted", "PT/OT declined")."""
-    if _PLACEMENT_WORDS_RE.search(text) is None:
-        return []
+    low = text.lower()
+    if not ("accept" in low or "declin" in low or "denied" in low or " bed" in low or " take" in low) \
+            or _PLACEMENT_WORDS_RE.search(text) is None:
+        return []  # (substring tests first: most texts hold no answer to a referral)
     C, N, U, classify, zipf = _E.C, _E.N, _E.U, _E.classify, _E.zipf
     RELATIONS, ROLES, TITLES = _E.RELATIONS, _E.ROLES, _E.TITLES
     FUNCTION_WORDS = _L.FUNCTION_WORDS
