@@ -17,7 +17,14 @@ recogniser already removed:
 * **left**: ``<kind words ending in a head> of [the|greater] <found place>``
   (``Guardian Services of New England``, ``Temple of Greater Hollis``,
   ``our lady of Fatima``) takes in the words before ``of``, and kind words
-  before a name found from its head on (``Infusion [Center of Framingham]``).
+  before a name found from its head on (``Infusion [Center of Framingham]``);
+* **capitalised run**: in a mixed-case line, the capitalised words a found part
+  stands in (``Kidney Care Partners of [Westbury]``, ``[MultiCare] Rockwood Clinic``).
+
+The kind of place right after an institution's or a town's name goes with it
+(``Haven House shelter``, ``Medford EMS``, ``sentinel ortho``), as annotators
+count the name; a unit inside a hospital (``Holy Name ED``) and a specialty after
+a full hospital name stay.
 
 Kind words are organisation vocabulary only (no clinical finding or drug);
 specialties (``oncology``, ``ortho``, ``dental``) and office words are not taken
@@ -33,7 +40,11 @@ the distinctive words before a unit, service or staff word
 (:func:`find_institutions_before_units`: ``sentinel ortho``, ``Mercy pharmacist``),
 a hospital-shaped acronym where the line puts an institution
 (:func:`find_hospital_acronyms`: ``admitted SVH x2``) and a clinician's affiliation
-after the credential (:func:`find_affiliations`: ``MD - PASADENA HEART & VASCULAR``).
+after the credential or a doctor's name and a comma (:func:`find_affiliations`: ``MD - PASADENA HEART &
+VASCULAR``, ``DR. HUDGENS, KOSCIUSKO PEDIATRIC CLINIC``), kinds and places (:func:`find_kinds_of_places`:
+``womens health assoc of worcester``), capitalised words closed by a head in mixed case
+(:func:`find_capitalised_institutions`: ``Cedar Mountain Commons``) and a facility's answer to a placement
+referral (:func:`find_placement_replies`: ``woodbriar accepted pending auth``).
 Two passes work on what was found: :func:`repeated_institution_words` (the same
 distinctive word elsewhere in the note) and :func:`join_institution_parts` (two
 parts of one name and the small word between them). :func:`names_no_institution`
@@ -114,8 +125,8 @@ oncology ortho orthopedics orthopaedics dental imaging mri radiology therapy ped
 associates partners clinic clinics health healthcare services service program plan home house care
 """.split()
 ) | SPECIALTY_HEADS
-#: Heads that name a kind of service, which notes write after an institution's or a town's name as a description
-#: ("MGH ortho clinic", "Medford EMS", "Haven House shelter"): taken in only after a name no head follows yet.
+#: Heads that name a kind of service ("MGH ortho clinic", "Medford EMS", "Haven House shelter"): after an institution
+#: or a town they go with its name; after a person's name only where no head came yet.
 DESCRIPTIVE_HEADS = frozenset("clinic clinics ems ambulance dental ortho oncology radiology therapy pantry shelter office program programs".split())
 #: Nouns that, after a found name's possessive, name a charity or a shop ("Rosie's Place", "Martha's Table").
 _POSSESSIVE_HEADS = frozenset("place table door closet cupboard corner".split())
@@ -217,14 +228,15 @@ def _right(text: str, s: int, e: int, cat: str) -> Candidate | None:
             end, new_cat = m.end(), "LOCATION"
         elif n == 0 and cat == "NAME" and not clinician and m.group(1) == " " and (
                 w in _STREET_WORDS_AFTER_NAME or w in ("rd", "dr", "st") and _STREET_CUE_BEFORE.search(text, max(0, s - 8), s)):
-            # ("ON OAKWOOD RD": after "on" a street; "tess rd" is a dietitian)
             # a street named for a person ("CVS SHIRLEY AVE", "Harrison Ave"): the name and the street word are a place
+            # ("ON OAKWOOD RD": after "on" also rd/dr/st; "tess rd" is a dietitian)
             end, new_cat = m.end(), "LOCATION"
             break
         elif (prev.lower().replace("’", "'"), w) in TWO_WORD_HEADS and not clinician and m.group(1) == " " \
                 and (cat != "NAME" or n == 0 or m.group(2)[:1].isupper() and not m.group(2).isupper()):
-            # "[Elmwood Group] home" (the anchor ends in the head's first word), "[Oak Hill] Assisted Living" (capitalised
-            # in mixed case); not "Briarwood Manor nursing home", "elmhurst rest home" (a description, as notes write)
+            # "[Elmwood Group] home" (the anchor ends in the head's first word), "[Oak Hill] Assisted Living",
+            # "[Briarwood Manor] nursing home" (after an institution or a place: the kind of place goes with its name);
+            # after a person's name only capitalised in mixed case
             end, new_cat = m.end(), "HOSPITAL"
         elif possessive and n == 0 and w in _POSSESSIVE_HEADS and not clinician:
             end, new_cat = m.end(), "HOSPITAL"
@@ -234,7 +246,9 @@ def _right(text: str, s: int, e: int, cat: str) -> Candidate | None:
                 and not ((after_head or free and cat == "NAME") and w in SPECIALTY_HEADS) \
                 and not (cat == "NAME" and lower_after_capital(m.group(2)) and (w in DESCRIPTIVE_HEADS or w in SPECIALTY_HEADS or w in ("home", "homes"))) \
                 and not (w == "state" and _OF_NEXT.match(text, m.end())):
-            # (after a head, a description: "Cole Center office", "Briarwood Manor nursing home"; "state of mind")
+            # (after an institution or a place the kind of place goes with the name, "Haven House shelter", "Medford
+            # EMS", but no specialty after a head: "kaiser foundation hospital cardiology"; after a person's name a
+            # service stays, "Dr Lee office"; "state of mind")
             end, new_cat = m.end(), "HOSPITAL"
         elif w in ("and", "&") and after_head and not _same_case_next(text, m.end(), prev):
             break  # "Food Bank and church pantry": a second place, or none ("Health and Counseling Services" goes on)
