@@ -133,7 +133,6 @@ _POSSESSIVE_HEADS = frozenset("place table door closet cupboard corner".split())
 #: Street words that make a found name a street's ("SHIRLEY AVE"); not "dr" (a title), "rd" (a dietitian), "st" (a
 #: saint: "Mary St. John"), "way", "place" or "court".
 _STREET_WORDS_AFTER_NAME = frozenset("street avenue ave av road boulevard blvd terrace lane ln parkway pkwy circle cir highway hwy".split())
-_STREET_CUE_BEFORE = re.compile(r"(?i)\b(?:on|off|at|near)[ \t]+$")
 #: Words after a place that make it a county, which is still a place ("Bexley County").
 PLACE_TAILS = frozenset("county".split())
 #: Heads before "of <place>": "Islamic Center of Marlow", "Arc of Bexley County", "Hospice of the Valley".
@@ -227,7 +226,7 @@ def _right(text: str, s: int, e: int, cat: str) -> Candidate | None:
         if n == 0 and cat == "LOCATION" and w in PLACE_TAILS and not m.group(1).strip():
             end, new_cat = m.end(), "LOCATION"
         elif n == 0 and cat == "NAME" and not clinician and m.group(1) == " " and (
-                w in _STREET_WORDS_AFTER_NAME or w in ("rd", "dr", "st") and _STREET_CUE_BEFORE.search(text, max(0, s - 8), s)):
+                w in _STREET_WORDS_AFTER_NAME or w in ("rd", "dr", "st") and _street_cue_before(text, s)):
             # a street named for a person ("CVS SHIRLEY AVE", "Harrison Ave"): the name and the street word are a place
             # ("ON OAKWOOD RD": after "on" also rd/dr/st; "tess rd" is a dietitian)
             end, new_cat = m.end(), "LOCATION"
@@ -264,6 +263,12 @@ def _right(text: str, s: int, e: int, cat: str) -> Candidate | None:
     if end is None or end == e:
         return None
     return Candidate(s, end, new_cat, "rule:institution_completion", 0.9)
+
+
+def _street_cue_before(text: str, s: int) -> bool:
+    """Is the word before ``s`` a street cue (``on``, ``off``, ``near``, ``at``: :data:`evidence._STREET_CUES`)?"""
+    m = _PREV_TOKEN.search(text, max(0, s - 12), s)
+    return m is not None and m.group(1).lower() in _E._STREET_CUES
 
 
 def _shape(word: str) -> str:
@@ -389,10 +394,6 @@ went goes lives works worked attends attended he she they we his her their our m
 a an the to from with at by per via in on of for and or but no not s/p h/o c/o hx dx
 """.split()
 )
-_CALENDAR_WORDS = frozenset(
-    "jan feb mar apr may jun jul aug sep sept oct nov dec january february march april june july august september october "
-    "november december mon tue tues wed thu thur thurs fri sat sun monday tuesday wednesday thursday friday saturday sunday".split()
-)
 _RUN_WORD = re.compile(r"[A-Z][A-Za-z'’.-]*[A-Za-z'’]|[A-Z]|[a-z]+")
 _RUN_GAP = re.compile(r"[ \t]{1,2}(?:&[ \t]{1,2})?|-|[ \t]?&[ \t]?")
 
@@ -433,8 +434,8 @@ def _capital_run(text: str, s: int, e: int, place: bool, line_cases: dict[int, s
     """In a mixed-case line, the run of capitalised words an institution's found part stands in ("Immediate Care of
     [Ashby]", "[Harmon] Heart", "[MultiCare] Rockwood Clinic", "Kidney Care Partners of [Westbury]"), or None.
 
-    Words join over blanks, ``&`` and hyphens, and over ``of``/``for``/``the``/``at``... between two capitalised
-    words; titles, roles, credentials, months, weekdays, acronyms of no kind of place and the words that open a
+    Words join over blanks, ``&`` and hyphens, and over ``of``/``for``/``the`` (:data:`_RUN_JOINERS`) between two
+    capitalised words; titles, roles, credentials, months, weekdays, acronyms of no kind of place and the words that open a
     clause ("Pt", "Seen", "Referred") end the run. The run of a place or a person (``place``) must hold a kind of
     place ("Kidney Care Partners of Westbury"), else it is a place or a name ("Main Street", "Mary Lou").
     ``line_cases`` caches each line's letter case by the line's start.
@@ -515,8 +516,6 @@ def find_capitalised_institutions(text: str) -> list[Candidate]:
             starts[text.rfind("\n", 0, m.start()) + 1] = None  # (only the lines a capitalised head stands in)
     if not starts:
         return []
-    C, N, U, classify, zipf = _E.C, _E.N, _E.U, _E.classify, _E.zipf
-    place_set = _E._lex()[4]
     out: list[Candidate] = []
     for base in starts:
         le = text.find("\n", base)
@@ -527,10 +526,10 @@ def find_capitalised_institutions(text: str) -> list[Candidate]:
         for m in [*_CAPITAL_WORD.finditer(line), None]:
             if m is not None and run and _ONE_OR_TWO_BLANKS.fullmatch(line, run[-1].end(), m.start()) is None \
                     and line[run[-1].end() : m.start()] not in (" & ", "-"):
-                _close_capital_run(line, base, run, out, C, N, U, classify, zipf, place_set)
+                _close_capital_run(line, base, run, out)
                 run = []
             if m is None:
-                _close_capital_run(line, base, run, out, C, N, U, classify, zipf, place_set)
+                _close_capital_run(line, base, run, out)
             else:
                 run.append(m)
     return out
@@ -541,8 +540,10 @@ def _capital_heads() -> frozenset:
     return HEADS | _E.HOSPITAL_HEADS | _CAPITAL_HEADS
 
 
-def _close_capital_run(line, base, run, out, C, N, U, classify, zipf, place_set) -> None:
-    """Add the longest head-closed tail of ``run`` (see :func:`find_capitalised_institutions`)."""
+def _close_capital_run(line: str, base: int, run: list[re.Match], out: list[Candidate]) -> None:
+    """Add the longest head-closed tail of ``run`` to ``out`` (see :func:`find_capitalised_institutions`)."""
+    C, N, U, classify, zipf = _E.C, _E.N, _E.U, _E.classify, _E.zipf
+    place_set = _E._lex()[4]
     while len(run) >= 2:
         last = run[-1].group().lower().replace("’", "'")
         if last in _capital_heads():
@@ -550,10 +551,10 @@ def _close_capital_run(line, base, run, out, C, N, U, classify, zipf, place_set)
         run = run[:-1]
     if len(run) < 2 or len(run) > 6 or _CLINICIAN_BEFORE.search(line, max(0, run[0].start() - 12), run[0].start()):
         return  # (a clinician's name and service: "Dr. Avery Clinic hours")
-    lows = [m.group().lower().replace("’", "'") for m in run]
     distinctive = False
-    for w in lows[:-1]:
-        if not _run_word_ok(w.capitalize()) or w in _RUN_STOP:
+    for m in run[:-1]:
+        w = m.group().lower().replace("’", "'")
+        if not _run_word_ok(m.group()) or w in _RUN_STOP:
             return
         kind = w in HEADS or w in MODIFIERS or w in _E.HOSPITAL_HEADS or w in GENERIC_QUALIFIERS
         if classify(w) == C and not kind and w not in _TOPONYM_WORDS:
@@ -1325,13 +1326,14 @@ def repeated_institution_words(text: str, cands: list[Candidate]) -> list[Candid
     return out
 
 
-DATE_WORDS = frozenset(
+#: Months and weekdays, full and short (a capitalised one ends an institution's run: "Mercy Clinic Monday").
+_CALENDAR_WORDS = frozenset(
     """
 january february march april may june july august september october november december jan feb mar apr jun jul aug sep
 sept oct nov dec monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun
-today tonight tomorrow yesterday weekend weekday morning evening night overnight
 """.split()
 )
+DATE_WORDS = _CALENDAR_WORDS | frozenset("today tonight tomorrow yesterday weekend weekday morning evening night overnight".split())
 def _mixed_line(text: str, pos: int, cache: dict[int, bool]) -> bool:
     """Is the line around ``pos`` written in mixed case, as the word classes read a line's case? (``cache``: by line start)"""
     _line_case = _E._line_case

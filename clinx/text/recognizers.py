@@ -224,19 +224,24 @@ def _dash_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """A signer's initials after a dash, closing a line ("... monitor. --kt/rn", "-jm", "--J.S."), unless the letters
     are a clinical abbreviation, an everyday word or a count ("- NC", "-ok", "-pod"); with a role after a slash
     ("--kt/rn") only a clinical abbreviation of three letters stops them."""
-    from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term, ordinary_words, zipf
+    from clinx.text.lexicons import is_clinical_term
 
     letters = m.group("v").replace(".", "").replace(" ", "").lower()
     if "." in m.group("v"):
         return None if is_clinical_term(letters) else m.span("v")  # dotted letters are initials unless clinical: "p.o."
     if m.group("role"):
         return None if is_clinical_term(letters) and len(letters) > 2 else m.span("v")
-    # (an English word or a very common token is no signer's; frequent letter pairs that are neither, "mk", "rb",
-    # are initials: web text is full of them)
-    if is_clinical_term(letters) or letters in FUNCTION_WORDS or letters in ordinary_words() or zipf(letters) >= 4.5 \
-            or letters in _NOT_SIGNATURE:
-        return None
-    return m.span("v")
+    return None if _letters_are_a_word(letters) else m.span("v")
+
+
+def _letters_are_a_word(letters: str) -> bool:
+    """Are two or three bare letters a clinical abbreviation, an English word, a very common token or a count ("nc",
+    "ok", "pod")? Then they are no signer's initials (frequent letter pairs that are none of these, "mk", "rb", are:
+    web text is full of them)."""
+    from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term, ordinary_words, zipf
+
+    return is_clinical_term(letters) or letters in FUNCTION_WORDS or letters in ordinary_words() or zipf(letters) >= 4.5 \
+        or letters in _NOT_SIGNATURE
 
 
 _PAGER_P_GATE_RE = re.compile(r"p[ \t]?\d(?:\d{3}|-\d{4})")
@@ -245,13 +250,7 @@ _CLOSING_INITIALS_GATE_RE = re.compile(r"\n[ \t]*[A-Za-z]{2,3}\s*\Z")
 
 def _closing_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Letters alone on the last line ("jb") unless a word, a clinical abbreviation or a count ("ok", "dnr", "pod")."""
-    from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term, ordinary_words, zipf
-
-    letters = m.group("v").lower()
-    if is_clinical_term(letters) or letters in FUNCTION_WORDS or letters in ordinary_words() or zipf(letters) >= 4.5 \
-            or letters in _NOT_SIGNATURE:
-        return None
-    return m.span("v")
+    return None if _letters_are_a_word(m.group("v").lower()) else m.span("v")
 
 
 #: Roles a signer writes after a slash ("rb/cm": case manager; "jt/rn").

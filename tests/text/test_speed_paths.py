@@ -359,7 +359,6 @@ def test_capitalised_institutions_read_only_lines_with_a_capitalised_head():
         # the plain form: every line, the head test left to the run's own closing
         plain = []
         heads = I._capital_heads()
-        C, N, U, classify, zipf = E.C, E.N, E.U, E.classify, E.zipf
         pos = 0
         for line in text.split("\n"):
             base, pos = pos, pos + len(line) + 1
@@ -369,10 +368,10 @@ def test_capitalised_institutions_read_only_lines_with_a_capitalised_head():
             for m in [*I._CAPITAL_WORD.finditer(line), None]:
                 if m is not None and run and I._ONE_OR_TWO_BLANKS.fullmatch(line, run[-1].end(), m.start()) is None \
                         and line[run[-1].end() : m.start()] not in (" & ", "-"):
-                    I._close_capital_run(line, base, run, plain, C, N, U, classify, zipf, E._lex()[4])
+                    I._close_capital_run(line, base, run, plain)
                     run = []
                 if m is None:
-                    I._close_capital_run(line, base, run, plain, C, N, U, classify, zipf, E._lex()[4])
+                    I._close_capital_run(line, base, run, plain)
                 else:
                     run.append(m)
         assert got == plain
