@@ -165,7 +165,7 @@ _JOIN = re.compile(r"[ \t]{1,2}|[ \t]?&[ \t]?")
 #: Words before "of <town>" that make a practice's name ("Radiology Associates of Nashua", "Immediate Care of Ashby").
 _OF_KINDS_AFTER_PLACE = frozenset("care associates specialists partners pain rehab imaging wheels group physicians surgeons".split())
 #: Body parts and kinds of care that name practices and the lexicons call everyday words ("Foot & Ankle", "Arthritis Care").
-_BODY_KINDS = frozenset("ankle arthritis endocrine interventional hand upper extremity joint skin vein voice hearing digestive".split())
+_BODY_KINDS = frozenset("ankle arthritis endocrine interventional hand upper extremity joint skin vein voice hearing digestive sleep allergy asthma".split())
 #: Compass and region words that open an institution's name before a found place name ("Central Valley Memorial").
 _REGION_BEFORE = frozenset("central westside eastside northside southside greater metro upper lower".split())
 #: Words before a found head that are the sentence's, not the name's ("seen in clinic Center of ...").
@@ -249,10 +249,20 @@ def _right(text: str, s: int, e: int, cat: str) -> Candidate | None:
             # EMS", but no specialty after a head: "kaiser foundation hospital cardiology"; after a person's name a
             # service stays, "Dr Lee office"; "state of mind")
             end, new_cat = m.end(), "HOSPITAL"
+        elif not clinician and prev.split()[-1].lower() in _SECOND_SPECIALTY_AFTER and (m.group(1).strip() == "&" or w == "and"):
+            # "[Grand Junction] Pulmonary & Sleep", "[Westside] Hematology and Oncology": a second specialty closes it
+            second = m if w != "and" else _NEXT_WORD.match(text, m.end())
+            if second is None or second.group(1) not in (" ", " & ", "&") or not _kind_word(second.group(2).lower()) \
+                    or _shape(second.group(2)) != _shape(prev.split()[-1]) or _WORD_AFTER.match(text, second.end()):
+                break
+            end, new_cat = second.end(), "HOSPITAL"
+            break
         elif w in ("and", "&") and after_head and not _same_case_next(text, m.end(), prev):
             break  # "Food Bank and church pantry": a second place, or none ("Health and Counseling Services" goes on)
         elif w in MODIFIERS:
             pass
+        elif not clinician and end is None and _kind_word(w) and _practice_head_ahead(text, m.end()):
+            pass  # "[Hartford] gi group", "[Queens] Chest Associates": the specialty words of a practice's name
         elif n == 0 and not clinician and end is None and _free_word(w):
             free = w
         else:
@@ -263,6 +273,33 @@ def _right(text: str, s: int, e: int, cat: str) -> Candidate | None:
     if end is None or end == e:
         return None
     return Candidate(s, end, new_cat, "rule:institution_completion", 0.9)
+
+
+#: Heads that close a practice's name after its specialty words ("Hartford GI Group", "Queens Chest Associates").
+_PRACTICE_HEADS = frozenset("associates assoc physicians specialists group partners consultants pc pllc".split())
+#: Specialties after which "& <specialty>" is the practice's second one ("Pulmonary & Sleep", "Hematology & Oncology").
+_SECOND_SPECIALTY_AFTER = SPECIALTY_HEADS | frozenset("pulmonary allergy heart ear foot".split())
+#: A word right after a second specialty: then it was a clause ("Cardiology and pulm following"), not a name's end.
+_WORD_AFTER = re.compile(r"[ \t]{1,2}[^\W\d_]")
+
+
+def _practice_head_ahead(text: str, pos: int) -> bool:
+    """Do up to two more specialty words after ``pos`` lead to a practice's head ("gi group", "Chest Associates")?
+
+    Only a practice's own heads close it: "clinic" or "service" after specialty words is a hospital's unit ("... Black
+    Lung Clinic", "... Hospitalist service"), which stays.
+    """
+    for _ in range(3):
+        m = _NEXT_WORD.match(text, pos)
+        if m is None or m.group(1).strip(" \t") not in ("", "&"):
+            return False
+        w = m.group(2).lower()
+        if w in _PRACTICE_HEADS:
+            return True
+        if not _kind_word(w):
+            return False
+        pos = m.end()
+    return False
 
 
 def _street_cue_before(text: str, s: int) -> bool:

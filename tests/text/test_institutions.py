@@ -306,3 +306,21 @@ def test_institution_in_parentheses_after_a_study_or_service_word():
         assert "emberly" not in out and "nashwood" not in out, (variant, out)
     for variant in _cases("Echo (limited) today; CT (head) neg; labs (CBC, BMP) pending; CT (wo contrast) neg."):
         assert find_parenthesised_institutions(variant) == [], variant
+
+
+# A practice's specialty words stand between its distinctive part and its own head ("Hartford GI Group"), and a second
+# specialty after "&" closes it ("... Pulmonary & Sleep"); a clause after a practice's name stays.
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [
+        ("Referred to Hartford GI Group for EGD.", "gi group", "for egd"),
+        ("Seen by Brockton Heart & Vascular Associates in 2019.", "vascular associates", "seen by"),
+        ("Referring: Jane Doe MD, Grand Junction Pulmonary & Sleep", "sleep", "referring"),
+        ("Seen by Springfield Cardiology and GI today.", "springfield", "and gi today"),
+    ],
+    ids=["gi_group_after_town", "two_specialties_associates", "second_specialty_closes", "second_word_then_clause"],
+)
+def test_practice_specialty_words_go_with_the_name(text, gone, kept):
+    for variant in _cases(text):
+        out = _l2(variant).lower()
+        assert gone not in out and kept in out, (variant, out)
