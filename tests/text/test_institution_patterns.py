@@ -1,0 +1,47 @@
+"""Institutions named by a fixed pattern (:mod:`clinx.text.institution_patterns`): "Our Lady of ...", numbered posts
+and union locals, schools named by their level after a school cue; and the words those patterns must leave alone.
+Values are invented; test ids name the form, never a value.
+"""
+
+import pytest
+
+from clinx.text.institution_patterns import find_patterned_institutions
+from clinx.text.pipeline import deidentify
+
+
+def _l2(text: str) -> str:
+    return deidentify(text, "L2").text
+
+
+@pytest.mark.parametrize(
+    "text,name",
+    [
+        ("Member of Our Lady of Peace since childhood.", "Our Lady of Peace"),
+        ("PT GOES TO OUR LADY OF THE LAKE FOR DIALYSIS", "OUR LADY OF THE LAKE"),
+        ("works as electrician for ibew local 7, on leave", "ibew local 7"),
+        ("Member of VFW Post 8914, goes Fridays.", "VFW Post 8914"),
+        ("pt is a sophomore at Brookfield High, plays football.", "Brookfield High"),
+        ("son attends westfield middle and has an IEP", "westfield middle"),
+    ],
+    ids=["our_lady_mixed", "our_lady_of_the_caps", "union_local_lower", "veterans_post", "school_high_after_cue",
+         "school_middle_lower"],
+)
+def test_patterned_institutions_are_found(text, name):
+    assert [text[c.start:c.end] for c in find_patterned_institutions(text)] == [name]
+    for variant in (text, text.upper(), text.lower()):
+        assert name.lower() not in _l2(variant).lower(), variant
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sugars at times high, bp at goal",
+        "attends public high school",
+        "she attends the high school dances",
+        "post op day 2, post 3 days",
+        "son in troop of the scouts",
+    ],
+    ids=["high_without_school_cue", "kind_of_school", "determiner_before_level", "post_op", "troop_without_number"],
+)
+def test_words_like_the_patterns_are_kept(text):
+    assert find_patterned_institutions(text) == []
