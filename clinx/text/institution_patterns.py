@@ -84,7 +84,87 @@ def _dedication_end(text: str, pos: int) -> int | None:
     return end
 
 
+#: An acronym and its expansion in parentheses, either way round ("DESC (Downtown Emergency Service Center)",
+#: "new england center and home for veterans (nechv)").
+_ACRONYM_FIRST_RE = re.compile(r"(?<![\w&/-])([A-Za-z]{3,7})[ \t]?\(([A-Za-z][A-Za-z&'’ \t.-]{6,80})\)")
+_ACRONYM_AFTER_RE = re.compile(r"[ \t]?\(([A-Za-z]{3,7})\)")
+_EXPANSION_RE = re.compile(r"[A-Za-z][A-Za-z'’.-]*|&")
+#: Words an acronym may skip or keep the first letter of ("Council on Aging" -> COA or CA).
+_SMALL_WORDS = frozenset("of on and for the & at in to".split())
+
+
+def _initials_match(acronym: str, words: list[str]) -> bool:
+    """Do the first letters of ``words`` spell ``acronym`` (small words optional), every other word giving one?"""
+    acr = acronym.lower()
+    ws = [w.lower() for w in words]
+
+    def go(i: int, j: int) -> bool:
+        if j == len(ws):
+            return i == len(acr)
+        w = ws[j]
+        if w in _SMALL_WORDS and go(i, j + 1):
+            return True
+        return i < len(acr) and w[0] == acr[i] and go(i + 1, j + 1)
+
+    return len(ws) <= 10 and go(0, 0)
+
+
+def find_acronym_pairs(text: str) -> list[Candidate]:
+    """An institution's name and its acronym written together, either order, and the acronym's other mentions.
+
+    The initials must spell the acronym and the name must close in a head of an institution ("Center", "Program",
+    "Veterans") or a word no lexicon knows: then "DESC (Downtown Emergency Service Center)", "ECOA (Eastfield Council on
+    Aging)", "... home for veterans (nechv)" name one institution twice. A clinical abbreviation and its expansion
+    ("CHF (congestive heart failure)") has clinical words and no head.
+    """
+    if "(" not in text:
+        return []
+    out: list[Candidate] = []
+    acronyms: set[str] = set()
+    for m in _ACRONYM_FIRST_RE.finditer(text):
+        words = list(_EXPANSION_RE.finditer(m.group(2)))
+        if _is_institution_expansion(m.group(1), [w.group() for w in words]):
+            base = m.start(2)
+            out.append(Candidate(m.start(1), m.end(1), "HOSPITAL", "rule:acronym_pair", 0.88))
+            out.append(Candidate(base + words[0].start(), base + words[-1].end(), "HOSPITAL", "rule:acronym_pair", 0.88))
+            acronyms.add(m.group(1))
+    for m in _ACRONYM_AFTER_RE.finditer(text):
+        acr = m.group(1)
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        before = list(_EXPANSION_RE.finditer(text, max(line_start, m.start() - 90), m.start()))
+        for n in range(min(10, len(before)), 1, -1):
+            words = before[-n:]
+            if words[0].group().lower() in _SMALL_WORDS:
+                continue
+            if _is_institution_expansion(acr, [w.group() for w in words]):
+                out.append(Candidate(words[0].start(), words[-1].end(), "HOSPITAL", "rule:acronym_pair", 0.88))
+                out.append(Candidate(m.start(1), m.end(1), "HOSPITAL", "rule:acronym_pair", 0.88))
+                acronyms.add(acr)
+                break
+    for acr in acronyms:
+        for m in re.finditer(r"(?<![\w&/-])" + re.escape(acr) + r"(?![\w&/-])", text, 0 if acr.isupper() and _E._line_case(text, 0, len(text)) == "mixed" else re.IGNORECASE):
+            out.append(Candidate(m.start(), m.end(), "HOSPITAL", "rule:acronym_pair", 0.85))
+    return out
+
+
+def _is_institution_expansion(acronym: str, words: list[str]) -> bool:
+    if len(words) < 2 or not _initials_match(acronym, words):
+        return False
+    lows = [w.lower() for w in words]
+    last = lows[-1]
+    if last in _SMALL_WORDS:
+        return False
+    if any(_E.classify(w) == _E.C and w not in _I.HEADS and w not in _I.MODIFIERS and w not in _SMALL_WORDS for w in lows[:-1]):
+        return False  # ("CHF (congestive heart failure)", "PNA (pneumonia ...)": clinical words)
+    return last in _I.HEADS or last in _I.OF_HEADS or last in _EXPANSION_TAILS or _E.classify(last) in (_E.N, _E.U)
+
+
+#: Last words of agencies' names that are no head elsewhere ("Council on Aging", "Home for Veterans", "Project Worcester").
+_EXPANSION_TAILS = frozenset("aging veterans elderly youth families children women seniors recovery network coalition"
+                             " collaborative partnership initiative project".split())
+
+
 #: Words that say which kind of school, not which one ("attends public high", "a local middle").
 _NOT_SCHOOL_NAME = frozenset("public private local regular special alternative new old same nearby area charter magnet".split())
 
-__all__ = ["find_patterned_institutions"]
+__all__ = ["find_acronym_pairs", "find_patterned_institutions"]

@@ -5,7 +5,7 @@ Values are invented; test ids name the form, never a value.
 
 import pytest
 
-from clinx.text.institution_patterns import find_patterned_institutions
+from clinx.text.institution_patterns import find_acronym_pairs, find_patterned_institutions
 from clinx.text.pipeline import deidentify
 
 
@@ -45,3 +45,25 @@ def test_patterned_institutions_are_found(text, name):
 )
 def test_words_like_the_patterns_are_kept(text):
     assert find_patterned_institutions(text) == []
+
+
+def test_an_acronym_and_its_name_go_together_with_its_other_mentions():
+    text = "Meals through ECOA (Eastfield Council on Aging) - daughter will call ECOA."
+    got = sorted(text[c.start:c.end] for c in find_acronym_pairs(text))
+    assert got == ["ECOA", "ECOA", "ECOA", "Eastfield Council on Aging"]
+    text = "called new england center and home for veterans (nechv), nechv has 1 bed"
+    got = {text[c.start:c.end] for c in find_acronym_pairs(text)}
+    assert got == {"new england center and home for veterans", "nechv"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hx CHF (congestive heart failure) and COPD (chronic obstructive pulmonary disease)",
+        "started on TPN (total parenteral nutrition) via PICC",
+        "DESC (Downtown Emergency Care) called",  # the initials must spell the acronym
+    ],
+    ids=["clinical_expansions", "clinical_expansion_lower", "initials_do_not_spell"],
+)
+def test_clinical_expansions_are_no_institution(text):
+    assert find_acronym_pairs(text) == []
