@@ -156,9 +156,16 @@ def _is_institution_expansion(acronym: str, words: list[str]) -> bool:
         return False
     if any(_E.classify(w) == _E.C and w not in _I.HEADS and w not in _I.MODIFIERS and w not in _SMALL_WORDS for w in lows[:-1]):
         return False  # ("CHF (congestive heart failure)", "PNA (pneumonia ...)": clinical words)
+    if last in _ACTIVITY_HEADS:
+        return False  # ("DOT (directly observed therapy)", "EMS (emergency medical services)", "SNAP (... program)")
     return last in _I.HEADS or last in _I.OF_HEADS or last in _EXPANSION_TAILS or _E.classify(last) in (_E.N, _E.U)
 
 
+#: Heads that close the expansion of a kind of care, service or public programme as readily as an agency's name.
+_ACTIVITY_HEADS = _I.SPECIALTY_HEADS | frozenset(
+    "therapy medicine imaging radiology oncology ortho orthopedics dental mri treatment rehab rehabilitation intervention"
+    " pediatrics care health healthcare plan program programme programs service services supports".split()
+)
 #: Last words of agencies' names that are no head elsewhere ("Council on Aging", "Home for Veterans", "Project Worcester").
 _EXPANSION_TAILS = frozenset("aging veterans elderly youth families children women seniors recovery network coalition"
                              " collaborative partnership initiative project".split())

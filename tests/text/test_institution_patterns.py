@@ -62,8 +62,9 @@ def test_an_acronym_and_its_name_go_together_with_its_other_mentions():
         "hx CHF (congestive heart failure) and COPD (chronic obstructive pulmonary disease)",
         "started on TPN (total parenteral nutrition) via PICC",
         "DESC (Downtown Emergency Care) called",  # the initials must spell the acronym
+        "DIRECTLY OBSERVED THERAPY (DOT) NOTE",  # a kind of care closed by a head word
     ],
-    ids=["clinical_expansions", "clinical_expansion_lower", "initials_do_not_spell"],
+    ids=["clinical_expansions", "clinical_expansion_lower", "initials_do_not_spell", "kind_of_care_with_head"],
 )
 def test_clinical_expansions_are_no_institution(text):
     assert find_acronym_pairs(text) == []
