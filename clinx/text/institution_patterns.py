@@ -11,6 +11,7 @@ import re
 from clinx.text import evidence as _E
 from clinx.text import institutions as _I
 from clinx.text.base import Candidate
+from clinx.text.lexicons import places
 
 #: "Our Lady of Peace", "our lady of the lake", "OUR LADY OF PERPETUAL HELP": a parish, a school or a hospital.
 _OUR_LADY_RE = re.compile(r"(?i)\bour[ \t]+lady[ \t]+of[ \t]+(?:the[ \t]+)?")
@@ -171,7 +172,60 @@ _EXPANSION_TAILS = frozenset("aging veterans elderly youth families children wom
                              " collaborative partnership initiative project".split())
 
 
+#: One-word names by which notes call health systems, hospital chains, labs and care agencies, which are everyday
+#: words or surnames too ("seen at kaiser", "SVD AT REGIONS", "referred from mercy", "agreeable to encompass"): the
+#: lexicons list them only inside longer names.
+SYSTEM_SHORT_FORMS = frozenset(
+    """
+mercy kaiser regions encompass quest baptist methodist presbyterian ascension adventist sentara atrium novant beaumont
+sutter dignity trinity banner intermountain geisinger ochsner allina essentia sanford avera christus covenant steward
+lahey spaulding kindred vibra healthsouth davita fresenius labcorp kindercare vitas amedisys bayada gentiva
+""".split()
+)
+#: The cue before one: a venue ("at", "from", "via", "@") or a transfer ("to"), and what may follow: punctuation, a
+#: line's end, a number, a function word, a time word, a unit ("mercy ED") or a town ("kaiser antioch").
+_SHORT_FORM_RE = re.compile(
+    r"(?i)(?<![\w'’-])(at|from|via|to|@)[ \t]+(" + "|".join(sorted(SYSTEM_SHORT_FORMS)) + r")(?![\w'’&-])"
+)
+_SHORT_FORM_NEXT_RE = re.compile(r"[ \t]*(?:$|[\n.,;:()!?/\d\-]|([A-Za-z]+))")
+_SHORT_FORM_FOLLOWERS = frozenset("today yesterday tomorrow last this next er ed icu ccu micu l&d lab labs er. x".split())
+#: Words that are verbs after "to" ("to advocate", "to steward"): only after a venue cue.
+_VERB_AFTER_TO = frozenset("advocate steward quest covenant".split())
+
+
+_TITLE_WORD_RE = re.compile(r"(?<![\w'’-])[A-Z][a-z]{2,}")
+_TWO_WORDS_RE = re.compile(r"([A-Za-z]+)[ \t]([A-Za-z]+)")
+
+
+def _two_word_place(text: str, pos: int) -> bool:
+    m = _TWO_WORDS_RE.match(text, pos)
+    return m is not None and f"{m.group(1).lower()} {m.group(2).lower()}" in places()
+
+
+def find_system_short_forms(text: str) -> list[Candidate]:
+    """A health system's one-word short form after a venue or transfer cue (:data:`SYSTEM_SHORT_FORMS`), written
+    capitalised in a mixed-case line, and followed by no noun it would qualify ("at mercy as cna", "kaiser in Fresno",
+    "mercy springfield"; not "mercy rule", "regions of the lung")."""
+    out: list[Candidate] = []
+    for m in _SHORT_FORM_RE.finditer(text):
+        cue, word = m.group(1).lower(), m.group(2)
+        if cue == "to" and word.lower() in _VERB_AFTER_TO:
+            continue
+        nxt = _SHORT_FORM_NEXT_RE.match(text, m.end())
+        after = nxt.group(1).lower() if nxt is not None and nxt.group(1) else None
+        if after is not None and not (after in _E.FUNCTION_WORDS or after in _SHORT_FORM_FOLLOWERS or after in _I.HEADS
+                                      or after in _I.MODIFIERS or after in places() or _two_word_place(text, nxt.start(1))):
+            continue
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        line_end = text.find("\n", m.end())
+        if word[:1].islower() and _TITLE_WORD_RE.search(text, m.start(), len(text) if line_end < 0 else line_end) \
+                or word[:1].islower() and _TITLE_WORD_RE.search(text, line_start + 1, m.start()):
+            continue  # (a lower-case word in a sentence that capitalises names: "at mercy of")
+        out.append(Candidate(m.start(2), m.end(2), "HOSPITAL", "rule:system_short_form", 0.85))
+    return out
+
+
 #: Words that say which kind of school, not which one ("attends public high", "a local middle").
 _NOT_SCHOOL_NAME = frozenset("public private local regular special alternative new old same nearby area charter magnet".split())
 
-__all__ = ["find_acronym_pairs", "find_patterned_institutions"]
+__all__ = ["SYSTEM_SHORT_FORMS", "find_acronym_pairs", "find_patterned_institutions", "find_system_short_forms"]

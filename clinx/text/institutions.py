@@ -881,7 +881,9 @@ _FIELD_LABEL_RE = re.compile(
     r"(?:employer|insurance|insurer|coverage|payer|payor|pharmacy|pharmacies(?: on file)?|hospice|home care|vna|"
     r"day ?care|school|church|snf|ltc|alf|sober house|halfway house|shelter|dentist|outpt unit|dialysis unit|"
     # a header's institution ("Hospital: Brightwater General", "Practice: ...", "Company: ...")
-    r"hospital|clinic|practice|medical group|institution|organi[sz]ation|company|hha|ambulance|agency|home health agency)"
+    r"hospital|clinic|practice|medical group|institution|organi[sz]ation|company|hha|ambulance|agency|home health agency|"
+    # a transfer form's facilities ("SENDING FACILITY: ...", "Receiving facility: ..."; a bare "Facility:" may describe)
+    r"(?:sending|receiving|transferring|referring|accepting|discharging|admitting|originating)[ \t]+facility)"
     r"(?:[ \t]*\((?:primary|secondary)\))?[ \t]*$"
 )
 _BLANKS = re.compile(r"[ \t]*")

@@ -57,7 +57,7 @@ from clinx.text.institutions import (
 )
 from clinx.text.lexicons import fold
 from clinx.text.word_towns import find_word_towns
-from clinx.text.institution_patterns import find_acronym_pairs, find_patterned_institutions
+from clinx.text.institution_patterns import find_acronym_pairs, find_patterned_institutions, find_system_short_forms
 from clinx.text.dates import DATE_RECOGNIZERS, YEAR_NAMES, score_change, strip_year
 from clinx.text.recognizers import EXTRA_RECOGNIZERS, Recognizer
 
@@ -1101,6 +1101,7 @@ class RuleRecognizer:
         cands.extend(find_placement_replies(text))
         cands.extend(find_patterned_institutions(text))
         cands.extend(find_acronym_pairs(text))
+        cands.extend(find_system_short_forms(text))
         cands.extend(complete_institutions(text, cands))
         cands.extend(repeated_institution_words(text, cands))
         cands.extend(join_institution_parts(text, cands))

@@ -5,7 +5,7 @@ Values are invented; test ids name the form, never a value.
 
 import pytest
 
-from clinx.text.institution_patterns import find_acronym_pairs, find_patterned_institutions
+from clinx.text.institution_patterns import find_acronym_pairs, find_patterned_institutions, find_system_short_forms
 from clinx.text.pipeline import deidentify
 
 
@@ -68,3 +68,40 @@ def test_an_acronym_and_its_name_go_together_with_its_other_mentions():
 )
 def test_clinical_expansions_are_no_institution(text):
     assert find_acronym_pairs(text) == []
+
+
+@pytest.mark.parametrize(
+    "text,name",
+    [
+        ("wife works nights at mercy as cna, 2 kids", "mercy"),
+        ("was seen at kaiser in fresno, told gallbladder", "kaiser"),
+        ("SVD AT REGIONS) PRESENTING WITH FEVER", "REGIONS"),
+        ("PT AND WIFE AGREEABLE TO ENCOMPASS. PT IS EMPLOYED", "ENCOMPASS"),
+        ("referred from mercy after admit for cellulitis LLE", "mercy"),
+    ],
+    ids=["venue_then_function_word", "venue_then_town", "venue_then_parenthesis", "transfer_then_sentence_end",
+         "lower_note_with_abbreviations"],
+)
+def test_system_short_forms_after_a_cue(text, name):
+    assert [text[c.start:c.end] for c in find_system_short_forms(text)] == [name]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "she was at the mercy of her husband",
+        "we will continue to advocate for her",
+        "hypodense regions of the liver",
+        "Seen by Dr. Lee at mercy of God, per Pastor.",
+        "at mercy rule territory",
+    ],
+    ids=["determiner", "verb_after_to", "no_cue", "lower_in_capitalising_sentence", "noun_after"],
+)
+def test_short_form_words_are_kept(text):
+    assert find_system_short_forms(text) == []
+
+
+def test_transfer_form_facilities_are_fields():
+    out = _l2("SENDING FACILITY: PINE RIDGE NURSING & REHABILITATION CENTER  PHONE 417-555-0100\n"
+              "Receiving facility: skilled nursing facility")
+    assert "PINE RIDGE" not in out and "skilled nursing facility" in out
