@@ -109,7 +109,7 @@ ccc-slp cde aprn fnp anp dnp bsn rd ldn rrt ccrn cnp cwocn cwon wocn cwcn cns ac
 pgy emt emt-b emt-p nremt
 rdcs rdms rcs rvs rcis chpn chp cen cnor ocn cpn cnrn cpht ibclc cdces atc fnp-c agacnp agacnp-bc pmhnp whnp cpnp rnc
 cna ascp bcps bcop
-chw cadc ladc lcpc lpcc cpss bcba rbt lcdc lmsw lsw mft lmt
+chw cadc ladc lcpc lpcc cpss bcba rbt lcdc lmsw lsw mft lmt ld phn
 """.split()
 )
 HOSPITAL_HEADS = frozenset(

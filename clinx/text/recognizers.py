@@ -171,6 +171,10 @@ def _short_number_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return _extension_ok(m, text)
 
 
+#: Dotted letters that abbreviate a dosing, a route or a time, not a signer ("p.o.", "a.m.", "q.d.").
+_DOTTED_ABBREVIATIONS = frozenset("po pr iv im sc sq od os ou am pm hs qd qh ac pc cc".split())
+
+
 def _signature_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """A signer's initials before a credential on a line of their own ("kd/rn", "-- JS RN", "f.a. lcsw"), not an
     abbreviation or an everyday word."""
@@ -178,8 +182,12 @@ def _signature_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
 
     g = "v" if m.group("v") is not None else "w"
     letters = m.group(g).replace(".", "").replace(" ", "").lower()
-    if is_clinical_term(letters) or "." not in m.group(g) and (letters in FUNCTION_WORDS or zipf(letters) >= 4.5):
-        return None  # ("no ma", "see md": words, no initials)
+    if "." in m.group(g):
+        # dotted letters before a credential are initials ("c.r. md"), but for a dosing or a time ("p.o.", "a.m.")
+        return None if letters in _DOTTED_ABBREVIATIONS else m.span(g)
+    dash = text[max(0, m.start(g) - 2) : m.start(g)].strip(" \t").endswith("-")
+    if is_clinical_term(letters) and not (dash and len(letters) == 2) or letters in FUNCTION_WORDS or zipf(letters) >= 4.5:
+        return None  # ("no ma", "see md": words, no initials; after a dash two letters sign: "-sc rn")
     return m.span(g)
 
 
@@ -314,8 +322,12 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "signature_initials",
         # ("Will monitor. tq/rn": after a sentence on the same line only with the slash)
         # ("f.a. lcsw", "mw ma", "pmk dpm": dotted initials, a medical assistant's, a podiatrist's)
+        # ("jn rn, hch outreach", "dq rrt  pager 1234", "C.M. RD LD": more credentials, then a comma's, two blanks' or
+        # a bar's tail, may follow the first)
         r"(?im)(?:^[ \t]*(?:-{1,2}[ \t]?)?(?P<v>[a-z]{2,3}|[a-z]\.[ ]?[a-z]\.)(?:[ \t]?/[ \t]?|,?[ \t])|[.;!][ \t]{1,3}(?P<w>[a-z]{2,3})[ \t]?/[ \t]?)"
-        r"(?:rn|lpn|np|md|pa|pa-c|cna|msw|lcsw|licsw|rrt|ma|cma|dpm|rd|dpt|slp)\.?[ \t]*$",
+        r"(?:rn|lpn|np|md|pa|pa-c|cna|msw|lcsw|licsw|rrt|ma|cma|dpm|rd|dpt|slp)\.?"
+        r"(?:(?:,?[ \t]|[ \t]?/[ \t]?)(?:rn|lpn|np|md|cna|msw|lcsw|licsw|rrt|rd|ld|ldn|phn|cde|ibclc|bsn|ccm|cdces)\b\.?)*"
+        r"(?:[ \t]*(?:,|\||[ \t]{2}|[ \t]-[ \t])[^\n]*)?[ \t]*$",
         "NAME", 0.85, validator=_signature_initials_ok,
         gate=lambda t, low: "rn" in low or "np" in low or "md" in low or "pa" in low or "cna" in low or "sw" in low or "rrt" in low
         or "ma" in low or "dpm" in low or "rd" in low or "dpt" in low or "slp" in low,

@@ -56,7 +56,7 @@ from clinx.text.institutions import (
     repeated_institution_words,
 )
 from clinx.text.lexicons import fold
-from clinx.text.word_towns import find_word_towns
+from clinx.text.word_towns import find_quarters, find_word_towns
 from clinx.text.institution_patterns import find_acronym_pairs, find_patterned_institutions, find_system_short_forms
 from clinx.text.dates import DATE_RECOGNIZERS, YEAR_NAMES, score_change, strip_year
 from clinx.text.recognizers import EXTRA_RECOGNIZERS, Recognizer
@@ -1090,6 +1090,7 @@ class RuleRecognizer:
         cands.extend(find_counties(text))
         cands.extend(find_place_fields(text))
         cands.extend(find_word_towns(text))
+        cands.extend(find_quarters(text))
         cands.extend(find_bare_institutions(text))
         cands.extend(find_institution_fields(text))
         cands.extend(find_parenthesised_institutions(text))

@@ -13,6 +13,9 @@ this finder reads one only where the sentence says it is a place:
 * before a comma and a state code it lies in ("PLAIN CITY, OH", "Hope, AR 71801"), with no cue.
 
 In a mixed-case line the town must be written capitalised ("lives in Friendship"; "lives in hope" is the word).
+
+A quarter of a listed town ("east oakland", "SOUTH PHILLY") is found here too (:func:`find_quarters`): the cue rules
+read the word right after a cue, which is the direction word.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import re
 
 from clinx.text import evidence as _E
 from clinx.text.base import Candidate
-from clinx.text.lexicons import places, word_places
+from clinx.text.lexicons import ordinary_words, places, word_places
 
 #: The word before a town: a cue of place (with the word before it, a cue of living: "lives in").
 _CUE_RE = re.compile(r"(?i)(?<![\w'’-])(in|to|from|near|outside|of)[ \t]{1,2}(?=[A-Za-z])")
@@ -120,4 +123,45 @@ def find_word_towns(text: str) -> list[Candidate]:
     return out
 
 
-__all__ = ["find_word_towns"]
+#: Words of direction or part that open a quarter's name before a listed town ("east oakland", "SOUTH PHILLY",
+#: "north minneapolis", "lower manhattan").
+_QUARTER_WORDS = frozenset(
+    "east west north south northeast northwest southeast southwest upper lower central downtown uptown midtown".split()
+)
+_QUARTER_RE = re.compile(
+    r"(?i)(?<![\w'’-])(" + "|".join(sorted(_QUARTER_WORDS)) + r")[ \t]([A-Za-z][A-Za-z'’.-]*(?:[ \t][A-Za-z][A-Za-z'’.-]*)?)"
+)
+
+
+def find_quarters(text: str) -> list[Candidate]:
+    """A quarter of a listed town: a direction word right before the town ("lives in east oakland", "from north
+    minneapolis"), which the cue rules, reading the word after a cue, never reach. The town must be a listed place
+    that is no everyday word, state or country ("north carolina", "south side", "west wing" name none); in a mixed-case
+    line both words capitalised."""
+    if not any(w in text.lower() for w in ("east", "west", "north", "south", "upper", "lower", "central", "town")):
+        return []
+    listed = places()
+    out: list[Candidate] = []
+    for m in _QUARTER_RE.finditer(text):
+        words = m.group(2).split()
+        for n in (2, 1):
+            if len(words) < n:
+                continue
+            key = _key(words[:n])
+            if key not in listed or key in _E.STATE_NAMES or f"{m.group(1).lower()} {key}" in _E.STATE_NAMES:
+                continue
+            whole = f"{m.group(1).lower()} {key}" in listed  # ("south boston": a listed quarter)
+            if n == 1 and not whole and (key in ordinary_words() or _E.classify(key) == _E.C or len(key) < 4):
+                break  # ("south side", "west end", "upper lake": everyday words)
+            end = m.start(2) + len(" ".join(words[:n]).rstrip("."))  # (not a sentence's full stop)
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            line_end = text.find("\n", m.end())
+            mixed = _E._line_case(text, line_start, len(text) if line_end < 0 else line_end) == "mixed"
+            if mixed and not (m.group(1)[:1].isupper() and words[0][:1].isupper()):
+                break
+            out.append(Candidate(m.start(1), end, "LOCATION", "rule:quarter", 0.85))
+            break
+    return out
+
+
+__all__ = ["find_quarters", "find_word_towns"]

@@ -300,3 +300,22 @@ def test_field_value_stops_at_the_next_label():
 )
 def test_title_case_units_and_services_are_no_institutions(text):
     assert _out(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,initials",
+    [
+        ("plan: cont ciwa.\njn rn, hch outreach", "jn"),
+        ("will monitor q2h.\ndq rrt  pager 1234", "dq"),
+        ("pt resting.\n-sc rn", "sc"),
+        ("rtc 6 wks.\n-c.r. md", "c.r."),
+        ("Ref to Healthy Start - mom declined.\nC.M. RD LD", "C.M."),
+    ],
+    ids=["credential_then_comma_tail", "credential_then_blanks_tail", "dash_two_letters_clinical", "dotted_clinical_letters",
+         "two_credentials"],
+)
+def test_signature_initials_before_a_credential_with_a_tail(text, initials):
+    from clinx.text.pipeline import deidentify
+
+    out = deidentify(text, "L2").text
+    assert initials not in out.split("\n")[-1], out

@@ -7,7 +7,7 @@ import pytest
 
 from clinx.text.lexicons import places, word_places
 from clinx.text.pipeline import deidentify
-from clinx.text.word_towns import find_word_towns
+from clinx.text.word_towns import find_quarters, find_word_towns
 
 
 def _l2(text: str) -> str:
@@ -63,3 +63,26 @@ def test_state_code_must_be_the_towns():
     text = "ADDRESS: 12 MAIN ST, PLAIN CITY, OH"
     assert [text[c.start:c.end] for c in find_word_towns(text)] == ["PLAIN CITY"]
     assert find_word_towns("plain city, NM") == []
+
+
+@pytest.mark.parametrize(
+    "text,quarter",
+    [
+        ("lives in east oakland w/ aunt", "east oakland"),
+        ("pt from north minneapolis, here w/ sister", "north minneapolis"),
+        ("HPI: LIVES W/ GIRLFRIEND IN SOUTH BOSTON.", "SOUTH BOSTON"),
+    ],
+    ids=["lower_after_cue", "lower_before_comma", "caps_before_full_stop"],
+)
+def test_a_quarter_of_a_listed_town_is_one_place(text, quarter):
+    assert [text[c.start:c.end] for c in find_quarters(text)] == [quarter]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["moved from North Carolina in 2010", "pain in the lower back and east wing", "lives on the south side, near the el",
+     "seen in lower boston clinic"],
+    ids=["state", "everyday_words", "everyday_quarter", "lower_words_in_mixed_line"],
+)
+def test_direction_words_before_no_listed_town_are_kept(text):
+    assert find_quarters(text) == []
