@@ -285,7 +285,7 @@ PATTERNS: list[tuple[str, str, str, float]] = [
         "AGE",
         0.96,
     ),
-    ("age_cue", r"(?i:\baged?\b\s{0,2}:?\s{0,2})(?P<v>9\d|1[01]\d)(?![\w.])", "AGE", 0.96),
+    ("age_cue", r"(?i:\baged?\b\s{0,2}:?\s{0,2})(?P<v>9\d|1[01]\d)(?![\w]|\.\d)", "AGE", 0.96),
     ("zip_state", r"\b(?:" + "|".join(_STATES) + r")\.?,?\s{1,3}(?P<v>\d{5}(?:-\d{4})?)(?![\w-])", "ZIP", 0.95),
     ("zip4", r"\d(?<![\w-]\d)\d{4}-\d{4}(?![\w-])", "ZIP", 0.95),
     (

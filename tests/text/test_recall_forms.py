@@ -319,3 +319,10 @@ def test_signature_initials_before_a_credential_with_a_tail(text, initials):
 
     out = deidentify(text, "L2").text
     assert initials not in out.split("\n")[-1], out
+
+
+def test_an_age_over_89_before_a_full_stop_goes():
+    from clinx.text.pipeline import deidentify
+
+    assert "93" not in deidentify("Seen w/ daughter (POA). Age: 93. MRN 1234567", "L2").text
+    assert "93.5" in deidentify("weight at age 93.5 kg", "L2").text  # (a decimal is no age)
