@@ -397,11 +397,31 @@ def _same_shape(a: str, b: str) -> bool:
     return _shape(a) == _shape(b) or _shape(a) == "title" and _shape(b) == "upper" and len(b) <= 4
 
 
+#: A state after an institution's "of", in any case, or its code in capitals, with a region word before it ("of
+#: Tennessee", "OF NORTHERN CA", "of western mass"); the full stop of a code stays out.
+_OF_STATE_RE = re.compile(
+    r"(?:(?i:northern|southern|eastern|western|central|north|south|east|west|greater)[ \t])?"
+    # (not the codes that are words in capitals: IN, ME, OR, OK, HI, OH, DE, ID)
+    r"(?:(AL|AK|AZ|AR|CA|CO|CT|FL|GA|IL|IA|KS|KY|LA|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|PA|RI|SC|SD|TN|TX|UT|VT"
+    r"|VA|WA|WV|WI|WY|DC|PR)(?![\w-])|((?i:[a-z]+(?:[ \t][a-z]+)?))(?![\w-]))"
+)
+
+
 def _of_region(text: str, s: int, e: int) -> Candidate | None:
     """``<institution ending in a head> of [the] <region words>``: "Hospice of the Valley", "VNA of Cape Cod"."""
     m = _OF_AFTER.match(text, e)
     if m is None:
         return None
+    state = _OF_STATE_RE.match(text, m.end())
+    if state is not None:
+        # "[BCBS] of Tennessee", "[Mental Health America] of Northern CA": a state or a region of one closes the name
+        if state.group(2) is None:
+            return Candidate(s, state.end(), "HOSPITAL", "rule:institution_completion", 0.9)
+        words = state.group(2).split()
+        for n in range(len(words), 0, -1):
+            if " ".join(words[:n]).lower() in _E.STATE_NAMES:
+                end = state.start(2) + len(" ".join(words[:n])) if n == 1 else state.end()
+                return Candidate(s, end, "HOSPITAL", "rule:institution_completion", 0.9)
     last = _LAST_WORD.search(text, s, e)
     if last is None or last.group().lower() not in OF_HEADS:
         return None

@@ -55,7 +55,7 @@ from clinx.text.institutions import (
     names_no_institution,
     repeated_institution_words,
 )
-from clinx.text.lexicons import fold
+from clinx.text.lexicons import fold, ordinary_words
 from clinx.text.word_towns import find_quarters, find_word_towns
 from clinx.text.institution_patterns import find_acronym_pairs, find_patterned_institutions, find_system_short_forms
 from clinx.text.dates import DATE_RECOGNIZERS, YEAR_NAMES, score_change, strip_year
@@ -1145,7 +1145,7 @@ def _towns_after_institutions(text: str, cands: list[Candidate]) -> list[Candida
     Only a name from the places lexicon, capitalised or in a one-case line, right after the comma that follows the
     institution ("LAHEY HOSPITAL & MEDICAL CENTER, BURLINGTON").
     """
-    from clinx.text.evidence import _lex
+    from clinx.text.evidence import STATE_NAMES, US_STATES, _lex
 
     place_set = _lex()[4]
     out = []
@@ -1156,13 +1156,16 @@ def _towns_after_institutions(text: str, cands: list[Candidate]) -> list[Candida
         if m is None:
             continue
         words = m.group(1)
-        if not text[c.end : m.start(1)].strip(" \t'’s") and not _town_alone_after(text, words, m.start(1)):
+        joined = not text[c.end : m.start(1)].strip(" \t'’s")
+        if joined and not _town_alone_after(text, words, m.start(1)):
             continue  # (no comma or dash between them: only a capitalised town, or in one case a word that is no word)
         if words.lower() in place_set:
             out.append(Candidate(m.start(1), m.end(1), "LOCATION", "rule:town_after_institution", 0.85))
         elif " " in words or "\t" in words:
-            first = re.split(r"[ \t]", words)[0]
-            if first.lower() in place_set:
+            first, second = re.split(r"[ \t]", words)[:2]
+            # (a town that is an everyday word only before its state: "union NJ", not "union rep")
+            if first.lower() in place_set and (joined or first.lower() not in ordinary_words() or second.lower() in US_STATES
+                                               or second.lower() in STATE_NAMES):
                 out.append(Candidate(m.start(1), m.start(1) + len(first), "LOCATION", "rule:town_after_institution", 0.85))
     return out
 

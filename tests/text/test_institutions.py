@@ -324,3 +324,23 @@ def test_practice_specialty_words_go_with_the_name(text, gone, kept):
     for variant in _cases(text):
         out = _l2(variant).lower()
         assert gone not in out and kept in out, (variant, out)
+
+
+# A state or a region of one after an institution's "of" closes its name ("BCBS of Tennessee"); a state alone stays.
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [
+        ("pt is medicare + bcbs of tennessee supplement.", "tennessee", "supplement"),
+        ("Easterseals of Massachusetts called back.", "massachusetts", "called back"),
+        ("Moved from Tennessee last year.", None, "moved from tennessee"),
+    ],
+    ids=["insurer_of_state", "agency_of_state", "state_alone_stays"],
+)
+def test_state_after_an_institutions_of_goes_with_it(text, gone, kept):
+    out = _l2(text).lower()
+    assert (gone is None or gone not in out) and kept in out, out
+
+
+def test_an_everyday_word_after_an_institutions_comma_is_no_town():
+    out = _l2("member of ibew local 377, union rep called.")
+    assert "union rep called" in out and "377" not in out
