@@ -225,7 +225,38 @@ def find_system_short_forms(text: str) -> list[Candidate]:
     return out
 
 
+#: Cues after which a word no lexicon knows names the place a patient is sent to or served by, in a one-case line
+#: ("referral faxed to steppingstone", "maintained on buprenorphine through dccca", "ATTENDS KINDERCARE").
+_REFERRAL_CUE_RE = re.compile(
+    r"(?i)(?<![\w'’-])(?:(?:referral|referred|faxed|sent|goes|going|transferred|admitted|discharged|enrolled)[ \t]+(?:to|in|with)"
+    r"|attends|attending|through|thru|(?:followed|seen|served)[ \t]+by)[ \t]+([a-z]{5,16}|[A-Z]{5,16})(?![\w'’&/-])"
+)
+#: What may follow the name: punctuation, a line's end, a digit, a function word or a word of time.
+_AFTER_REFERRAL_NAME_RE = re.compile(r"(?i)[ \t]*(?:$|[\n.,;:()!?/\d-]|(?:for|in|on|at|x|and|w|with|since|until|daily|weekly|today|tomorrow)\b)")
+#: Endings of the unknown words that are clinical or misspelt clinical ones ("pulmonolgy", "cardiolgy", "thoracotomy").
+_CLINICAL_ENDINGS = ("ology", "olgy", "logy", "itis", "osis", "emia", "otomy", "ectomy", "scopy", "plasty", "ing", "ed",
+                     "ist", "ists", "ics", "ive", "al", "ous", "ary")
+
+
+def find_unknown_referral_names(text: str) -> list[Candidate]:
+    """A word no lexicon knows after a cue of referral, attendance or service, in a one-case line, before no noun it
+    would qualify ("referral faxed to steppingstone for ...", "through dccca in ...", "ATTENDS KINDERCARE ON ..."):
+    an agency's, a school's or a company's name. Words built like clinical ones stay ("referred to pulmonolgy")."""
+    out: list[Candidate] = []
+    for m in _REFERRAL_CUE_RE.finditer(text):
+        w = m.group(1)
+        low = w.lower()
+        if _E.classify(low) != _E.U or low.endswith(_CLINICAL_ENDINGS) or not _AFTER_REFERRAL_NAME_RE.match(text, m.end()):
+            continue
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        line_end = text.find("\n", m.end())
+        if _E._line_case(text, line_start, len(text) if line_end < 0 else line_end) == "mixed":
+            continue  # (in a mixed-case line the capitalisation rules decide)
+        out.append(Candidate(m.start(1), m.end(1), "HOSPITAL", "rule:unknown_referral_name", 0.8))
+    return out
+
+
 #: Words that say which kind of school, not which one ("attends public high", "a local middle").
 _NOT_SCHOOL_NAME = frozenset("public private local regular special alternative new old same nearby area charter magnet".split())
 
-__all__ = ["SYSTEM_SHORT_FORMS", "find_acronym_pairs", "find_patterned_institutions", "find_system_short_forms"]
+__all__ = ["SYSTEM_SHORT_FORMS", "find_acronym_pairs", "find_patterned_institutions", "find_system_short_forms", "find_unknown_referral_names"]

@@ -57,7 +57,12 @@ from clinx.text.institutions import (
 )
 from clinx.text.lexicons import fold, ordinary_words
 from clinx.text.word_towns import find_quarters, find_word_towns
-from clinx.text.institution_patterns import find_acronym_pairs, find_patterned_institutions, find_system_short_forms
+from clinx.text.institution_patterns import (
+    find_acronym_pairs,
+    find_patterned_institutions,
+    find_system_short_forms,
+    find_unknown_referral_names,
+)
 from clinx.text.dates import DATE_RECOGNIZERS, YEAR_NAMES, score_change, strip_year
 from clinx.text.recognizers import EXTRA_RECOGNIZERS, Recognizer
 
@@ -1103,6 +1108,7 @@ class RuleRecognizer:
         cands.extend(find_patterned_institutions(text))
         cands.extend(find_acronym_pairs(text))
         cands.extend(find_system_short_forms(text))
+        cands.extend(find_unknown_referral_names(text))
         cands.extend(complete_institutions(text, cands))
         cands.extend(repeated_institution_words(text, cands))
         cands.extend(join_institution_parts(text, cands))

@@ -5,7 +5,12 @@ Values are invented; test ids name the form, never a value.
 
 import pytest
 
-from clinx.text.institution_patterns import find_acronym_pairs, find_patterned_institutions, find_system_short_forms
+from clinx.text.institution_patterns import (
+    find_acronym_pairs,
+    find_patterned_institutions,
+    find_system_short_forms,
+    find_unknown_referral_names,
+)
 from clinx.text.pipeline import deidentify
 
 
@@ -105,3 +110,30 @@ def test_transfer_form_facilities_are_fields():
     out = _l2("SENDING FACILITY: PINE RIDGE NURSING & REHABILITATION CENTER  PHONE 417-555-0100\n"
               "Receiving facility: skilled nursing facility")
     assert "PINE RIDGE" not in out and "skilled nursing facility" in out
+
+
+@pytest.mark.parametrize(
+    "text,name",
+    [
+        ("referral faxed to steppingstone for outpt substance use f/u", "steppingstone"),
+        ("maintained on buprenorphine through dccca in lawrence", "dccca"),
+        ("ATTENDS KINDERCARE ON MAIN ST, SEVERAL KIDS OUT SICK", "KINDERCARE"),
+    ],
+    ids=["referral_lower", "through_acronym_lower", "attends_caps"],
+)
+def test_unknown_names_after_referral_cues(text, name):
+    assert [text[c.start:c.end] for c in find_unknown_referral_names(text)] == [name]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "referred to pulmonolgy for pfts",  # built like a clinical word
+        "Referral faxed to Steppingstone for f/u",  # mixed case: the capitalisation rules decide
+        "INR DRAWN TODAY VIA FINGERSTICK 2.6",  # not a cue here
+        "referred to steppingstone program",  # a noun follows
+    ],
+    ids=["clinical_ending", "mixed_case_line", "via_is_no_cue", "noun_after"],
+)
+def test_unknown_words_that_name_no_referral_place(text):
+    assert find_unknown_referral_names(text) == []
