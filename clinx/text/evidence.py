@@ -1461,9 +1461,14 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
               or toks[i].low in _STREET_ABBREVS and k > 0 and text[toks[k - 1].e : toks[k].s] in (", ", ",")
               and all(toks[m].cls != C and toks[m].low not in FUNCTION_WORDS for m in range(k, i))
               # "lives on elm street": after a verb of living, the street word written out too
-              or before in ("on", "off") and k >= 2 and lows[k - 2] in _LIVING_VERBS and toks[i].low not in ("court", "place", "square", "circle")) and (
+              or before in ("on", "off") and k >= 2 and lows[k - 2] in _LIVING_VERBS and toks[i].low not in ("court", "place", "square", "circle")
+              # "on Fleet Street", "ON BALTIMORE PIKE", "on College Way": a street word written out after "on"/"off"/
+              # "near", after words of a name (capitalised, in a mixed-case line; "way", "lane", "drive" only there)
+              or before in ("on", "off", "near") and (toks[i].low in _STREET_WORDS_WRITTEN or toks[i].low in _STREET_WORDS_CAPITALISED and toks[i].case == "mixed")
+              and all(toks[m].cls != C and toks[m].low not in FUNCTION_WORDS and (toks[m].case != "mixed" or toks[m].raw[:1].isupper()) for m in range(k, i + 1))) and (
             toks[i].low != "st" or all(toks[m].cls != C for m in range(k, i))  # ("on ... ST" may be an ST segment)
             or text[toks[i].e : toks[i].e + 1] == "."  # ("ON CANAL ST.": an ST segment has no dot)
+            or not _ST_SEGMENT_AFTER_RE.match(text, toks[i].e)  # ("day shelter on canal st)": no ECG word after it)
         ):
             start_at = toks[k].s
         else:
@@ -2374,11 +2379,17 @@ _VALUE_STOP = frozenset("in at on for with to from none unknown pending tbd yes 
 #: Street words, written out or abbreviated; after one to three words and a house number they close an address.
 _STREET_SUFFIXES = frozenset(
     "street st avenue ave av road rd boulevard blvd terrace ter lane ln drive dr court ct place pl square sq parkway pkwy "
-    "circle cir highway hwy way concourse pike turnpike plaza crescent".split()
+    "circle cir highway hwy way concourse pike turnpike tpke plaza crescent".split()
 )
 #: Abbreviated street words, which close a street's name without a house number after "lives on", "on", "off".
-_STREET_ABBREVS = frozenset("st ave av rd blvd ter ln pkwy cir hwy".split())
+_STREET_ABBREVS = frozenset("st ave av rd blvd ter ln pkwy cir hwy tpke".split())
 _STREET_CUES = frozenset("on off near corner crossing at".split())
+#: Street words written out that close a street's name after "on" with no house number ("on Fleet Street", "ON
+#: BALTIMORE PIKE"); "way", "lane", "drive" only capitalised in a mixed-case line ("on College Way"; "on his way").
+_STREET_WORDS_WRITTEN = frozenset("street avenue road boulevard pike turnpike tpke highway parkway".split())
+_STREET_WORDS_CAPITALISED = frozenset("way lane drive".split())
+#: Words after "ST" that make it an ECG's segment ("on tele ST elevation"), not a street.
+_ST_SEGMENT_AFTER_RE = re.compile(r"(?i)[ \t]*(?:[a-z]|-|/|\d)")
 _LIVING_VERBS = frozenset("lives live living lived resides reside residing resided located moved".split())
 _SQUARE_CUES = _STREET_CUES | frozenset({"at", "in", "to", "from"})
 _ZIP_AFTER_RE = re.compile(r",?[ \t]{1,2}(\d{5}(?:-\d{4})?)(?![\w-])")

@@ -326,3 +326,33 @@ def test_an_age_over_89_before_a_full_stop_goes():
 
     assert "93" not in deidentify("Seen w/ daughter (POA). Age: 93. MRN 1234567", "L2").text
     assert "93.5" in deidentify("weight at age 93.5 kg", "L2").text  # (a decimal is no age)
+
+
+@pytest.mark.parametrize(
+    "text,street",
+    [
+        ("Lived alone in a walk-up apartment on Fleet Street in the city.", "Fleet Street"),
+        ("WENT TO URGENT CARE ON BALTIMORE PIKE YESTERDAY", "BALTIMORE PIKE"),
+        ("refill sent to cvs on hempstead tpke, routed to dr", "hempstead tpke"),
+        ("brought in from day shelter on canal st) after staff called", "canal st"),
+        ("Referred to PT on College Way, may repeat", "College Way"),
+    ],
+    ids=["street_written_out_mixed", "pike_caps", "turnpike_abbreviation", "clinical_word_street_before_parenthesis",
+         "way_capitalised"],
+)
+def test_streets_after_on_without_a_house_number(text, street):
+    from clinx.text.pipeline import deidentify
+
+    assert street not in deidentify(text, "L2").text
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("on tele with ST depression in V4", "ST depression"), ("he is on his way home", "his way"),
+     ("ref to pt on college way, may repeat", "college way")],
+    ids=["st_segment", "function_word_way", "way_in_lower_case_line"],
+)
+def test_street_words_that_name_no_street_stay(text, kept):
+    from clinx.text.pipeline import deidentify
+
+    assert kept in deidentify(text, "L2").text
