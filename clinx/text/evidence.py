@@ -358,6 +358,47 @@ _PLACE_FIELD_RE = re.compile(r"(?im)(?:^|(?<=  )|(?<=; ))[ \t]*(?:city|town|resi
 _PLACE_FIELD_VALUE_RE = re.compile(r"[A-Za-z][A-Za-z'’.-]*(?:[ \t][A-Za-z][A-Za-z'’.-]*){0,2}")
 
 
+#: An address field: its label, then the value to the line's end, two blanks, a bar, a parenthesis or a sentence's
+#: end; it stops at its state and ZIP code ("ADDRESS: 27150 SCHOOLCRAFT, APT 212, DETROIT MI", "Home address: 14 Elm Ct, Quincy").
+_ADDRESS_FIELD_RE = re.compile(
+    r"(?im)(?:^|(?<=  )|(?<=; )|(?<=\| ))[ \t]*(?:home[ \t]+|street[ \t]+|mailing[ \t]+|pt[ \t]+|patient[ \t]+|current[ \t]+)?"
+    r"(?:address|addr)\.?[ \t]*:[ \t]*([^\n|(;]*?)(?=[ \t]*(?:$|\n|  |\||\(|;|\.[ \t]))"
+)
+_ADDRESS_STATE_ZIP_RE = re.compile(r",?[ \t]+([A-Za-z]{2})\.?,?[ \t]+\d{5}(?:-\d{4})?(?!\d)")
+#: A state's code or name at an address's end, which Safe Harbor keeps ("..., DETROIT MI", "..., Quincy, MA 02169").
+_ADDRESS_STATE_TAIL_RE = re.compile(r"(?:,?[ \t]+([A-Za-z]{2})\.?)(?:,?[ \t]+\d{5}(?:-\d{4})?)?[ \t]*$")
+
+
+def find_address_fields(text: str) -> list[Candidate]:
+    """The value of an address field, a house and street, a unit, a town, up to the state it ends with; the ZIP code
+    after the state is the ZIP rule's. A value without a digit or a place must still hold two words ("Address: on
+    file", "address: see chart" name none)."""
+    if "ddr" not in text and "DDR" not in text:
+        return []
+    out = []
+    for m in _ADDRESS_FIELD_RE.finditer(text):
+        value_start, end = m.start(1), m.end(1)
+        value = m.group(1)
+        state_zip = _ADDRESS_STATE_ZIP_RE.search(value)
+        tail = _ADDRESS_STATE_TAIL_RE.search(value)
+        if state_zip is not None and state_zip.group(1).lower() in US_STATES:
+            end = value_start + state_zip.start()  # ("..., Racine WI 53403 (rental ...)": the address ends at its ZIP)
+        elif tail is not None and tail.group(1).lower() in US_STATES:
+            end = value_start + tail.start()
+        words = value[: end - value_start].lower().split()
+        if not words or words[0] in _NO_ADDRESS_VALUE or " ".join(words[:2]) in _NO_ADDRESS_VALUE:
+            continue
+        if not any(ch.isdigit() for ch in value) and len(words) < 2:
+            continue
+        out.append(Candidate(value_start, end, "LOCATION", "evidence:address_field", 0.88))
+    return out
+
+
+#: Values of an address field that give no address.
+_NO_ADDRESS_VALUE = frozenset({"on", "see", "none", "n/a", "na", "unknown", "unk", "homeless", "undomiciled", "same", "verified",
+                               "confirmed", "updated", "on file", "in chart", "see chart", "not given", "declined"})
+
+
 def find_place_fields(text: str) -> list[Candidate]:
     """The town a field gives ("city: concord", "RESIDENCE: YAKIMA"): up to three words, none a clinical or function
     word, up to the field's end, in any case (a town named by an everyday word too)."""

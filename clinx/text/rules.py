@@ -35,6 +35,7 @@ from clinx.text.evidence import (
     _lexicon_index,
     classify,
     drop_state_and_country_parts,
+    find_address_fields,
     find_counties,
     find_evidence,
     find_place_fields,
@@ -1094,6 +1095,7 @@ class RuleRecognizer:
         cands = [_drop_credential(text, c) if c.category == "NAME" else c for c in cands]
         cands.extend(find_counties(text))
         cands.extend(find_place_fields(text))
+        cands.extend(find_address_fields(text))
         cands.extend(find_word_towns(text))
         cands.extend(find_quarters(text))
         cands.extend(find_bare_institutions(text))

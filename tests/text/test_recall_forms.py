@@ -356,3 +356,19 @@ def test_street_words_that_name_no_street_stay(text, kept):
     from clinx.text.pipeline import deidentify
 
     assert kept in deidentify(text, "L2").text
+
+
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [
+        ("ADDRESS: 27150 SCHOOLCRAFT, APT 212, DETROIT MI", "SCHOOLCRAFT, APT 212, DETROIT", " MI"),
+        ("Address: 4 Oak St, Racine WI 53403 (rental, built 1952). Landlord aware.", "Racine", "(rental"),
+        ("Address: on file", None, "on file"),
+    ],
+    ids=["caps_to_state", "stops_at_zip", "no_address_value"],
+)
+def test_an_address_fields_value_is_one_place(text, gone, kept):
+    from clinx.text.pipeline import deidentify
+
+    out = deidentify(text, "L2").text
+    assert (gone is None or gone not in out) and kept in out, out
