@@ -64,7 +64,9 @@ TITLES = frozenset(
     # police and military ranks before a surname ("spoke with Sgt. Young", "OFFICER RAMOS", "det. reilly")
     "sgt sergeant ofc officer det detective lt lieutenant capt cpt trooper deputy cpl "
     # a lawyer ("public defender atty greenbaum"; "attorney" is a word of its own: "attorney general")
-    "atty".split()
+    "atty "
+    # clergy ("Deacon Mills visited"; not "bishop", a surname as often: "niece/hcp ann bishop")
+    "deacon".split()
 )
 RELATIONS = frozenset(
     """
@@ -74,6 +76,7 @@ grandchild grandniece grandnephew godson goddaughter caregiver
 niece nephew grandson granddaughter grandmother grandfather grandma grandpa granddtr partner boyfriend girlfriend bf gf
 fiance fiancee spouse friend neighbor neighbour roommate aunt uncle cousin guardian stepson stepdaughter
 stepmother stepfather hcp poa proxy escort ex-partner ex-wife ex-husband ex-boyfriend ex-girlfriend boss coworker co-worker
+fob foc youngest oldest eldest
 """.split()
 )
 ROLES = frozenset(
@@ -890,7 +893,7 @@ _COMM_PREPS = frozenset("to for with".split())
 _ABBREV_CUES = frozenset("pt dtr dau sis bro mgr attn re".split())
 
 
-_FIELD_LABELS = frozenset("name patient pt re ref attn".split())
+_FIELD_LABELS = frozenset("name patient pt re ref attn client participant".split())
 #: Field labels whose value may be a topic as well as a person ("RE: DISCHARGE PLANNING", "Re: Pavla Novak"): a
 #: clinical word or a lone everyday word after them opens no name.
 _TOPIC_LABELS = frozenset("re ref".split())

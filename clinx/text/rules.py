@@ -324,7 +324,7 @@ PATTERNS: list[tuple[str, str, str, float]] = [
         r"(?i:\b(?:patient(?:'s)?(?:\s{1,3}full)?\s{1,3}name|name|named|called|patient|pt|mother|father|wife|"
         r"husband|son|daughter|guardian|next\s{1,3}of\s{1,3}kin|referred\s{1,3}by|referring\s{1,3}physician|"
         r"attending|physician|radiologist|surgeon|signed\s{1,3}by|dictated\s{1,3}by|read\s{1,3}by|seen\s{1,3}by|"
-        r"consultant|contact))"
+        r"consultant|contact|client|participant))"
         # "PTSD", "SONG": the cue word ends where the word does (a name never starts inside one)
         r"\b"
         # "SON-IN-LAW", "daughter-in-law": the cue is part of a longer relation word, not before a name
@@ -410,7 +410,7 @@ _NAME_COMMA_GATE_RE = re.compile(rf",(?<=[{_LO}],)\s{{0,2}}[{_UP}]")
 _NAME_CUE_WORDS = (
     "name", "called", "patient", "pt", "mother", "father", "wife", "husband", "son", "daughter", "guardian",
     "next", "referr", "attending", "physician", "radiologist", "surgeon", "signed", "dictated", "read", "seen",
-    "consultant", "contact",
+    "consultant", "contact", "client", "participant",
 )
 
 

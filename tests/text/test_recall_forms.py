@@ -372,3 +372,25 @@ def test_an_address_fields_value_is_one_place(text, gone, kept):
 
     out = deidentify(text, "L2").text
     assert (gone is None or gone not in out) and kept in out, out
+
+
+@pytest.mark.parametrize(
+    "text,name",
+    [
+        ("CLIENT: TREMAINE FOSTER   AGE 19   DOB 1/2/2005", "TREMAINE"),
+        ("desires pregnancy. fob dequan involved, also 19", "dequan"),
+        ("Four kids, youngest Nyakim 2 yo seen in peds here.", "Nyakim"),
+    ],
+    ids=["client_field", "father_of_baby", "youngest_child"],
+)
+def test_names_after_client_fields_and_family_words(text, name):
+    from clinx.text.pipeline import deidentify
+
+    assert name not in deidentify(text, "L2").text
+
+
+def test_client_and_oldest_before_no_name_stay():
+    from clinx.text.pipeline import deidentify
+
+    for text in ("client reports good sleep", "oldest kid attends school", "the participant was tired"):
+        assert deidentify(text, "L2").text == text
