@@ -226,13 +226,16 @@ def find_system_short_forms(text: str) -> list[Candidate]:
 
 
 #: Cues after which a word no lexicon knows names the place a patient is sent to or served by, in a one-case line
-#: ("referral faxed to steppingstone", "maintained on buprenorphine through dccca", "ATTENDS KINDERCARE").
+#: ("referral faxed to steppingstone", "maintained on buprenorphine through dccca", "ATTENDS KINDERCARE", "pharmacy
+#: fruth on ...").
 _REFERRAL_CUE_RE = re.compile(
     r"(?i)(?<![\w'’-])(?:(?:referral|referred|faxed|sent|goes|going|transferred|admitted|discharged|enrolled)[ \t]+(?:to|in|with)"
-    r"|attends|attending|through|thru|(?:followed|seen|served)[ \t]+by)[ \t]+([a-z]{5,16}|[A-Z]{5,16})(?![\w'’&/-])"
+    r"|attends|attending|through|thru|(?:followed|seen|served)[ \t]+by"
+    # a kind of place written before its name ("pharmacy fruth on 5th ave", "hospice vitas to admit")
+    r"|pharmacy|hospice|daycare|agency|shelter|employer|insurer|dme|hha|vna|snf|alf)[ \t]+([a-z]{4,16}|[A-Z]{4,16})(?![\w'’&/-])"
 )
 #: What may follow the name: punctuation, a line's end, a digit, a function word or a word of time.
-_AFTER_REFERRAL_NAME_RE = re.compile(r"(?i)[ \t]*(?:$|[\n.,;:()!?/\d-]|(?:for|in|on|at|x|and|w|with|since|until|daily|weekly|today|tomorrow)\b)")
+_AFTER_REFERRAL_NAME_RE = re.compile(r"(?i)[ \t]*(?:$|[\n.,;:()!?/\d-]|(?:for|in|on|at|to|x|and|w|with|since|until|daily|weekly|today|tomorrow)\b)")
 #: Endings of the unknown words that are clinical or misspelt clinical ones ("pulmonolgy", "cardiolgy", "thoracotomy").
 _CLINICAL_ENDINGS = ("ology", "olgy", "logy", "itis", "osis", "emia", "otomy", "ectomy", "scopy", "plasty", "ing", "ed",
                      "ist", "ists", "ics", "ive", "al", "ous", "ary")

@@ -118,8 +118,10 @@ def test_transfer_form_facilities_are_fields():
         ("referral faxed to steppingstone for outpt substance use f/u", "steppingstone"),
         ("maintained on buprenorphine through dccca in lawrence", "dccca"),
         ("ATTENDS KINDERCARE ON MAIN ST, SEVERAL KIDS OUT SICK", "KINDERCARE"),
+        ("pharmacy fruth on 5th ave", "fruth"),
+        ("hospice brelvane to admit tomorrow", "brelvane"),
     ],
-    ids=["referral_lower", "through_acronym_lower", "attends_caps"],
+    ids=["referral_lower", "through_acronym_lower", "attends_caps", "kind_of_place_before_name", "hospice_before_name"],
 )
 def test_unknown_names_after_referral_cues(text, name):
     assert [text[c.start:c.end] for c in find_unknown_referral_names(text)] == [name]
@@ -132,8 +134,9 @@ def test_unknown_names_after_referral_cues(text, name):
         "Referral faxed to Steppingstone for f/u",  # mixed case: the capitalisation rules decide
         "INR DRAWN TODAY VIA FINGERSTICK 2.6",  # not a cue here
         "referred to steppingstone program",  # a noun follows
+        "pharmacy reccomends dose change",  # a misspelt verb: a noun follows
     ],
-    ids=["clinical_ending", "mixed_case_line", "via_is_no_cue", "noun_after"],
+    ids=["clinical_ending", "mixed_case_line", "via_is_no_cue", "noun_after", "misspelling_before_noun"],
 )
 def test_unknown_words_that_name_no_referral_place(text):
     assert find_unknown_referral_names(text) == []
