@@ -259,7 +259,26 @@ def find_unknown_referral_names(text: str) -> list[Candidate]:
     return out
 
 
+#: An acronym right before a hospital's head ("seen at MDI Hospital", "SEEN AT MDI HOSPITAL"): the acronym names the
+#: hospital even when it spells a clinical abbreviation too (MDI, an inhaler); a unit's or a service's letters do not.
+_ACRONYM_HOSPITAL_RE = re.compile(r"(?<![\w&/-])([A-Z]{2,5})[ \t]+(Hospital|HOSPITAL|Hosp|HOSP|Medical Center|MEDICAL CENTER)(?![\w-])")
+_NOT_HOSPITAL_ACRONYM = frozenset("ICU ED ER OR OSH PT VA THE AND AT TO IN OF FROM ON BY FOR ANY SAME PICU NICU MICU SICU CCU".split())
+_VENUE_BEFORE_RE = re.compile(r"(?i)(?:\b(?:at|from|to|in|via)|@)[ \t]+$")
+
+
+def find_acronym_hospitals(text: str) -> list[Candidate]:
+    """An acronym and a hospital's head written after it; in a line of capitals only after a venue cue ("AT")."""
+    out: list[Candidate] = []
+    for m in _ACRONYM_HOSPITAL_RE.finditer(text):
+        if m.group(1) in _NOT_HOSPITAL_ACRONYM:
+            continue
+        if m.group(2).isupper() and not _VENUE_BEFORE_RE.search(text, max(0, m.start() - 8), m.start()):
+            continue
+        out.append(Candidate(m.start(1), m.end(2), "HOSPITAL", "rule:acronym_hospital", 0.88))
+    return out
+
+
 #: Words that say which kind of school, not which one ("attends public high", "a local middle").
 _NOT_SCHOOL_NAME = frozenset("public private local regular special alternative new old same nearby area charter magnet".split())
 
-__all__ = ["SYSTEM_SHORT_FORMS", "find_acronym_pairs", "find_patterned_institutions", "find_system_short_forms", "find_unknown_referral_names"]
+__all__ = ["SYSTEM_SHORT_FORMS", "find_acronym_hospitals", "find_acronym_pairs", "find_patterned_institutions", "find_system_short_forms", "find_unknown_referral_names"]

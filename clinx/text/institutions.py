@@ -770,6 +770,7 @@ congregational pentecostal
 oncology cardiology urology dermatology gastroenterology pulmonology nephrology rheumatology endocrinology hematology
 podiatry audiology pediatrics ophthalmology optometry health towers apartments commons estates gardens residences
 ambulance services specialists assoc foundation society detox program helpline taxi supply
+company corporation corp industries
 """.split()
 )
 #: Words that say what kind of place, not which: a bare "to <these> <head>" names no institution

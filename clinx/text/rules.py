@@ -59,6 +59,7 @@ from clinx.text.institutions import (
 from clinx.text.lexicons import fold, ordinary_words
 from clinx.text.word_towns import find_quarters, find_word_towns
 from clinx.text.institution_patterns import (
+    find_acronym_hospitals,
     find_acronym_pairs,
     find_patterned_institutions,
     find_system_short_forms,
@@ -1109,6 +1110,7 @@ class RuleRecognizer:
         cands.extend(find_placement_replies(text))
         cands.extend(find_patterned_institutions(text))
         cands.extend(find_acronym_pairs(text))
+        cands.extend(find_acronym_hospitals(text))
         cands.extend(find_system_short_forms(text))
         cands.extend(find_unknown_referral_names(text))
         cands.extend(complete_institutions(text, cands))

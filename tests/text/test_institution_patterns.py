@@ -6,6 +6,7 @@ Values are invented; test ids name the form, never a value.
 import pytest
 
 from clinx.text.institution_patterns import (
+    find_acronym_hospitals,
     find_acronym_pairs,
     find_patterned_institutions,
     find_system_short_forms,
@@ -140,3 +141,22 @@ def test_unknown_names_after_referral_cues(text, name):
 )
 def test_unknown_words_that_name_no_referral_place(text):
     assert find_unknown_referral_names(text) == []
+
+
+@pytest.mark.parametrize(
+    "text,found",
+    [
+        ("seen at MDI Hospital and transferred here", ["MDI Hospital"]),
+        ("SEEN AT MDI HOSPITAL AND TRANSFERRED HERE", ["MDI HOSPITAL"]),
+        ("TRANSFER TO ICU HOSPITAL BED", []),
+        ("PT HAS HOSPITAL BED, MDI HOSPITAL SUPPLY", []),  # in capitals only after a venue cue
+    ],
+    ids=["mixed_case", "caps_after_cue", "unit_letters", "caps_without_cue"],
+)
+def test_an_acronym_before_a_hospitals_head(text, found):
+    assert [text[c.start:c.end] for c in find_acronym_hospitals(text)] == found
+
+
+def test_a_company_after_a_cue_is_an_employer():
+    assert "PAPER COMPANY" not in _l2("LAID OFF FROM BERKSHIRE PAPER COMPANY IN 2019")
+    assert "trucking company" in _l2("works for a trucking company")
