@@ -88,7 +88,9 @@ TWO_WORD_HEADS = frozenset(
      ("boarding", "home"), ("assisted", "living"), ("independent", "living"), ("senior", "living"),
      # a town's or a county's department ("PIMA COUNTY HEALTH DEPT"); not a hospital's ("... CENTER DEPARTMENT OF PATHOLOGY")
      ("health", "dept"), ("health", "department"), ("police", "dept"), ("police", "department"), ("fire", "dept"),
-     ("fire", "department"), ("sheriff's", "dept"), ("sheriff's", "department"), ("sheriffs", "department")}
+     ("fire", "department"), ("sheriff's", "dept"), ("sheriff's", "department"), ("sheriffs", "department"),
+     # a practice's or a bank's kind ("Lansdowne Family Med", "Hillcrest Credit Union", "Maplewood Med Grp")
+     ("family", "med"), ("internal", "med"), ("credit", "union"), ("med", "grp"), ("med", "group")}
 )
 #: Specialties and kinds of care that close a practice's or a unit's name after a found part ("Oakview Neurosurgery",
 #: "Brookline Renal", "Chestnut Hill Dialysis", "Brightwater SNF"); after a clinician's name they name a service.
@@ -259,6 +261,9 @@ def _right(text: str, s: int, e: int, cat: str) -> Candidate | None:
             break
         elif w in ("and", "&") and after_head and not _same_case_next(text, m.end(), prev):
             break  # "Food Bank and church pantry": a second place, or none ("Health and Counseling Services" goes on)
+        elif w in _TAIL_HEADS and not after_head and (cat != "NAME" or _VENUE_CUE_BEFORE.search(text, max(0, s - 12), s)):
+            # "[Creech] Drug", "[southcoast] behavioral", "[Neuqua Valley] hs", "[Williams] Companies"
+            end, new_cat = m.end(), "HOSPITAL"
         elif w in MODIFIERS:
             pass
         elif not clinician and end is None and _kind_word(w) and _practice_head_ahead(text, m.end()):
@@ -275,8 +280,14 @@ def _right(text: str, s: int, e: int, cat: str) -> Candidate | None:
     return Candidate(s, end, new_cat, "rule:institution_completion", 0.9)
 
 
-#: Heads that close a practice's name after its specialty words ("Hartford GI Group", "Queens Chest Associates").
-_PRACTICE_HEADS = frozenset("associates assoc physicians specialists group partners consultants pc pllc".split())
+#: Heads that close a practice's or a centre's name after its specialty words ("Hartford GI Group", "Queens Chest
+#: Associates", "Emory Headache Center").
+_PRACTICE_HEADS = frozenset("associates assoc physicians specialists group partners consultants pc pllc center centre institute".split())
+#: Words that close an institution's name after a found town or institution, and after a person's name only right
+#: after a venue cue ("FILLED AT [Creech] DRUG", "RETIRED FROM [Williams] COMPANIES"; not "son [John] drug use").
+_TAIL_HEADS = frozenset("drug drugs behavioral behavioural hs grp companies fulfillment".split())
+#: A venue cue right before a person's name, after which such a word makes the name a shop's ("FILLED AT CREECH DRUG").
+_VENUE_CUE_BEFORE = re.compile(r"(?i)\b(?:at|from|for)[ \t]+$")
 #: Specialties after which "& <specialty>" is the practice's second one ("Pulmonary & Sleep", "Hematology & Oncology").
 _SECOND_SPECIALTY_AFTER = SPECIALTY_HEADS | frozenset("pulmonary allergy heart ear foot".split())
 #: A word right after a second specialty: then it was a clause ("Cardiology and pulm following"), not a name's end.
@@ -286,8 +297,9 @@ _WORD_AFTER = re.compile(r"[ \t]{1,2}[^\W\d_]")
 def _practice_head_ahead(text: str, pos: int) -> bool:
     """Do up to two more specialty words after ``pos`` lead to a practice's head ("gi group", "Chest Associates")?
 
-    Only a practice's own heads close it: "clinic" or "service" after specialty words is a hospital's unit ("... Black
-    Lung Clinic", "... Hospitalist service"), which stays.
+    Only a practice's own heads and a named centre's close it ("hopkins wound center", "emory headache center"):
+    "clinic" or "service" after specialty words is a hospital's unit ("... Black Lung Clinic", "... Hospitalist
+    service"), which stays.
     """
     for _ in range(3):
         m = _NEXT_WORD.match(text, pos)

@@ -344,3 +344,22 @@ def test_state_after_an_institutions_of_goes_with_it(text, gone, kept):
 def test_an_everyday_word_after_an_institutions_comma_is_no_town():
     out = _l2("member of ibew local 377, union rep called.")
     assert "union rep called" in out and "377" not in out
+
+
+# Kind words that close a name only after a found town or institution ("[Creech] Drug" after a venue cue too), and a
+# named centre after specialty words ("[hopkins] wound center"); after a person's name with no cue they stay.
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [
+        ("pt followed at hopkins wound center but missed appts", "wound center", "but missed"),
+        ("GETS MEDS FILLED AT CREECH DRUG IN TOWN.", "DRUG", "GETS MEDS"),
+        ("called arbour hospital and southcoast behavioral, waiting", "behavioral", "waiting"),
+        ("PCP DR. MCALLISTER AT LANSDOWNE FAMILY MED IN 1 WK.", "FAMILY MED", "IN 1 WK"),
+        ("Pt's employer Hillcrest Credit Union needs FMLA form", "Credit Union", "needs FMLA"),
+        ("son John drug use reported", None, "drug use"),
+    ],
+    ids=["named_centre", "drug_after_cue", "behavioral_after_place", "family_med", "credit_union", "person_then_word"],
+)
+def test_tail_heads_after_found_parts(text, gone, kept):
+    out = _l2(text)
+    assert (gone is None or gone not in out) and kept in out, out
