@@ -11,12 +11,13 @@ import re
 from clinx.text import evidence as _E
 from clinx.text import institutions as _I
 from clinx.text.base import Candidate
-from clinx.text.lexicons import places
+from clinx.text.lexicons import places, word_places
 
 #: "Our Lady of Peace", "our lady of the lake", "OUR LADY OF PERPETUAL HELP": a parish, a school or a hospital.
 _OUR_LADY_RE = re.compile(r"(?i)\bour[ \t]+lady[ \t]+of[ \t]+(?:the[ \t]+)?")
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’]*")
 _BLANK_RE = re.compile(r"[ \t]")
+_GAP_RE = re.compile(r"[ \t]{1,2}")
 #: Veterans', fraternal and trade-union bodies numbered by post, lodge or local ("VFW Post 8914", "UAW Local 600",
 #: "American Legion Post 12", "Elks Lodge #1049", "Troop 45"): the number names one hall.
 _NUMBERED_BODY_RE = re.compile(
@@ -278,7 +279,87 @@ def find_acronym_hospitals(text: str) -> list[Candidate]:
     return out
 
 
+#: What separates the items of a list ("A, B and C", "A or B").
+_LIST_SEPARATOR_RE = re.compile(r"(?:,[ \t]{1,2}(?:(?:and|or)[ \t]{1,2})?|[ \t]{1,2}(?:and|or|&)[ \t]{1,2}|[ \t]?/[ \t]?)", re.IGNORECASE)
+#: What may close a list's item: another separator, a clause's end or a line's.
+_ITEM_END_RE = re.compile(r"(?i)(?:,|[ \t]+(?:and|or|&)[ \t]|[ \t]*(?:[.;:)(]|[ \t]-[ \t]|$|\n))")
+_ITEM_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’.]*")
+_THE_RE = re.compile(r"(?i)the[ \t]+(?=[A-Za-z])")
+#: Small words an item's name may hold ("Sisters of Mercy", "Centro de la Familia").
+_ITEM_JOINERS = frozenset("of the de la".split())
+
+
+def complete_institution_lists(text: str, cands: list[Candidate]) -> list[Candidate]:
+    """The other items of a list one found institution stands in ("Referrals sent to: [Maple Rehab], Cedar Mountain,
+    Lutheran Home"): after the institution, a comma, "and", "or" or a slash, one to four words up to the next separator
+    or the clause's end, none clinical, a function word, a title, a relation, a verb form or a month. In a mixed-case
+    line every word is capitalised; in a one-case line, and for a one-word item, one of them must be distinctive (a name,
+    an unknown word, a place or a landscape word): "to [MGH], discharged home", "at [BMC], daughter at bedside", "htn at
+    [MGH], cont", "[Bethany House for Women] and Children" name none.
+    """
+    found = sorted((c for c in cands if c.category == "HOSPITAL"), key=lambda c: c.start)
+    if not found:
+        return []
+    out: list[Candidate] = []
+    for c in found:
+        pos = c.end
+        for _ in range(5):
+            sep = _LIST_SEPARATOR_RE.match(text, pos)
+            if sep is None:
+                break
+            start = sep.end()
+            the = _THE_RE.match(text, start)
+            if the is not None:
+                start = the.end()  # ("the meadows": the name, not its article)
+            item = _list_item(text, start)
+            if item is None:
+                break
+            key = " ".join(text[start:item].lower().split())
+            cat = "LOCATION" if key in places() or key in word_places() else "HOSPITAL"  # ("[MGH], Horseshoe Bend")
+            out.append(Candidate(start, item, cat, "rule:institution_list", 0.8))
+            pos = item
+    return out
+
+
+def _list_item(text: str, pos: int) -> int | None:
+    words: list[re.Match] = []
+    p = pos
+    while len(words) < 4:
+        m = _ITEM_WORD_RE.match(text, p)
+        if m is None:
+            break
+        words.append(m)
+        if _ITEM_END_RE.match(text, m.end()):
+            break
+        g = _GAP_RE.match(text, m.end())
+        if g is None:
+            return None
+        p = g.end()
+    if not words or not _ITEM_END_RE.match(text, words[-1].end()):
+        return None
+    lows = [w.group().lower().rstrip(".") for w in words]
+    if lows[0] in _ITEM_JOINERS or lows[-1] in _ITEM_JOINERS:
+        return None
+    for w in lows:
+        if w in _ITEM_JOINERS:
+            continue
+        if w in _E.FUNCTION_WORDS or _E.classify(w) == _E.C and w not in _I.HEADS and w not in _I.MODIFIERS \
+                and w not in _I._TOPONYM_WORDS or w in _E.TITLES or w in _E.RELATIONS or w in _E.CARE_WORDS and w not in _I.HEADS \
+                or w.endswith(("ing", "ed")) or w in _I.DATE_WORDS or w in _E.STATE_NAMES or w in _E.US_STATES or len(w) < 2:
+            return None
+    line_start = text.rfind("\n", 0, pos) + 1
+    line_end = text.find("\n", pos)
+    mixed = _E._line_case(text, line_start, len(text) if line_end < 0 else line_end) == "mixed"
+    if mixed and not all(w.group()[:1].isupper() or w.group().lower() in _ITEM_JOINERS for w in words):
+        return None
+    if (not mixed or len(lows) == 1) and not any(_E.classify(w) in (_E.N, _E.U) or w in places() or w in _I._TOPONYM_WORDS for w in lows if w not in _ITEM_JOINERS):
+        return None
+    if len(lows) == 1 and (lows[0] in _I.HEADS or lows[0] in _I.MODIFIERS):
+        return None  # ("[MGH] and Rehab": a kind of place alone)
+    return words[-1].end() - (1 if words[-1].group().endswith(".") else 0)
+
+
 #: Words that say which kind of school, not which one ("attends public high", "a local middle").
 _NOT_SCHOOL_NAME = frozenset("public private local regular special alternative new old same nearby area charter magnet".split())
 
-__all__ = ["SYSTEM_SHORT_FORMS", "find_acronym_hospitals", "find_acronym_pairs", "find_patterned_institutions", "find_system_short_forms", "find_unknown_referral_names"]
+__all__ = ["SYSTEM_SHORT_FORMS", "complete_institution_lists", "find_acronym_hospitals", "find_acronym_pairs", "find_patterned_institutions", "find_system_short_forms", "find_unknown_referral_names"]

@@ -59,6 +59,7 @@ from clinx.text.institutions import (
 from clinx.text.lexicons import fold, ordinary_words
 from clinx.text.word_towns import find_quarters, find_word_towns
 from clinx.text.institution_patterns import (
+    complete_institution_lists,
     find_acronym_hospitals,
     find_acronym_pairs,
     find_patterned_institutions,
@@ -1116,6 +1117,7 @@ class RuleRecognizer:
         cands.extend(complete_institutions(text, cands))
         cands.extend(repeated_institution_words(text, cands))
         cands.extend(join_institution_parts(text, cands))
+        cands.extend(complete_institution_lists(text, cands))
         if any(c.category == "HOSPITAL" for c in cands):
             # (after the institutions are complete: "queens medical center imaging, honolulu")
             cands.extend(_towns_after_institutions(text, cands))

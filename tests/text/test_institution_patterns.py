@@ -160,3 +160,21 @@ def test_an_acronym_before_a_hospitals_head(text, found):
 def test_a_company_after_a_cue_is_an_employer():
     assert "PAPER COMPANY" not in _l2("LAID OFF FROM BERKSHIRE PAPER COMPANY IN 2019")
     assert "trucking company" in _l2("works for a trucking company")
+
+
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [
+        ("Referrals sent to: Maple Rehab, Cedar Mountain, Lutheran Home", ["Cedar Mountain", "Lutheran Home"], "Referrals"),
+        ("discussed options: adcare, the meadows, spectrum. pt went", ["meadows"], "the "),
+        ("transferred to mgh, discharged home later", [], "discharged home"),
+        ("seen at bmc, daughter at bedside", [], "daughter at bedside"),
+        ("htn at mgh, cont", [], "cont"),
+        ("Family moved from Topeka, KS to town", [], "KS"),
+    ],
+    ids=["mixed_case_list", "one_case_list_with_article", "verb_after_comma", "relation_after_comma", "common_word",
+         "state_code"],
+)
+def test_other_items_of_a_list_of_institutions(text, gone, kept):
+    out = _l2(text)
+    assert all(g not in out for g in gone) and kept in out, out
