@@ -21,6 +21,7 @@ manifest governs the image branch. Benchmarks report recall with and without it.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -992,15 +993,30 @@ _PARTICLE_SURNAME_CAPS_RE = re.compile(
 )
 
 
+#: A surname's initial after a given name ("kayla b. 16f", "hannah v. ms ccc-slp"): one letter and a full stop, then
+#: a blank, a digit or punctuation, never another letter (an abbreviation: "b.i.d.").
+_SURNAME_INITIAL_RE = re.compile(r"[ \t]([A-Za-z])\.(?=[ \t,;:)\n]|$)")
+
+
 def _extend_name_right(text: str, c: Candidate) -> Candidate:
     """Take in a surname behind name particles after a given name ("[Maria] van der Berg", "[Ali] bin Said",
-    "[ANA] DE LA CRUZ")."""
+    "[ANA] DE LA CRUZ"), or a surname's initial after a given name alone ("[kayla] b.")."""
+    initial = _SURNAME_INITIAL_RE.match(text, c.end)
+    if initial is not None and " " not in text[c.start : c.end].strip() and text[c.start : c.end].lower() in _first_names():
+        return Candidate(c.start, initial.end(), c.category, c.source, c.score)
     m = _PARTICLE_SURNAME_RE.match(text, c.end)
     if m is None and text[c.start : c.end].isupper():
         m = _PARTICLE_SURNAME_CAPS_RE.match(text, c.end)
     if m is None or _is_non_name(m.group(1)):
         return c
     return Candidate(c.start, m.end(), c.category, c.source, c.score)
+
+
+@functools.cache
+def _first_names() -> frozenset[str]:
+    from clinx.text.lexicons import first_names
+
+    return first_names()
 
 
 @dataclass

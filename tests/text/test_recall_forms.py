@@ -394,3 +394,20 @@ def test_client_and_oldest_before_no_name_stay():
 
     for text in ("client reports good sleep", "oldest kid attends school", "the participant was tired"):
         assert deidentify(text, "L2").text == text
+
+
+@pytest.mark.parametrize(
+    "text,initial",
+    [("kayla b. 16f, lives w mom", " b."), ("hannah v. ms ccc-slp", " v."), ("spoke with Mary S. about plan", " S.")],
+    ids=["lower_before_age", "lower_before_credential", "mixed_mid_sentence"],
+)
+def test_a_surnames_initial_after_a_given_name_goes_with_it(text, initial):
+    from clinx.text.pipeline import deidentify
+
+    assert initial not in deidentify(text, "L2").text
+
+
+def test_dotted_abbreviations_after_a_name_stay():
+    from clinx.text.pipeline import deidentify
+
+    assert "b.i.d." in deidentify("dtr ann at bedside. given b.i.d. dosing", "L2").text
