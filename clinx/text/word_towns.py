@@ -20,6 +20,7 @@ read the word right after a cue, which is the direction word.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from clinx.text import evidence as _E
@@ -27,7 +28,9 @@ from clinx.text.base import Candidate
 from clinx.text.lexicons import ordinary_words, places, word_places
 
 #: The word before a town: a cue of place (with the word before it, a cue of living: "lives in").
-_CUE_RE = re.compile(r"(?i)(?<![\w'’-])(in|to|from|near|outside|of)[ \t]{1,2}(?=[A-Za-z])")
+#: (matched on the lower-cased text, the word after it captured: most cues are thrown out on that word alone)
+_CUE_RE = re.compile(r"(?<![\w'’-])(in|to|from|near|outside|of)[ \t]{1,2}([a-z][a-z'’]*)")
+_CUE_ANY_CASE_RE = re.compile(_CUE_RE.pattern, re.IGNORECASE)
 _PREV_WORD_RE = re.compile(r"([A-Za-z']+)[ \t]{1,2}$")
 #: A town's words: letters, inner apostrophes and hyphens, a dot closing an abbreviation ("Mt.", "St.").
 _TOWN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’]*(?:-[A-Za-z]+)*\.?")
@@ -48,6 +51,12 @@ _ONE_WORD_END_RE = re.compile(r"(?i)[ \t]*(?:$|[\n.,;:()!?/\d-]|(?:with|w/|and|b
 _JOINERS = frozenset("in or of the and by la de du".split())
 #: How rare a word of a town of bare-cue words must be ("harbor", "mammoth"; not "deep water", "new home").
 _RARE_ZIPF = 4.6
+
+
+@functools.cache
+def _first_words() -> frozenset[str]:
+    """First words of the word towns and of the listed places (a cue's next word must be one)."""
+    return frozenset(name.split(" ")[0].split("-")[0] for name in (*word_places(), *places()))
 
 
 def _key(words: list[str]) -> str:
@@ -78,14 +87,19 @@ def find_word_towns(text: str) -> list[Candidate]:
     """Word towns where a cue makes them places (see the module docstring)."""
     towns = word_places()
     out: list[Candidate] = []
-    for cue in _CUE_RE.finditer(text):
+    firsts = _first_words()
+    lowered = text.lower()
+    cues = _CUE_RE.finditer(lowered) if len(lowered) == len(text) else _CUE_ANY_CASE_RE.finditer(text)
+    for cue in cues:
+        if cue.group(2).lower().replace("'", "").replace("’", "") not in firsts:
+            continue  # (most words after "in"/"to" start no town: one set lookup before the rest)
         c = cue.group(1).lower()
         prev = _PREV_WORD_RE.search(text, max(0, cue.start() - 24), cue.start())
         p = prev.group(1).lower() if prev is not None else ""
         if c == "of" and p not in ("out", "outside"):
             continue
         strong = (p, c) in _E.PLACE_CUES or c == "outside" or c == "of"
-        words = _words_after(text, cue.end())
+        words = _words_after(text, cue.start(2))
         mixed = None
         for n in range(len(words), 0, -1):
             key = _key([w.group() for w in words[:n]])
