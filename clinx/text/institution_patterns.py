@@ -37,10 +37,15 @@ _SCHOOL_NAME_RE = re.compile(r"(?i)((?:[A-Za-z][A-Za-z'’.-]*[ \t]){1,3})(high|
 _SCHOOL_END_RE = re.compile(r"(?i)[ \t]*(?:$|[\n.,;:)(!?/-]|&|(?:and|plays|where|in|for|since|until|x|\d)\b)")
 
 
+_PATTERN_GATE_RE = re.compile(r"lady|post|local|lodge|chapter|council|troop|pack|aerie|hall|high|middle|elementary")
+
+
 def find_patterned_institutions(text: str) -> list[Candidate]:
     """Churches "Our Lady of ...", numbered posts and locals, and schools named by their level after a school cue."""
     low = text.lower()
     out: list[Candidate] = []
+    if _PATTERN_GATE_RE.search(low) is None:
+        return out  # (every pattern holds one of these words)
     if "lady" in low:
         for m in _OUR_LADY_RE.finditer(text):
             end = _dedication_end(text, m.end())

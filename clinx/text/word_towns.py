@@ -152,7 +152,8 @@ def find_quarters(text: str) -> list[Candidate]:
     minneapolis"), which the cue rules, reading the word after a cue, never reach. The town must be a listed place
     that is no everyday word, state or country ("north carolina", "south side", "west wing" name none); in a mixed-case
     line both words capitalised."""
-    if not any(w in text.lower() for w in ("east", "west", "north", "south", "upper", "lower", "central", "town")):
+    low = text.lower()
+    if not any(w in low for w in ("east", "west", "north", "south", "upper", "lower", "central", "town")):
         return []
     listed = places()
     out: list[Candidate] = []
