@@ -1485,11 +1485,12 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             continue
         if lows[i] == "dr" and i + 1 < n and _joined(text, toks[i], toks[i + 1], comma=False) and lows[i + 1] not in FUNCTION_WORDS:
             continue  # "2 residents dr smith": a doctor's title; "60 forest hills dr with daughter" is a street
-        k = i
-        # (a street's name may be a street word itself, "580 COURT STREET", "12 park ave": then a house number vouches)
-        while k > 0 and i - k < 3 and not named[k - 1] and _joined(text, toks[k - 1], toks[k], comma=False) \
-                and toks[k - 1].low not in FUNCTION_WORDS and (toks[k - 1].low not in _STREET_SUFFIXES or k == i) and not toks[k - 1].dot:
-            k -= 1
+        # (a street's name may be a street word itself, "580 COURT STREET", "12 park ave": then a house number vouches;
+        # with a house number before them, names found already may be the street's: "3310 [mount vernon] rd")
+        k = _street_name_start(text, toks, i, named, over_found=False)
+        k_found = _street_name_start(text, toks, i, named, over_found=True)
+        if k_found < k and _HOUSE_NUMBER_END_RE.search(text[max(0, toks[k_found].s - 9) : toks[k_found].s]):
+            k = k_found
         if k == i:
             continue
         number = re.search(r"\d[\dA-Za-z-]{0,5}[ \t]{1,2}$", text[max(0, toks[k].s - 9) : toks[k].s])
@@ -2428,6 +2429,23 @@ _STREET_SUFFIXES = frozenset(
 #: Abbreviated street words, which close a street's name without a house number after "lives on", "on", "off".
 _STREET_ABBREVS = frozenset("st ave av rd blvd ter ln pkwy cir hwy tpke".split())
 _STREET_CUES = frozenset("on off near corner crossing at".split())
+_HOUSE_NUMBER_END_RE = re.compile(r"\d[\dA-Za-z-]{0,5}[ \t]{1,2}$")
+
+
+def _street_name_start(text: str, toks: list, i: int, named: list, over_found: bool) -> int:
+    """The first of up to three tokens before the street word ``toks[i]`` that name the street; ``over_found``: found
+    names and places, and a found name's "st." or compass letter, count too ("1607 [st stephens] rd")."""
+    k = i
+    while k > 0 and i - k < 3 and _joined(text, toks[k - 1], toks[k], comma=False):
+        p = toks[k - 1]
+        found = over_found and named[k - 1]
+        if named[k - 1] and not over_found or p.low in FUNCTION_WORDS and not found \
+                or p.low in _STREET_SUFFIXES and k != i and not found or p.dot and not found:
+            break
+        k -= 1
+    return k
+
+
 #: Street words written out that close a street's name after "on" with no house number ("on Fleet Street", "ON
 #: BALTIMORE PIKE"); "way", "lane", "drive" only capitalised in a mixed-case line ("on College Way"; "on his way").
 _STREET_WORDS_WRITTEN = frozenset("street avenue road boulevard pike turnpike tpke highway parkway".split())

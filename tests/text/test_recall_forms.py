@@ -411,3 +411,19 @@ def test_dotted_abbreviations_after_a_name_stay():
     from clinx.text.pipeline import deidentify
 
     assert "b.i.d." in deidentify("dtr ann at bedside. given b.i.d. dosing", "L2").text
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("lives at home 3310 mount vernon rd se, cedar rapids w wife", ["3310", " rd"]),
+        ("pt lives in town, midtown area, 1607 st stephens rd. no car", ["1607", " rd"]),
+        ("given address of cabin for ems: 41 los ojos rd, el prado.", ["41 ", " rd"]),
+    ],
+    ids=["place_named_street", "saint_named_street", "spanish_named_street"],
+)
+def test_a_house_number_vouches_for_a_street_named_by_found_words(text, gone):
+    from clinx.text.pipeline import deidentify
+
+    out = deidentify(text, "L2").text
+    assert all(g not in out for g in gone), out
