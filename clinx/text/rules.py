@@ -58,7 +58,7 @@ from clinx.text.institutions import (
     repeated_institution_words,
 )
 from clinx.text.lexicons import fold, ordinary_words
-from clinx.text.word_towns import find_quarters, find_word_towns
+from clinx.text.word_towns import find_branch_towns, find_quarters, find_word_towns
 from clinx.text.institution_patterns import (
     complete_institution_lists,
     find_acronym_hospitals,
@@ -1116,6 +1116,7 @@ class RuleRecognizer:
         cands.extend(find_address_fields(text))
         cands.extend(find_word_towns(text))
         cands.extend(find_quarters(text))
+        cands.extend(find_branch_towns(text))
         cands.extend(find_bare_institutions(text))
         cands.extend(find_institution_fields(text))
         cands.extend(find_parenthesised_institutions(text))

@@ -179,4 +179,40 @@ def find_quarters(text: str) -> list[Candidate]:
     return out
 
 
-__all__ = ["find_quarters", "find_word_towns"]
+#: Words after a town that make it a branch's place ("delaware tech dover campus", "our draper location", "(here,
+#: Peabody site)", "ob middletown office").
+_BRANCH_RE = re.compile(r"(?i)(?<![\w'’.-])([a-z][a-z'’-]*(?:[ \t][a-z][a-z'’-]*)?)[ \t](campus|office|location|site|branch)\b")
+
+
+_CLINICIAN_BEFORE_RE = re.compile(r"(?i)\b(?:dr|doctor|drs|np|pa|md)\.?[ \t]+$")
+
+
+def find_branch_towns(text: str) -> list[Candidate]:
+    """A town written before "campus", "office", "location", "site" or "branch": the branch of an institution there
+    ("dover campus", "our draper location"). The town is a listed one or a word town; in a mixed-case line it is
+    capitalised, in a one-case line a listed town or no everyday word ("main office", "home office", "field office"
+    stay)."""
+    out: list[Candidate] = []
+    listed, towns = places(), word_places()
+    for m in _BRANCH_RE.finditer(text):
+        words = m.group(1).split()
+        for n in (len(words), 1) if len(words) > 1 else (1,):
+            part = words[-n:]
+            key = _key(part)
+            if key not in listed and key not in towns or key in _E.STATE_NAMES or _E.classify(key.split()[0]) == _E.C:
+                continue
+            start = m.end(1) - len(" ".join(part))
+            if _CLINICIAN_BEFORE_RE.search(text, max(0, start - 12), start):
+                break  # ("called dr lindqvist office": a clinician's office)
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            line_end = text.find("\n", m.end())
+            mixed = _E._line_case(text, line_start, len(text) if line_end < 0 else line_end) == "mixed"
+            if mixed and not all(w[:1].isupper() for w in part) or not mixed and any(
+                    w.lower() in ordinary_words() and (key not in listed or _E.zipf(w.lower()) >= _RARE_ZIPF) for w in part):
+                break  # (in one case a listed town that is a rarer word still counts: "dover campus", "draper location")
+            out.append(Candidate(start, m.end(1), "LOCATION", "rule:branch_town", 0.85))
+            break
+    return out
+
+
+__all__ = ["find_branch_towns", "find_quarters", "find_word_towns"]

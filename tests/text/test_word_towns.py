@@ -7,7 +7,7 @@ import pytest
 
 from clinx.text.lexicons import places, word_places
 from clinx.text.pipeline import deidentify
-from clinx.text.word_towns import find_quarters, find_word_towns
+from clinx.text.word_towns import find_branch_towns, find_quarters, find_word_towns
 
 
 def _l2(text: str) -> str:
@@ -86,3 +86,23 @@ def test_a_quarter_of_a_listed_town_is_one_place(text, quarter):
 )
 def test_direction_words_before_no_listed_town_are_kept(text):
     assert find_quarters(text) == []
+
+
+@pytest.mark.parametrize(
+    "text,town",
+    [("pt is student at delaware tech dover campus (nursing)", "dover"),
+     ("drove down to our draper location, ~25 min.", "draper"),
+     ("- Outpatient speech 1x/wk (here, Peabody site)", "Peabody")],
+    ids=["campus_lower", "location_lower", "site_mixed"],
+)
+def test_a_town_before_a_branch_word(text, town):
+    assert [text[c.start:c.end] for c in find_branch_towns(text)] == [town]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["called main office for records", "works from home office", "called dr lindqvist office re wt gain"],
+    ids=["everyday_word", "home", "clinicians_office"],
+)
+def test_everyday_words_and_clinicians_before_an_office_stay(text):
+    assert find_branch_towns(text) == []
