@@ -603,6 +603,12 @@ _NOT_UPPER_BYTES = bytes(b for b in range(256) if not 65 <= b <= 90)
 _NOT_LOWER_BYTES = bytes(b for b in range(256) if not 97 <= b <= 122)
 
 
+def line_case_at(text: str, pos: int) -> str:
+    """``caps``, ``lower`` or ``mixed`` for the line of ``text`` that holds ``pos`` (:func:`_line_case`)."""
+    e = text.find("\n", pos)
+    return _line_case(text, text.rfind("\n", 0, pos) + 1, len(text) if e < 0 else e)
+
+
 def _line_case(text: str, s: int, e: int) -> str:
     """``caps``, ``lower`` or ``mixed`` for the line text[s:e]."""
     seg = text[s:e]

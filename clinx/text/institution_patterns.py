@@ -266,9 +266,7 @@ def find_unknown_referral_names(text: str) -> list[Candidate]:
         low = w.lower()
         if not (w.islower() or w.isupper()) or _E.classify(low) != _E.U or low.endswith(_CLINICAL_ENDINGS) or not _AFTER_REFERRAL_NAME_RE.match(text, m.end()):
             continue
-        line_start = text.rfind("\n", 0, m.start()) + 1
-        line_end = text.find("\n", m.end())
-        if _E._line_case(text, line_start, len(text) if line_end < 0 else line_end) == "mixed":
+        if _E.line_case_at(text, m.start()) == "mixed":
             continue  # (in a mixed-case line the capitalisation rules decide)
         out.append(Candidate(m.start(1), m.end(1), "HOSPITAL", "rule:unknown_referral_name", 0.8))
     return out
@@ -363,9 +361,7 @@ def _list_item(text: str, pos: int) -> int | None:
                 and w not in _I._TOPONYM_WORDS or w in _E.TITLES or w in _E.RELATIONS or w in _E.CARE_WORDS and w not in _I.HEADS \
                 or w.endswith(("ing", "ed")) or w in _I.DATE_WORDS or w in _E.STATE_NAMES or w in _E.US_STATES or len(w) < 2:
             return None
-    line_start = text.rfind("\n", 0, pos) + 1
-    line_end = text.find("\n", pos)
-    mixed = _E._line_case(text, line_start, len(text) if line_end < 0 else line_end) == "mixed"
+    mixed = _E.line_case_at(text, pos) == "mixed"
     if mixed and not all(w.group()[:1].isupper() or w.group().lower() in _ITEM_JOINERS for w in words):
         return None
     if (not mixed or len(lows) == 1) and not any(_E.classify(w) in (_E.N, _E.U) or w in places() or w in _I._TOPONYM_WORDS for w in lows if w not in _ITEM_JOINERS):

@@ -21,7 +21,6 @@ manifest governs the image branch. Benchmarks report recall with and without it.
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -57,7 +56,7 @@ from clinx.text.institutions import (
     names_no_institution,
     repeated_institution_words,
 )
-from clinx.text.lexicons import fold, ordinary_words
+from clinx.text.lexicons import first_names, fold, ordinary_words
 from clinx.text.word_towns import find_branch_towns, find_quarters, find_word_towns
 from clinx.text.institution_patterns import (
     complete_institution_lists,
@@ -1002,7 +1001,7 @@ def _extend_name_right(text: str, c: Candidate) -> Candidate:
     """Take in a surname behind name particles after a given name ("[Maria] van der Berg", "[Ali] bin Said",
     "[ANA] DE LA CRUZ"), or a surname's initial after a given name alone ("[kayla] b.")."""
     initial = _SURNAME_INITIAL_RE.match(text, c.end)
-    if initial is not None and " " not in text[c.start : c.end].strip() and text[c.start : c.end].lower() in _first_names():
+    if initial is not None and " " not in text[c.start : c.end].strip() and text[c.start : c.end].lower() in first_names():
         return Candidate(c.start, initial.end(), c.category, c.source, c.score)
     m = _PARTICLE_SURNAME_RE.match(text, c.end)
     if m is None and text[c.start : c.end].isupper():
@@ -1010,13 +1009,6 @@ def _extend_name_right(text: str, c: Candidate) -> Candidate:
     if m is None or _is_non_name(m.group(1)):
         return c
     return Candidate(c.start, m.end(), c.category, c.source, c.score)
-
-
-@functools.cache
-def _first_names() -> frozenset[str]:
-    from clinx.text.lexicons import first_names
-
-    return first_names()
 
 
 @dataclass

@@ -24,6 +24,7 @@ import functools
 import re
 
 from clinx.text import evidence as _E
+from clinx.text import institutions as _I
 from clinx.text.base import Candidate
 from clinx.text.lexicons import ordinary_words, places, word_places
 
@@ -109,9 +110,7 @@ def find_word_towns(text: str) -> list[Candidate]:
             if n == 1 and (not strong or key in _NOT_A_TOWN or _E.classify(key) == _E.C) or key in _E.STATE_NAMES:
                 break  # (a state or a country is no identifier: "moved from Mexico")
             if mixed is None:
-                line_start = text.rfind("\n", 0, cue.start()) + 1
-                line_end = text.find("\n", cue.end())
-                mixed = _E._line_case(text, line_start, len(text) if line_end < 0 else line_end) == "mixed"
+                mixed = _E.line_case_at(text, cue.start()) == "mixed"
             if mixed and not _capitalised(words[:n]):
                 break
             if n > 1 and not strong and not mixed and min(_E.zipf(w) for w in parts) >= _RARE_ZIPF:
@@ -169,9 +168,7 @@ def find_quarters(text: str) -> list[Candidate]:
             if n == 1 and not whole and (key in ordinary_words() or _E.classify(key) == _E.C or len(key) < 4):
                 break  # ("south side", "west end", "upper lake": everyday words)
             end = m.start(2) + len(" ".join(words[:n]).rstrip("."))  # (not a sentence's full stop)
-            line_start = text.rfind("\n", 0, m.start()) + 1
-            line_end = text.find("\n", m.end())
-            mixed = _E._line_case(text, line_start, len(text) if line_end < 0 else line_end) == "mixed"
+            mixed = _E.line_case_at(text, m.start()) == "mixed"
             if mixed and not (m.group(1)[:1].isupper() and words[0][:1].isupper()):
                 break
             out.append(Candidate(m.start(1), end, "LOCATION", "rule:quarter", 0.85))
@@ -182,9 +179,6 @@ def find_quarters(text: str) -> list[Candidate]:
 #: Words after a town that make it a branch's place ("delaware tech dover campus", "our draper location", "(here,
 #: Peabody site)", "ob middletown office").
 _BRANCH_RE = re.compile(r"(?i)(?<![\w'’.-])([a-z][a-z'’-]*(?:[ \t][a-z][a-z'’-]*)?)[ \t](campus|office|location|site|branch)\b")
-
-
-_CLINICIAN_BEFORE_RE = re.compile(r"(?i)\b(?:dr|doctor|drs|np|pa|md)\.?[ \t]+$")
 
 
 def find_branch_towns(text: str) -> list[Candidate]:
@@ -202,11 +196,9 @@ def find_branch_towns(text: str) -> list[Candidate]:
             if key not in listed and key not in towns or key in _E.STATE_NAMES or _E.classify(key.split()[0]) == _E.C:
                 continue
             start = m.end(1) - len(" ".join(part))
-            if _CLINICIAN_BEFORE_RE.search(text, max(0, start - 12), start):
+            if _I._CLINICIAN_BEFORE.search(text, max(0, start - 12), start):
                 break  # ("called dr lindqvist office": a clinician's office)
-            line_start = text.rfind("\n", 0, m.start()) + 1
-            line_end = text.find("\n", m.end())
-            mixed = _E._line_case(text, line_start, len(text) if line_end < 0 else line_end) == "mixed"
+            mixed = _E.line_case_at(text, m.start()) == "mixed"
             if mixed and not all(w[:1].isupper() for w in part) or not mixed and any(
                     w.lower() in ordinary_words() and (key not in listed or _E.zipf(w.lower()) >= _RARE_ZIPF) for w in part):
                 break  # (in one case a listed town that is a rarer word still counts: "dover campus", "draper location")
