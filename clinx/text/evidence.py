@@ -1499,7 +1499,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             k = k_found
         if k == i:
             continue
-        number = re.search(r"\d[\dA-Za-z-]{0,5}[ \t]{1,2}$", text[max(0, toks[k].s - 9) : toks[k].s])
+        number = _HOUSE_NUMBER_END_RE.search(text[max(0, toks[k].s - 9) : toks[k].s])
         if toks[i - 1].low in _STREET_SUFFIXES and k == i - 1 and not number:
             continue
         before = lows[k - 1] if k > 0 else ""

@@ -37,7 +37,10 @@ _SCHOOL_NAME_RE = re.compile(r"(?i)((?:[A-Za-z][A-Za-z'’.-]*[ \t]){1,3})(high|
 _SCHOOL_END_RE = re.compile(r"(?i)[ \t]*(?:$|[\n.,;:)(!?/-]|&|(?:and|plays|where|in|for|since|until|x|\d)\b)")
 
 
-_PATTERN_GATE_RE = re.compile(r"lady|post|local|lodge|chapter|council|troop|pack|aerie|hall|high|middle|elementary")
+#: Words every match of a pattern holds: the body's kind of hall, and the school's level.
+_HALL_WORDS = ("post", "local", "lodge", "chapter", "council", "troop", "pack", "aerie", "hall")
+_SCHOOL_LEVELS = ("high", "middle", "elementary")
+_PATTERN_GATE_RE = re.compile("|".join(("lady", *_HALL_WORDS, *_SCHOOL_LEVELS)))
 
 
 def find_patterned_institutions(text: str) -> list[Candidate]:
@@ -51,10 +54,10 @@ def find_patterned_institutions(text: str) -> list[Candidate]:
             end = _dedication_end(text, m.end())
             if end is not None:
                 out.append(Candidate(m.start(), end, "HOSPITAL", "rule:patterned_institution", 0.9))
-    if any(k in low for k in ("post", "local", "lodge", "chapter", "council", "troop", "pack", "aerie", "hall")):
+    if any(k in low for k in _HALL_WORDS):
         for m in _NUMBERED_BODY_RE.finditer(text):
             out.append(Candidate(m.start(), m.end(), "HOSPITAL", "rule:patterned_institution", 0.9))
-    if any(k in low for k in ("high", "middle", "elementary")):
+    if any(k in low for k in _SCHOOL_LEVELS):
         for cue in _SCHOOL_CUE_RE.finditer(text):
             m = _SCHOOL_NAME_RE.match(text, cue.end())
             if m is None or not _SCHOOL_END_RE.match(text, m.end()):
@@ -148,8 +151,10 @@ def find_acronym_pairs(text: str) -> list[Candidate]:
                 out.append(Candidate(m.start(1), m.end(1), "HOSPITAL", "rule:acronym_pair", 0.88))
                 acronyms.add(acr)
                 break
+    mixed_note = bool(acronyms) and _E._line_case(text, 0, len(text)) == "mixed"
     for acr in acronyms:
-        for m in re.finditer(r"(?<![\w&/-])" + re.escape(acr) + r"(?![\w&/-])", text, 0 if acr.isupper() and _E._line_case(text, 0, len(text)) == "mixed" else re.IGNORECASE):
+        # (in a mixed-case note a capitals acronym repeats as written; in one case, in any case)
+        for m in re.finditer(r"(?<![\w&/-])" + re.escape(acr) + r"(?![\w&/-])", text, 0 if acr.isupper() and mixed_note else re.IGNORECASE):
             out.append(Candidate(m.start(), m.end(), "HOSPITAL", "rule:acronym_pair", 0.85))
     return out
 

@@ -410,13 +410,18 @@ def _same_shape(a: str, b: str) -> bool:
 
 
 #: A state after an institution's "of", in any case, or its code in capitals, with a region word before it ("of
-#: Tennessee", "OF NORTHERN CA", "of western mass"); the full stop of a code stays out.
-_OF_STATE_RE = re.compile(
-    r"(?:(?i:northern|southern|eastern|western|central|north|south|east|west|greater)[ \t])?"
-    # (not the codes that are words in capitals: IN, ME, OR, OK, HI, OH, DE, ID)
-    r"(?:(AL|AK|AZ|AR|CA|CO|CT|FL|GA|IL|IA|KS|KY|LA|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|PA|RI|SC|SD|TN|TX|UT|VT"
-    r"|VA|WA|WV|WI|WY|DC|PR)(?![\w-])|((?i:[a-z]+(?:[ \t][a-z]+)?))(?![\w-]))"
-)
+#: Tennessee", "OF NORTHERN CA", "of western mass"); the full stop of a code stays out. Not the codes that are words in
+#: capitals ("OF ME", "OF IN").
+_CODES_THAT_ARE_WORDS = frozenset("in me or ok hi oh de id".split())
+
+
+@functools.cache
+def _of_state_re() -> re.Pattern:
+    codes = "|".join(sorted(c.upper() for c in _E.US_STATES - _CODES_THAT_ARE_WORDS))
+    return re.compile(
+        r"(?:(?i:northern|southern|eastern|western|central|north|south|east|west|greater)[ \t])?"
+        r"(?:(" + codes + r")(?![\w-])|((?i:[a-z]+(?:[ \t][a-z]+)?))(?![\w-]))"
+    )
 
 
 def _of_region(text: str, s: int, e: int) -> Candidate | None:
@@ -424,7 +429,7 @@ def _of_region(text: str, s: int, e: int) -> Candidate | None:
     m = _OF_AFTER.match(text, e)
     if m is None:
         return None
-    state = _OF_STATE_RE.match(text, m.end())
+    state = _of_state_re().match(text, m.end())
     if state is not None:
         # "[BCBS] of Tennessee", "[Mental Health America] of Northern CA": a state or a region of one closes the name
         if state.group(2) is None:
