@@ -436,13 +436,13 @@ def drop_state_and_country_parts(text: str, cands: list) -> list:
     spans = multiword_state_spans(text)
     if not spans:
         return cands
-    return [c for c in cands if not any(s <= c.start and c.end <= e for s, e in spans) and not _only_states(text[c.start : c.end])]
+    return [c for c in cands if not any(s <= c.start and c.end <= e for s, e in spans) and not only_states(text[c.start : c.end])]
 
 
 _STATES_LIST_REST_RE = re.compile(r"(?i)[\s,&/]+|\b(?:and|or)\b")
 
 
-def _only_states(value: str) -> bool:
+def only_states(value: str) -> bool:
     """Is ``value`` nothing but states and countries joined by "and", "or" or commas ("Puerto Rico and El Salvador")?"""
     rest = _STATES_LIST_REST_RE.sub(" ", _MULTIWORD_STATES_RE.sub(" ", value)).split()
     return all(w.lower() in STATE_NAMES for w in rest)

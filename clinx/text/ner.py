@@ -270,13 +270,18 @@ def _name_evidence(t, text: str, prev=None, *, places: bool) -> bool:
     return False  # an everyday word: capitalised in headers and titles as often as in names
 
 
-def make_ner(kind: str | None, **params) -> SpacyNer | None:
-    """The statistical layer named by ``text.l2.ner``: ``None``/``"none"``/``False`` -> off, ``"spacy"``."""
+def make_ner(kind: str | None, **params):
+    """The statistical layer named by ``text.l2.ner``: ``None``/``"none"``/``False`` -> off, ``"crf"``
+    (the tagger clinx trains, :mod:`clinx.text.crf`), ``"spacy"``."""
     if kind in (None, False, "none", "null", "off", ""):
         return None
     if kind == "spacy":
         return SpacyNer(**params)
-    raise ValueError(f"unknown text.l2.ner {kind!r}; known: none, spacy")
+    if kind == "crf":
+        from clinx.text.crf import CrfNer
+
+        return CrfNer(**params)
+    raise ValueError(f"unknown text.l2.ner {kind!r}; known: none, crf, spacy")
 
 
 __all__ = ["INSTALL_HINT", "LABELS", "SPACY_MODULE", "SPACY_PACKAGE", "NerUnavailable", "SpacyNer", "case_view", "load_spacy", "make_ner", "model_identity"]

@@ -1,0 +1,416 @@
+"""A token tagger clinx trains itself: a linear-chain CRF over lexicon evidence, the statistical layer of L2.
+
+``text.l2.ner: crf`` (the default) adds the spans of a conditional random
+field (CRFsuite, through the ``python-crfsuite`` package) to L2's rules. The
+rules decide from cue words and lexicons one pattern at a time; what they keep
+missing on notes nobody here fitted them to is a long tail of organisations and
+places named by everyday words, each one of a kind ("goes to daycare at little
+lambs", "detox at BROOKSIDE 2021"). A CRF weighs all the weak evidence around a
+word at once — the word, its shape and letter case against its line's, what
+the lexicons call it (:func:`clinx.text.evidence.classify`: clinical, everyday,
+name, ambiguous, unknown; known place, given name, surname, hospital head
+word), and the same for two words either side — and so learns the contexts the
+hand-written rules name one by one.
+
+Training data (:func:`training_notes`): the annotated development notes
+(split ``tune``) and the tune batches under ``benchmarks/data`` — never the
+blind notes nor the held-out ones, which measure it. The model reads the note
+as written, not L1's output: the pipeline runs it on its input and carries
+the spans onto L2's text (:func:`clinx.text.pipeline.carry_candidates`).
+Measured on a tune batch left out of training (2026-12-02d, 180 notes): read
+as written, L2 recall rose by 0.030 (precision -0.018); reading L1's output,
+with the training notes passed through L1 too, by 0.013 (-0.008), less at equal
+precision — L1's placeholders hide the very names whose neighbours teach it.
+``scripts/train_text_crf.py`` rebuilds the shipped model
+(``clinx/text/data/crf_l2.crfsuite``, with a JSON card beside it naming its
+data, parameters and commit); training takes about a minute on one core.
+
+The gate (:meth:`CrfNer.find`): a span is kept when the model's least sure
+token is at least :data:`MIN_MARGINAL` (0.9) sure of its label, and not when
+it is made only of clinical vocabulary, function words and placeholders
+(``Normocephalic``, ``P. FALCIPARUM``), is one everyday word ("the Division of
+Cardiology"), a kind of place ("the post office"), a maker before its device, a
+state alone, or a procedure after "s/p"; the category is the model's. The
+threshold (``text.l2.ner_min_marginal``) was chosen on the left-out tune batch,
+on real notes (i2b2 samples and the held-out dev notes) and on the clinical
+lines L2 must keep (tests/text/test_clinical_lines_kept.py, 380 lines as
+written, in capitals and in lower case): at 0.5 the layer adds 0.027 recall on
+the batch at 0.014 precision, costs 0.003 precision on the real notes and
+changes 7 of the 1,140 lines ("Insulin drip titrated per Portland protocol");
+at 0.9 it adds 0.014 at 0.004, costs none on the real notes and changes none. Real notes hold far
+less PHI than the written ones, so the layer's errors weigh more on them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from bisect import bisect_left
+from functools import lru_cache
+from importlib.resources import files
+from pathlib import Path
+
+from clinx.text.base import PLACEHOLDER_RE, Candidate, check_text
+from clinx.text.evidence import (
+    CARE_WORDS, CREDENTIALS, is_eponym, GENERIC_BEFORE_HEAD, HOSPITAL_HEADS, OCCUPATIONS, RELATIONS, ROLES, SERVICES, TITLES, A, C, W, classify,
+)
+from clinx.text.evidence import only_states
+from clinx.text.evidence import tokens as evidence_tokens
+from clinx.text.lexicons import FUNCTION_WORDS, first_names, fold, last_names, places, zipf
+
+#: Categories the model tags. Dates, phones, IDs, ages, e-mails and URLs stay the rules' alone: they are
+#: at 0.97-1.0 there, and a tagger that learned dates removed doses and scores shaped like them ("TOF 2/4",
+#: "PHQ-9 12/27", "ate 3/4 of meals") and the years that ``text.years=keep`` keeps.
+CATEGORIES = ("NAME", "LOCATION", "HOSPITAL")
+#: A kept span's least sure token must be at least this sure of its label (CRF marginal).
+MIN_MARGINAL = 0.9
+#: Score of a kept span (L2 masks at 0.6; below L1's lexicon evidence, 0.86).
+SCORE = 0.8
+#: CRFsuite training parameters (L-BFGS with elastic-net regularisation).
+TRAIN_PARAMS = {"c1": 0.05, "c2": 0.01, "max_iterations": 150, "feature.possible_transitions": True}
+
+INSTALL_HINT = "pip install python-crfsuite"
+
+# words, numbers, single punctuation marks; L1's placeholders as one token
+_TOKEN_RE = re.compile(r"\[(?:[A-Z]+)\]|[^\W\d_]+(?:['’-][^\W\d_]+)*|\d+|[^\s\w]|_")
+_LINE_RE = re.compile(r"[^\n]+")
+_WORD2_RE = re.compile(r"[^\W\d_]{2}")
+_UPPER_RE = re.compile(r"[A-Z]")
+_LOWER_RE = re.compile(r"[a-z]")
+_DIGIT_RE = re.compile(r"\d")
+_REPEAT_RE = re.compile(r"(.)\1+")
+_HISTORY_CUE_RE = re.compile(r"\b(?:s/p|h/o|r/o)\s*$", re.I)
+_PLURAL_NUMBER_RE = re.compile(r"\d+['’]?[sS]\b")
+# context features of the two words either side: the word's own features with these prefixes
+_CONTEXT_KEYS = ("w=", "cls=", "sh=", "place", "first", "last", "head", "title", "rel", "cred")
+
+
+def model_path() -> Path:
+    """The shipped model file."""
+    return Path(str(files("clinx.text") / "data" / "crf_l2.crfsuite"))
+
+
+def tokens(text: str) -> list[tuple[int, int, str]]:
+    """``(start, end, token)`` of ``text``: words, numbers, punctuation marks, placeholders.
+
+    Lines without a word of two letters or more are left out: they hold no name,
+    place or organisation (their dates are the rules' to find), and skipping them
+    keeps the tagger's work proportional to the words in a text ("1-1-1-...",
+    "a@a@..." of a megabyte are one line of a million tokens otherwise).
+    """
+    if _WORD2_RE.search(text) is None:
+        return []
+    out = []
+    for line in _LINE_RE.finditer(text):
+        if _WORD2_RE.search(line.group()) is not None:
+            out += [(m.start(), m.end(), m.group()) for m in _TOKEN_RE.finditer(text, line.start(), line.end())]
+    return out
+
+
+def _shape(w: str) -> str:
+    s = _DIGIT_RE.sub("d", _LOWER_RE.sub("x", _UPPER_RE.sub("X", w)))
+    return _REPEAT_RE.sub(r"\1\1", s)
+
+
+def _line_case(line: str) -> str:
+    """``caps``, ``lower``, ``mostcaps``, ``mixed`` or ``none``: the letter case a line is written in."""
+    letters = [c for c in PLACEHOLDER_RE.sub(" ", line) if c.isalpha()] if "[" in line else [c for c in line if c.isalpha()]
+    if not letters:
+        return "none"
+    up = sum(c.isupper() for c in letters)
+    if up == len(letters):
+        return "caps"
+    if up == 0:
+        return "lower"
+    return "mostcaps" if up > 0.7 * len(letters) else "mixed"
+
+
+_WORD_CACHE: dict[tuple[str, str], tuple[list[str], dict[int, list[str]]]] = {}
+
+
+def _word_features(w: str, case: str) -> tuple[list[str], dict[int, list[str]]]:
+    """A token's own features and, per offset -2..2, the features it lends its neighbours (memoised)."""
+    key = (w, case)
+    hit = _WORD_CACHE.get(key)
+    if hit is not None:
+        return hit
+    f = ["sh=" + _shape(w), "lc=" + case]
+    if PLACEHOLDER_RE.fullmatch(w):
+        f.append("w=" + w)
+    elif w[0].isalpha():
+        low = fold(w.lower())
+        c = classify(low)
+        f += ["w=" + low, "cls=" + c, "clc=" + c + case, "s3=" + low[-3:], "p3=" + low[:3], "z=%d" % int(zipf(low)),
+              "cap=%s%s" % (w[0].isupper(), case)]
+        for name, words in (("place", places()), ("first", first_names()), ("last", last_names()), ("head", HOSPITAL_HEADS),
+                            ("title", TITLES), ("rel", RELATIONS), ("cred", CREDENTIALS)):
+            if low in words:
+                f.append(name)
+    else:
+        f += ["w=" + w.lower(), "len=%d" % min(len(w), 5)]
+    ctx = {d: ["%d:%s" % (d, x) for x in f if x.startswith(_CONTEXT_KEYS)] for d in (-2, -1, 1, 2)}
+    if len(_WORD_CACHE) < 200_000:
+        _WORD_CACHE[key] = (f, ctx)
+    return f, ctx
+
+
+def features(text: str, toks: list[tuple[int, int, str]] | None = None) -> list[list[str]]:
+    """The feature strings of each token of ``text`` (see the module docstring)."""
+    toks = tokens(text) if toks is None else toks
+    n = len(toks)
+    words: list[tuple[list[str], dict[int, list[str]]]] = []
+    starts: list[bool] = []
+    line_end, case = -1, "none"
+    prev_end = 0
+    for s, e, w in toks:
+        if s > line_end:  # a new line: read its letter case once
+            ls = text.rfind("\n", 0, s) + 1
+            le = text.find("\n", s)
+            line_end = len(text) if le < 0 else le
+            case = _line_case(text[ls:line_end])
+        words.append(_word_features(w, case))
+        starts.append(prev_end == 0 or "\n" in text[prev_end:s])
+        prev_end = e
+    out = []
+    for i in range(n):
+        f = list(words[i][0])
+        if starts[i]:
+            f.append("linestart")
+        for d in (-2, -1, 1, 2):
+            j = i + d
+            if 0 <= j < n:
+                f += words[j][1][d]
+                if starts[j]:
+                    f.append("%d:linestart" % d)
+            else:
+                f.append("%d:pad" % d)
+        if i:
+            f.append("bi=" + toks[i - 1][2].lower() + "|" + toks[i][2].lower())
+        out.append(f)
+    return out
+
+
+def bio_labels(toks: list[tuple[int, int, str]], spans) -> list[str]:
+    """``B-CAT`` / ``I-CAT`` / ``O`` per token from gold ``(start, end, category)`` spans."""
+    lab = ["O"] * len(toks)
+    for s, e, cat in spans:
+        first = True
+        for i, (a, b, _) in enumerate(toks):
+            if a < e and b > s:
+                lab[i] = ("B-" if first else "I-") + cat
+                first = False
+    return lab
+
+
+def spans_of(toks, tags: list[str]) -> list[tuple[int, int, str, list[int]]]:
+    """Spans of a BIO tag sequence: ``(start, end, category, token indices)``."""
+    out: list[tuple[int, int, str, list[int]]] = []
+    cur: list | None = None
+    for i, ((a, b, _), t) in enumerate(zip(toks, tags)):
+        if t == "O":
+            cur = None
+            continue
+        p, cat = t.split("-", 1)
+        if p == "B" or cur is None or cur[2] != cat:
+            cur = [a, b, cat, [i]]
+            out.append(cur)
+        else:
+            cur[1] = b
+            cur[3].append(i)
+    return [tuple(x) for x in out]
+
+
+class CrfUnavailable(ModuleNotFoundError):
+    """``ner: crf`` was asked for and ``python-crfsuite`` is not installed."""
+
+
+def _pycrfsuite():
+    try:
+        import pycrfsuite
+    except ModuleNotFoundError as e:
+        raise CrfUnavailable(f"text.l2.ner=crf needs the package 'python-crfsuite', which is not installed; install it with: {INSTALL_HINT}") from e
+    return pycrfsuite
+
+
+@lru_cache(maxsize=4)
+def _file_digest(path: str) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
+
+
+def _junk(w: str) -> bool:
+    """A token that is never PHI on its own: a placeholder, a clinical or function word, punctuation."""
+    if not w[0].isalpha():
+        return not w[0].isdigit()
+    low = fold(w.lower())
+    return low in FUNCTION_WORDS or classify(low) == C
+
+
+#: Words for people by role, title or relation: never the last word of a name or an organisation.
+_PERSON_WORDS = ROLES | OCCUPATIONS | TITLES | RELATIONS | CREDENTIALS
+
+
+def _low(w: str) -> str:
+    """``w`` folded, without a final dot or possessive ("PT'S" -> "pt")."""
+    low = fold(w.lower().rstrip("."))
+    return low[:-2] if len(low) > 3 and low.endswith(("'s", "’s")) else low
+
+
+def _everyday(w: str, ambiguous: bool = False) -> bool:
+    """An everyday or clinical word (or an initial, a mark); ``ambiguous``: a word that is a name too counts ("grace")."""
+    if len(w) < 2 or not w[0].isalpha():
+        return True
+    kinds = (W, C, A) if ambiguous else (W, C)
+    low = _low(w)
+    if "-" in low:  # "self-employed", "follow-up": everyday when each part is
+        return all(not part or classify(part) in kinds for part in low.split("-"))
+    return classify(low) in kinds
+
+
+#: Words for kinds of places, services and organisations ("urgent care", "senior center", "the county").
+_GENERIC_WORDS = SERVICES | CARE_WORDS | GENERIC_BEFORE_HEAD | HOSPITAL_HEADS | frozenset(
+    "county city town state village township urgent assisted living internal medicine family senior community "
+    # kinds of shop, office and church ("the post office", "catholic church", "the corner store")
+    "post office store shop corner local nearest public catholic baptist methodist lutheran episcopal presbyterian orthodox "
+    "jewish christian".split())
+#: Device and drug makers whose names stand for their products in clinical lines ("Boston Scientific Promus Element",
+#: "Medtronic Azure"): organisations.txt leaves them out for the same reason.
+_MAKERS = frozenset(("boston scientific", "medtronic", "abbott", "stryker", "zimmer biomet", "biotronik", "edwards lifesciences",
+                     "st jude medical", "smith nephew", "cook medical", "becton dickinson"))
+
+
+def _generic(w: str) -> bool:
+    """A word that names a kind of place or service, a clinical or function word, or a mark."""
+    if not w[0].isalpha():
+        return True
+    low = _low(w)
+    return low in _GENERIC_WORDS or low in FUNCTION_WORDS or classify(low) == C
+
+
+def _proper(w: str) -> bool:
+    """A word that can name one place or organisation: a known place, or no everyday, clinical or ambiguous word."""
+    if not w[0].isalpha():
+        return False
+    low = _low(w)
+    return low in places() or classify(low) not in (W, C, A)
+
+
+def _slashed(text: str, start: int, end: int) -> bool:
+    """Is the span joined by a slash to a word ("Cor/Cardiac", "CK/MB")? ("w/Anna": a short "with" is no pair.)"""
+    if text[end : end + 1] == "/":
+        return True
+    return start >= 3 and text[start - 1] == "/" and text[start - 3 : start - 1].isalpha()
+
+
+class CrfNer:
+    """The trained tagger's spans, gated (see the module docstring); build once, call many times."""
+
+    name = "crf"
+
+    def __init__(self, *, model: str | Path | None = None, min_marginal: float = MIN_MARGINAL):
+        path = Path(model) if model is not None else model_path()
+        if not path.is_file():
+            raise FileNotFoundError(f"text.l2.ner=crf: no model file at {path}; build it with scripts/train_text_crf.py")
+        self.tagger = _pycrfsuite().Tagger()
+        self.tagger.open(str(path))
+        self.min_marginal = float(min_marginal)
+        #: the model file's digest: the pipeline fingerprint includes it
+        self.identity = f"crf-{_file_digest(str(path))}" + ("" if self.min_marginal == MIN_MARGINAL else f"-m{self.min_marginal:g}")
+
+    def find(self, text: str) -> list[Candidate]:
+        """NAME / LOCATION / HOSPITAL candidates the model tagged and the gate kept."""
+        check_text(text)
+        toks = tokens(text)
+        if not toks:
+            return []
+        tagger = self.tagger
+        tags = tagger.tag(features(text, toks))
+        out: list[Candidate] = []
+        ev = None  # clinx's evidence tokens of the text, read once when a span needs them
+        for _s, _e, cat, idx in spans_of(toks, tags):
+            # placeholders, punctuation, clinical and function words at the edges are never the PHI itself
+            while idx and _junk(toks[idx[0]][2]):
+                idx = idx[1:]
+            while idx and _junk(toks[idx[-1]][2]):
+                idx = idx[:-1]
+            if not idx:
+                continue
+            if min(tagger.marginal(tags[i], i) for i in idx) < self.min_marginal:
+                continue
+            start, end = toks[idx[0]][0], toks[idx[-1]][1]
+            if _slashed(text, start, end):
+                continue  # "Cor/Cardiac", "CK/MB/Tn": a header or test pair, not a name
+            if _low(toks[idx[-1]][2]) in _PERSON_WORDS:
+                continue  # "reviewed by Attending Provider": ends with a role, so names none
+            if cat == "NAME":
+                while len(idx) > 1 and _low(toks[idx[0]][2]) in _PERSON_WORDS:
+                    idx = idx[1:]  # "NURSE DEVON": the role before a name is context
+                start = toks[idx[0]][0]
+            if cat == "NAME" and _HISTORY_CUE_RE.search(text, max(0, start - 8), start):
+                continue  # "s/p RAI", "h/o ITP": after status-post or history-of comes a procedure or a disease
+            if all(len(toks[i][2]) < 2 for i in idx):
+                continue  # "67 y/o M presents": a lone letter is no name without a rule's context
+            if ev is None:
+                ev = evidence_tokens(text)
+                ev_starts = [t.s for t in ev]
+            k = bisect_left(ev_starts, start)  # (a scan of all tokens per span was quadratic on long notes)
+            run = []
+            while k < len(ev) and ev[k].e <= end:
+                run.append(ev[k])
+                k += 1
+            if run and is_eponym(text, run):
+                continue  # "VIRCHOW NODE", "austin flint murmur": a name that names a sign or a thing
+            if cat == "NAME" and all(_everyday(toks[i][2], ambiguous=True) for i in idx):
+                continue  # "pt w/ grace period", "rn mark site": everyday words the rules read in context decide
+            if cat != "NAME" and all(_generic(toks[i][2]) for i in idx):
+                continue  # "came from Urgent Care", "works for the county": a kind of place, not one place
+            if cat != "NAME" and len(idx) == 1 and not _proper(toks[idx[0]][2]):
+                continue  # "the Division of Cardiology", "Seen at Two South": one everyday word names no one place
+            words = [_low(toks[i][2]) for i in idx if toks[i][2][0].isalpha()]
+            if cat == "HOSPITAL" and any(" ".join(words[:k]) in _MAKERS for k in (1, 2, 3)):
+                continue  # "Boston Scientific Promus Element": a device by its maker, not a place of care
+            if cat == "LOCATION" and _PLURAL_NUMBER_RE.match(text, start):
+                continue  # "HR 90S-100S ST": a range of values (and ST the rhythm), no house number ends in "s"
+            if len(idx) == 1 and not toks[idx[0]][2][:1].isupper() and (_everyday(toks[idx[0]][2]) or text.startswith(" of ", end)):
+                continue  # "lambs", "tufts of hair": one lower-case everyday word, or a noun before "of"
+            if cat == "LOCATION" and only_states(text[start:end]):
+                continue  # "moved from tennessee": a state or a country alone is no identifier (Safe Harbor)
+            if text[end - 2 : end].lower() in ("'s", "’s"):
+                end -= 2  # "Dr. Thorne's service": the possessive is no part of the name
+            out.append(Candidate(start, end, cat, f"ner:crf:{cat.lower()}", SCORE))
+        return out
+
+
+def training_files(repo: Path) -> list[Path]:
+    """The annotated notes the shipped model learns from: development notes and tune batches, no blind set."""
+    return [repo / "clinx" / "text" / "data" / "dev_notes.jsonl", *sorted((repo / "benchmarks" / "data").glob("tune_notes_*.jsonl"))]
+
+
+def train(notes, out: str | Path, *, negatives=(), params: dict | None = None, cats=CATEGORIES) -> dict:
+    """Train a model on annotated ``notes`` (:class:`clinx.text.notes_eval.Note`) and write it to ``out``.
+
+    ``negatives``: texts with no PHI in them (every token is taught ``O``).
+
+    Returns the model card (data size, parameters, the file's digest).
+    """
+    trainer = _pycrfsuite().Trainer(verbose=False)
+    n_notes = n_spans = 0
+    for note in notes:
+        spans = [s for s in note.spans if s[2] in cats]
+        toks = tokens(note.text)
+        trainer.append(features(note.text, toks), bio_labels(toks, spans))
+        n_notes += 1
+        n_spans += len(spans)
+    n_neg = 0
+    for text in negatives:
+        toks = tokens(text)
+        trainer.append(features(text, toks), ["O"] * len(toks))
+        n_neg += 1
+    p = dict(TRAIN_PARAMS, **(params or {}))
+    trainer.set_params(p)
+    trainer.train(str(out))
+    return {"notes": n_notes, "spans": n_spans, "negatives": n_neg, "categories": list(cats), "params": p, "sha256_12": _file_digest.__wrapped__(str(out))}
+
+
+__all__ = ["CATEGORIES", "CrfNer", "CrfUnavailable", "MIN_MARGINAL", "bio_labels", "features", "model_path", "spans_of", "tokens",
+           "train", "training_files"]

@@ -1,0 +1,58 @@
+#!/usr/bin/env python
+"""Train the CRF tagger of L2 (``text.l2.ner=crf``) on clinx's annotated development and tune notes.
+
+    python scripts/train_text_crf.py [--out clinx/text/data/crf_l2.crfsuite] [--exclude tune_notes_2026-12-02d]
+
+Reads the development notes (split ``tune``; the held-out split is left out) and every
+``benchmarks/data/tune_notes_*.jsonl``; never the blind notes, which measure the model. Writes the model
+and, beside it, a JSON card (``<out>.json``): the files and note counts it learned from, the parameters,
+the commit and the model's digest. Deterministic: the same data and parameters give the same file.
+``--exclude`` leaves out the files whose name contains the given text (a cross-validation fold).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from clinx.text.crf import model_path, train, training_files  # noqa: E402
+from clinx.text.notes_eval import load_dev_notes  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default=str(model_path()), help="model file to write (default: the shipped model)")
+    ap.add_argument("--exclude", action="append", default=[], help="leave out training files whose name contains this")
+    ap.add_argument("--add", action="append", default=[], help="another annotated notes file (JSON lines) to learn from")
+    ap.add_argument("--negatives", choices=("iu-even", "none"), default="iu-even",
+                    help="PHI-free text to learn from too: the Indiana University reports with an even index (the odd ones measure it)")
+    args = ap.parse_args(argv)
+    paths = [p for p in training_files(REPO) if not any(x in p.name for x in args.exclude)] + [Path(p) for p in args.add]
+    notes, used = [], []
+    for p in paths:
+        got = [n for n in load_dev_notes(path=p) if n.split != "heldout"]
+        notes += got
+        used.append({"file": str(p.relative_to(REPO)) if p.is_relative_to(REPO) else str(p), "notes": len(got)})
+    t0 = time.time()
+    negatives = []
+    if args.negatives == "iu-even":
+        from clinx.text.reports import load_reports
+
+        negatives = [r.text for r in load_reports()[::2]]
+    card = train(notes, args.out, negatives=negatives)
+    commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    card = {"model": Path(args.out).name, "trained_on": used, **card, "git_commit": commit, "train_s": round(time.time() - t0, 1)}
+    Path(str(args.out) + ".json").write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+    print(f"{card['notes']} notes, {card['spans']} spans -> {args.out} ({card['sha256_12']}) in {card['train_s']} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
