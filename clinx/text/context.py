@@ -22,7 +22,7 @@ import re
 from bisect import bisect_right
 
 from clinx.records import Manifest
-from clinx.text.base import Candidate, TextResult, apply_candidates, check_text, drop_inside
+from clinx.text.base import PLACEHOLDER_RE, Candidate, TextResult, apply_candidates, check_text, drop_inside
 from clinx.text.clinical import CLINICAL_CODE_RE
 from clinx.text.dates import CLOCK_BEFORE, CLOCK_RE
 from clinx.text.evidence import (
@@ -508,7 +508,8 @@ class ContextLevel:
     """L2 as a :class:`~clinx.text.base.TextLevel`.
 
     Applied on L1's output (placeholders there act as anchors). ``ner``
-    (``None`` or ``"spacy"``) adds the statistical layer of :mod:`clinx.text.ner`;
+    (``"crf"``, the default, ``"spacy"`` or ``None``) adds the statistical layer
+    (:mod:`clinx.text.crf`, :mod:`clinx.text.ner`);
     the other parameters are :class:`ContextEnhancer`'s. When used
     stand-alone on raw text it runs L1's recognisers first so their spans
     count as anchors — see :func:`clinx.text.pipeline.rescan`.
@@ -516,32 +517,45 @@ class ContextLevel:
 
     name = "L2"
 
-    def __init__(self, *, salt: bytes | str | None = None, keep_values: bool = False, ner: str | None = None,
-                 site_terms: str | None = None, **params):
+    def __init__(self, *, salt: bytes | str | None = None, keep_values: bool = False, ner: str | None = "crf",
+                 ner_min_marginal: float | None = None, site_terms: str | None = None, **params):
         from clinx.text.site_terms import load_site_terms
 
         self.enhancer = ContextEnhancer(**params)
         # the custodian's terms to keep (text.l1.site_terms) hold for L2's candidates too
         self.site = load_site_terms(site_terms)
         # the optional statistical layer (text.l2.ner): loaded here, so a missing package fails at build time
-        self.ner = make_ner(ner)
+        # (ner_min_marginal: the crf layer's gate, see clinx.text.crf.MIN_MARGINAL)
+        self.ner = make_ner(ner, **({"min_marginal": ner_min_marginal} if ner == "crf" and ner_min_marginal is not None else {}))
         self.salt = salt
         self.keep_values = keep_values
 
     def find(self, text: str, covered: list[tuple[int, int]] | None = None) -> list[Candidate]:
-        """L2 candidates: context evidence, plus the gated model proposals when ``ner`` is on."""
+        """L2's rule candidates: context evidence and completed institution names."""
         out = self.enhancer.find(text, covered)
         out = drop_state_and_country_parts(text, out + complete_institutions(text, out))
-        if self.ner is not None:
-            extra = self.ner.find(text)
-            out = out + (drop_inside(extra, sorted(covered)) if covered else extra)
         return self.site.apply(text, out, remove=False) if self.site is not None else out
 
-    def apply(self, text: str, manifest: Manifest | None = None) -> TextResult:
+    def apply(self, text: str, manifest: Manifest | None = None, proposals: list[Candidate] | None = None) -> TextResult:
+        """L2 on ``text``; ``proposals``: the statistical layer's candidates in ``text``'s offsets.
+
+        The pipeline runs the layer on the text as written and passes its spans here
+        (:meth:`clinx.text.pipeline.TextPipeline.run`); stand-alone, the layer reads ``text``.
+        """
         # The manifest is used at L1; L2 deliberately works from context alone so
         # its added value is measurable on text that arrives without one.
         check_text(text)
-        return apply_candidates(text, self.find(text), self.name, salt=self.salt, keep_values=self.keep_values)
+        cands = self.find(text)
+        if proposals is None and self.ner is not None:
+            proposals = self.ner.find(text)
+        if proposals:
+            if "[" in text:  # a placeholder is never re-labelled by a model span inside it
+                proposals = drop_inside(proposals, [m.span() for m in PLACEHOLDER_RE.finditer(text)])
+            proposals = drop_state_and_country_parts(text, proposals)  # a state or country is no identifier
+            if self.site is not None:  # the custodian's keep terms hold for the model's spans too
+                proposals = self.site.apply(text, proposals, remove=False)
+            cands = cands + proposals
+        return apply_candidates(text, cands, self.name, salt=self.salt, keep_values=self.keep_values)
 
 
 __all__ = ["ANCHORS", "ANCHOR_PAIRS", "ContextEnhancer", "ContextLevel"]

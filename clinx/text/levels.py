@@ -7,8 +7,8 @@ whether removed values are kept in clear), plus its own:
 * ``L0`` — no parameters; returns the text unchanged.
 * ``L1`` — :class:`clinx.text.rules.RuleLevel` (``use_manifest``, ``fuzzy``, ``enabled``).
 * ``L2`` — :class:`clinx.text.context.ContextLevel` (``window``, ``after``, ``boost``,
-  ``placeholder_boost``, ``threshold``, ``ner``: ``None`` or ``"spacy"``, the optional
-  statistical layer of :mod:`clinx.text.ner`).
+  ``placeholder_boost``, ``threshold``, ``ner``: ``"crf"`` (default), ``"spacy"`` or ``None``,
+  the statistical layer: :mod:`clinx.text.crf`, :mod:`clinx.text.ner`).
 * ``L3`` — ``clinx.text.rewrite.make_l3(strategy=..., llm=..., salt=..., keep_values=..., **params)``,
   imported lazily so that L0–L2 never import an LLM stack. Its ``apply(text,
   manifest)`` receives the *L2 output*; on a rejected rewrite it must return

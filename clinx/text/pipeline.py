@@ -20,6 +20,7 @@ are replaced. ASCII text skips the fold entirely.
 from __future__ import annotations
 
 import hashlib
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ from clinx.text.base import (
     check_text,
     digest_value,
     drop_inside,
+    placeholder,
     resolve_overlaps,
 )
 from clinx.text.context import ContextEnhancer
@@ -106,8 +108,14 @@ class TextPipeline:
         removed: list[RemovedSpan] = []
         notes: dict[str, Any] = {}
         accepted = True
+        done: list[list[RemovedSpan]] = []  # each level's removals, in its own input's offsets
         for lvl in self.levels:
-            r = self._apply(lvl, cur, manifest)
+            proposals = None
+            if getattr(lvl, "ner", None) is not None:
+                # the statistical layer reads the text as written (see clinx.text.crf), its spans carried onto this level's input
+                proposals = carry_candidates(lvl.ner.find(text), done, len(text))
+            r = self._apply(lvl, cur, manifest, proposals)
+            done.append(r.removed)
             removed.extend(r.removed)
             if r.notes:
                 notes[lvl.name] = r.notes
@@ -120,16 +128,20 @@ class TextPipeline:
 
     __call__ = run
 
-    def _apply(self, lvl: TextLevel, text: str, manifest: Manifest | None) -> TextResult:
-        """One level on the folded view of ``text``, its spans replaced in ``text`` itself."""
+    def _apply(self, lvl: TextLevel, text: str, manifest: Manifest | None, proposals: list[Candidate] | None = None) -> TextResult:
+        """One level on the folded view of ``text``, its spans replaced in ``text`` itself.
+
+        ``proposals``: the statistical layer's candidates in ``text``'s offsets (levels with a ``ner``).
+        """
+        extra = {} if proposals is None else {"proposals": proposals}
         if text.isascii() or lvl.name not in SPAN_LEVELS:
             # ASCII: nothing to fold (the fast path); L3 rewrites, its validator re-scans the folded view
-            return lvl.apply(text, manifest)
+            return lvl.apply(text, manifest, **extra)
         view = fold(text)
         if view.identity:
-            return lvl.apply(text, manifest)
-        r = lvl.apply(view.text, manifest)
-        cands = [Candidate(*view.span_back(s.start, s.end), s.category, s.source) for s in r.removed]
+            return lvl.apply(text, manifest, **extra)
+        r = lvl.apply(view.text, manifest, **({} if proposals is None else {"proposals": []}))
+        cands = [Candidate(*view.span_back(s.start, s.end), s.category, s.source) for s in r.removed] + (proposals or [])
         out = apply_candidates(
             text,
             cands,
@@ -214,6 +226,47 @@ def deidentify(text: str, level: str = "L2", manifest: Manifest | None = None, *
 
 _RULES = RuleRecognizer()
 _CONTEXT = ContextEnhancer()
+
+
+def carry_candidates(cands: list[Candidate], levels: list[list[RemovedSpan]], n: int) -> list[Candidate]:
+    """Candidates found in an original text of length ``n``, carried through the removals of earlier levels.
+
+    ``levels``: each earlier level's removed spans, in its own input's offsets
+    (each level's input is the one before's output, with ``[CATEGORY]``
+    placeholders). A candidate that ends inside a removed span reaches to the
+    end of its placeholder; one that lies wholly inside removed text is dropped
+    (the placeholder is already there, and its category stays).
+    """
+    cur = [(c.start, c.end, c) for c in cands]
+    for removed in levels:
+        if not removed or not cur:
+            continue
+        spans = sorted(removed, key=lambda r: r.start)
+        ends = [r.end for r in spans]
+        shifts = [0]  # shifts[i]: how far the spans before the i-th moved later text
+        for r in spans:
+            shifts.append(shifts[-1] + len(placeholder(r.category)) - (r.end - r.start))
+
+        def carry(k: int, is_end: bool) -> tuple[int, bool]:
+            # offset k in the level's input -> its output; and whether k falls inside a removed span
+            # (bisection over the sorted spans: a scan per candidate was quadratic on long notes)
+            i = bisect_left(ends, k) if is_end else bisect_right(ends, k)
+            if i == len(spans):
+                return k + shifts[i], False
+            r = spans[i]
+            if k <= r.start if is_end else k < r.start:
+                return k + shifts[i], False
+            return r.start + shifts[i] + (len(placeholder(r.category)) if is_end else 0), True
+
+        nxt = []
+        for s, e, c in cur:
+            a, a_in = carry(s, False)
+            b, b_in = carry(e, True)
+            if a_in and b_in and spans[bisect_right(ends, s)].end >= e:
+                continue  # wholly inside one removed span
+            nxt.append((a, b, c))
+        cur = nxt
+    return [Candidate(a, b, c.category, c.source, c.score) for a, b, c in cur if b > a]
 
 
 def rescan(

@@ -313,7 +313,9 @@ def test_grading_eponyms_terms_and_a_sums_total_stay():
 def test_a_street_named_by_a_street_word_and_a_lower_case_middle_initial():
     for text in ("580 Court Street, Keene, NH 03431", "580 court street, keene, nh 03431", "12 PARK AVE"):
         assert "ourt" not in _l2(text) and "PARK" not in _l2(text), text
-    assert _l2("lives on court st") == "lives on court st"
+    # "lives on court st": a street's name, an address part under Safe Harbor; the rules keep it (no house number),
+    # the CRF layer removes it, rightly
+    assert "court" not in _l2("lives on court st")
     assert "k   mrn" not in _l2("name: hollis, brenda k   mrn 55-20-871")
     assert _l2("pt is a 4 yo m") == "pt is a 4 yo m"
 

@@ -88,8 +88,11 @@ def test_window_gives_what_the_whole_text_gives():
     assert whole and SpacyNer().find(text) == whole
 
 
-def test_off_by_default_and_unknown_kinds_fail(l2):
-    assert l2.levels[-1].ner is None and make_ner(None) is None
+def test_crf_by_default_none_turns_it_off_and_unknown_kinds_fail(l2):
+    from clinx.text.crf import CrfNer
+
+    assert isinstance(TextPipeline("L2").levels[-1].ner, CrfNer)
+    assert make_ner(None) is None and make_ner("none") is None
     with pytest.raises(ValueError, match="unknown text.l2.ner"):
         make_ner("flair")
 

@@ -43,7 +43,8 @@ def _pipe(path) -> TextPipeline:
     ids=["shelter_lower_case", "programme_capitals", "neighbourhood_lower_case", "staff_surname_that_is_a_word"],
 )
 def test_listed_terms_are_removed_in_any_case(site, text, value):
-    assert value in TextPipeline("L2").run(text).text.lower()  # the lexicons alone miss them
+    # the rules alone miss them (the CRF tagger of L2 finds some: it is off here, so the list is what is tested)
+    assert value in TextPipeline("L2", l2={"ner": None}).run(text).text.lower()
     assert value not in _pipe(site).run(text).text.lower()
 
 

@@ -1,0 +1,172 @@
+"""The CRF tagger of L2 (clinx.text.crf): tokens, features, labels, training, the gate, and its place in the pipeline."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from clinx.text import crf
+from clinx.text.base import Candidate, RemovedSpan
+from clinx.text.notes_eval import Note
+from clinx.text.pipeline import TextPipeline, carry_candidates
+
+
+def test_tokens_skip_lines_without_a_word_and_keep_placeholders_whole():
+    text = "seen by dr okafor 7/22\n---- 1/2 ----\n[NAME] at Baystate"
+    toks = crf.tokens(text)
+    words = [w for _, _, w in toks]
+    assert words == ["seen", "by", "dr", "okafor", "7", "/", "22", "[NAME]", "at", "Baystate"]
+    assert all(text[s:e] == w for s, e, w in toks)
+    assert crf.tokens("a@" * 1000) == []  # no word of two letters: nothing for the tagger to read
+
+
+def test_features_read_letter_case_lexicons_and_neighbours():
+    text = "PT SEEN BY DR OKAFOR\nlives in ludlow"
+    toks = crf.tokens(text)
+    f = crf.features(text, toks)
+    okafor = f[4]
+    assert "lc=caps" in okafor and "w=okafor" in okafor
+    assert "-1:w=dr" in okafor and "-1:title" in okafor  # the title before it
+    assert "linestart" in f[5] and "lc=lower" in f[5]  # "lives" starts the second line, in lower case
+    assert "place" in f[7]  # ludlow: a listed town
+
+
+def test_bio_labels_and_spans_round_trip():
+    text = "call Mary Ann Smith at Mercy"
+    toks = crf.tokens(text)
+    labels = crf.bio_labels(toks, [(5, 19, "NAME"), (23, 28, "HOSPITAL")])
+    assert labels == ["O", "B-NAME", "I-NAME", "I-NAME", "O", "B-HOSPITAL"]
+    spans = crf.spans_of(toks, labels)
+    assert [(text[s:e], c) for s, e, c, _ in spans] == [("Mary Ann Smith", "NAME"), ("Mercy", "HOSPITAL")]
+
+
+def _note(i: int, name: str, place: str) -> Note:
+    text = f"pt seen by dr {name} today, lives in {place} with wife."
+    s = text.index(name)
+    p = text.index(place)
+    return Note(f"t{i}", text, ((s, s + len(name), "NAME"), (p, p + len(place), "LOCATION")))
+
+
+def test_a_model_trained_on_notes_tags_the_pattern_it_learned(tmp_path):
+    names = ["okafor", "lindqvist", "abernathy", "tran", "mbeki", "castellano", "oduya", "feinberg"]
+    towns = ["ludlow", "chicopee", "westfield", "agawam", "palmer", "ware", "belchertown", "monson"]
+    notes = [_note(i, n, t) for i, (n, t) in enumerate(zip(names, towns))]
+    out = tmp_path / "m.crfsuite"
+    card = crf.train(notes, out, negatives=["no acute cardiopulmonary process."], params={"max_iterations": 50})
+    assert card["notes"] == 8 and card["spans"] == 16 and card["negatives"] == 1 and out.is_file()
+    ner = crf.CrfNer(model=out)
+    text = "pt seen by dr zubrowski today, lives in holyoke with wife."
+    got = {(text[c.start : c.end], c.category) for c in ner.find(text)}
+    assert ("zubrowski", "NAME") in got and ("holyoke", "LOCATION") in got
+    assert ner.identity.startswith("crf-") and len(ner.identity) == 16
+
+
+class _FixedTagger:
+    """A stand-in for the CRFsuite tagger: fixed tags, every marginal 1.0 (tests the gate alone)."""
+
+    def __init__(self, tags):
+        self.tags = tags
+
+    def tag(self, _features):
+        return list(self.tags)
+
+    def marginal(self, _label, _i):
+        return 1.0
+
+
+def _gated(text: str, tags: list[str]) -> list[tuple[str, str]]:
+    ner = crf.CrfNer.__new__(crf.CrfNer)
+    ner.tagger, ner.min_marginal, ner.identity = _FixedTagger(tags), 0.5, "crf-test"
+    assert len(crf.tokens(text)) == len(tags)
+    return [(text[c.start : c.end], c.category) for c in ner.find(text)]
+
+
+def test_gate_trims_roles_and_possessives_and_drops_pairs_and_roles():
+    # the role before a name is trimmed; a possessive is left out of the name
+    assert _gated("called NURSE DEVON", ["O", "B-NAME", "I-NAME"]) == [("DEVON", "NAME")]
+    assert _gated("Dr. Thorne's service", ["O", "O", "B-NAME", "O"]) == [("Thorne", "NAME")]
+    # a span that ends with a role names nobody; a word joined by a slash is a header pair
+    assert _gated("reviewed by Attending Physician", ["O", "O", "B-HOSPITAL", "I-HOSPITAL"]) == []
+    assert _gated("Cor/Cardiac RRR", ["B-NAME", "O", "O", "O"]) == []
+    # a NAME made only of everyday words is dropped; an organisation of everyday words is kept
+    assert _gated("met with Broken Glass", ["O", "O", "B-NAME", "I-NAME"]) == []
+    assert _gated("daycare at little lambs", ["O", "O", "B-HOSPITAL", "I-HOSPITAL"]) == [("little lambs", "HOSPITAL")]
+    # clinical and function words at the edges are trimmed off; a span of them alone is dropped
+    assert _gated("seen per the Okafor", ["O", "O", "B-NAME", "I-NAME"]) == [("Okafor", "NAME")]
+    assert _gated("no acute distress", ["B-NAME", "I-NAME", "I-NAME"]) == []
+
+
+def test_gate_drops_kinds_of_place_makers_states_history_and_ranges():
+    # one everyday word is no one place; a known place alone is ("Dorchester", an everyday word too)
+    assert _gated("the Division of Cardiology", ["O", "B-HOSPITAL", "O", "O"]) == []
+    assert _gated("fell outside Dorchester", ["O", "O", "B-LOCATION"]) == [("Dorchester", "LOCATION")]
+    # a device by its maker; a state alone; a procedure after status-post; a range of values before "ST"
+    assert _gated("Boston Scientific Promus stent", ["B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL", "O"]) == []
+    assert _gated("moved from tennessee", ["O", "O", "B-LOCATION"]) == []
+    assert _gated("graves disease s/p rai", ["O", "O", "O", "O", "O", "B-NAME"]) == []
+    assert _gated("HR 90S-100S ST", ["O", "O", "O", "O", "B-LOCATION", "I-LOCATION", "I-LOCATION"]) == []
+    assert _gated("lives at 100 S Main St", ["O", "O", "B-LOCATION", "I-LOCATION", "I-LOCATION", "I-LOCATION"]) != []
+    # kinds of shop and church; a possessive in capitals and a hyphenated everyday word
+    assert _gated("walked to the post office", ["O", "O", "O", "B-HOSPITAL", "I-HOSPITAL"]) == []
+    assert _gated("goes to catholic church", ["O", "O", "B-HOSPITAL", "I-HOSPITAL"]) == []
+    assert _gated("DAUGHTER ANA'S HUSBAND", ["O", "B-NAME", "O"]) == [("ANA", "NAME")]
+    assert _gated("his employer (self-employed)", ["O", "O", "O", "B-NAME", "O"]) == []
+    # a lower-case noun before "of" is no institution ("tufts of hair"); a capitalised one can be
+    assert _gated("tufts of hair", ["B-HOSPITAL", "O", "O"]) == []
+
+
+def test_gate_drops_spans_the_model_is_unsure_of():
+    ner = crf.CrfNer.__new__(crf.CrfNer)
+    tagger = _FixedTagger(["O", "B-NAME"])
+    tagger.marginal = lambda _l, _i: 0.3
+    ner.tagger, ner.min_marginal, ner.identity = tagger, 0.5, "crf-test"
+    assert ner.find("saw Okafor") == []
+
+
+def test_carry_candidates_maps_spans_through_earlier_removals():
+    text = "dr Okafor Smith at Baystate Ludlow"
+    # L1 removed "Okafor" (3..9) and "Baystate" (19..27)
+    l1 = [RemovedSpan("NAME", "L1", 3, 9, "t", ""), RemovedSpan("HOSPITAL", "L1", 19, 27, "t", "")]
+    out1 = "dr [NAME] Smith at [HOSPITAL] Ludlow"
+    cands = [Candidate(3, 15, "NAME", "crf"), Candidate(19, 27, "LOCATION", "crf"), Candidate(28, 34, "LOCATION", "crf")]
+    got = [(out1[c.start : c.end], c.category) for c in carry_candidates(cands, [l1], len(text))]
+    # a span over a placeholder and more keeps both; one wholly inside a removal is dropped (its category stays)
+    assert got == [("[NAME] Smith", "NAME"), ("Ludlow", "LOCATION")]
+
+
+def test_l2_runs_the_tagger_by_default_and_it_adds_what_the_rules_miss():
+    text = "4yo m, goes to daycare at little lambs (at grace lutheran) 3 days a wk. mom works at cc's coffee on magazine st."
+    rules = TextPipeline("L2", l2={"ner": None}).run(text).text
+    both = TextPipeline("L2").run(text).text
+    assert TextPipeline("L2").levels[-1].ner.name == "crf"
+    assert "little lambs" in rules and "little lambs" not in both
+    assert "daycare" in both and "mom works" in both  # the clinical and everyday words around stay
+
+
+def test_the_model_identity_is_part_of_the_pipeline_fingerprint(tmp_path):
+    a = TextPipeline("L2").fingerprint()
+    b = TextPipeline("L2", l2={"ner": None}).fingerprint()
+    assert a != b
+
+
+def test_a_missing_model_file_is_a_clear_error(tmp_path):
+    with pytest.raises(FileNotFoundError, match="train_text_crf"):
+        crf.CrfNer(model=tmp_path / "none.crfsuite")
+
+
+def test_the_shipped_model_card_names_its_data_and_no_blind_notes():
+    card = json.loads((crf.model_path().parent / "crf_l2.crfsuite.json").read_text())
+    files = [t["file"] for t in card["trained_on"]]
+    assert files and not any("blind" in f for f in files)
+    assert card["notes"] == sum(t["notes"] for t in card["trained_on"]) and card["spans"] > 1000
+    assert card["sha256_12"] == crf.CrfNer().identity.removeprefix("crf-")
+
+
+def test_the_gate_threshold_is_a_setting_and_part_of_the_identity():
+    default = TextPipeline("L2").levels[-1].ner
+    looser = TextPipeline("L2", l2={"ner_min_marginal": 0.5}).levels[-1].ner
+    assert default.min_marginal == crf.MIN_MARGINAL and looser.min_marginal == 0.5
+    assert default.identity != looser.identity  # outputs made under another threshold are not reused
+    # the setting is the crf layer's alone: another layer ignores it
+    assert TextPipeline("L2", l2={"ner": None, "ner_min_marginal": 0.5}).levels[-1].ner is None
