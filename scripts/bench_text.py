@@ -52,9 +52,11 @@ precision is the fraction of removed letters and digits that lie in gold PHI:
     anatomy, findings, abbreviations) outside gold PHI that survive;
   * ``notes_per_s/<level>`` — CPU time of this process (one core), L1..level
     cumulative; ``notes_per_s_1kb/<level>`` the same scaled to 1,000-character notes;
-  * ``recall|precision|retention/<set>/L2+ner``, ``notes_per_s[_1kb]/L2+ner`` —
-    L2 with its optional statistical layer (``text.l2.ner=spacy``, the ``ner``
-    extra); ``ner_cost_ratio`` its CPU time over plain L2's on the same notes;
+  * ``L2`` is L2 as shipped: its rules and its statistical layer, the CRF
+    (``text.l2.ner=crf``); ``recall|precision|retention/<set>/L2-rules`` the
+    rules alone (``text.l2.ner=null``), ``.../L2+spacy`` the rules with spaCy's
+    model in the CRF's place (the ``ner`` extra); ``cost_ratio/L2`` and
+    ``cost_ratio/L2+spacy`` the CPU time of each over the rules alone;
   * ``recall/notes/<competitor>``, ``precision/notes/<competitor>`` for
     competitors run side by side when installed (optional extras, never clinx
     dependencies): ``presidio`` (``pip install presidio-analyzer
@@ -358,7 +360,7 @@ def bench_notes(figures: dict, table: list, repeats: int) -> None:
         calibrated(figures, f"notes_per_s/{level}", figures[f"notes_per_s/{level}"], _CAL_SEEN[-1])
         calibrated(figures, f"notes_per_s_1kb/{level}", figures[f"notes_per_s_1kb/{level}"], _CAL_SEEN[-1])
         figures["notes_mean_chars"] = round(chars / len(texts), 1)
-    bench_ner(figures, table, groups, repeats)
+    bench_l2_variants(figures, table, groups, repeats)
     for comp, runner in (("presidio", _presidio_runner), ("philter", _philter_runner)):
         try:
             run = runner()
@@ -382,34 +384,42 @@ def bench_notes(figures: dict, table: list, repeats: int) -> None:
             table.append((name, comp, sc.recall, sc.precision, sc.retention))
 
 
-def bench_ner(figures: dict, table: list, groups: dict, repeats: int) -> None:
-    """L2 with its statistical layer (``text.l2.ner=spacy``): the note figures, and its cost next to plain L2.
+#: L2's variants beside the default (rules + the CRF layer): the rules alone, and the rules with spaCy instead of the CRF.
+L2_VARIANTS = {"L2-rules": {"ner": None}, "L2+spacy": {"ner": "spacy"}}
 
-    Writes ``recall|precision|retention/<set>/L2+ner``, ``notes_per_s[_1kb]/L2+ner`` and
-    ``ner_cost_ratio`` (CPU time of L1+L2+ner over L1+L2, timed back to back on the same notes).
+
+def bench_l2_variants(figures: dict, table: list, groups: dict, repeats: int) -> None:
+    """L2 without its statistical layer and with spaCy's in its place: the note figures, and the cost of each layer.
+
+    Writes ``recall|precision|retention/<set>/<variant>``, ``notes_per_s[_1kb]/<variant>`` and ``cost_ratio/<system>``:
+    the CPU time of L1 + L2 with a layer (``L2``: the CRF, the default; ``L2+spacy``) over L1 + L2's rules alone,
+    timed back to back on the same notes.
     """
     from clinx.text.notes_eval import removed_mask, score_notes
 
-    try:
-        pipe = TextPipeline("L2", l2={"ner": "spacy"})
-    except ModuleNotFoundError as e:  # the `ner` extra (scripts/install.sh installs it): say so, no figures
-        print(f"L2+ner: not run ({e})")
-        figures["ner_skipped/L2+ner"] = type(e).__name__
-        return
-    for name, notes in groups.items():
-        masks = [removed_mask(n.text, pipe.run(n.text)) for n in notes]
-        sc = score_notes(notes, masks)
-        _recall_precision(figures, f"{name}/L2+ner", sc, notes, masks)
-        figures[f"retention/{name}/L2+ner"] = round(sc.retention, 4)
-        table.append((name, "L2+ner", sc.recall, sc.precision, sc.retention))
     texts = [n.text for n in groups["notes"]]
-    cpu_l2, _ = _time_runs(TextPipeline("L2"), texts, [None] * len(texts), repeats)
-    cpu, _ = _time_runs(pipe, texts, [None] * len(texts), repeats)
     chars = sum(len(t) for t in texts)
-    figures["notes_per_s/L2+ner"] = round(len(texts) / cpu, 1)
-    figures["notes_per_s_1kb/L2+ner"] = round(chars / 1000 / cpu, 1)
-    figures["ner_cost_ratio"] = round(cpu / cpu_l2, 2)
-    print(f"L2+ner: {figures['notes_per_s_1kb/L2+ner']} notes/s (1 KB), {figures['ner_cost_ratio']}x the CPU time of L2")
+    cpu = {"L2": _time_runs(TextPipeline("L2"), texts, [None] * len(texts), repeats)[0]}
+    for key, l2 in L2_VARIANTS.items():
+        try:
+            pipe = TextPipeline("L2", l2=l2)
+        except ModuleNotFoundError as e:  # the `ner` extra (scripts/install.sh installs it): say so, no figures
+            print(f"{key}: not run ({e})")
+            figures[f"skipped/{key}"] = type(e).__name__
+            continue
+        for name, notes in groups.items():
+            masks = [removed_mask(n.text, pipe.run(n.text)) for n in notes]
+            sc = score_notes(notes, masks)
+            _recall_precision(figures, f"{name}/{key}", sc, notes, masks)
+            figures[f"retention/{name}/{key}"] = round(sc.retention, 4)
+            table.append((name, key, sc.recall, sc.precision, sc.retention))
+        cpu[key] = _time_runs(pipe, texts, [None] * len(texts), repeats)[0]
+        figures[f"notes_per_s/{key}"] = round(len(texts) / cpu[key], 1)
+        figures[f"notes_per_s_1kb/{key}"] = round(chars / 1000 / cpu[key], 1)
+    for key in ("L2", "L2+spacy"):
+        if key in cpu and "L2-rules" in cpu:
+            figures[f"cost_ratio/{key}"] = round(cpu[key] / cpu["L2-rules"], 2)
+            print(f"{key}: {figures[f'cost_ratio/{key}']}x the CPU time of L2's rules alone")
 
 
 def _presidio_runner():

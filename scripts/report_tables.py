@@ -192,7 +192,7 @@ def table_text(fig: dict) -> str:
     for split, label in (("notes_tune", "notes, tuning split"), ("notes_heldout", "notes, held-out split (never tuned on)"), ("notes", "notes, all"),
                          ("notes_blind", "notes written blind to the code (never tuned on)"),
                          ("notes_philter", "i2b2 samples in philter-ucsf (misses read once, 2026-12-02)")):
-        for sys_ in ("L1", "L2", "L2+ner", "presidio", "philter"):
+        for sys_ in ("L1", "L2-rules", "L2", "L2+spacy", "presidio", "philter"):
             r, p = fig.get(f"recall/{split}/{sys_}"), fig.get(f"precision/{split}/{sys_}")
             if r is None:
                 continue
@@ -209,7 +209,8 @@ def table_text(fig: dict) -> str:
     speed = [f"`{k}` {fig[k]:,.0f}" for k in fig if k.startswith(("notes_per_s", "questions_per_s/L1", "questions_per_s/L2")) and isinstance(fig[k], (int, float))]
     ev = [f"`{k}` {fig[k]:.3f}" for k in ("recall/evasion/L1", "recall/evasion/L2") if k in fig]
     if speed:
-        out += f"\n\nThroughput, one core ({fig.get('notes_mean_chars', 0):.0f}-character notes; `_1kb` scales to 1 KB): " + ", ".join(speed) + "."
+        cost = [f"`{k}` {fig[k]:.2f}" for k in fig if k.startswith("cost_ratio/") and isinstance(fig[k], (int, float))]
+        out += f"\n\nThroughput, one core ({fig.get('notes_mean_chars', 0):.0f}-character notes; `_1kb` scales to 1 KB): " + ", ".join(speed + cost) + "."
         cal = fig.get("config/calibration_us_sum_range_1e5")
         if cal:  # the same fixed Python loop on every run: how fast the machine was, to compare runs
             out += f" Calibration loop: {cal:,.0f} µs (1,460 µs on the quiet machine of earlier runs; speeds scale inversely)."
