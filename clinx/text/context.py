@@ -552,6 +552,7 @@ class ContextLevel:
             if "[" in text:  # a placeholder is never re-labelled by a model span inside it
                 proposals = drop_inside(proposals, [m.span() for m in PLACEHOLDER_RE.finditer(text)])
             proposals = drop_state_and_country_parts(text, proposals)  # a state or country is no identifier
+            proposals = proposals + complete_institutions(text, proposals)  # over the kind words the model left
             if self.site is not None:  # the custodian's keep terms hold for the model's spans too
                 proposals = self.site.apply(text, proposals, remove=False)
             cands = cands + proposals

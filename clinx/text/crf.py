@@ -57,9 +57,9 @@ from clinx.text.base import PLACEHOLDER_RE, Candidate, check_text
 from clinx.text.evidence import (
     CARE_WORDS, CREDENTIALS, is_eponym, GENERIC_BEFORE_HEAD, HOSPITAL_HEADS, OCCUPATIONS, RELATIONS, ROLES, SERVICES, TITLES, A, C, W, classify,
 )
-from clinx.text.evidence import only_states
+from clinx.text.evidence import STREET_SUFFIXES, only_states
 from clinx.text.evidence import tokens as evidence_tokens
-from clinx.text.lexicons import FUNCTION_WORDS, first_names, fold, last_names, places, zipf
+from clinx.text.lexicons import FUNCTION_WORDS, first_names, fold, hospital_names, last_names, organisation_names, places, zipf
 
 #: Categories the model tags. Dates, phones, IDs, ages, e-mails and URLs stay the rules' alone: they are
 #: at 0.97-1.0 there, and a tagger that learned dates removed doses and scores shaped like them ("TOF 2/4",
@@ -272,9 +272,9 @@ def _everyday(w: str, ambiguous: bool = False) -> bool:
 #: Words for kinds of places, services and organisations ("urgent care", "senior center", "the county").
 _GENERIC_WORDS = SERVICES | CARE_WORDS | GENERIC_BEFORE_HEAD | HOSPITAL_HEADS | frozenset(
     "county city town state village township urgent assisted living internal medicine family senior community "
-    # kinds of shop, office and church ("the post office", "catholic church", "the corner store")
-    "post office store shop corner local nearest public catholic baptist methodist lutheran episcopal presbyterian orthodox "
-    "jewish christian".split())
+    # parts of a hospital, kinds of shop, office and church ("the Division of Cardiology", "the post office", "catholic church")
+    "division department dept section post office store shop corner local nearest public "
+    "catholic baptist methodist lutheran episcopal presbyterian orthodox jewish christian".split())
 #: Device and drug makers whose names stand for their products in clinical lines ("Boston Scientific Promus Element",
 #: "Medtronic Azure"): organisations.txt leaves them out for the same reason.
 _MAKERS = frozenset(("boston scientific", "medtronic", "abbott", "stryker", "zimmer biomet", "biotronik", "edwards lifesciences",
@@ -290,11 +290,23 @@ def _generic(w: str) -> bool:
 
 
 def _proper(w: str) -> bool:
-    """A word that can name one place or organisation: a known place, or no everyday, clinical or ambiguous word."""
+    """A word that can name one place or organisation: a known place, a listed one-word organisation or hospital
+    ("walgreens", "kaiser"), or no everyday, clinical or ambiguous word."""
     if not w[0].isalpha():
         return False
     low = _low(w)
-    return low in places() or classify(low) not in (W, C, A)
+    return low in places() or _listed(low) or classify(low) not in (W, C, A)
+
+
+def _listed(low: str) -> bool:
+    """A one-word organisation or hospital the lexicons list ("walgreens", "kaiser"), folded."""
+    return low in organisation_names() or low in hospital_names()
+
+
+def _kind(w: str) -> bool:
+    """A word for a kind of institution, service or street that closes a name ("rehab", "EMS", "clinic", "rd")."""
+    low = _low(w)
+    return low in _GENERIC_WORDS or low in STREET_SUFFIXES
 
 
 def _slashed(text: str, start: int, end: int) -> bool:
@@ -333,8 +345,8 @@ class CrfNer:
             # placeholders, punctuation, clinical and function words at the edges are never the PHI itself
             while idx and _junk(toks[idx[0]][2]):
                 idx = idx[1:]
-            while idx and _junk(toks[idx[-1]][2]):
-                idx = idx[:-1]
+            while idx and _junk(toks[idx[-1]][2]) and not (cat != "NAME" and len(idx) > 1 and _kind(toks[idx[-1]][2])):
+                idx = idx[:-1]  # (not a kind word closing an organisation's or a street's name: "Bayou Teche Nursing & Rehab")
             if not idx:
                 continue
             if min(tagger.marginal(tags[i], i) for i in idx) < self.min_marginal:
@@ -373,7 +385,8 @@ class CrfNer:
                 continue  # "Boston Scientific Promus Element": a device by its maker, not a place of care
             if cat == "LOCATION" and _PLURAL_NUMBER_RE.match(text, start):
                 continue  # "HR 90S-100S ST": a range of values (and ST the rhythm), no house number ends in "s"
-            if len(idx) == 1 and not toks[idx[0]][2][:1].isupper() and (_everyday(toks[idx[0]][2]) or text.startswith(" of ", end)):
+            one = toks[idx[0]][2]
+            if len(idx) == 1 and not one[:1].isupper() and (_everyday(one) and not _listed(_low(one)) or text.startswith(" of ", end)):
                 continue  # "lambs", "tufts of hair": one lower-case everyday word, or a noun before "of"
             if cat == "LOCATION" and only_states(text[start:end]):
                 continue  # "moved from tennessee": a state or a country alone is no identifier (Safe Harbor)

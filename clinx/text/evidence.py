@@ -1390,7 +1390,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 k -= 1
                 cnt += 1
             span = range(k + 1, j)
-            if cnt and low in _STREET_SUFFIXES and HOUSE_NUMBER_BEFORE_RE.search(text, max(0, toks[k + 1].s - 9), toks[k + 1].s):
+            if cnt and low in STREET_SUFFIXES and HOUSE_NUMBER_BEFORE_RE.search(text, max(0, toks[k + 1].s - 9), toks[k + 1].s):
                 continue  # "2218 W Cermak Rd": a road after its house number, no dietitian (the street pass takes it)
             # "Thomas Whitfield, MD"; "P. Galloway, MD": an initial vouches for an ambiguous surname
             if cnt and (any(toks[m].cls in (N, U) for m in span) or any(_is_initial(toks[m], text) for m in span) and any(toks[m].cls == A for m in span)
@@ -1486,7 +1486,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         ):
             add(k, j, "HOSPITAL", "evidence:field", 0.88)
     # ---- streets in any case: "45 harvard st, dorchester", "lives on elm st", "LIVES ON MAPLE AVE, EVERETT"
-    for i in [i for i in extra if lows[i] in _STREET_SUFFIXES]:
+    for i in [i for i in extra if lows[i] in STREET_SUFFIXES]:
         if i == 0 or named[i]:
             continue
         if lows[i] == "dr" and i + 1 < n and _joined(text, toks[i], toks[i + 1], comma=False) and lows[i + 1] not in FUNCTION_WORDS:
@@ -1500,7 +1500,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         if k == i:
             continue
         number = _HOUSE_NUMBER_END_RE.search(text[max(0, toks[k].s - 9) : toks[k].s])
-        if toks[i - 1].low in _STREET_SUFFIXES and k == i - 1 and not number:
+        if toks[i - 1].low in STREET_SUFFIXES and k == i - 1 and not number:
             continue
         before = lows[k - 1] if k > 0 else ""
         if number:
@@ -2315,7 +2315,7 @@ def _branch_street(text: str, toks: list, lows: list, j: int, named: list, add) 
     if not (tk.cls in (N, U) or tk.low in _lex()[4] or tk.case == "mixed" and tk.raw[:1].isupper() or zipf(tk.low) < 4.5):
         return
     e = j + 2
-    if e < n and lows[e] in _STREET_SUFFIXES and _joined(text, tk, toks[e], comma=False):
+    if e < n and lows[e] in STREET_SUFFIXES and _joined(text, tk, toks[e], comma=False):
         e += 1
     add(j + 1, e, "LOCATION", "evidence:street", 0.85)
 
@@ -2428,7 +2428,7 @@ _NO_EMPLOYER_VALUE = frozenset("none n/a na self unemployed retired disabled unk
 #: Words that end a field's value: prepositions before a place, and the values that name none ("REHAB: NONE").
 _VALUE_STOP = frozenset("in at on for with to from none unknown pending tbd yes no na n/a home".split())
 #: Street words, written out or abbreviated; after one to three words and a house number they close an address.
-_STREET_SUFFIXES = frozenset(
+STREET_SUFFIXES = frozenset(
     "street st avenue ave av road rd boulevard blvd terrace ter lane ln drive dr court ct place pl square sq parkway pkwy "
     "circle cir highway hwy way concourse pike turnpike tpke plaza crescent".split()
 )
@@ -2446,7 +2446,7 @@ def _street_name_start(text: str, toks: list, i: int, named: list, over_found: b
         p = toks[k - 1]
         found = over_found and named[k - 1]
         if named[k - 1] and not over_found or p.low in FUNCTION_WORDS and not found \
-                or p.low in _STREET_SUFFIXES and k != i and not found or p.dot and not found:
+                or p.low in STREET_SUFFIXES and k != i and not found or p.dot and not found:
             break
         k -= 1
     return k
@@ -2579,7 +2579,7 @@ def _trigger_lists(toks: list, lows: list) -> tuple[list[int], ...]:
 
 @lru_cache(maxsize=1)
 def _extra_triggers() -> frozenset[str]:
-    return _place_first() | _INSTITUTION_FIELDS | _STREET_SUFFIXES | _SPECIALTY_HEADS | frozenset(_COMPASS) | _SOFT_HEADS
+    return _place_first() | _INSTITUTION_FIELDS | STREET_SUFFIXES | _SPECIALTY_HEADS | frozenset(_COMPASS) | _SOFT_HEADS
 
 
 @lru_cache(maxsize=1)

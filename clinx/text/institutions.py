@@ -186,11 +186,9 @@ def _right(text: str, s: int, e: int, cat: str) -> Candidate | None:
     if e >= len(text) or text[e] not in _AFTER_ANCHOR:
         return None  # (most anchors: punctuation or a line's end after them)
     if cat == "LOCATION":
-        _STREET_SUFFIXES = _E._STREET_SUFFIXES
-
         last = _LAST_WORD.search(text, s, e)
         nxt = _NEXT_WORD.match(text, e)
-        if last is not None and last.group().lower() in _STREET_SUFFIXES and nxt is not None and nxt.group(2).lower() in ("and", "&"):
+        if last is not None and last.group().lower() in _E.STREET_SUFFIXES and nxt is not None and nxt.group(2).lower() in ("and", "&"):
             return None  # a corner of two streets ("E 14th St and Seminary Ave"); "Alden Street Residence" goes on
     clinician = cat == "NAME" and _CLINICIAN_BEFORE.search(text, max(0, s - 12), s) is not None
     end = None

@@ -116,6 +116,16 @@ def test_gate_drops_kinds_of_place_makers_states_history_and_ranges():
     assert _gated("tufts of hair", ["B-HOSPITAL", "O", "O"]) == []
 
 
+def test_gate_keeps_the_kind_word_closing_a_name_and_listed_one_word_organisations():
+    # a kind word (a clinical word too: "rehab", "nursing") closing an organisation's name stays in it
+    tags = ["O", "B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL"]
+    assert _gated("from BAYOU TECHE NURSING & REHAB", tags) == [("BAYOU TECHE NURSING & REHAB", "HOSPITAL")]
+    # a one-word organisation the lexicon lists is a name, though an everyday word by frequency
+    assert _gated("meds from walgreens", ["O", "O", "B-HOSPITAL"]) == [("walgreens", "HOSPITAL")]
+    # kind words alone name nothing
+    assert _gated("referred to the Division of Cardiology", ["O", "O", "O", "B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL"]) == []
+
+
 def test_gate_drops_spans_the_model_is_unsure_of():
     ner = crf.CrfNer.__new__(crf.CrfNer)
     tagger = _FixedTagger(["O", "B-NAME"])
