@@ -83,6 +83,7 @@ _LOWER_RE = re.compile(r"[a-z]")
 _DIGIT_RE = re.compile(r"\d")
 _REPEAT_RE = re.compile(r"(.)\1+")
 _HISTORY_CUE_RE = re.compile(r"\b(?:s/p|h/o|r/o)\s*$", re.I)
+_THING_AFTER_RE = re.compile(r"[ \t]+(?:protocols?|regimens?|criteria|score|scale|classification|rules?)\b", re.I)
 _PLURAL_NUMBER_RE = re.compile(r"\d+['’]?[sS]\b")
 # context features of the two words either side: the word's own features with these prefixes
 _CONTEXT_KEYS = ("w=", "cls=", "sh=", "place", "first", "last", "head", "title", "rel", "cred")
@@ -383,6 +384,8 @@ class CrfNer:
             words = [_low(toks[i][2]) for i in idx if toks[i][2][0].isalpha()]
             if cat == "HOSPITAL" and any(" ".join(words[:k]) in _MAKERS for k in (1, 2, 3)):
                 continue  # "Boston Scientific Promus Element": a device by its maker, not a place of care
+            if cat != "NAME" and _THING_AFTER_RE.match(text, end):
+                continue  # "per Portland protocol", "Ottawa criteria": a place that names a protocol or a score (the rules decide)
             if cat == "LOCATION" and _PLURAL_NUMBER_RE.match(text, start):
                 continue  # "HR 90S-100S ST": a range of values (and ST the rhythm), no house number ends in "s"
             one = toks[idx[0]][2]

@@ -104,6 +104,7 @@ def test_gate_drops_kinds_of_place_makers_states_history_and_ranges():
     # a device by its maker; a state alone; a procedure after status-post; a range of values before "ST"
     assert _gated("Boston Scientific Promus stent", ["B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL", "O"]) == []
     assert _gated("moved from tennessee", ["O", "O", "B-LOCATION"]) == []
+    assert _gated("titrated per Portland protocol", ["O", "O", "B-LOCATION", "O"]) == []  # a place naming a protocol
     assert _gated("graves disease s/p rai", ["O", "O", "O", "O", "O", "B-NAME"]) == []
     assert _gated("HR 90S-100S ST", ["O", "O", "O", "O", "B-LOCATION", "I-LOCATION", "I-LOCATION"]) == []
     assert _gated("lives at 100 S Main St", ["O", "O", "B-LOCATION", "I-LOCATION", "I-LOCATION", "I-LOCATION"]) != []
