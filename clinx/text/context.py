@@ -32,8 +32,10 @@ from clinx.text.evidence import (
     STATE_NAMES,
     TIME_WORDS,
     US_STATES,
+    check_states,
     classify,
     drop_state_and_country_parts,
+    regions_after_places,
     report_verb_word,
 )
 from clinx.text.institutions import complete_institutions
@@ -518,9 +520,10 @@ class ContextLevel:
     name = "L2"
 
     def __init__(self, *, salt: bytes | str | None = None, keep_values: bool = False, ner: str | None = "crf",
-                 ner_min_marginal: float | None = None, site_terms: str | None = None, **params):
+                 ner_min_marginal: float | None = None, site_terms: str | None = None, states: str = "with_place", **params):
         from clinx.text.site_terms import load_site_terms
 
+        self.states = check_states(states)  # (text.l1.states, as at L1)
         self.enhancer = ContextEnhancer(**params)
         # the custodian's terms to keep (text.l1.site_terms) hold for L2's candidates too
         self.site = load_site_terms(site_terms)
@@ -556,6 +559,8 @@ class ContextLevel:
             if self.site is not None:  # the custodian's keep terms hold for the model's spans too
                 proposals = self.site.apply(text, proposals, remove=False)
             cands = cands + proposals
+        if self.states == "with_place":  # "[LOCATION], OH": the state closing a removed town goes with it
+            cands = cands + regions_after_places(text, cands)
         return apply_candidates(text, cands, self.name, salt=self.salt, keep_values=self.keep_values)
 
 

@@ -439,6 +439,86 @@ def drop_state_and_country_parts(text: str, cands: list) -> list:
     return [c for c in cands if not any(s <= c.start and c.end <= e for s, e in spans) and not only_states(text[c.start : c.end])]
 
 
+#: A region closing a place's name: after a comma or blanks, one or two words (a state's code or name, a country).
+_REGION_AFTER_RE = re.compile(r"(,[ \t]{0,2}|[ \t]{1,2})([A-Za-z]+)(?:[ \t]+([A-Za-z]+))?")
+#: What may follow a state's code that closes a place: a ZIP code, punctuation, a line's or the text's end
+#: ("Columbus, OH 43201", "Hondo TX | ...", "silver spring, md, calls"); never a word ("boston, in a shelter").
+_CODE_END_RE = re.compile(r"[ \t]*(?:\d{5}(?:-\d{4})?(?![\w-])|[.,;:|)(\]\r\n/-]|$)")
+_ZIP_NEXT_RE = re.compile(r"[ \t]{1,2}\d{5}(?:-\d{4})?(?![\w-])")
+#: States named as cities too, left out of STATE_NAMES, are states after a town's comma ("Seattle, Washington").
+_STATES_AFTER_COMMA = frozenset({"washington", "new york"})
+#: Whose end a region may close: a town or an address, a place of care, and the placeholders they leave.
+_PLACE_CATEGORIES = ("LOCATION", "HOSPITAL")
+_PLACE_PLACEHOLDER_RE = re.compile(r"\[(?:LOCATION|HOSPITAL)\]")
+
+
+STATES_SETTINGS = ("with_place", "keep")
+
+
+def check_states(states: str) -> str:
+    """``states`` if it is a known ``text.l1.states`` setting: ``with_place`` (a state or a country closing a removed
+    place's name goes with it) or ``keep`` (every state and country stays, as Safe Harbor allows)."""
+    if states not in STATES_SETTINGS:
+        raise ValueError(f"states must be one of {STATES_SETTINGS}, got {states!r}")
+    return states
+
+
+def region_after(text: str, end: int) -> tuple[int, int] | None:
+    """The span of a state or a country that closes the place ending at ``end`` (", OH", " TX 77074", ", Ghana"),
+    or None.
+
+    A two-letter code needs a comma before it or a ZIP code after it when it is in lower case, and punctuation, a
+    ZIP code or a line's end after it ("boston, in a shelter" is no Indiana); a state's or a country's name needs
+    the comma or the ZIP code.
+    """
+    m = _REGION_AFTER_RE.match(text, end)
+    if m is None:
+        return None
+    comma = "," in m.group(1)
+    w1, w2 = m.group(2), m.group(3)
+    if w2 is not None:  # "new hampshire", "el salvador", "new york"
+        two = f"{w1} {w2}".lower()
+        if two in STATE_NAMES or two in _STATES_AFTER_COMMA:
+            if comma or _ZIP_NEXT_RE.match(text, m.end(3)):
+                return m.start(2), m.end(3)
+    s, e = m.span(2)
+    low = w1.lower()
+    if len(w1) == 2 and low in US_STATES:
+        zip_next = _ZIP_NEXT_RE.match(text, e) is not None
+        if not (comma or w1.isupper() or zip_next) or not _CODE_END_RE.match(text, e):
+            return None
+        return s, e
+    if (low in STATE_NAMES or low in _STATES_AFTER_COMMA) and " " not in low and (comma or _ZIP_NEXT_RE.match(text, e)):
+        return s, e
+    return None
+
+
+def regions_after_places(text: str, cands: list) -> list[Candidate]:
+    """The states and countries that close a removed place's name, as LOCATION candidates: after a LOCATION or a
+    HOSPITAL candidate or placeholder ("[LOCATION], OH [ZIP]"), and a state's code just before a ZIP code.
+
+    Part of that place's identifier ("Hondo TX" is one town), they go with it (``text.l1.states=with_place``, the
+    default); a state or a country on its own still stays (Safe Harbor keeps states; ``drop_state_and_country_parts``).
+    """
+    ends = {c.end for c in cands if c.category in _PLACE_CATEGORIES}
+    if "[" in text:
+        ends.update(m.end() for m in _PLACE_PLACEHOLDER_RE.finditer(text))
+    out = []
+    for end in sorted(ends):
+        r = region_after(text, end)
+        if r is not None:
+            out.append(Candidate(r[0], r[1], "LOCATION", "evidence:region_after_place", 0.9))
+    for c in cands:  # "hazard ky 41701": a state's code before a removed ZIP code is part of the address
+        if c.category == "ZIP" and c.start >= 3 and text[c.start - 1] in " \t":
+            k = c.start - 1
+            while k > 0 and text[k - 1] in " \t":
+                k -= 1
+            code = text[k - 2 : k]
+            if len(code) == 2 and code.lower() in US_STATES and (k == 2 or not text[k - 3].isalnum()) and c.start - k <= 2:
+                out.append(Candidate(k - 2, k, "LOCATION", "evidence:region_after_place", 0.9))
+    return out
+
+
 _STATES_LIST_REST_RE = re.compile(r"(?i)[\s,&/]+|\b(?:and|or)\b")
 
 

@@ -87,6 +87,8 @@ class TextPipeline:
         params = {"L1": dict(l1 or {}), "L2": dict(l2 or {}), "L3": dict(l3 or {})}
         if "years" in params["L1"]:  # one years setting for the levels that find dates
             params["L2"].setdefault("years", params["L1"]["years"])
+        if "states" in params["L1"]:  # and one states setting
+            params["L2"].setdefault("states", params["L1"]["states"])
         if params["L1"].get("site_terms"):  # one term list: L2 keeps what it says to keep too
             params["L2"].setdefault("site_terms", params["L1"]["site_terms"])
         if strategy is not None:

@@ -33,8 +33,10 @@ from clinx.text.evidence import (
     HEAD_AS_ADJECTIVE,
     SERVICES,
     _lexicon_index,
+    check_states,
     classify,
     drop_state_and_country_parts,
+    regions_after_places,
     find_address_fields,
     find_counties,
     find_evidence,
@@ -1239,12 +1241,14 @@ class RuleLevel:
         fuzzy: bool = True,
         enabled: Iterable[str] | None = None,
         years: str = "remove",
+        states: str = "with_place",
         salt: bytes | str | None = None,
         keep_values: bool = False,
         site_terms: str | None = None,
     ):
         from clinx.text.site_terms import load_site_terms
 
+        self.states = check_states(states)
         self.use_manifest = use_manifest
         self.fuzzy = fuzzy
         self.recognizer = RuleRecognizer(frozenset(enabled) if enabled is not None else None, years=years)
@@ -1259,6 +1263,8 @@ class RuleLevel:
             cands = self.site.apply(text, cands)
         if self.use_manifest and manifest:  # (after the terms to keep: a row's own identifiers always go)
             cands.extend(manifest_candidates(text, manifest, fuzzy=self.fuzzy))
+        if self.states == "with_place":  # "Columbus, OH": the state closing a removed town goes with it
+            cands.extend(regions_after_places(text, cands))
         return cands
 
     def apply(self, text: str, manifest: Manifest | None = None) -> TextResult:

@@ -1,0 +1,72 @@
+"""A state or a country that closes a removed place's name goes with it (text.l1.states=with_place)."""
+
+import pytest
+
+from clinx.text.base import Candidate
+from clinx.text.evidence import check_states, region_after, regions_after_places
+from clinx.text.pipeline import deidentify
+
+
+def _after(text: str, place: str) -> str | None:
+    end = text.index(place) + len(place)
+    r = region_after(text, end)
+    return None if r is None else text[r[0] : r[1]]
+
+
+@pytest.mark.parametrize(
+    "text, place, region",
+    [
+        ("lives at 12 Elm St, Columbus, OH 43201.", "Columbus", "OH"),
+        ("ED Triage - Hondo TX | 2214", "Hondo", "TX"),
+        ("son lives in silver spring, md, calls daily", "silver spring", "md"),
+        ("rt 3 box 114, hazard ky 41701. trailer", "hazard", "ky"),
+        ("returned from Accra, Ghana (June)", "Accra", "Ghana"),
+        ("moved from Concord, New Hampshire last year", "Concord", "New Hampshire"),
+        ("daughter in Seattle, Washington.", "Seattle", "Washington"),
+    ],
+    ids=["code-comma-zip", "caps-code-line-end", "lower-code-comma", "lower-code-zip", "country", "two-word-state", "city-named-state"],
+)
+def test_a_region_closing_a_place_is_found(text, place, region):
+    assert _after(text, place) == region
+
+
+@pytest.mark.parametrize(
+    "text, place",
+    [
+        ("lives in boston, in a shelter", "boston"),  # "in" is Indiana's code, not here
+        ("LIVES IN BOSTON OR NEARBY", "BOSTON"),  # a code before a word: a conjunction
+        ("lives in boston me and my wife", "boston"),  # lower case, no comma, no ZIP code
+        ("returned from Accra Ghana", "Accra"),  # a country's name needs the comma
+        ("Springfield, ILEUS noted", "Springfield"),  # a longer word, no code
+    ],
+    ids=["lower-in-then-word", "caps-or-then-word", "lower-no-comma", "country-no-comma", "longer-word"],
+)
+def test_no_region_without_its_form(text, place):
+    assert _after(text, place) is None
+
+
+def test_regions_follow_place_candidates_placeholders_and_zip_codes_only():
+    text = "Dr Lee, MD saw pt from Salem, OR. [LOCATION], NH. wife at 4 main st, dover nh 03820"
+    cands = [
+        Candidate(3, 6, "NAME", "t", 0.9),  # "Lee, MD": a credential after a name stays
+        Candidate(text.index("Salem"), text.index("Salem") + 5, "LOCATION", "t", 0.9),
+        Candidate(text.index("03820"), text.index("03820") + 5, "ZIP", "t", 0.9),
+    ]
+    got = sorted(text[c.start : c.end] for c in regions_after_places(text, cands))
+    assert got == ["NH", "OR", "nh"]
+    assert all(c.category == "LOCATION" for c in regions_after_places(text, cands))
+
+
+def test_states_keep_leaves_every_state_and_bad_settings_fail():
+    line = "PT FROM HONDO, TX 78861 VIA EMS"
+    assert "TX" not in deidentify(line, "L1").text
+    assert "TX" in deidentify(line, "L1", l1={"states": "keep"}).text
+    assert "TX" in deidentify(line, "L2", l1={"states": "keep"}).text
+    assert check_states("keep") == "keep"
+    with pytest.raises(ValueError, match="states must be one of"):
+        check_states("drop")
+
+
+def test_a_state_alone_still_stays():
+    assert deidentify("moved here from tennessee in the spring", "L2").text.startswith("moved here from tennessee")
+    assert "Ohio" in deidentify("Lives in Ohio with her son.", "L2").text
