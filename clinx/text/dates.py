@@ -136,6 +136,8 @@ def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     mon, day = (int(x) for x in m.group().split("/"))
     if 1 <= mon <= 12 and day > 31:
         return _month_year_ok(s, e, text)
+    if 13 <= mon <= 31 and 1 <= day <= 12 and (text[e - 2] == "0" or _prev_word(text, s) in DATE_CUES):
+        return s, e  # day first, as British and Canadian notes write it ("done 31/01"; "PS 14/5" is a vent setting)
     if not (1 <= mon <= 12 and 1 <= day <= 31):
         return None
     prev, nxt = _prev_word(text, s), _next_word(text, e)
@@ -267,7 +269,7 @@ def _may_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     s, e = m.span()
     word = m.group()
     prev = _prev_word(text, s)
-    if prev in ("in", "since", "of", "early", "late", "mid", "last", "next", "until", "by", "during", "from", "this", "before", "after") and word[0] == "M":
+    if prev in _MONTH_PREPOSITIONS and (word[0] == "M" or _MAY_CLOSED_RE.match(text, e)):
         return s, e
     return None
 
@@ -281,9 +283,17 @@ def _after_date_word(m, text: str) -> tuple[int, int] | None:
     s, e = m.span()
     if _OF_YEAR_RE.match(text, e):
         return s, e
-    if _prev_word(text, s) in ("in", "since", "of", "early", "late", "mid", "last", "next", "until", "by", "during", "from", "this", "before", "after"):
+    prev = _prev_word(text, s)
+    if prev in _MONTH_PREPOSITIONS or prev in _MONTH_CUES:
         return s, e
     return None
+
+
+#: Words before a month that make it one ("in Feb", "since may"); and those before an abbreviation ("appt Dec.").
+_MONTH_PREPOSITIONS = frozenset("in since of early late mid last next until by during from this before after".split())
+_MONTH_CUES = frozenset("appt appointment visit seen due sched scheduled til till thru through around".split())
+#: "since may." and "in may 2019" in lower case: the verb never ends a clause or comes before a year
+_MAY_CLOSED_RE = re.compile(r"[ \t]*(?:[.,;:)]|$|\n|['’]?\d\d\b|(?:19|20)\d\d\b)")
 
 
 #: Words before "sat"/"sun" that make them a weekday ("on sat", "next Sun"); alone they are a saturation and the sun.
@@ -334,6 +344,25 @@ def _year_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     if CLOCK_RE.fullmatch(text, s, e) and (prev in CLOCK_BEFORE or text[max(0, s - 2) : s].strip() == "@"):
         return None  # "haldol 0.5 at 2000", "@ 1930": nursing notes time events on a 24-hour clock
     return s, e
+
+
+def _year_range_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """Two years, the second later and within a lifetime (``1985-1989``, ``2015-16``), unless a unit or a count
+    follows (``2015-2020 mL``) or a room or a box comes before."""
+    s, e = m.span()
+    a, b = re.split(r"[ \t]?[-–][ \t]?", m.group())
+    first = int(a)
+    last = int(b) if len(b) == 4 else first // 100 * 100 + int(b)
+    if not first < last <= first + 80:
+        return None
+    return _year_ok(m, text)
+
+
+def _month_year_range_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """Two month/year dates whose months are months."""
+    s, e = m.span()
+    months = [int(x.split("/")[0]) for x in re.split(r"[ \t]?[-–][ \t]?", m.group())]
+    return (s, e) if all(1 <= k <= 12 for k in months) else None
 
 
 def _has_digit_slash(text: str, low: str) -> bool:
@@ -405,9 +434,10 @@ DATE_RECOGNIZERS: list[Recognizer] = [
     # words: looked up on the word tokens (a set lookup, no scan)
     Recognizer("date_month_name", None, "DATE", 0.85, lexicon=frozenset(_MONTHS_FULL)),
     Recognizer("date_month_may", None, "DATE", 0.8, validator=_may_ok, lexicon=frozenset({"may"})),
+    Recognizer("date_month_abbrev_plain", None, "DATE", 0.8, lexicon=frozenset({"feb", "nov"})),  # ("last flare feb.")
     Recognizer(
         "date_month_abbrev", None, "DATE", 0.8, validator=_after_date_word,
-        lexicon=frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split()),
+        lexicon=frozenset("jan mar apr jun jul aug sep sept oct dec".split()),
     ),
     # holidays name a day ("over Thanksgiving", "xmas eve")
     Recognizer(
@@ -491,6 +521,22 @@ YEAR_RECOGNIZERS: list[Recognizer] = [
         "DATE", 0.8, validator=_year_ok, gate=lambda t, low: _YEAR_GATE_RE.search(t) is not None,
     ),
 ]
+YEAR_RECOGNIZERS.append(
+    Recognizer(
+        "date_year_range",
+        # "ARMY 1985-1989", "(Fosamax 2015-2020)", "2015-16": date_year's look-arounds refuse each half of a range
+        r"[12](?<![\w/.:,#-][12])(?:(?<=1)9\d\d|(?<=2)0[0-3]\d)[ \t]?[-–][ \t]?(?:19\d\d|20[0-3]\d|\d\d)(?![\w/%:-]|[.,]\d)",
+        "DATE", 0.85, validator=_year_range_ok, gate=lambda t, low: _YEAR_GATE_RE.search(t) is not None and ("-" in t or "–" in t),
+    )
+)
+DATE_RECOGNIZERS.append(
+    Recognizer(
+        "date_month_year_range",
+        # "(1/2023-6/2023)": two month/year dates joined (date_md_range's halves are month/day)
+        r"[0-9](?<![\w/.:+-][0-9])[0-9]?/(?:19|20)\d\d[ \t]?[-–][ \t]?[0-9]{1,2}/(?:19|20)\d\d(?![\w/%]|[.:-]\d)",
+        "DATE", 0.9, validator=_month_year_range_ok, gate=lambda t, low: "/" in t and _YEAR_GATE_RE.search(t) is not None,
+    )
+)
 DATE_RECOGNIZERS.extend(YEAR_RECOGNIZERS)
 YEAR_NAMES = frozenset(r.name for r in YEAR_RECOGNIZERS)
 

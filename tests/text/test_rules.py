@@ -148,6 +148,8 @@ FRAGMENTS = [
     "XG/ss", "AB/cd", "Ab/c", "3/24-3/30", "7/22 - 7/25", "12/1 -", "- 1/2",
     # pagers after "p", signers' initials before a role or alone on the last line, ages before a lower-case sex letter
     "5/2-5/14/24", "5/2/24-5/14/2024", "p 2290", "p7-1129", "P", "jb", "pmk dpm", "f.a. lcsw", "mw ma", "93 f", "on doac", "key", "BXR7LTQ2", "badge 3317",
+    # year ranges, month/year ranges, day-first dates (their gates look for a year and a hyphen or a slash)
+    "1985-1989", "2015-16", "1990 – 2001", "1/2023-6/2023", "31/01", "–", "feb", "Nov",
 ]
 
 texts = st.lists(st.sampled_from(FRAGMENTS), min_size=0, max_size=14).flatmap(

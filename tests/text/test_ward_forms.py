@@ -404,3 +404,35 @@ def test_places_beside_people_and_streets(text, gone, kept):
     out = _l2(text)
     assert all(g not in out for g in gone) and all(k in out for k in kept), out
     assert "in bed" in _l2("son marcus in bed with flu")
+
+
+# ---------------------------------------------------------------- dates without a day and month cue
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("VETERAN: ARMY 1985-1989, NOT ENROLLED.", "1985"),
+        ("osteoporosis (Fosamax 2015-2020), HTN", "2020"),
+        ("records reviewed (1/2023-6/2023), no change", "1/2023"),
+        ("abpi 0.9 done 31/01. compression reapplied", "31/01"),
+        ("last flare feb. on allopurinol", "feb"),
+        ("next appt Dec. with cardiology", "Dec"),
+        ("they kept me a week in may.", "may"),
+    ],
+    ids=["year-range", "year-range-in-parentheses", "month-year-range", "day-first-padded", "feb-alone",
+         "abbreviation-after-appt", "lower-may-closing-a-clause"],
+)
+def test_dates_without_a_full_day_are_removed(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["PS 14/5, FiO2 40%", "EF 2015-2020 ml", "room 1985-1990 on the left", "may need oxygen", "since may have fallen",
+     "dec appetite, per MAR", "ant sept wall hypokinesis", "years 2020-2015 reversed"],
+    ids=["vent-setting", "unit-after-range", "room-range", "may-verb", "may-verb-after-since", "dec-and-mar",
+         "septal-wall", "range-running-backwards"],
+)
+def test_numbers_and_words_like_dates_stay(text):
+    assert _l2(text) == text
