@@ -1000,6 +1000,11 @@ def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit
         if _is_initial(t, text) and j + 1 < len(toks) and _joined(text, t, toks[j + 1], comma=False):
             j += 1
             continue
+        if n == 0 and j > i and t.cls == A and toks[j - 1].dot and t.raw[:1].isupper() and t.raw[1:].islower() \
+                and t.low not in FUNCTION_WORDS and t.low not in _NEVER:
+            j += 1  # "seen by J. Brown": a capitalised surname that is also a word, vouched for by the initial before it
+            n += 1
+            continue
         # after the first token, an ambiguous word continues a name only before another name token
         # or when it is itself a surname following a given name ("Mark Tobin", "Joy Lee")
         if pure_only and n == 0 and t.cls != N and not _given_then_surname(text, toks, j):
@@ -1239,10 +1244,15 @@ def _verb_follows(text: str, toks: list, j: int) -> bool:
             return False  # "SON WILL CALLED FROM ALBANY", "NURSE GRACE GAVE REPORT": the name is the subject
         if nx.low in _NEVER or nx.low in _PREDICATE_AFTER_NAME:
             return False  # "SW Sandy following", "case manager Grace aware", "SW Rose to see pt": a predicate, no object
+        if t.low in _MODALS and nx.low in _BASE_VERBS and not (nx.case == "mixed" and nx.raw[:1].isupper()):
+            return True  # "son will call tomorrow": a verb that is a surname too ("Will Call" is no one here)
         return _joined(text, t, nx, comma=False) and _gap(text, t, nx) != "" and nx.cls in (W, C) and "," not in _gap(text, t, nx)
     return False
 
 
+#: Modal verbs that are given names too, and verbs after them that are surnames too ("son will call", "may stay").
+_MODALS = frozenset("will may can".split())
+_BASE_VERBS = frozenset("call stay visit bring pick drive walk watch care check meet help sign bell rush".split())
 #: Words that open the predicate of a person named just before ("SW Sandy following", "SW Rose to see pt").
 _PREDICATE_AFTER_NAME = frozenset("to following involved".split())
 #: Prepositions that follow a person's name ("ray from pharmacy", "mark at the desk"), not a verb.
@@ -1697,8 +1707,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             decided = True
             j = i + 2
             run = toks[i:j]
-        elif len(run) >= 2 and _given_then_surname(text, toks, i) and all(r.raw[:1].isupper() for r in run[:2]):
-            # "Grace Hill", "MARK BIRD": a given name then a surname, both capitalised
+        elif len(run) >= 2 and _given_then_surname(text, toks, i) and all(r.raw[:1].isupper() for r in run[:2]) \
+                and not (run[0].low in _MODALS and run[1].low in _BASE_VERBS and run[0].raw.isupper()):
+            # "Grace Hill", "MARK BIRD": a given name then a surname, both capitalised ("SON WILL CALL" is a modal's verb)
             decided = True
             j = i + 2
             run = toks[i:j]

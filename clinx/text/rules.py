@@ -226,7 +226,7 @@ ID_CUES: list[tuple[str, str]] = [
     ),
     (r"accession(?:\s{0,3}(?:no\.?|num(?:ber)?|#))?|acc(?:ession)?\.?(?:\s{0,3}(?:no\.?|num(?:ber)?|#))?", "ACCESSION"),
     (r"ssn|social\s{1,3}security(?:\s{1,3}(?:no\.?|num(?:ber)?|#))?", "SSN"),
-    (r"phone|tel(?:ephone)?|fax|cell|mobile|pager|pgr|beeper|contact\s{1,3}(?:no\.?|number)", "PHONE"),
+    (r"phone|tel(?:ephone)?|fax|cell|mobile|pager|pgr|beeper|bleep|contact\s{1,3}(?:no\.?|number)", "PHONE"),
     (
         r"(?:hospital|facility|study|exam|order|visit|encounter|case|specimen|requisition|member|insurance|"
         r"policy|account|acct|license|licence|device|serial|health\s{1,3}plan|beneficiary|subscriber|"
@@ -235,7 +235,10 @@ ID_CUES: list[tuple[str, str]] = [
         r"(?:acct|account)(?=\.?\s{0,2}[:#])|"
         # words that alone name the number after them: a prior authorisation's key, a claim, a confirmation, an
         # officer's badge, an implant's lot ("covermymeds key BXR7LTQ2", "badge 3317", "LOT PM2209X", "conf # 88-1234")
-        r"badge|key|lot|claim|conf|confirmation|auth|authorization|authorisation|incident|ticket|tracking|ref|reference",
+        r"badge|key|lot|claim|conf|confirmation|auth|authorization|authorisation|incident|ticket|tracking|ref|reference|"
+        # a national health number's name, the last four of a social security number, an ambulance run's number
+        # ("OHIP 4821-663-901-KT", "LAST4 4471", "RUN# 24-0817"; a run of fluid has no "#")
+        r"ohip|medicare|medicaid|mbi|last\s?(?:4|four)|run(?=\s{0,2}(?:#|no\b|number))",
         "ID",
     ),
     (r"zip(?:\s{0,3}code)?|postal\s{1,3}code|post\s?code", "ZIP"),
@@ -447,7 +450,8 @@ _CUE_START_WORDS = sorted(
         """mrn mr med patient pt record chart unit pid accession acc ssn social phone tel fax cell mobile pager pgr beeper contact
         hospital facility study exam order visit encounter case specimen requisition member insurance policy account
         acct license licence device serial health beneficiary subscriber employee badge passport vehicle id zip postal
-        post key lot claim conf confirmation auth authorization authorisation incident ticket tracking ref reference""".split()
+        post key lot claim conf confirmation auth authorization authorisation incident ticket tracking ref reference bleep
+        ohip medicare medicaid mbi last last4 run""".split()
     ),
     key=lambda w: (-len(w), w),
 )
@@ -961,11 +965,19 @@ def _prev_word(text: str, start: int) -> tuple[int, int] | None:
     return None
 
 
+#: A capital's initial right before a name: with its dot, or without one when it is no pronoun, article or sex
+#: ("T. Oyelowo", "K HOLLOWAY"; not "I Smith", "A Smith", "45 F Jones"), after a blank, a line's start or "(" or "-".
+_INITIAL_BEFORE_RE = re.compile(r"(?:^|(?<=[ \t\n(-]))(?<!\d[ \t])([A-Z]\.|[B-EG-HJ-LN-Z])[ \t]{1,2}$")
+
+
 def _extend_name_left(text: str, c: Candidate) -> Candidate:
     """Take in name particles and one given name before a surname span ("Nadia van der [Heijden]")."""
     start = c.start
     if start == 0 or text[start - 1] not in " \t":
         return c  # no word before it across blanks: nothing to take in
+    m = _INITIAL_BEFORE_RE.search(text, max(0, start - 6), start)
+    if m is not None:
+        return Candidate(m.start(1), c.end, c.category, c.source, c.score)  # "seen by T. [Oyelowo]": the initial too
     first, _ = name_gazetteer()
     caps = text[c.start : c.end].isupper()  # ("DR. DOS SANTOS", "ANA DE LA CRUZ": a capitals line's particles)
     for _ in range(4):

@@ -436,3 +436,60 @@ def test_dates_without_a_full_day_are_removed(text, value):
 )
 def test_numbers_and_words_like_dates_stay(text):
     assert _l2(text) == text
+
+
+# ---------------------------------------------------------------- numbers a word names
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("PT: DOE, JANE  LAST4 4471 | S: 78 YO", "4471"),
+        ("ssn last 4: 5120, verified", "5120"),
+        ("DISCUSSED WITH DR A BY PHONE (BLEEP 2314)", "2314"),
+        ("RUN# 24-0817 | DISPATCH 0347", "24-0817"),
+        ("Re: pt, OHIP 4821-663-901-KT | HPI", "4821-663-901"),
+    ],
+    ids=["last4", "last-4-of-ssn", "bleep", "run-number", "health-card"],
+)
+def test_numbers_after_the_words_that_name_them_are_removed(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["run 500 ml bolus over 1 hr", "last 4 days worse", "medicare pending", "run 2 of abx"],
+                         ids=["fluid-run", "last-days", "medicare-word", "run-of-doses"])
+def test_the_same_words_in_prose_keep_their_numbers(text):
+    assert _l2(text) == text
+
+
+# ---------------------------------------------------------------- an initial before a surname
+
+
+@pytest.mark.parametrize(
+    "text, gone",
+    [
+        ("seen by J. Brown today", "Brown"),  # a surname that is also a word, vouched for by the initial
+        ("reviewed with J. Rose (R3).", "Rose"),
+        ("seen by T. Oyelowo today", "T."),  # the initial goes with the surname the rules found
+        ("discussed with K Holloway re plan", "K "),
+    ],
+    ids=["initial-then-word-surname", "initial-then-flower-surname", "initial-before-found-surname", "undotted-initial"],
+)
+def test_an_initial_and_its_surname_go_together(text, gone):
+    assert gone not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["Plan: A. Continue lasix", "A. Fib noted on tele", "E. coli in urine", "called by B. Will"],
+                         ids=["outline-letter", "letter-then-clinical", "species", "modal-after-initial"])
+def test_letters_before_words_that_are_no_surname_stay(text):
+    assert _l2(text) == text
+
+
+@pytest.mark.parametrize("text", ["son will call tomorrow", "SON WILL CALL IN AM", "daughter may stay overnight"],
+                         ids=["lower", "caps", "may-stay"])
+def test_a_modal_before_a_verb_that_is_a_surname_stays(text):
+    assert _l2(text) == text
+
+
+def test_a_capitalised_given_name_and_surname_that_are_a_modal_and_a_verb_still_go():
+    assert "Will Call" not in _l2("Will Call visited with the grandkids.")
