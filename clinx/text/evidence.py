@@ -419,6 +419,34 @@ def find_place_fields(text: str) -> list[Candidate]:
     return out
 
 
+#: Words that give the name a person goes by ("goes by 'T-Bone'", "aka Smokey", "known as Big Mike").
+_NICKNAME_CUES = r"goes[ \t]by|go[ \t]by|aka|a\.k\.a\.?|nicknamed?|known[ \t]as|prefers[ \t]to[ \t]be[ \t]called|calls[ \t](?:him|her|them)self"
+#: A nickname in quotes after such a word, or after a relative or a companion ("friend 'smokey' visits",
+#: "foreman \"big mike\""): one or two words of letters, no longer than a name.
+_NICKNAME_RE = re.compile(
+    r"(?i)(?<![\w-])(?:" + _NICKNAME_CUES + "|" + "|".join(sorted((re.escape(w) for w in RELATIONS | {"foreman", "buddy"}), key=len, reverse=True))
+    + r")[ \t:]{1,3}[\"“'‘](?P<v>[a-z][a-z'’-]{0,14}(?:[ \t][a-z][a-z'’-]{0,14})?)[\"”'’](?![a-z])"
+)
+_NICKNAME_GATE_RE = re.compile(r"[\"“'‘]")
+
+
+def find_nicknames(text: str) -> list[Candidate]:
+    """The names people go by, in quotes after a word that gives one or after a relative ("goes by 'T-Bone'",
+    "partner \"shorty\"", "FRIEND \"SMOKEY\" VISITS"): NAME, whatever the words are (a nickname is most often one).
+
+    A quoted value of function words ("wife 'is worried'") is speech, not a name.
+    """
+    if _NICKNAME_GATE_RE.search(text) is None:
+        return []
+    out = []
+    for m in _NICKNAME_RE.finditer(text):
+        words = m.group("v").lower().split()
+        if any(w in FUNCTION_WORDS or w in _NEVER for w in words):
+            continue
+        out.append(Candidate(m.start("v"), m.end("v"), "NAME", "evidence:nickname", 0.9))
+    return out
+
+
 def multiword_state_spans(text: str) -> list[tuple[int, int]]:
     """``[m.span() for m in _MULTIWORD_STATES_RE.finditer(text)]``, scanned on the lower-cased text (the property
     tests check the equality)."""
@@ -1143,9 +1171,10 @@ def _initials_before(text: str, toks: list, i: int) -> bool:
     if not 2 <= len(p.raw) <= 3 or p.low in ROLES or p.low in LABELS or p.low in FUNCTION_WORDS or not _joined(text, p, toks[i]):
         return False
     ls, le = text.rfind("\n", 0, p.s) + 1, text.find("\n", p.s)
-    if text[ls : p.s].strip() == "" and text[toks[i].e : le if le >= 0 else len(text)].strip(" \t.") == "":
-        # a line that holds only the initials and the credential ("ck, rn", "lp rn"): a signature in any
-        # case, even when the letters spell a clinical abbreviation (CK, LP)
+    if text[ls : p.s].strip(" \t-") == "" and _SIGNATURE_REST_RE.match(text[toks[i].e : le if le >= 0 else len(text)]):
+        # a line that opens with the initials and the credential ("ck, rn", "lp rn"), then nothing, a time or a
+        # second role after a slash ("tm rn 2230", "HB RN / CHARGE ..."): a signature in any case, even when the
+        # letters spell a clinical abbreviation (CK, LP)
         return p.raw.isalpha()
     if not p.raw.isupper() or p.cls == C:
         return False
@@ -1158,6 +1187,28 @@ def _initials_before(text: str, toks: list, i: int) -> bool:
     while k >= 0 and text[k] in " \t":
         k -= 1
     return k < 0 or text[k] in "\n-/"
+
+
+#: What may follow a signer's initials and credential on their line: nothing, a clock time, a slash and another role.
+_SIGNATURE_REST_RE = re.compile(r"[ \t.]*(?:$|/|(?:[01]\d|2[0-3])[0-5]\d[ \t]*$)")
+
+#: A credential, then two or three letters that close the line or stand before a slash: the signer's initials
+#: ("TRIAGE RN DL", "rn cb / pct ...").
+_INITIALS_AFTER_CREDENTIAL_RE = re.compile(
+    r"(?i)(?<![\w/])(?:rn|lpn|lvn|cna|pct|rrt|np|pa-c)[ \t:,]{1,3}([a-z]{2,3})(?=[ \t]*(?:$|\n|/|\|))", re.M
+)
+_NOT_INITIALS = frozenset("ok pt pts am pm ed er icu or iv po bp hr rn md np sw ot pa aware".split())
+
+
+def find_initials_after_credentials(text: str) -> list[Candidate]:
+    """A signer's initials written after the credential at the end of a line or before a slash ("TRIAGE RN DL")."""
+    out = []
+    for m in _INITIALS_AFTER_CREDENTIAL_RE.finditer(text):
+        w = m.group(1).lower()
+        if w in _NOT_INITIALS or w in FUNCTION_WORDS or w in ROLES or w in CREDENTIALS or w in LABELS or w in RELATIONS:
+            continue
+        out.append(Candidate(m.start(1), m.end(1), "NAME", "evidence:credential", 0.85))
+    return out
 
 
 _AGE_TAIL_WORDS = frozenset("yo o old yr yrs yom yof y.o".split())

@@ -36,11 +36,13 @@ from clinx.text.evidence import (
     check_states,
     classify,
     drop_state_and_country_parts,
-    regions_after_places,
     find_address_fields,
     find_counties,
     find_evidence,
+    find_initials_after_credentials,
+    find_nicknames,
     find_place_fields,
+    regions_after_places,
     report_verb_word,
 )
 from clinx.text.institutions import (
@@ -1119,6 +1121,8 @@ class RuleRecognizer:
         cands = [_drop_credential(text, c) if c.category == "NAME" else c for c in cands]
         cands.extend(find_counties(text))
         cands.extend(find_place_fields(text))
+        cands.extend(find_nicknames(text))
+        cands.extend(find_initials_after_credentials(text))
         cands.extend(find_address_fields(text))
         cands.extend(find_word_towns(text))
         cands.extend(find_quarters(text))

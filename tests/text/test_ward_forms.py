@@ -493,3 +493,50 @@ def test_a_modal_before_a_verb_that_is_a_surname_stays(text):
 
 def test_a_capitalised_given_name_and_surname_that_are_a_modal_and_a_verb_still_go():
     assert "Will Call" not in _l2("Will Call visited with the grandkids.")
+
+
+# ---------------------------------------------------------------- nicknames
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ('pt (goes by "t-bone") 41 m day 2 of withdrawal', "t-bone"),
+        ('FRIEND "SMOKEY" VISITS, THEY MET AT THE SHELTER', "SMOKEY"),
+        ('foreman "big mike" knows he is here', "big mike"),
+        ("daughter 'Bunny' at bedside", "Bunny"),
+    ],
+    ids=["goes-by", "caps-after-friend", "two-words-after-foreman", "single-quotes-after-relative"],
+)
+def test_a_nickname_in_quotes_is_a_name(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ['wife "is worried" about him', 'son states "he is not himself"', 'pt states "fine"'],
+                         ids=["speech-after-relative", "speech-after-verb", "one-word-speech-after-pt"])
+def test_quoted_speech_stays(text):
+    assert _l2(text) == text
+
+
+# ---------------------------------------------------------------- a signer's initials beside the credential
+
+
+@pytest.mark.parametrize(
+    "text, gone",
+    [
+        ("ALLERGY: PCN (HIVES)\nTRIAGE RN DL", "DL"),
+        ("TRANSFER TO 4 WEST IF STABLE.\nHB RN / CHARGE RN", "HB"),
+        ("neph rounded.\nrn cb / pct", "cb"),
+        ("safety: q15 checks.\ntm rn 2230", "tm"),
+    ],
+    ids=["after-credential-at-line-end", "before-credential-then-slash", "after-credential-before-slash", "before-credential-then-time"],
+)
+def test_signers_initials_beside_the_credential_go(text, gone):
+    out = _l2(text)
+    assert gone not in out.split("\n")[-1], out
+
+
+@pytest.mark.parametrize("text", ["discussed with RN ok", "pt seen, d/w rn\nplan iv abx", "Notified RN aware", "HR 88 RN at bedside"],
+                         ids=["ok-after-rn", "rn-closing-line", "aware-after-rn", "rn-mid-line"])
+def test_words_beside_the_credential_stay(text):
+    assert _l2(text) == text
