@@ -34,6 +34,7 @@ from clinx.text.evidence import (
     US_STATES,
     check_states,
     classify,
+    compass_before_places,
     drop_state_and_country_parts,
     regions_after_places,
     report_verb_word,
@@ -561,6 +562,7 @@ class ContextLevel:
             cands = cands + proposals
         if self.states == "with_place":  # "[LOCATION], OH": the state closing a removed town goes with it
             cands = cands + regions_after_places(text, cands)
+        cands = cands + compass_before_places(text, cands)
         return apply_candidates(text, cands, self.name, salt=self.salt, keep_values=self.keep_values)
 
 

@@ -547,6 +547,23 @@ def regions_after_places(text: str, cands: list) -> list[Candidate]:
     return out
 
 
+_COMPASS_BEFORE_RE = re.compile(r"(?:^|(?<=[\s,(]))(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]$")
+
+
+def compass_before_places(text: str, cands: list) -> list[Candidate]:
+    """A compass letter before a removed street or town ("S [OREGON ST]", "W. [Cherry St]"), as a LOCATION candidate:
+    part of the street's name, and "S [LOCATION]" would leave it."""
+    starts = {c.start for c in cands if c.category == "LOCATION"}
+    if "[" in text:
+        starts.update(m.start() for m in re.finditer(r"\[LOCATION\]", text))
+    out = []
+    for s in sorted(starts):
+        m = _COMPASS_BEFORE_RE.search(text, max(0, s - 4), s)
+        if m is not None:
+            out.append(Candidate(m.start(), m.end() - 1, "LOCATION", "evidence:compass_before_place", 0.9))
+    return out
+
+
 _STATES_LIST_REST_RE = re.compile(r"(?i)[\s,&/]+|\b(?:and|or)\b")
 
 
@@ -1301,6 +1318,8 @@ def _verb_follows(text: str, toks: list, j: int) -> bool:
     return False
 
 
+#: Words after a relative's given name ("WIFE IDA AT BEDSIDE", "grandma mae does pickup"): where or what the person is.
+_AFTER_RELATIVE = frozenset("at from here present does is was has will who visiting visited".split())
 #: Modal verbs that are given names too, and verbs after them that are surnames too ("son will call", "may stay").
 _MODALS = frozenset("will may can".split())
 _BASE_VERBS = frozenset("call stay visit bring pick drive walk watch care check meet help sign bell rush".split())
@@ -1444,6 +1463,12 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                     and (t.raw[1:2].islower() and nk.raw[:1].isupper() if t.case == "mixed" else _CLAUSE_END_RE.match(text, nk.e)):
                 # "MR. HOBART,", "mrs. bishop.": after a courtesy title a word closing its clause is a surname; "mr" needs
                 # its dot, and in capitals a clause's end ("MOD MR. STRESS TEST": mitral regurgitation, a sentence's end)
+                j = k + 1
+            elif j == k and low in RELATIONS and nk.cls == C and len(nk.low) >= 3 and nk.low in _lex()[0] \
+                    and nk.low not in FUNCTION_WORDS and nk.low not in _NEVER and nk.low not in CREDENTIALS and nk.low not in ROLES \
+                    and (_CLAUSE_END_RE.match(text, nk.e) or k + 1 < len(toks) and (_finite_verb(toks[k + 1]) or toks[k + 1].low in _AFTER_RELATIVE)):
+                # "wife ida, she is primary cg", "grandma mae does pickup": a given name that is also a clinical
+                # abbreviation (IDA, MAE), right after a relative's word and closing its clause or before a verb
                 j = k + 1
             if j > k and said and (not _CLAUSE_END_RE.match(text, toks[j - 1].e) or nk.cls == U and not nk.raw[:1].isupper()):
                 j = k  # "X is <name>" ends its clause there ("HCP is Grace, her sister"; not "wife is pretty upset")

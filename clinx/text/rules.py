@@ -35,6 +35,7 @@ from clinx.text.evidence import (
     _lexicon_index,
     check_states,
     classify,
+    compass_before_places,
     drop_state_and_country_parts,
     find_address_fields,
     find_counties,
@@ -1281,6 +1282,7 @@ class RuleLevel:
             cands.extend(manifest_candidates(text, manifest, fuzzy=self.fuzzy))
         if self.states == "with_place":  # "Columbus, OH": the state closing a removed town goes with it
             cands.extend(regions_after_places(text, cands))
+        cands.extend(compass_before_places(text, cands))
         return cands
 
     def apply(self, text: str, manifest: Manifest | None = None) -> TextResult:

@@ -540,3 +540,24 @@ def test_signers_initials_beside_the_credential_go(text, gone):
                          ids=["ok-after-rn", "rn-closing-line", "aware-after-rn", "rn-mid-line"])
 def test_words_beside_the_credential_stay(text):
     assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text, gone",
+    [("pt 82 yo m lives w/ wife ida, she is primary cg", "ida"), ("grandma mae does after-school pickup", "mae"),
+     ("WIFE IDA AT BEDSIDE", "IDA")],
+    ids=["relative-then-clause-end", "relative-then-verb", "caps-relative-then-place"],
+)
+def test_a_relatives_given_name_that_is_a_clinical_abbreviation_goes(text, gone):
+    assert gone not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["son has IDA, on iron", "mother had cva.", "husband copd, on o2", "mom hx ida at 30"],
+                         ids=["abbreviation-after-verb", "not-a-given-name", "diagnosis-after-relative", "history-of"])
+def test_a_relatives_diagnosis_stays(text):
+    assert _l2(text) == text
+
+
+def test_a_compass_letter_goes_with_its_street():
+    out = _l2("SCENE: PARKING LOT, S OREGON ST.")
+    assert "OREGON" not in out and " S " not in out, out
