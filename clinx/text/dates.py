@@ -130,6 +130,9 @@ def score_change(text: str, s: int, e: int) -> bool:
         and _prev_word(text, s) in ("from", "to")
 
 
+_TO_DATE_RE = re.compile(r"[ \t]{1,2}to[ \t]{1,2}\d")
+
+
 def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Month/day ``7/22`` unless it is a dose, ratio, vital sign or score."""
     s, e = m.span()
@@ -143,6 +146,8 @@ def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     prev, nxt = _prev_word(text, s), _next_word(text, e)
     if score_change(text, s, e):
         return None
+    if mon == day == 2 and nxt == "to" and not _TO_DATE_RE.match(text, e):
+        return None  # "stopped 2/2 to chest pain": "secondary to" ("2/2 to 2/5" is a range of dates)
     if text[max(0, s - 1) : s] in ("=", "+"):
         return None  # a sum's total ("(3+2+1=6/9)"), no day
     if prev in DATE_CUES or prev == "of" and _of_event(text, s):

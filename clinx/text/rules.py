@@ -375,6 +375,16 @@ def _compile_cues() -> re.Pattern:
     )
 
 
+#: A medication or allergy list's label ("MEDICATIONS:", "Discharge meds:", "ALLERGIES:").
+_MEDICATION_LIST_RE = re.compile(r"(?i)\b(?:medications?|meds|rx|allerg(?:y|ies)|prescriptions?)\b[ \t]{0,3}:")
+
+
+def _paragraph_start(text: str, pos: int) -> int:
+    """Where the paragraph holding ``pos`` starts: after the last blank line before it (at most 400 characters back)."""
+    k = text.rfind("\n\n", max(0, pos - 400), pos)
+    return k + 2 if k >= 0 else max(0, pos - 400)
+
+
 _BASE_VALIDATED = frozenset({"age_over_89", "date_md_cue", "name_cue", "name_title", "name_comma", "name_possessive", "hospital", "id_prefixed", "id_hyphenated", "id_digits"})
 
 
@@ -803,6 +813,9 @@ def _validate(name: str, m: re.Match, text: str) -> tuple[int, int] | None:
             b_bad = _is_non_name(b) and not pair
             if a_bad or b_bad:
                 return None
+            if not (a.lower() in rlast or a.lower() in rfirst or b.lower() in rfirst or b.lower() in rlast) \
+                    and _MEDICATION_LIST_RE.search(text, _paragraph_start(text, start), start):
+                return None  # "MEDICATIONS:  Zestril, Zocor, ...": two brand names no lexicon knows, in a list of drugs
             return start, end
         trimmed = _trim_name(text, start, end, strict=name != "name_title")
         if trimmed is None:

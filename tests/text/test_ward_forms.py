@@ -561,3 +561,19 @@ def test_a_relatives_diagnosis_stays(text):
 def test_a_compass_letter_goes_with_its_street():
     out = _l2("SCENE: PARKING LOT, S OREGON ST.")
     assert "OREGON" not in out and " S " not in out, out
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["MIBI was reportedly stopped 2/2 to chest pain, though", "MEDICATIONS:  Zestril, Zocor, hydrochlorothiazide",
+     "Allergies: Bactrim, Keflex"],
+    ids=["secondary-to", "brand-names-in-a-medication-list", "brand-names-in-an-allergy-list"],
+)
+def test_real_note_forms_that_are_no_phi_stay(text):
+    # (forms from the i2b2 sample notes philter-ucsf ships)
+    assert _l2(text) == text
+
+
+def test_a_range_of_dates_and_a_listed_person_still_go():
+    assert _l2("admitted 2/2 to 2/5") == "admitted [DATE] to [DATE]"
+    assert "Okafor" not in _l2("Patient: Okafor, Chidi")
