@@ -471,8 +471,12 @@ def drop_state_and_country_parts(text: str, cands: list) -> list:
 _REGION_AFTER_RE = re.compile(r"(,[ \t]{0,2}|[ \t]{1,2})([A-Za-z]+)(?:[ \t]+([A-Za-z]+))?")
 #: What may follow a state's code that closes a place: a ZIP code, punctuation, a line's or the text's end
 #: ("Columbus, OH 43201", "Hondo TX | ...", "silver spring, md, calls"); never a word ("boston, in a shelter").
-_CODE_END_RE = re.compile(r"[ \t]*(?:\d{5}(?:-\d{4})?(?![\w-])|[.,;:|)(\]\r\n/-]|$)")
+_CODE_END_RE = re.compile(r"[ \t]*(?:\d{4,5}(?:-\d{4})?(?![\w-])|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d\b|[.,;:|)(\]\r\n/-]|$)|[ \t]{2,}")
 _ZIP_NEXT_RE = re.compile(r"[ \t]{1,2}\d{5}(?:-\d{4})?(?![\w-])")
+#: Canadian provinces' and Australian states' codes: after a town, as a US state's code is ("Nepean, ON", "ORANGE NSW 2800").
+_OTHER_REGION_CODES = frozenset("on bc ab qc mb sk ns nb nl pe yt nt nu nsw vic qld tas act".split())
+#: The postcode after a Canadian or an Australian region's code goes with it ("ON M6R 3B2", "NSW 2800").
+_POSTCODE_AFTER_RE = re.compile(r"[ \t]{1,2}(?:[A-Z]\d[A-Z][ \t]?\d[A-Z]\d|\d{4})(?![\w-])")
 #: States named as cities too, left out of STATE_NAMES, are states after a town's comma ("Seattle, Washington").
 _STATES_AFTER_COMMA = frozenset({"washington", "new york"})
 #: Whose end a region may close: a town or an address, a place of care, and the placeholders they leave.
@@ -516,6 +520,9 @@ def region_after(text: str, end: int) -> tuple[int, int] | None:
         if not (comma or w1.isupper() or zip_next) or not _CODE_END_RE.match(text, e):
             return None
         return s, e
+    if low in _OTHER_REGION_CODES and (comma or w1.isupper()) and _CODE_END_RE.match(text, e):
+        p = _POSTCODE_AFTER_RE.match(text, e)
+        return s, (p.end() if p else e)
     if (low in STATE_NAMES or low in _STATES_AFTER_COMMA) and " " not in low and (comma or _ZIP_NEXT_RE.match(text, e)):
         return s, e
     return None
@@ -1318,6 +1325,8 @@ def _verb_follows(text: str, toks: list, j: int) -> bool:
     return False
 
 
+#: Latin endings of a species' name after its genus initial ("B. cereus", "S. marcescens"), never taken for a surname.
+_SPECIES_ENDINGS = ("us", "ii", "ae", "um", "is", "ens", "es")
 #: Words after a relative's given name ("WIFE IDA AT BEDSIDE", "grandma mae does pickup"): where or what the person is.
 _AFTER_RELATIVE = frozenset("at from here present does is was has will who visiting visited".split())
 #: Modal verbs that are given names too, and verbs after them that are surnames too ("son will call", "may stay").
@@ -1810,6 +1819,13 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             # "-- Grace" on a line of its own: a signature, the writer's given name
             decided = True
             j = i + 1
+            run = toks[i:j]
+        elif len(run) == 1 and run[0].cls == U and len(run[0].low) >= 4 and i > 0 and toks[i - 1].dot and _is_initial(toks[i - 1], text) \
+                and _joined(text, toks[i - 1], run[0], comma=False) and not run[0].low.endswith(_SPECIES_ENDINGS):
+            # "T. OYELOWO FY2", "per J. Adeyemi": an initial with its dot before a word no lexicon knows is a person
+            # ("B. cereus": a species' Latin ending)
+            decided = True
+            i -= 1
             run = toks[i:j]
         elif 2 <= len(run) <= 3 and all(r.cls == U and len(r.low) >= 4 for r in run) and (_alone_on_line(text, run) or _introduces_patient(text, run)):
             # "ZORBLAT QUIXTERBY" on a header line of its own: two or three words no lexicon knows, nothing else

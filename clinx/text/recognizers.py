@@ -309,6 +309,11 @@ def _before_ok(before: re.Pattern, then: Validator | None = None) -> Validator:
 
 #: Records beyond the built-in patterns of :mod:`clinx.text.rules` and the dates of
 #: :mod:`clinx.text.dates`: append one here (one edit) and ``RuleRecognizer`` runs it.
+# every grouped number above holds a digit, a blank and a digit ("0412 555", "2 9555")
+_GROUPED_DIGITS_RE = re.compile(r"\d \d")
+_HEALTH_NUMBER_WORD_RE = re.compile(r"medicare|phn|ohip|ihi|nhs|health card|health number")
+
+
 EXTRA_RECOGNIZERS: list[Recognizer] = [
     # "XG/ss", "GPP/church/olinger", "AKR/TJ" on a line of its own under a dictated note's signature: the author's initials,
     # then the typist's initials or names
@@ -478,6 +483,23 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "phone_slash_area",
         r"\d(?<![\w/.-]\d)\d{2}/\d{3}-\d{4}(?![\w-])",
         "PHONE", 0.95, gate=lambda t, low: "/" in t and "-" in t,
+    ),
+    # "0412 555 018", "02 9555 0147", "01653 555 210", "+44 7700 900123": a national number written in groups as
+    # Australian and British notes do (a leading zero or a country code; no dose or count is written so)
+    Recognizer(
+        "phone_national_groups",
+        r"(?:(?<![\w/.,+-])0(?:4\d{2}[ ]\d{3}[ ]\d{3}|[2378][ ]\d{4}[ ]\d{4}|[1-9]\d{2,3}[ ]\d{3}[ ]\d{3,4})"
+        r"|\+(?<![\w+]\+)\d{1,3}[ ](?:\(0\)[ ]?)?\d{1,4}(?:[ ]\d{2,6}){1,3})(?![\w/]|[.,]\d)",
+        "PHONE", 0.9, gate=lambda t, low: _GROUPED_DIGITS_RE.search(t) is not None,
+        validator=lambda m, text: m.span() if sum(ch.isdigit() for ch in m.group()) >= 9 else None,  # ("+3 200 300": counts)
+    ),
+    # "PHN: 9876 543 210", "Medicare 2953 71840 1", "OHIP 4821 663 901 KT": a national health number in groups after its
+    # name (the cue recogniser's value is one run without blanks)
+    Recognizer(
+        "id_health_number_groups",
+        r"(?<![\w-])(?i:medicare|phn|ohip|ihi|nhs(?:[ ]no\.?)?|health[ ]card(?:[ ]no\.?)?|health[ ]number)[ \t]{0,2}[:#]?[ \t]{0,2}"
+        r"(?P<v>\d{3,5}(?:[ ]\d{1,5}){1,3}(?:[ -][A-Z]{2})?)(?![\w-])",
+        "ID", 0.9, gate=lambda t, low: _GROUPED_DIGITS_RE.search(t) is not None and _HEALTH_NUMBER_WORD_RE.search(low) is not None,
     ),
     # "x4471", "ext 4-3321", "extension 52210": four digits and more (x2, x10/hr are counts and rates)
     Recognizer(

@@ -150,6 +150,8 @@ FRAGMENTS = [
     "5/2-5/14/24", "5/2/24-5/14/2024", "p 2290", "p7-1129", "P", "jb", "pmk dpm", "f.a. lcsw", "mw ma", "93 f", "on doac", "key", "BXR7LTQ2", "badge 3317",
     # year ranges, month/year ranges, day-first dates (their gates look for a year and a hyphen or a slash)
     "1985-1989", "2015-16", "1990 – 2001", "1/2023-6/2023", "31/01", "–", "feb", "Nov",
+    # national numbers in groups (a digit, a blank and a digit) and health numbers after their names
+    "0412 555 018", "02 9555 0147", "01653 555 210", "+44 7700 900123", "+", "PHN:", "Medicare", "2953 71840 1", "OHIP",
 ]
 
 texts = st.lists(st.sampled_from(FRAGMENTS), min_size=0, max_size=14).flatmap(

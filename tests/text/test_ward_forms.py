@@ -577,3 +577,49 @@ def test_real_note_forms_that_are_no_phi_stay(text):
 def test_a_range_of_dates_and_a_listed_person_still_go():
     assert _l2("admitted 2/2 to 2/5") == "admitted [DATE] to [DATE]"
     assert "Okafor" not in _l2("Patient: Okafor, Chidi")
+
+
+def test_an_initial_before_a_surname_no_lexicon_knows_is_a_person_in_any_case():
+    assert "OYELOWO" not in _l2("WARD: RESP HDU.\nT. OYELOWO FY2")
+    assert "Adeyemi" not in _l2("plan per J. Adeyemi")
+    assert _l2("B. cereus in blood cx") == "B. cereus in blood cx"  # a species after its genus initial
+
+
+# ---------------------------------------------------------------- Australian, British and Canadian forms
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("NOK: NIECE 0412 555 018 (LIVES NEARBY).", "555 018"),
+        ("Dr A, fax 02 9555 0147 | Diagnosis", "9555 0147"),
+        ("Tel: 01653 555 210 | Date", "555 210"),
+        ("call +44 7700 900123 today", "900123"),
+        ("MRN 123  Medicare 2953 71840 1 | DOB", "71840"),
+        ("Patient: X   PHN: 9876 543 210   MRN", "543 210"),
+    ],
+    ids=["au-mobile", "au-landline", "uk-landline", "international", "au-medicare", "ca-phn"],
+)
+def test_national_numbers_in_groups_are_removed(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["plt +3 200 300 this am", "wbc 10 200 300", "Medicare A, secondary Medigap"],
+                         ids=["plus-count", "counts", "medicare-part"])
+def test_grouped_counts_stay(text):
+    assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text, region",
+    [("Consultation - Queensway Carleton Hospital, Nepean, ON\nDate: pending", "ON"),
+     ("LIVES ALONE AT 14 WATTLE ST, ORANGE NSW 2800. REFERRED", "NSW 2800"),
+     ("FROM: GRANT MEMORIAL HOSPITAL, PETERSBURG, WV   TO: RUBY MEMORIAL MICU", "WV")],
+    ids=["canadian-province", "australian-state-and-postcode", "state-before-a-field-gap"],
+)
+def test_a_region_after_a_removed_town_goes(text, region):
+    assert region not in _l2(text).replace("[LOCATION]", "").replace("[HOSPITAL]", "")
+
+
+def test_on_after_a_town_in_lower_case_is_a_preposition():
+    assert "on a boat" in _l2("lives in boston, on a boat")
