@@ -1221,7 +1221,7 @@ _SIGNATURE_REST_RE = re.compile(r"[ \t.]*(?:$|/|(?:[01]\d|2[0-3])[0-5]\d[ \t]*$)
 _INITIALS_AFTER_CREDENTIAL_RE = re.compile(
     r"(?i)(?<![\w/])(?:rn|lpn|lvn|cna|pct|rrt|np|pa-c)[ \t:,]{1,3}([a-z]{2,3})(?=[ \t]*(?:$|\n|/|\|))", re.M
 )
-_NOT_INITIALS = frozenset("ok pt pts am pm ed er icu or iv po bp hr rn md np sw ot pa aware".split())
+_NOT_INITIALS = frozenset("ok pt pts am pm ed er icu or iv po bp hr rn md np sw ot pa aware cm sn cn".split())  # (cm, sn: roles)
 
 
 def find_initials_after_credentials(text: str) -> list[Candidate]:

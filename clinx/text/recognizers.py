@@ -199,9 +199,10 @@ def _lower_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     first, second = m.group("v").split("/", 1)
     if second in _SIGNER_ROLES and not (is_clinical_term(first) or first in FUNCTION_WORDS or zipf(first) >= 4.5):
         return m.start("v"), m.start("v") + len(first)  # "rb/cm", "jt/rn": the signer's initials and role
+    dash = text[text.rfind("\n", 0, m.start("v")) + 1 : m.start("v")].strip(" \t") in ("-", "--")
     for part in (first, second):
-        if is_clinical_term(part) or part in FUNCTION_WORDS or zipf(part) >= 3.5:
-            return None
+        if part in FUNCTION_WORDS or zipf(part) >= 4.5 or not dash and (is_clinical_term(part) or zipf(part) >= 3.5):
+            return None  # (after a signature's dash only words are refused: "-- mb/rs" signs, "-- and/or" does not)
     return m.span("v")
 
 
@@ -331,8 +332,9 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         # a bar's tail, may follow the first)
         r"(?im)(?:^[ \t]*(?:-{1,2}[ \t]?)?(?P<v>[a-z]{2,3}|[a-z]\.[ ]?[a-z]\.)(?:[ \t]?/[ \t]?|,?[ \t])|[.;!][ \t]{1,3}(?P<w>[a-z]{2,3})[ \t]?/[ \t]?)"
         r"(?:rn|lpn|np|md|pa|pa-c|cna|msw|lcsw|licsw|rrt|ma|cma|dpm|rd|dpt|slp)\.?"
-        r"(?:(?:,?[ \t]|[ \t]?/[ \t]?)(?:rn|lpn|np|md|cna|msw|lcsw|licsw|rrt|rd|ld|ldn|phn|cde|ibclc|bsn|ccm|cdces)\b\.?)*"
-        r"(?:[ \t]*(?:,|\||[ \t]{2}|[ \t]-[ \t])[^\n]*)?[ \t]*$",
+        r"(?:(?:,?[ \t]|[ \t]?/[ \t]?)(?:rn|lpn|np|md|cna|msw|lcsw|licsw|rrt|rd|ld|ldn|phn|cde|ibclc|bsn|ccm|cdces|cm)\b\.?)*"
+        # ("-- jt, md (pgy-3) / attending ...": a parenthesis or a slash's tail too)
+        r"(?:[ \t]*(?:,|\||[ \t]{2}|[ \t]-[ \t]|\(|/)[^\n]*)?[ \t]*$",
         "NAME", 0.85, validator=_signature_initials_ok,
         gate=lambda t, low: "rn" in low or "np" in low or "md" in low or "pa" in low or "cna" in low or "sw" in low or "rrt" in low
         or "ma" in low or "dpm" in low or "rd" in low or "dpt" in low or "slp" in low,
@@ -360,7 +362,7 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     # "bh/kt" on a line of its own: the author's and the typist's initials written in lower case
     Recognizer(
         "dictation_initials_lower",
-        r"(?m)^[ \t]*(?P<v>[a-z]{2,3}/[a-z]{2,3})[ \t]*$",
+        r"(?m)^[ \t]*(?:-{1,2}[ \t]?)?(?P<v>[a-z]{2,3}/[a-z]{2,3})[ \t]*$",  # ("-- mb/rs": after a signature's dash too)
         "NAME", 0.85, validator=_lower_initials_ok, gate=lambda t, low: "/" in t,
     ),
     # "page surg resident (p 2290)", "MD - Hospitalist, p7-1129": a pager number after "p" (a pulse has two or three

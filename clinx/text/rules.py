@@ -30,7 +30,9 @@ from clinx.records import Manifest
 from clinx.text.base import PLACEHOLDER_RE, Candidate, TextResult, apply_candidates, check_text, drop_inside
 from clinx.text.clinical import CLINICAL_CODE_RE, CLINICAL_WORDS, EPONYM_HEADS, EPONYMS
 from clinx.text.evidence import (
+    CREDENTIALS,
     HEAD_AS_ADJECTIVE,
+    ROLES,
     SERVICES,
     _lexicon_index,
     check_states,
@@ -981,6 +983,22 @@ def _prev_word(text: str, start: int) -> tuple[int, int] | None:
     return None
 
 
+_ROLES_AFTER_SLASH = CREDENTIALS | ROLES | frozenset({"cm", "sn", "cn"})
+#: A typist's initials after a slash closing the line ("TRANSCRIBED: JM/AF", "BY RC/LT").
+_TYPIST_AFTER_RE = re.compile(r"/[A-Za-z]{2,3}[ \t]*(?:\n|$)")
+
+
+def _extend_initials_right(text: str, c: Candidate) -> Candidate:
+    """Initials of two to four letters taken on over a second set after a slash at the line's end ("[JM]/AF"):
+    the dictating and the typing person's."""
+    if text[c.end : c.end + 1] != "/" or not 2 <= c.end - c.start <= 4 or not text[c.start : c.end].isalpha():
+        return c
+    m = _TYPIST_AFTER_RE.match(text, c.end)
+    if m is None or m.group().strip(" \t\n/").lower() in _ROLES_AFTER_SLASH:
+        return c  # ("kd/rn": the signer's credential stays)
+    return Candidate(c.start, c.end + len(m.group().rstrip(" \t\n")), c.category, c.source, c.score)
+
+
 #: A capital's initial right before a name: with its dot, or without one when it is no pronoun, article or sex
 #: ("T. Oyelowo", "K HOLLOWAY"; not "I Smith", "A Smith", "45 F Jones"), after a blank, a line's start or "(" or "-".
 _INITIAL_BEFORE_RE = re.compile(r"(?:^|(?<=[ \t\n(-]))(?<!\d[ \t])([A-Z]\.|[B-EG-HJ-LN-Z])[ \t]{1,2}$")
@@ -1133,6 +1151,8 @@ class RuleRecognizer:
             cands.extend(find_evidence(text, lex, names=self._on("name_runs"), index=index))
         cands = [_extend_name_right(text, _extend_name_left(text, c)) if c.category == "NAME" else c for c in cands]
         cands = [_drop_credential(text, c) if c.category == "NAME" else c for c in cands]
+        if "/" in text:
+            cands = [_extend_initials_right(text, c) if c.category == "NAME" else c for c in cands]
         cands.extend(find_counties(text))
         cands.extend(find_place_fields(text))
         cands.extend(find_nicknames(text))

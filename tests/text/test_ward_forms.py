@@ -623,3 +623,19 @@ def test_a_region_after_a_removed_town_goes(text, region):
 
 def test_on_after_a_town_in_lower_case_is_a_preposition():
     assert "on a boat" in _l2("lives in boston, on a boat")
+
+
+@pytest.mark.parametrize(
+    "text, gone",
+    [("fax 503-555-0190.\n-- mb/rs", "mb/rs"), ("DICTATED BY: LEONARD ZBIKOWSKI, MD\nTRANSCRIBED: JM/AF", "AF"),
+     ("DICTATED 10/16/2023 1512 BY RC/LT", "LT"), ("fax 617-555-0166.\n-- jt, md (pgy-3) / attending dr adeyemi", "jt"),
+     ("line 602-555-0130.\n-- dm, rn cm", "dm")],
+    ids=["lower-pair-after-dash", "typist-after-transcribed", "typist-after-by", "signer-then-parenthesis", "signer-then-role"],
+)
+def test_dictation_and_signature_initials_go(text, gone):
+    assert gone not in _l2(text).split("\n")[-1]
+
+
+def test_the_role_after_a_signers_credential_stays():
+    assert _l2("line 602-555-0130.\n-- dm, rn cm").endswith(", rn cm")
+    assert _l2("-- and/or") == "-- and/or"
