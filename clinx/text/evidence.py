@@ -473,6 +473,8 @@ _REGION_AFTER_RE = re.compile(r"(,[ \t]{0,2}|[ \t]{1,2})([A-Za-z]+)(?:[ \t]+([A-
 #: ("Columbus, OH 43201", "Hondo TX | ...", "silver spring, md, calls"); never a word ("boston, in a shelter").
 _CODE_END_RE = re.compile(r"[ \t]*(?:\d{4,5}(?:-\d{4})?(?![\w-])|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d\b|[.,;:|)(\]\r\n/-]|$)|[ \t]{2,}")
 _ZIP_NEXT_RE = re.compile(r"[ \t]{1,2}\d{5}(?:-\d{4})?(?![\w-])")
+#: US states' codes that no English word or clinical abbreviation shares: after a town's comma, whatever follows.
+_CODES_NO_WORD = frozenset("az nm wi tx fl ny nj tn ky ks ia nv wv wy vt nh ak mn il ri ut".split())
 #: Canadian provinces' and Australian states' codes: after a town, as a US state's code is ("Nepean, ON", "ORANGE NSW 2800").
 _OTHER_REGION_CODES = frozenset("on bc ab qc mb sk ns nb nl pe yt nt nu nsw vic qld tas act".split())
 #: The postcode after a Canadian or an Australian region's code goes with it ("ON M6R 3B2", "NSW 2800").
@@ -517,8 +519,10 @@ def region_after(text: str, end: int) -> tuple[int, int] | None:
     low = w1.lower()
     if len(w1) == 2 and low in US_STATES:
         zip_next = _ZIP_NEXT_RE.match(text, e) is not None
-        if not (comma or w1.isupper() or zip_next) or not _CODE_END_RE.match(text, e):
+        if not (comma or w1.isupper() or zip_next):
             return None
+        if not _CODE_END_RE.match(text, e) and not (comma and low in _CODES_NO_WORD):
+            return None  # ("boston, in a shelter"; "TUCSON, AZ AT 0130": a code no word or abbreviation shares goes on)
         return s, e
     if low in _OTHER_REGION_CODES and (comma or w1.isupper()) and _CODE_END_RE.match(text, e):
         p = _POSTCODE_AFTER_RE.match(text, e)

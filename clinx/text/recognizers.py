@@ -214,8 +214,8 @@ def _written_by_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Initials after "transcribed by", not a title or a credential ("dictated by Dr. Nguyen")."""
     from clinx.text.evidence import CREDENTIALS, TITLES
 
-    v = m.group("v").lower()
-    return None if v in TITLES or v in CREDENTIALS or v in ("the", "pt") else m.span("v")
+    parts = m.group("v").lower().split("/")
+    return None if any(v in TITLES or v in CREDENTIALS or v in ("the", "pt", "and") for v in parts) else m.span("v")
 
 
 def _age_after_name_ok(m: re.Match, text: str) -> tuple[int, int] | None:
@@ -349,9 +349,11 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     # clause are the writer's initials, even letters an abbreviation also uses
     Recognizer(
         "written_by_initials",
-        r"(?i)\b(?:transcribed|typed|dictated|entered|scribed|written)[ \t]+by:?[ \t]+(?P<v>[a-z]{2,3})(?=[ \t]*(?:[.,;)]|$|\n))",
-        "NAME", 0.85, validator=_written_by_ok, gate=lambda t, low: " by" in low and ("transcribed" in low or "typed" in low or "dictated" in low
-                                                           or "entered" in low or "scribed" in low or "written" in low),
+        # ("REGISTERED BY: TC", "Dictated by PR / transcribed jk/mm": a typist's pair after "transcribed" needs no "by")
+        r"(?i)\b(?:(?:transcribed|typed|dictated|entered|scribed|written|registered)[ \t]+by:?|transcribed:?)[ \t]+"
+        r"(?P<v>[a-z]{2,3}(?:/[a-z]{2,3})?)(?=[ \t]*(?:[.,;)/]|$|\n))",
+        "NAME", 0.85, validator=_written_by_ok, gate=lambda t, low: "transcribed" in low or " by" in low and (
+            "typed" in low or "dictated" in low or "entered" in low or "scribed" in low or "written" in low or "registered" in low),
     ),
     # "mrs. murphy, 92, lives with daughter": an age over 89 between commas right after a name
     Recognizer(
@@ -491,6 +493,7 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "phone_national_groups",
         r"(?:(?<![\w/.,+-])0(?:4\d{2}[ ]\d{3}[ ]\d{3}|[2378][ ]\d{4}[ ]\d{4}|[1-9]\d{2,3}[ ]\d{3}[ ]\d{3,4})"
+        r"|(?<![\w/.,+-])07\d{3}[ ]\d{6}"  # (a British mobile: "07700 900461")
         r"|\+(?<![\w+]\+)\d{1,3}[ ](?:\(0\)[ ]?)?\d{1,4}(?:[ ]\d{2,6}){1,3})(?![\w/]|[.,]\d)",
         "PHONE", 0.9, gate=lambda t, low: _GROUPED_DIGITS_RE.search(t) is not None,
         validator=lambda m, text: m.span() if sum(ch.isdigit() for ch in m.group()) >= 9 else None,  # ("+3 200 300": counts)

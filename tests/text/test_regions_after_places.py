@@ -70,3 +70,10 @@ def test_states_keep_leaves_every_state_and_bad_settings_fail():
 def test_a_state_alone_still_stays():
     assert deidentify("moved here from tennessee in the spring", "L2").text.startswith("moved here from tennessee")
     assert "Ohio" in deidentify("Lives in Ohio with her son.", "L2").text
+
+
+def test_a_code_no_word_shares_goes_after_a_comma_whatever_follows():
+    assert _after("SON CALLED FROM TUCSON, AZ AT 0130", "TUCSON") == "AZ"
+    assert _after("adm from the home in plymouth, wi w/ uti", "plymouth") == "wi"
+    assert _after("FLYING BACK TO PORTLAND, OR TOMORROW", "PORTLAND") is None  # "or" is a word too
+    assert _after("fell at home in salem, nc 2l", "salem") is None  # and "nc" a nasal cannula

@@ -639,3 +639,17 @@ def test_dictation_and_signature_initials_go(text, gone):
 def test_the_role_after_a_signers_credential_stays():
     assert _l2("line 602-555-0130.\n-- dm, rn cm").endswith(", rn cm")
     assert _l2("-- and/or") == "-- and/or"
+
+
+@pytest.mark.parametrize(
+    "text, gone",
+    [("notified.\nDictated by PR / transcribed jk/mm", "jk/mm"), ("notified.\nDictated by PR / transcribed jk/mm", "PR"),
+     ("TRIAGE RN: A B  REGISTERED BY: TC", "TC"), ("daughter Jo (07700 900461) helps", "900461")],
+    ids=["typist-pair-after-transcribed", "dictator-before-slash", "registered-by", "uk-mobile"],
+)
+def test_writers_initials_and_uk_mobiles_go(text, gone):
+    assert gone not in _l2(text)
+
+
+def test_a_person_named_after_transcribed_by_is_not_initials():
+    assert _l2("transcribed by the ward clerk") == "transcribed by the ward clerk"
