@@ -104,7 +104,7 @@ _CLAUSE_END_RE = re.compile(r"[ \t]*(?:[,.;:)!?]|\n|$)")
 # labels after which an ambiguous word is still not a name ("pt will", "called back")
 _WEAK_LABELS = frozenset("patient pt by per called seen read contact call".split())
 #: Verbs of care before "by": the surname after them may be an everyday word too ("seen by smith", "EVALUATED BY HILL").
-_BY_VERBS = frozenset("seen evaluated examined assessed followed managed reviewed cosigned co-signed consulted".split())
+_BY_VERBS = frozenset("seen evaluated examined assessed followed managed reviewed cosigned co-signed consulted called paged visited".split())
 CREDENTIALS = frozenset(
     """
 md m.d do d.o rn np pa pa-c phd dpt licsw lcsw otr otr/l crna rvt facc facs cnm lpn lvn mph msw pharmd dds dmd

@@ -358,8 +358,22 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     # "mrs. murphy, 92, lives with daughter": an age over 89 between commas right after a name
     Recognizer(
         "age_after_name",
-        r"(?<=[A-Za-z]),[ \t](?P<v>9\d|1[01]\d),(?=[ \t]+[a-z])",
+        # ("resident jane doe, 94. alert": a sentence's end after the age too)
+        r"(?<=[A-Za-z]),[ \t](?P<v>9\d|1[01]\d)(?:,(?=[ \t]+[a-z])|\.(?=[ \t]+[a-z]))",
         "AGE", 0.85, validator=_age_after_name_ok, flags=re.I, gate=lambda t, low: ", 9" in t or ", 1" in t,
+    ),
+    # "lives with husband (97)", "MOM (91) HAD 2 FALLS": an age over 89 in parentheses after a relative
+    Recognizer(
+        "age_after_relative",
+        r"(?i)\b(?:husband|wife|mother|mom|mum|father|dad|sister|brother|aunt|uncle|grandmother|grandfather|spouse|partner)"
+        r"[ \t]{1,2}\((?P<v>9\d|1[01]\d)\)",
+        "AGE", 0.85, gate=lambda t, low: "(9" in t or "(1" in t,
+    ),
+    # "SPD officer", "nnpd officer on scene": a police department by its letters, before an officer or its unit
+    Recognizer(
+        "police_department",
+        r"(?i)(?<![\w/-])(?P<v>[a-z]{1,4}pd)(?=[ \t]{1,2}(?:officers?|ofc|police|detectives?|det|sgt|sergeant|units?|on[ \t]scene|patrol|case))",
+        "HOSPITAL", 0.85, gate=lambda t, low: "pd " in low,
     ),
     # "bh/kt" on a line of its own: the author's and the typist's initials written in lower case
     Recognizer(

@@ -152,6 +152,8 @@ FRAGMENTS = [
     "1985-1989", "2015-16", "1990 – 2001", "1/2023-6/2023", "31/01", "–", "feb", "Nov",
     # national numbers in groups (a digit, a blank and a digit) and health numbers after their names
     "0412 555 018", "02 9555 0147", "01653 555 210", "+44 7700 900123", "+", "PHN:", "Medicare", "2953 71840 1", "OHIP",
+    # ages after a relative in parentheses, police departments before their officers
+    "husband", "(97)", "MOM (91)", "SPD", "nnpd", "officer", "UNIT",
 ]
 
 texts = st.lists(st.sampled_from(FRAGMENTS), min_size=0, max_size=14).flatmap(

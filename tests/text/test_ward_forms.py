@@ -653,3 +653,19 @@ def test_writers_initials_and_uk_mobiles_go(text, gone):
 
 def test_a_person_named_after_transcribed_by_is_not_initials():
     assert _l2("transcribed by the ward clerk") == "transcribed by the ward clerk"
+
+
+@pytest.mark.parametrize(
+    "text, gone",
+    [("CPD OFFICER ON SCENE", "CPD"), ("nnpd officer on scene, case # pending", "nnpd"),
+     ("Lives with husband (97), plays bridge", "97"), ("called by rose from the pharmacy", "rose")],
+    ids=["police-department-caps", "police-department-lower", "age-after-relative", "given-name-after-called-by"],
+)
+def test_police_departments_old_relatives_and_callers_go(text, gone):
+    assert gone not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["o2 sat, 92. on ra", "called by pharmacy re refill", "husband (92%) sat"],
+                         ids=["reading-after-comma", "organisation-word-after-called-by", "percent-in-parentheses"])
+def test_readings_and_words_near_those_cues_stay(text):
+    assert _l2(text) == text
