@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from clinx.text.base import Candidate
 from clinx.text.lexicons import clinical_vocab, ordinary_words
 from clinx.text.recognizers import Recognizer
 
@@ -351,6 +352,25 @@ def _year_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return s, e
 
 
+#: A word that narrows a month, a holiday or a day written before it ("late Sept", "LAST JULY", "the 3rd", "around
+#: Thanksgiving"): annotators mark it inside the date, and left alone it keeps nothing a reader needs.
+_DATE_MODIFIER_BEFORE_RE = re.compile(r"(?i)(?<![\w-])(?:early|mid|late|last|next|this|around|the)[ \t-]$")
+_WORDY_DATE_RE = re.compile(r"[A-Za-z]|\d{1,2}(?:st|nd|rd|th)\b")
+
+
+def date_modifiers(text: str, cands: list) -> list[Candidate]:
+    """The dates of ``cands`` written with a word (a month, a holiday, an ordinal day) taken on over the modifier
+    right before them ("late [Sept]" -> "[late Sept]"), as new DATE candidates overlapping their anchors."""
+    out = []
+    for c in cands:
+        if c.category != "DATE" or c.start < 3 or not _WORDY_DATE_RE.match(text, c.start):
+            continue
+        m = _DATE_MODIFIER_BEFORE_RE.search(text, max(0, c.start - 7), c.start)
+        if m is not None:
+            out.append(Candidate(m.start(), c.end, "DATE", c.source, c.score))
+    return out
+
+
 def _year_range_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Two years, the second later and within a lifetime (``1985-1989``, ``2015-16``), unless a unit or a count
     follows (``2015-2020 mL``) or a room or a box comes before."""
@@ -567,4 +587,4 @@ def strip_year(text: str, start: int, end: int) -> tuple[int, int] | None:
     return start, end
 
 
-__all__ = ["DATE_RECOGNIZERS", "NOT_DATE_AFTER", "NOT_DATE_BEFORE", "YEAR_NAMES", "YEAR_RECOGNIZERS", "strip_year"]
+__all__ = ["DATE_RECOGNIZERS", "NOT_DATE_AFTER", "NOT_DATE_BEFORE", "YEAR_NAMES", "YEAR_RECOGNIZERS", "date_modifiers", "strip_year"]

@@ -1339,7 +1339,7 @@ _BASE_VERBS = frozenset("call stay visit bring pick drive walk watch care check 
 #: Words that open the predicate of a person named just before ("SW Sandy following", "SW Rose to see pt").
 _PREDICATE_AFTER_NAME = frozenset("to following involved".split())
 #: Prepositions that follow a person's name ("ray from pharmacy", "mark at the desk"), not a verb.
-_NAME_THEN_PREP = frozenset("from at of".split())
+_NAME_THEN_PREP = frozenset("from at of via".split())
 
 
 def find_evidence(text: str, lexicon_recognizers: tuple = (), *, names: bool = True, index: dict | None = None) -> list[Candidate]:

@@ -73,7 +73,7 @@ from clinx.text.institution_patterns import (
     find_system_short_forms,
     find_unknown_referral_names,
 )
-from clinx.text.dates import DATE_RECOGNIZERS, YEAR_NAMES, score_change, strip_year
+from clinx.text.dates import DATE_RECOGNIZERS, YEAR_NAMES, date_modifiers, score_change, strip_year
 from clinx.text.recognizers import EXTRA_RECOGNIZERS, Recognizer
 
 # --------------------------------------------------------------------------- vocabularies
@@ -1183,6 +1183,7 @@ class RuleRecognizer:
             # (after the institutions are complete: "queens medical center imaging, honolulu")
             cands.extend(_towns_after_institutions(text, cands))
         cands = drop_state_and_country_parts(text, cands)
+        cands.extend(date_modifiers(text, cands))  # "late [Sept]": the word that narrows a date goes with it
         if keep_years:
             cands = _without_years(text, cands)
         # placeholders from an earlier pass are not identifiers

@@ -669,3 +669,19 @@ def test_police_departments_old_relatives_and_callers_go(text, gone):
                          ids=["reading-after-comma", "organisation-word-after-called-by", "percent-in-parentheses"])
 def test_readings_and_words_near_those_cues_stay(text):
     assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text, gone",
+    [("since late sept worse", "late"), ("HAD SAME PAIN LAST JULY, SEEN", "LAST"), ("uptitrated on the 3rd. Still", "the"),
+     ("doing well until around thanksgiving.", "around")],
+    ids=["late-month", "caps-last-month", "the-ordinal", "around-holiday"],
+)
+def test_the_word_narrowing_a_date_goes_with_it(text, gone):
+    assert gone not in _l2(text).split()
+
+
+def test_a_modifier_goes_and_a_kept_year_stays():
+    # (text.years=keep still keeps the year; a season names no date)
+    assert deidentify("seen in late March 2019", "L2", l1={"years": "keep"}).text == "seen in [DATE] 2019"
+    assert _l2("in the spring") == "in the spring"
