@@ -371,6 +371,25 @@ def date_modifiers(text: str, cands: list) -> list[Candidate]:
     return out
 
 
+#: The end of a range of days after a date that ends in its day ("Oct 2[-6]", "admitted 3/14[-16]").
+_DAY_RANGE_END_RE = re.compile(r"[ \t]?[-–][ \t]?(\d{1,2})(?![\w/.:%-]|[.,]\d)")
+_LAST_NUMBER_RE = re.compile(r"(\d{1,2})$")
+
+
+def date_range_ends(text: str, cands: list) -> list[Candidate]:
+    """The dates of ``cands`` that end in a day, taken on over the end of a range of days after them ("Oct 2-6"),
+    when that end is a later day of the month."""
+    out = []
+    for c in cands:
+        if c.category != "DATE" or c.end >= len(text) or text[c.end] not in " \t-–":
+            continue
+        day, m = _LAST_NUMBER_RE.search(text, c.start, c.end), _DAY_RANGE_END_RE.match(text, c.end)
+        if day is not None and m is not None and int(day.group(1)) < int(m.group(1)) <= 31 \
+                and _next_word(text, m.end()) not in NOT_DATE_AFTER:  # ("7/22-25 mg": a dose)
+            out.append(Candidate(c.start, m.end(), "DATE", c.source, c.score))
+    return out
+
+
 def _year_range_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Two years, the second later and within a lifetime (``1985-1989``, ``2015-16``), unless a unit or a count
     follows (``2015-2020 mL``) or a room or a box comes before."""
@@ -587,4 +606,4 @@ def strip_year(text: str, start: int, end: int) -> tuple[int, int] | None:
     return start, end
 
 
-__all__ = ["DATE_RECOGNIZERS", "NOT_DATE_AFTER", "NOT_DATE_BEFORE", "YEAR_NAMES", "YEAR_RECOGNIZERS", "date_modifiers", "strip_year"]
+__all__ = ["DATE_RECOGNIZERS", "NOT_DATE_AFTER", "NOT_DATE_BEFORE", "YEAR_NAMES", "YEAR_RECOGNIZERS", "date_modifiers", "date_range_ends", "strip_year"]

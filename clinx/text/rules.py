@@ -73,7 +73,7 @@ from clinx.text.institution_patterns import (
     find_system_short_forms,
     find_unknown_referral_names,
 )
-from clinx.text.dates import DATE_RECOGNIZERS, YEAR_NAMES, date_modifiers, score_change, strip_year
+from clinx.text.dates import DATE_RECOGNIZERS, YEAR_NAMES, date_modifiers, date_range_ends, score_change, strip_year
 from clinx.text.recognizers import EXTRA_RECOGNIZERS, Recognizer
 
 # --------------------------------------------------------------------------- vocabularies
@@ -1184,6 +1184,7 @@ class RuleRecognizer:
             cands.extend(_towns_after_institutions(text, cands))
         cands = drop_state_and_country_parts(text, cands)
         cands.extend(date_modifiers(text, cands))  # "late [Sept]": the word that narrows a date goes with it
+        cands.extend(date_range_ends(text, cands))  # "[Oct 2]-6": and the last day of its range
         if keep_years:
             cands = _without_years(text, cands)
         # placeholders from an earlier pass are not identifiers

@@ -685,3 +685,9 @@ def test_a_modifier_goes_and_a_kept_year_stays():
     # (text.years=keep still keeps the year; a season names no date)
     assert deidentify("seen in late March 2019", "L2", l1={"years": "keep"}).text == "seen in [DATE] 2019"
     assert _l2("in the spring") == "in the spring"
+
+
+def test_the_last_day_of_a_range_goes_with_its_date():
+    assert _l2("admission Oct 2-6 at the VA for GI bleed").startswith("admission [DATE] at")
+    assert "16" not in _l2("admitted 3/14-16 for chf")
+    assert _l2("on 3/14 - 2 units prbc").endswith("- 2 units prbc")  # an earlier number is a count
