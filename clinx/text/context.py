@@ -42,7 +42,7 @@ from clinx.text.evidence import (
 from clinx.text.institutions import complete_institutions
 from clinx.text.lexicons import first_names, fold
 from clinx.text.ner import make_ner
-from clinx.text.rules import NON_NAMES, _extend_name_left, name_gazetteer
+from clinx.text.rules import NON_NAMES, _extend_name_left, name_gazetteer, signer_codes
 
 #: Single-word anchors -> the category a boosted token most likely has.
 ANCHORS: dict[str, str] = {
@@ -563,6 +563,7 @@ class ContextLevel:
         if self.states == "with_place":  # "[LOCATION], OH": the state closing a removed town goes with it
             cands = cands + regions_after_places(text, cands)
         cands = cands + compass_before_places(text, cands)
+        cands = cands + signer_codes(text, cands)  # "[FILBERT BRIGHT], M.D.    FB59": the model's names too
         return apply_candidates(text, cands, self.name, salt=self.salt, keep_values=self.keep_values)
 
 

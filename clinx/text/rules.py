@@ -984,6 +984,29 @@ def _prev_word(text: str, start: int) -> tuple[int, int] | None:
 
 
 _ROLES_AFTER_SLASH = CREDENTIALS | ROLES | frozenset({"cm", "sn", "cn"})
+#: A dictating clinician's code after the name on its line: the name's initials and digits ("FILBERT BRIGHT, M.D.    FB59").
+_SIGNER_CODE_RE = re.compile(r"[^\n]{0,40}?(?<![\w/])([A-Z]{2,3})(\d{1,4})(?![\w/])")
+
+
+def signer_codes(text: str, cands: list[Candidate]) -> list[Candidate]:
+    """NAME candidates for the codes of the people ``cands`` names, where a code spelled by their initials and digits
+    follows on the same line (dictation systems sign with them); the letters must be the name's initials."""
+    out = []
+    for c in cands:
+        if c.category != "NAME":
+            continue
+        m = _SIGNER_CODE_RE.match(text, c.end)
+        if m is None:
+            continue
+        # the name's words and those after it up to the code ("FILBERT [BRIGHT], M.D.": a surname another pass found)
+        words = re.findall(r"[A-Za-z][A-Za-z'’-]*", text[c.start : m.start(1)])
+        k = len(m.group(1))
+        if len(words) >= k and m.group(1) == "".join(w[0] for w in words[:k]) \
+                and not any(w.lower() in FUNCTION_WORDS for w in words[:k]):  # ("Mary to get MT1 scan")
+            out.append(Candidate(m.start(1), m.end(2), "NAME", "rule:signer_code", 0.9))
+    return out
+
+
 #: A typist's initials after a slash closing the line ("TRANSCRIBED: JM/AF", "BY RC/LT").
 _TYPIST_AFTER_RE = re.compile(r"/[A-Za-z]{2,3}[ \t]*(?:\n|$)")
 
@@ -1153,6 +1176,7 @@ class RuleRecognizer:
         cands = [_drop_credential(text, c) if c.category == "NAME" else c for c in cands]
         if "/" in text:
             cands = [_extend_initials_right(text, c) if c.category == "NAME" else c for c in cands]
+        cands.extend(signer_codes(text, cands))
         cands.extend(find_counties(text))
         cands.extend(find_place_fields(text))
         cands.extend(find_nicknames(text))

@@ -691,3 +691,10 @@ def test_the_last_day_of_a_range_goes_with_its_date():
     assert _l2("admission Oct 2-6 at the VA for GI bleed").startswith("admission [DATE] at")
     assert "16" not in _l2("admitted 3/14-16 for chf")
     assert _l2("on 3/14 - 2 units prbc").endswith("- 2 units prbc")  # an earlier number is a count
+
+
+def test_a_dictating_clinicians_code_spelled_by_their_initials_goes():
+    # (the form of the i2b2 sample notes' trailers: "FILBERT BRIGHT, M.D.    FB59")
+    out = _l2("Dictated by:  FILBERT BRIGHT, M.D.    FB59 \n")
+    assert "FB59" not in out and "M.D." in out
+    assert _l2("Mary to get MT1 scan").endswith("MT1 scan")  # letters of a function word spell no one
