@@ -181,3 +181,11 @@ def test_the_gate_threshold_is_a_setting_and_part_of_the_identity():
     assert default.identity != looser.identity  # outputs made under another threshold are not reused
     # the setting is the crf layer's alone: another layer ignores it
     assert TextPipeline("L2", l2={"ner": None, "ner_min_marginal": 0.5}).levels[-1].ner is None
+
+
+def test_gate_drops_a_hospital_named_only_by_its_level_or_its_part_in_a_transfer():
+    from clinx.text.pipeline import deidentify
+
+    line = "PER TRANSFER CENTER, NO BEDS AT TERTIARY FACILITY."
+    assert deidentify(line, "L2").text == line
+    assert "Orangeburg" not in deidentify("transferred from Regional Medical Center of Orangeburg", "L2").text
