@@ -393,7 +393,6 @@ def date_range_ends(text: str, cands: list) -> list[Candidate]:
 def _year_range_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Two years, the second later and within a lifetime (``1985-1989``, ``2015-16``), unless a unit or a count
     follows (``2015-2020 mL``) or a room or a box comes before."""
-    s, e = m.span()
     a, b = re.split(r"[ \t]?[-–][ \t]?", m.group())
     first = int(a)
     last = int(b) if len(b) == 4 else first // 100 * 100 + int(b)

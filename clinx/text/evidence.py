@@ -484,6 +484,8 @@ _STATES_AFTER_COMMA = frozenset({"washington", "new york"})
 #: Whose end a region may close: a town or an address, a place of care, and the placeholders they leave.
 _PLACE_CATEGORIES = ("LOCATION", "HOSPITAL")
 _PLACE_PLACEHOLDER_RE = re.compile(r"\[(?:LOCATION|HOSPITAL)\]")
+#: Two letters, not after a letter or a digit, and one or two blanks right before a ZIP code ("hazard ky 41701").
+_CODE_BEFORE_ZIP_RE = re.compile(r"(?<![^\W_])([A-Za-z]{2})[ \t]{1,2}$")
 
 
 STATES_SETTINGS = ("with_place", "keep")
@@ -527,7 +529,7 @@ def region_after(text: str, end: int) -> tuple[int, int] | None:
     if low in _OTHER_REGION_CODES and (comma or w1.isupper()) and _CODE_END_RE.match(text, e):
         p = _POSTCODE_AFTER_RE.match(text, e)
         return s, (p.end() if p else e)
-    if (low in STATE_NAMES or low in _STATES_AFTER_COMMA) and " " not in low and (comma or _ZIP_NEXT_RE.match(text, e)):
+    if (low in STATE_NAMES or low in _STATES_AFTER_COMMA) and (comma or _ZIP_NEXT_RE.match(text, e)):
         return s, e
     return None
 
@@ -548,17 +550,14 @@ def regions_after_places(text: str, cands: list) -> list[Candidate]:
         if r is not None:
             out.append(Candidate(r[0], r[1], "LOCATION", "evidence:region_after_place", 0.9))
     for c in cands:  # "hazard ky 41701": a state's code before a removed ZIP code is part of the address
-        if c.category == "ZIP" and c.start >= 3 and text[c.start - 1] in " \t":
-            k = c.start - 1
-            while k > 0 and text[k - 1] in " \t":
-                k -= 1
-            code = text[k - 2 : k]
-            if len(code) == 2 and code.lower() in US_STATES and (k == 2 or not text[k - 3].isalnum()) and c.start - k <= 2:
-                out.append(Candidate(k - 2, k, "LOCATION", "evidence:region_after_place", 0.9))
+        m = _CODE_BEFORE_ZIP_RE.search(text, max(0, c.start - 5), c.start) if c.category == "ZIP" else None
+        if m is not None and m.group(1).lower() in US_STATES:
+            out.append(Candidate(m.start(1), m.end(1), "LOCATION", "evidence:region_after_place", 0.9))
     return out
 
 
 _COMPASS_BEFORE_RE = re.compile(r"(?:^|(?<=[\s,(]))(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]$")
+_LOCATION_PLACEHOLDER_RE = re.compile(r"\[LOCATION\]")
 
 
 def compass_before_places(text: str, cands: list) -> list[Candidate]:
@@ -566,7 +565,7 @@ def compass_before_places(text: str, cands: list) -> list[Candidate]:
     part of the street's name, and "S [LOCATION]" would leave it."""
     starts = {c.start for c in cands if c.category == "LOCATION"}
     if "[" in text:
-        starts.update(m.start() for m in re.finditer(r"\[LOCATION\]", text))
+        starts.update(m.start() for m in _LOCATION_PLACEHOLDER_RE.finditer(text))
     out = []
     for s in sorted(starts):
         m = _COMPASS_BEFORE_RE.search(text, max(0, s - 4), s)
@@ -1225,7 +1224,9 @@ _SIGNATURE_REST_RE = re.compile(r"[ \t.]*(?:$|/|(?:[01]\d|2[0-3])[0-5]\d[ \t]*$)
 _INITIALS_AFTER_CREDENTIAL_RE = re.compile(
     r"(?i)(?<![\w/])(?:rn|lpn|lvn|cna|pct|rrt|np|pa-c)[ \t:,]{1,3}([a-z]{2,3})(?=[ \t]*(?:$|\n|/|\|))", re.M
 )
-_NOT_INITIALS = frozenset("ok pt pts am pm ed er icu or iv po bp hr rn md np sw ot pa aware cm sn cn".split())  # (cm, sn: roles)
+#: Role shorthands no role list holds: a case manager, a student nurse, a charge nurse ("-- dm, rn cm", "rn / cv sn").
+ROLE_SHORTHANDS = frozenset({"cm", "sn", "cn"})
+_NOT_INITIALS = frozenset("ok pt pts am pm ed er icu or iv po bp hr rn md np sw ot pa aware".split()) | ROLE_SHORTHANDS
 
 
 def find_initials_after_credentials(text: str) -> list[Candidate]:

@@ -32,6 +32,7 @@ from clinx.text.clinical import CLINICAL_CODE_RE, CLINICAL_WORDS, EPONYM_HEADS, 
 from clinx.text.evidence import (
     CREDENTIALS,
     HEAD_AS_ADJECTIVE,
+    ROLE_SHORTHANDS,
     ROLES,
     SERVICES,
     _lexicon_index,
@@ -983,7 +984,7 @@ def _prev_word(text: str, start: int) -> tuple[int, int] | None:
     return None
 
 
-_ROLES_AFTER_SLASH = CREDENTIALS | ROLES | frozenset({"cm", "sn", "cn"})
+_ROLES_AFTER_SLASH = CREDENTIALS | ROLES | ROLE_SHORTHANDS
 #: A dictating clinician's code after the name on its line: the name's initials and digits ("FILBERT BRIGHT, M.D.    FB59").
 _SIGNER_CODE_RE = re.compile(r"[^\n]{0,40}?(?<![\w/])([A-Z]{2,3})(\d{1,4})(?![\w/])")
 
