@@ -470,8 +470,9 @@ def drop_state_and_country_parts(text: str, cands: list) -> list:
 #: A region closing a place's name: after a comma or blanks, one or two words (a state's code or name, a country).
 _REGION_AFTER_RE = re.compile(r"(,[ \t]{0,2}|[ \t]{1,2})([A-Za-z]+)(?:[ \t]+([A-Za-z]+))?")
 #: What may follow a state's code that closes a place: a ZIP code, punctuation, a line's or the text's end
-#: ("Columbus, OH 43201", "Hondo TX | ...", "silver spring, md, calls"); never a word ("boston, in a shelter").
-_CODE_END_RE = re.compile(r"[ \t]*(?:\d{4,5}(?:-\d{4})?(?![\w-])|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d\b|[.,;:|)(\]\r\n/-]|$)|[ \t]{2,}")
+#: ("Columbus, OH 43201", "Hondo TX | ...", "silver spring, md, calls"); never a word ("boston, in a shelter"), nor a
+#: hyphen joining a word ("Mercy Clinic, co-pay 20").
+_CODE_END_RE = re.compile(r"[ \t]*(?:\d{4,5}(?:-\d{4})?(?![\w-])|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d\b|[.,;:|)(\]\r\n/]|-(?![^\W\d_])|$)|[ \t]{2,}")
 _ZIP_NEXT_RE = re.compile(r"[ \t]{1,2}\d{5}(?:-\d{4})?(?![\w-])")
 #: US states' codes that no English word or clinical abbreviation shares: after a town's comma, whatever follows.
 _CODES_NO_WORD = frozenset("az nm wi tx fl ny nj tn ky ks ia nv wv wy vt nh ak mn il ri ut".split())

@@ -181,10 +181,16 @@ _REGION_WORDS = frozenset(
 )
 
 
+def _last_abbreviation(text: str, s: int, e: int) -> bool:
+    """Does ``[s, e)`` end in an abbreviation of an institution's name ("hosp", "med", "ctr")?"""
+    last = _LAST_WORD.search(text, s, e)
+    return last is not None and last.group().lower() in NAME_ABBREVIATIONS
+
+
 def _right(text: str, s: int, e: int, cat: str) -> Candidate | None:
     """The anchor ``[s, e)`` taken on over the kind words after it, or None."""
-    if e >= len(text) or text[e] not in _AFTER_ANCHOR:
-        return None  # (most anchors: punctuation or a line's end after them)
+    if e >= len(text) or text[e] not in _AFTER_ANCHOR and not (text[e] == "." and _last_abbreviation(text, s, e)):
+        return None  # (most anchors: punctuation or a line's end after them; "holy cross hosp. & med. ctr." goes on)
     if cat == "LOCATION":
         last = _LAST_WORD.search(text, s, e)
         nxt = _NEXT_WORD.match(text, e)
@@ -220,7 +226,7 @@ def _right(text: str, s: int, e: int, cat: str) -> Candidate | None:
         if m is None:
             break
         w = m.group(2).lower().replace("’", "'")
-        if m.group(1)[:1] == "." and prev.lower() not in NAME_ABBREVIATIONS:
+        if m.group(1)[:1] == "." and prev.split()[-1].lower() not in NAME_ABBREVIATIONS:
             break  # a sentence ended ("Hollis. Health ...")
         after_head = end is not None
         if n == 0 and cat == "LOCATION" and w in PLACE_TAILS and not m.group(1).strip():
@@ -276,6 +282,31 @@ def _right(text: str, s: int, e: int, cat: str) -> Candidate | None:
     if end is None or end == e:
         return None
     return Candidate(s, end, new_cat, "rule:institution_completion", 0.9)
+
+
+#: A company's legal form after its name ("Greater Marlow Health Center, Inc.", "Caring Hands Home Care, LLC",
+#: "Westmoreland Primary Care, P.C."): part of the name. Not "PA" (a physician assistant after a name), not "co-pay".
+_LEGAL_FORM = re.compile(r",?[ \t]{1,2}(?:inc|llc|l\.l\.c|p\.c|pc|pllc|corp|co|ltd|llp)\b\.?(?![\w-])", re.IGNORECASE)
+
+
+#: Whom a hospital or a home serves, closing its name after its head ("Floating Hospital for Children", "Home for
+#: the Aged", "Hospital for Special Surgery"); not a purpose ("[Mercy] for rehab").
+_FOR_WHOM = re.compile(
+    r"[ \t]{1,2}for[ \t]{1,2}(?:the[ \t]{1,2})?(?:sick[ \t]children|special[ \t]surgery|women[ \t]and[ \t]infants|children|kids|women"
+    r"|aged|elderly|blind|deaf|veterans|seniors|youth)\b", re.IGNORECASE)
+
+
+def _legal_form(text: str, s: int, e: int) -> Candidate | None:
+    """The institution ``[s, e)`` taken on over the legal form after it, or over whom it serves, or None."""
+    m = _LEGAL_FORM.match(text, e)
+    if m is None:
+        last = _LAST_WORD.search(text, s, e)
+        if last is None or last.group().lower() not in HEADS:
+            return None
+        m = _FOR_WHOM.match(text, e)
+        if m is None:
+            return None
+    return Candidate(s, m.end(), "HOSPITAL", "rule:institution_completion", 0.9)
 
 
 #: Heads that close a practice's or a centre's name after its specialty words ("Hartford GI Group", "Queens Chest
@@ -768,6 +799,7 @@ def complete_institutions(text: str, cands: list[Candidate]) -> list[Candidate]:
         # kind words before a name found from its head on: the anchor's, or one this pass completed
         heads = [f for f in found if f is not None and f.category == "HOSPITAL"] + ([c] if cat == "HOSPITAL" else [])
         found.extend(_left_of_head(text, f.start, f.end) for f in heads)
+        found.extend(_legal_form(text, f.start, f.end) for f in heads)
         out.extend(f for f in found if f is not None)
     return out
 

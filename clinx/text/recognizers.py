@@ -191,6 +191,27 @@ def _signature_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return m.span(g)
 
 
+#: The kinds of military unit that follow an ordinal ("3rd battalion", "1ST CAVALRY DIVISION", "362nd engineer company").
+#: A bare "division" is not one ("4th division of ward"); after a unit's kind it closes the name ("1st Cavalry Division").
+_MILITARY_UNIT = (r"(?:battalion|brigade|infantry|airborne|marines|cavalry|regiment|squadron|fleet|armou?red"
+                  r"|artillery|rangers|(?:engineer|mp|signal|support|transportation)[ \t]company|(?:air|fighter|airlift)[ \t]wing)"
+                  r"(?:[ \t](?:division|brigade|regiment|battalion|group))?")
+_MILITARY_GATE_RE = re.compile(r"battalion|brigade|division|infantry|airborne|marines|cavalry|regiment|squadron|fleet|armou?red"
+                               r"|artillery|rangers|company|wing")
+
+
+def _relative_name_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """The age after a relative's name ("husband Joe, 92,"), unless the words before the comma are everyday or
+    clinical words ("wife checked glucose, 95.", a reading)."""
+    from clinx.text.lexicons import FUNCTION_WORDS, first_names, is_clinical_term, zipf
+
+    for w in m.group("name").split():
+        low = w.lower()
+        if low in FUNCTION_WORDS or is_clinical_term(low) or zipf(low) >= 4.0 and low not in first_names():
+            return None
+    return m.start("v"), m.end("v")
+
+
 def _lower_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Two signers' initials in lower case on a line of their own ("bh/kt"), unless either half is a
     clinical abbreviation or an everyday word ("abd/ext", "and/or")."""
@@ -368,6 +389,21 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?i)\b(?:husband|wife|mother|mom|mum|father|dad|sister|brother|aunt|uncle|grandmother|grandfather|spouse|partner)"
         r"[ \t]{1,2}\((?P<v>9\d|1[01]\d)\)",
         "AGE", 0.85, gate=lambda t, low: "(9" in t or "(1" in t,
+    ),
+    # "husband Joe, 92, at home", "MOTHER ROSA DIAZ, 101,": an age over 89 set off by commas after a relative's name
+    Recognizer(
+        "age_after_relative_name",
+        r"(?i)\b(?:husband|wife|mother|mom|mum|father|dad|sister|brother|aunt|uncle|grandmother|grandfather|spouse|partner)"
+        r"[ \t]{1,2}(?P<name>[a-z][a-z'’-]*(?:[ \t][a-z][a-z'’-]*){0,2}),[ \t]{1,2}(?P<v>9\d|1[01]\d)"
+        r"(?=[ \t]*(?:[,;)]|\.(?!\d)|$|y/?o\b|yrs?\b|years?\b))",
+        "AGE", 0.85, validator=_relative_name_ok, gate=lambda t, low: ", 9" in t or ", 1" in t,
+    ),
+    # "served with 3rd battalion, 7th marines", "82nd Airborne", "362ND ENGINEER COMPANY": a military unit by its number
+    Recognizer(
+        "military_unit",
+        r"(?i)(?<![\w/-])(?P<v>\d{1,3}(?:st|nd|rd|th)[ \t](?:[a-z]+[ \t]){0,2}" + _MILITARY_UNIT
+        + r"(?:,[ \t]\d{1,3}(?:st|nd|rd|th)[ \t](?:[a-z]+[ \t])?" + _MILITARY_UNIT + r")?)(?![\w-])",
+        "HOSPITAL", 0.85, gate=lambda t, low: _MILITARY_GATE_RE.search(low) is not None,
     ),
     # "SPD officer", "nnpd officer on scene": a police department by its letters, before an officer or its unit
     Recognizer(
