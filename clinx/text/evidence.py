@@ -85,7 +85,7 @@ rn np pa pcp attending fellow resident intern surgeon cardiologist oncologist ne
 anesthesiologist radiologist pathologist consultant tech technician midwife coach mgr manager nurse physician
 therapist operator provider hospitalist intensivist dentist pharmacist crna surgeon: chaplain interpreter ot pt/ot slp
 rt rrt sw cna pct staff aide pca sitter secretary receptionist coordinator director supervisor liaison educator counselor
-dietitian nutritionist rd caseworker advocate sponsor landlord mentor tutor doula
+dietitian nutritionist rd caseworker advocate sponsor landlord mentor tutor doula foreman
 paramedic sonographer technologist scribe medic dispatcher attg worker
 """.split()
 )
@@ -575,6 +575,23 @@ def compass_before_places(text: str, cands: list) -> list[Candidate]:
     return out
 
 
+#: A flat's or a unit's number written before its street ("Flat 3, 8 Pittencrieff St", "Apt 4B, 12 Elm St", "Unit 5/22").
+_UNIT_BEFORE_RE = re.compile(r"(?i)(?<![\w-])(?:apt|apartment|unit|flat|suite|ste)\.?[ \t]?#?[ \t]?\d{1,5}[a-z]?(?:,[ \t]{1,2}|[ \t]{1,2}|/)$")
+
+
+def units_before_streets(text: str, cands: list) -> list[Candidate]:
+    """A flat's or a unit's number before a removed street address ("Flat 3, [8 Pittencrieff St]"), as a LOCATION
+    candidate: part of the address, which "[LOCATION]" alone would leave."""
+    out = []
+    for c in cands:
+        if c.category != "LOCATION" or not text[c.start : c.start + 1].isdigit():
+            continue  # (only before a house number: "Unit 5, [Dorchester]" is no address)
+        m = _UNIT_BEFORE_RE.search(text, max(0, c.start - 20), c.start)
+        if m is not None:
+            out.append(Candidate(m.start(), c.end, "LOCATION", "evidence:unit_before_street", 0.9))
+    return out
+
+
 _STATES_LIST_REST_RE = re.compile(r"(?i)[\s,&/]+|\b(?:and|or)\b")
 
 
@@ -968,6 +985,15 @@ def _dash_signature(text: str, t: _Tok) -> bool:
 _THANKS_BEFORE_RE = re.compile(r"(?i)\b(?:thanks|thank[ \t]you|thx|ty|regards|sincerely|cheers)[,!.]?[ \t]*(?:\n[ \t]*)?$")
 
 
+def _word_surname_after_initial(text: str, toks: list, k: int) -> bool:
+    """Is token ``k`` a capitalised everyday word right after a capital's initial ("K. BLACKWATER", "K. Blackwater")?"""
+    t = toks[k]
+    if t.cls != W or k == 0 or not t.raw[:1].isupper():
+        return False
+    p = toks[k - 1]
+    return _is_initial(p, text) and p.raw[:1].isupper() and p.dot and _joined(text, p, t, comma=False)
+
+
 def _is_initial(t: _Tok, text: str) -> bool:
     # "F/U", "S/P", "I&O" hold single letters too: an initial stands after a blank, a line start or a
     # signature's dash ("--W. Ferreira RN")
@@ -1280,6 +1306,8 @@ def _relation_name_ok(text: str, toks: list, k: int) -> bool:
     return k + 1 < len(toks) and toks[k + 1].cls == N and _joined(text, t, toks[k + 1], comma=False)
 
 
+#: A number, a size or a range before a unit ("2.8 X 2.1 CM", "6X14 CM", "1.5 cm", "2-3 cm"): "cm" there is no case manager.
+_NUMBER_BEFORE_RE = re.compile(r"\d[ \t]?(?:x[ \t]?)?$", re.IGNORECASE)
 #: Particles after a verb ("drew up", "will back out"): a given name that is also a verb is the verb before one.
 _VERB_PARTICLES = frozenset("up down out off back over".split())
 #: Finite verbs no modal takes ("SON WILL CALLED", "nurse Grace gave report"): the word before them is their subject.
@@ -1510,7 +1538,10 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         # "SPOKE TO GRACE ON PHONE", "message left for joy": a person after a verb of speaking and its preposition
         comm = low in _COMM_PREPS and i > 0 and lows[i - 1] in _COMM_VERBS \
             and not (nk.case == "mixed" and not nk.raw[:1].isupper())  # ("left message with callback number")
-        cue = low in ROLES or low in LABELS or low in _CLINICIAN_ROLES or comm or (low == "with" and i > 0 and lows[i - 1] in _WITH_VERBS)
+        # ("referral from cm joy.": a case manager's shorthand, not the unit after a number, "3 cm")
+        case_manager = low == "cm" and not _NUMBER_BEFORE_RE.search(text, max(0, t.s - 12), t.s)
+        cue = low in ROLES or low in LABELS or low in _CLINICIAN_ROLES or comm or (low == "with" and i > 0 and lows[i - 1] in _WITH_VERBS) \
+            or case_manager
         if cue and not last_tok and nk.low not in TITLES and nk.low not in RELATIONS:
             g = _cue_gap(text, t, nk)
             if g is not None and low == "md" and g.strip(" \t") and not (":" in g and i > 0 and lows[i - 1] in _MD_FIELD_WORDS):
@@ -1535,9 +1566,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 given = given or comm and _word_given_name(nk) and not _object_follows(text, toks, k)
                 # "rn case mgr ruby will visit", "SW GRACE": after a role, a given name that is also a word, unless
                 # a word follows it as an object follows a verb ("rn mark site") or it is lower case in mixed text
-                given = given or (low in ROLES or low in _CLINICIAN_ROLES) and low not in _WEAK_LABELS and nk.cls == A \
+                # ("foreman will is aware": a modal before a finite verb is a name, the verb's subject)
+                given = given or (low in ROLES or low in _CLINICIAN_ROLES or case_manager) and low not in _WEAK_LABELS and nk.cls == A \
                     and (nk.low in first or low in _CLINICIAN_ROLES and nk.low in last and not _NUMBER_AFTER_RE.match(text, nk.e)) \
-                    and nk.low not in FUNCTION_WORDS and (nk.case != "mixed" or nk.raw[:1].isupper()) and not _verb_follows(text, toks, k)
+                    and (nk.low not in FUNCTION_WORDS or nk.low in _MODALS and k + 1 < len(toks) and _finite_verb(toks[k + 1])) \
+                    and (nk.case != "mixed" or nk.raw[:1].isupper()) and not _verb_follows(text, toks, k)
                 weak = weak and not given
                 # ("Re:" heads a letter's subject line; mid-line it means "about": "D/W DR. HUNTER RE: CPM"; a clinical
                 # word after it is a topic, "RE: DISCHARGE PLANNING")
@@ -1562,10 +1595,12 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                     # "lakeisha p rn": a lower-case initial between a given name and the credential
                     or cnt == 0 and len(toks[k].raw) == 1 and toks[k].raw.isalpha() and k > 0
                     and (toks[k - 1].cls in (N, U) or toks[k - 1].low in first and toks[k - 1].cls == A)
-                    and _gap(text, toks[k], t) == " " and _gap(text, toks[k - 1], toks[k]) == " "
+                    and _gap(text, toks[k], t) in (" ", ", ") and _gap(text, toks[k - 1], toks[k]) == " "
                     # "Walter Ng, MD": a short surname the clinical vocabulary also lists, after a given name
                     or cnt == 0 and _short_surname(toks[k]) and k > 0 and toks[k - 1].low in first and toks[k - 1].cls in (N, A)
-                    and _joined(text, toks[k - 1], toks[k], comma=False) and (toks[k].case != "mixed" or toks[k].raw[:1].isupper())):
+                    and _joined(text, toks[k - 1], toks[k], comma=False) and (toks[k].case != "mixed" or toks[k].raw[:1].isupper())
+                    # "K. BLACKWATER EMT-B", "seen by K. Blackwater, RN": a surname that is an everyday word, after an initial
+                    or cnt == 0 and _word_surname_after_initial(text, toks, k)):
                 if toks[k].low in CREDENTIALS or toks[k].low in TITLES:
                     break
                 k -= 1
@@ -1575,6 +1610,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 continue  # "2218 W Cermak Rd": a road after its house number, no dietitian (the street pass takes it)
             # "Thomas Whitfield, MD"; "P. Galloway, MD": an initial vouches for an ambiguous surname
             if cnt and (any(toks[m].cls in (N, U) for m in span) or any(_is_initial(toks[m], text) for m in span) and any(toks[m].cls == A for m in span)
+                        or cnt == 2 and _word_surname_after_initial(text, toks, i - 1)
                         or cnt == 1 and _word_name_before_credential(text, toks[i - 1], t) and not _compound_before(text, toks, i - 1)
                         or cnt >= 2 and low in _PERSON_CREDENTIALS and toks[i - 2].low not in FUNCTION_WORDS and _given_then_surname(text, toks, i - 2)):
                 add(k + 1, j, "NAME", "evidence:credential", 0.9)
@@ -1713,9 +1749,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             end_at = unit.end()
             while j < n and toks[j].s < end_at:
                 j += 1
-        # ", dorchester": the town after the street
-        if j < n and text[max(end_at, toks[j - 1].e + (1 if toks[j - 1].dot else 0)) : toks[j].s] in (", ", ",") and lows[j] in place_set \
-                and toks[j].cls != C:
+        # ", dorchester": the town after the street; ", Hull." one the lexicon lacks, capitalised and closing the address
+        if j < n and text[max(end_at, toks[j - 1].e + (1 if toks[j - 1].dot else 0)) : toks[j].s] in (", ", ",") and toks[j].cls != C \
+                and (lows[j] in place_set or toks[j].raw[:1].isupper() and lows[j] not in FUNCTION_WORDS and _TOWN_CLOSES_RE.match(text, toks[j].e)):
             j += 1
             end_at = toks[j - 1].e
             # "Dorchester 02125": the ZIP code right after the town
@@ -2650,6 +2686,8 @@ _ST_SEGMENT_AFTER_RE = re.compile(r"(?i)[ \t]*(?:[a-z]|-|/|\d)")
 _LIVING_VERBS = frozenset("lives live living lived resides reside residing resided located moved".split())
 _SQUARE_CUES = _STREET_CUES | frozenset({"at", "in", "to", "from"})
 _ZIP_AFTER_RE = re.compile(r",?[ \t]{1,2}(\d{5}(?:-\d{4})?)(?![\w-])")
+#: What closes a town after a street: punctuation, a line's end, a state's code or a ZIP code (", Hull MA 02045").
+_TOWN_CLOSES_RE = re.compile(r"[ \t]*(?:[,.;)]|\n|$|[A-Z]{2}\b|\d{5}\b)")
 _UNIT_RE = re.compile(r"\.?,?[ \t]{1,2}(?:(?:apt|apartment|unit|suite|ste)\.?[ \t]{0,2}#?|#[ \t]?)\d{1,5}[a-z]?\b", re.I)
 #: Compass abbreviations in town names, and the word each stands for.
 _COMPASS = {"n": "north", "s": "south", "e": "east", "w": "west", "no": "north", "so": "south"}
@@ -2691,7 +2729,7 @@ _MD_FIELD_WORDS = frozenset(
     "admitting attending referring ordering covering discharging consulting primary treating responsible signing dictating "
     "accepting sending receiving rounding".split()
 )
-_CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | _NAMING_WORDS | _COMM_PREPS | _NEWBORN | _PEOPLE_LABELS | frozenset({"w", "is"})
+_CUE_WORDS = TITLES | RELATIONS | ROLES | LABELS | CREDENTIALS | _NAMING_WORDS | _COMM_PREPS | _NEWBORN | _PEOPLE_LABELS | frozenset({"w", "is", "cm"})
 _HEAD_START = HOSPITAL_HEADS | frozenset(a for a, _ in HOSPITAL_HEAD_PAIRS) | frozenset({"eye", "medical"})
 _VENUE_WORDS = VENUE_CUES | frozenset(b for _, b in VENUE_PAIRS) | frozenset(b for _, b in PLACE_CUES) | frozenset({"near", "via"}) \
     | frozenset(b for _, b in PLACEMENT_PAIRS) | frozenset({"about"}) | _PREFER

@@ -180,7 +180,7 @@ def _signature_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     abbreviation or an everyday word."""
     from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term, zipf
 
-    g = "v" if m.group("v") is not None else "w"
+    g = "v" if m.group("v") is not None else "w" if m.group("w") is not None else "x"
     letters = m.group(g).replace(".", "").replace(" ", "").lower()
     if "." in m.group(g):
         # dotted letters before a credential are initials ("c.r. md"), but for a dosing or a time ("p.o.", "a.m.")
@@ -222,8 +222,20 @@ def _lower_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
         return m.start("v"), m.start("v") + len(first)  # "rb/cm", "jt/rn": the signer's initials and role
     dash = text[text.rfind("\n", 0, m.start("v")) + 1 : m.start("v")].strip(" \t") in ("-", "--")
     for part in (first, second):
-        if part in FUNCTION_WORDS or zipf(part) >= 4.5 or not dash and (is_clinical_term(part) or zipf(part) >= 3.5):
+        # (after a dash "mm" of "-- jk/mm" is a typist's, not a word: only common words are refused there)
+        if part in FUNCTION_WORDS or zipf(part) >= (5.0 if dash else 4.5) or not dash and (is_clinical_term(part) or zipf(part) >= 3.5):
             return None  # (after a signature's dash only words are refused: "-- mb/rs" signs, "-- and/or" does not)
+    return m.span("v")
+
+
+def _caps_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """Two signers' initials in capitals after a dash ("-- YA/CNGP"), unless either half is a clinical abbreviation or
+    a common word ("-- PT/OT", "-- N/A")."""
+    from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term, zipf
+
+    for part in m.group("v").lower().split("/"):
+        if part in FUNCTION_WORDS or zipf(part) >= 5.0 or is_clinical_term(part):
+            return None
     return m.span("v")
 
 
@@ -235,8 +247,17 @@ def _written_by_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Initials after "transcribed by", not a title or a credential ("dictated by Dr. Nguyen")."""
     from clinx.text.evidence import CREDENTIALS, TITLES
 
+    from clinx.text.lexicons import FUNCTION_WORDS, zipf
+
     parts = m.group("v").lower().split("/")
-    return None if any(v in TITLES or v in CREDENTIALS or v in ("the", "pt", "and") for v in parts) else m.span("v")
+    if any(v in TITLES or v in CREDENTIALS or v in ("the", "pt", "and") for v in parts):
+        return None
+    if _FIELD_COLON_RE.match(m.group()) and any(v in FUNCTION_WORDS or zipf(v) >= 4.5 for v in parts):
+        return None  # after a field's colon a word is the field's text ("dict: see below"); after "by" a writer's
+    return m.span("v")
+
+
+_FIELD_COLON_RE = re.compile(r"(?i)(?:dictated|dict\.?|typed):")
 
 
 def _age_after_name_ok(m: re.Match, text: str) -> tuple[int, int] | None:
@@ -262,6 +283,40 @@ def _dash_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     if m.group("role"):
         return None if is_clinical_term(letters) and len(letters) > 2 else m.span("v")
     return None if _letters_are_a_word(letters) else m.span("v")
+
+
+def _dash_signature_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """A given name and a surname after a signature's dash: the first a name (a given name when it is also a word) or,
+    on the note's last line, an unknown word; the second no function word. "-- Chest Pain", "-- Will Follow" are no one."""
+    from clinx.text.evidence import A, N, U, classify
+    from clinx.text.lexicons import FUNCTION_WORDS, first_names, fold
+    from clinx.text.rules import name_gazetteer
+
+    first, last = m.group("first"), m.group("last")
+    c1, c2 = classify(fold(first), first), classify(fold(last), last)
+    if last.lower() in FUNCTION_WORDS or c1 not in (N, U, A):
+        return None
+    if c1 == A and not (first.lower() in first_names() and (c2 in (N, U) or c2 == A and last.lower() in name_gazetteer()[1])):
+        return None
+    if c1 == U and first.lower() not in first_names():
+        # an unknown first word ("- EXPECTANT MANAGEMENT, ANTICIPATE SVD" in a list of bullets) signs only on the last line
+        nl = text.find("\n", m.end())
+        if nl >= 0 and text[nl:].strip():
+            return None
+    return m.span("v")
+
+
+def _cosigner_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """Initials after a signer's credential and a slash, unless they are a credential, a role or a word ("RN / NP",
+    "PT/OT", "MD / and")."""
+    from clinx.text.evidence import CREDENTIALS, ROLES
+    from clinx.text.lexicons import FUNCTION_WORDS, zipf
+
+    letters = m.group("v").lower()
+    if letters in CREDENTIALS or letters in ROLES or letters in FUNCTION_WORDS or letters in ("ot", "pt", "sn", "cm", "pta") \
+            or zipf(letters) >= 5.0:
+        return None
+    return m.span("v")
 
 
 def _letters_are_a_word(letters: str) -> bool:
@@ -351,7 +406,9 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         # ("f.a. lcsw", "mw ma", "pmk dpm": dotted initials, a medical assistant's, a podiatrist's)
         # ("jn rn, hch outreach", "dq rrt  pager 1234", "C.M. RD LD": more credentials, then a comma's, two blanks' or
         # a bar's tail, may follow the first)
-        r"(?im)(?:^[ \t]*(?:-{1,2}[ \t]?)?(?P<v>[a-z]{2,3}|[a-z]\.[ ]?[a-z]\.)(?:[ \t]?/[ \t]?|,?[ \t])|[.;!][ \t]{1,3}(?P<w>[a-z]{2,3})[ \t]?/[ \t]?)"
+        r"(?im)(?:^[ \t]*(?:-{1,2}[ \t]?)?(?P<v>[a-z]{2,3}|[a-z]\.[ ]?[a-z]\.)(?:[ \t]?/[ \t]?|,?[ \t])|[.;!][ \t]{1,3}(?P<w>[a-z]{2,3})[ \t]?/[ \t]?"
+        # ("MRN 1234567. -- KM, RN": after a sentence, a signature's dash too)
+        r"|[.;!][ \t]{1,3}-{1,2}[ \t]?(?P<x>[a-z]{2,3}),?[ \t])"
         r"(?:rn|lpn|np|md|pa|pa-c|cna|msw|lcsw|licsw|rrt|ma|cma|dpm|rd|dpt|slp)\.?"
         r"(?:(?:,?[ \t]|[ \t]?/[ \t]?)(?:rn|lpn|np|md|cna|msw|lcsw|licsw|rrt|rd|ld|ldn|phn|cde|ibclc|bsn|ccm|cdces|cm)\b\.?)*"
         # ("-- jt, md (pgy-3) / attending ...": a parenthesis or a slash's tail too)
@@ -371,10 +428,12 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "written_by_initials",
         # ("REGISTERED BY: TC", "Dictated by PR / transcribed jk/mm": a typist's pair after "transcribed" needs no "by")
-        r"(?i)\b(?:(?:transcribed|typed|dictated|entered|scribed|written|registered)[ \t]+by:?|transcribed:?)[ \t]+"
-        r"(?P<v>[a-z]{2,3}(?:/[a-z]{2,3})?)(?=[ \t]*(?:[.,;)/]|$|\n))",
-        "NAME", 0.85, validator=_written_by_ok, gate=lambda t, low: "transcribed" in low or " by" in low and (
-            "typed" in low or "dictated" in low or "entered" in low or "scribed" in low or "written" in low or "registered" in low),
+        # ("DICT: MOD/JRS", "DICTATED: SBA   TRANSCRIBED: ...": after a dictation field's colon too, the next field after
+        # two blanks)
+        r"(?i)\b(?:(?:transcribed|typed|dictated|entered|scribed|written|registered)[ \t]+by:?|transcribed:?|(?:dictated|dict\.?|typed):)[ \t]+"
+        r"(?P<v>[a-z]{2,3}(?:/[a-z]{2,3})?)(?=[ \t]*(?:[.,;)/]|$|\n)|[ \t]{2,})",
+        "NAME", 0.85, validator=_written_by_ok, gate=lambda t, low: "transcribed" in low or "dict" in low or " by" in low and (
+            "typed" in low or "entered" in low or "scribed" in low or "written" in low or "registered" in low) or "typed:" in low,
     ),
     # "mrs. murphy, 92, lives with daughter": an age over 89 between commas right after a name
     Recognizer(
@@ -417,6 +476,12 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?m)^[ \t]*(?:-{1,2}[ \t]?)?(?P<v>[a-z]{2,3}/[a-z]{2,3})[ \t]*$",  # ("-- mb/rs": after a signature's dash too)
         "NAME", 0.85, validator=_lower_initials_ok, gate=lambda t, low: "/" in t,
     ),
+    # "-- YA/CNGP" closing a note: the author's and the typist's initials in capitals after a signature's dash
+    Recognizer(
+        "dictation_initials_caps",
+        r"(?m)^[ \t]*-{1,2}[ \t]?(?P<v>[A-Z]{2,3}/[A-Z]{2,4})[ \t]*$",
+        "NAME", 0.85, validator=_caps_initials_ok, gate=lambda t, low: "-" in t and "/" in t,
+    ),
     # "page surg resident (p 2290)", "MD - Hospitalist, p7-1129": a pager number after "p" (a pulse has two or three
     # digits, no hyphen)
     Recognizer(
@@ -438,6 +503,21 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?m)-(?<![\w/-]-)-?[ \t]?(?P<v>[A-Za-z]{2,3}|[A-Za-z]\.[ ]?[A-Za-z]\.(?:[ ]?[A-Za-z]\.)?)"
         r"(?P<role>[ \t]?/[ \t]?(?i:rn|lpn|np|md|pa|cna|rt|rrt|sw|cm|pt|ot|slp))?[ \t]*$",
         "NAME", 0.85, validator=_dash_initials_ok, gate=lambda t, low: "-" in t,
+    ),
+    # "-- Kirra Walker (Physio)", "- JOHN T. OKAFOR, SW": a signer's given name and surname after a dash, on their own line
+    Recognizer(
+        "dash_signature_name",
+        r"(?m)^[ \t]*-{1,2}[ \t]?(?P<v>(?P<first>[A-Z][A-Za-z'’-]+)(?:[ \t][A-Z]\.?)?[ \t](?P<last>[A-Z][A-Za-z'’-]+))"
+        r"(?=[ \t]*(?:[,(/]|$)|[ \t]{2})",
+        "NAME", 0.85, validator=_dash_signature_ok, gate=lambda t, low: "-" in t,
+    ),
+    # "-- [NAME], RN / TR", "DPT / AH, PTA": a co-signer's or a student's initials after a credential and a slash, closing
+    # the signature's line
+    Recognizer(
+        "cosigner_initials",
+        r"(?im)\b(?:rn|lpn|np|md|pa-c|dpt|pt|ot|otr/l|slp|rd|msw|lcsw|licsw|rrt|cna)\.?[ \t]?/[ \t]?(?P<v>[a-z]{2,3})"
+        r"(?=(?:,?[ \t](?:rn|lpn|np|md|pa|pta|cota|spt|sn|student|cna|ma))?[ \t]*$)",
+        "NAME", 0.85, validator=_cosigner_ok, gate=lambda t, low: "/" in t,
     ),
     # "... cap refill <3 sec.\njb": two or three letters alone on the note's last line are its writer's initials
     Recognizer(

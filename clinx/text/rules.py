@@ -48,6 +48,7 @@ from clinx.text.evidence import (
     find_place_fields,
     regions_after_places,
     report_verb_word,
+    units_before_streets,
 )
 from clinx.text.institutions import (
     complete_institutions,
@@ -1343,6 +1344,7 @@ class RuleLevel:
         if self.states == "with_place":  # "Columbus, OH": the state closing a removed town goes with it
             cands.extend(regions_after_places(text, cands))
         cands.extend(compass_before_places(text, cands))
+        cands.extend(units_before_streets(text, cands))
         return cands
 
     def apply(self, text: str, manifest: Manifest | None = None) -> TextResult:

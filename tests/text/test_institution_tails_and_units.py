@@ -97,3 +97,93 @@ def test_an_age_over_89_after_a_relatives_name_is_removed(text):
 )
 def test_a_number_after_a_relative_and_everyday_words_stays(text):
     assert "[AGE]" not in _l2(text)
+
+
+# ---------------------------------------------------------------- signatures
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [
+        ("plan: f/u.\n-- jk/mm", "jk"),
+        ("d/c planning.\n-- YA/CNGP", "CNGP"),
+        ("INS AUTH.\nDICT: MOD/JRS", "JRS"),
+        ("READ BACK.\nDICTATED: SBA   TRANSCRIBED: 12/01/20", "SBA"),
+        ("MRN 12345678. -- KM, RN", "KM"),
+        ("CO-TREAT.\n-- J. SMITH, DPT / AH, PTA", "AH"),
+        ("x\n-- Jane Smith, RN / TR", "TR"),
+        ("foley out.\n-- jen k, rn to ali r, rn", " k,"),
+        ("Summary sent.\n-- Kirra Walker (Physio)", "Kirra"),
+        ("CREW: K. BLACKWATER EMT-B", "BLACKWATER"),
+        ("seen by K. Blackwater, RN", "Blackwater"),
+    ],
+    ids=["lower_pair_after_dash", "caps_pair_after_dash", "dictation_field_pair", "dictation_field_before_next_field",
+         "dash_initials_after_sentence", "student_after_credential_slash", "cosigner_after_credential_slash",
+         "given_name_and_initial_before_credential", "dash_given_and_surname", "initial_and_word_surname_caps",
+         "initial_and_word_surname_mixed"],
+)
+def test_signers_in_their_written_forms_are_removed(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["plan\n-- BP/HR", "x\n-- Chest Pain", "x\n-- Will Follow", "x\n- Blood Cultures", "x\n-- Jane Smith, RN / NP", "DICT: see below.",
+     "grew E. Coli, RN notified", "S. Aureus RN aware"],
+    ids=["vitals_pair", "heading_after_dash", "modal_and_verb_after_dash", "test_after_dash", "second_credential", "field_text",
+         "species_before_credential", "species_caps_before_credential"],
+)
+def test_look_alikes_of_signatures_stay(text):
+    out = _l2(text)
+    for word in ("BP", "HR", "Chest", "Follow", "Blood", "NP", "see", "Coli", "Aureus"):
+        if word in text:
+            assert word in out
+
+
+# ---------------------------------------------------------------- people after roles
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [("per referral from cm joy. pt is 54", "joy"), ("cm mark is aware", "mark"), ("foreman will is aware of his recovery", "will")],
+    ids=["case_manager_shorthand", "case_manager_before_verb", "modal_before_finite_verb"],
+)
+def test_an_everyday_given_name_after_a_role_is_removed(text, left):
+    assert f" {left} " not in f" {_l2(text)} ".replace(".", " ")
+
+
+@pytest.mark.parametrize(
+    "text", ["wound 3 cm mark site", "cm will follow", "cm to see pt", "supervisor will call pt"],
+    ids=["unit_after_number", "modal_and_verb", "infinitive", "modal_before_base_verb"],
+)
+def test_a_role_before_an_everyday_word_keeps_it(text):
+    assert _l2(text) == text
+
+
+# ---------------------------------------------------------------- addresses and towns
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [
+        ("Re: Mrs X, Flat 3, 8 Pittencrieff St, Dunfermline", "Flat"),
+        ("lives at Apt 4B, 12 Elm St, Quincy", "4B"),
+        ("lives at 12 Elm St apt 4, Hull", "Hull"),
+        ("LIVES AT 12 ELM ST, HULL.", "HULL"),
+        ("LIVES W/ ROOMMATE IN NEW WESTMINSTER. MOM IN MONCTON", "MONCTON"),
+        ("LIVES ALONE IN UNIT IN MARRICKVILLE, HOME CARE", "MARRICKVILLE"),
+    ],
+    ids=["uk_flat_before_street", "apartment_before_street", "unlisted_town_after_unit", "caps_unlisted_town",
+         "canadian_town", "australian_suburb"],
+)
+def test_units_and_towns_of_an_address_are_removed(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["transferred to unit 5, 22 beds available", "lives at 12 Elm St, Daughter nearby"],
+    ids=["ward_unit_before_number", "word_after_address"],
+)
+def test_words_beside_an_address_that_are_not_part_of_it_stay(text):
+    out = _l2(text)
+    assert ("unit 5" in out) if "unit" in text else ("Daughter" in out)
