@@ -60,7 +60,7 @@ ANCHORS: dict[str, str] = {
     # record numbers and ids
     "mrn": "MRN", "record": "MRN", "chart": "MRN", "accession": "ACCESSION", "acc": "ACCESSION",
     "id": "ID", "identifier": "ID", "ssn": "SSN", "account": "ID", "acct": "ID", "case": "ID",
-    "number": "ID", "#": "ID", "policy": "ID", "insurance": "ID",
+    "number": "ID", "#": "ID", "policy": "ID", "insurance": "ID", "serial": "ID", "s/n": "ID",
     # institutions and places
     "hospital": "HOSPITAL", "clinic": "HOSPITAL", "center": "HOSPITAL", "centre": "HOSPITAL",
     "facility": "HOSPITAL", "institution": "HOSPITAL", "infirmary": "HOSPITAL", "ward": "HOSPITAL",

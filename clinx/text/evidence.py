@@ -557,7 +557,8 @@ def regions_after_places(text: str, cands: list) -> list[Candidate]:
     return out
 
 
-_COMPASS_BEFORE_RE = re.compile(r"(?:^|(?<=[\s,(]))(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]$")
+#: (with the house number before it: "611 NE [82ND ST]")
+_COMPASS_BEFORE_RE = re.compile(r"(?:^|(?<=[\s,(]))(?:\d{1,6}[ \t]{1,2})?(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]$")
 _LOCATION_PLACEHOLDER_RE = re.compile(r"\[LOCATION\]")
 
 
@@ -569,7 +570,7 @@ def compass_before_places(text: str, cands: list) -> list[Candidate]:
         starts.update(m.start() for m in _LOCATION_PLACEHOLDER_RE.finditer(text))
     out = []
     for s in sorted(starts):
-        m = _COMPASS_BEFORE_RE.search(text, max(0, s - 4), s)
+        m = _COMPASS_BEFORE_RE.search(text, max(0, s - 12), s)
         if m is not None:
             out.append(Candidate(m.start(), m.end() - 1, "LOCATION", "evidence:compass_before_place", 0.9))
     return out

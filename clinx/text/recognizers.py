@@ -221,6 +221,12 @@ def _lower_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     if second in _SIGNER_ROLES and not (is_clinical_term(first) or first in FUNCTION_WORDS or zipf(first) >= 4.5):
         return m.start("v"), m.start("v") + len(first)  # "rb/cm", "jt/rn": the signer's initials and role
     dash = text[text.rfind("\n", 0, m.start("v")) + 1 : m.start("v")].strip(" \t") in ("-", "--")
+    if not dash and _last_line(text, m.end()):
+        # on the note's last line ("pk/ab"): common words and clinical abbreviations are refused ("abd/ext"), rarer
+        # words sign ("ab" is no abbreviation clinx lists)
+        if any(part in FUNCTION_WORDS or zipf(part) >= 5.0 or is_clinical_term(part) for part in (first, second)):
+            return None
+        return m.span("v")
     for part in (first, second):
         # (after a dash "mm" of "-- jk/mm" is a typist's, not a word: only common words are refused there)
         if part in FUNCTION_WORDS or zipf(part) >= (5.0 if dash else 4.5) or not dash and (is_clinical_term(part) or zipf(part) >= 3.5):
@@ -229,14 +235,24 @@ def _lower_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
 
 
 def _caps_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
-    """Two signers' initials in capitals after a dash ("-- YA/CNGP"), unless either half is a clinical abbreviation or
-    a common word ("-- PT/OT", "-- N/A")."""
+    """Two signers' initials in capitals after a dash ("-- YA/CNGP") or on the note's last line ("RF/LMK"), unless both
+    halves are clinical abbreviations or either is a common word ("-- PT/OT", "BP/HR")."""
     from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term, zipf
 
-    for part in m.group("v").lower().split("/"):
-        if part in FUNCTION_WORDS or zipf(part) >= 5.0 or is_clinical_term(part):
-            return None
+    if m.group("dash") is None and not _last_line(text, m.end()):
+        return None
+    parts = m.group("v").lower().split("/")
+    if parts[1] in _SIGNER_ROLES and not is_clinical_term(parts[0]) and zipf(parts[0]) < 5.0:
+        return m.start("v"), m.start("v") + len(parts[0])  # "--JR/RN": the signer's initials and role
+    clinical = all if m.group("dash") else any  # (without a dash one clinical half is enough: "HOB/TED")
+    if any(part in FUNCTION_WORDS or zipf(part) >= 5.0 for part in parts) or clinical(is_clinical_term(part) for part in parts):
+        return None  # ("-- PT/OT", "BP/HR": clinical halves; "RF/LMK" signs)
     return m.span("v")
+
+
+def _last_line(text: str, end: int) -> bool:
+    """Does nothing but blanks follow ``end`` to the text's end (the note's last line)?"""
+    return not text[end:].strip()
 
 
 #: What every numbered street holds: a digit, an ordinal's ending and a blank ("14th st").
@@ -479,8 +495,8 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     # "-- YA/CNGP" closing a note: the author's and the typist's initials in capitals after a signature's dash
     Recognizer(
         "dictation_initials_caps",
-        r"(?m)^[ \t]*-{1,2}[ \t]?(?P<v>[A-Z]{2,3}/[A-Z]{2,4})[ \t]*$",
-        "NAME", 0.85, validator=_caps_initials_ok, gate=lambda t, low: "-" in t and "/" in t,
+        r"(?m)^[ \t]*(?P<dash>-{1,2}[ \t]?)?(?P<v>[A-Z]{2,3}/[A-Z]{2,4})[ \t]*$",  # (without a dash: on the last line)
+        "NAME", 0.85, validator=_caps_initials_ok, gate=lambda t, low: "/" in t,
     ),
     # "page surg resident (p 2290)", "MD - Hospitalist, p7-1129": a pager number after "p" (a pulse has two or three
     # digits, no hyphen)
@@ -632,7 +648,8 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     # name (the cue recogniser's value is one run without blanks)
     Recognizer(
         "id_health_number_groups",
-        r"(?<![\w-])(?i:medicare|phn|ohip|ihi|nhs(?:[ ]no\.?)?|health[ ]card(?:[ ]no\.?)?|health[ ]number)[ \t]{0,2}[:#]?[ \t]{0,2}"
+        # ("Medicare no. 2953 71846 1": an Australian Medicare number, its issue digit last)
+        r"(?<![\w-])(?i:(?:medicare|nhs|health[ ]card)(?:[ ](?:no|number)\.?)?|phn|ohip|ihi|health[ ]number)[ \t]{0,2}[:#]?[ \t]{0,2}"
         r"(?P<v>\d{3,5}(?:[ ]\d{1,5}){1,3}(?:[ -][A-Z]{2})?)(?![\w-])",
         "ID", 0.9, gate=lambda t, low: _GROUPED_DIGITS_RE.search(t) is not None and _HEALTH_NUMBER_WORD_RE.search(low) is not None,
     ),

@@ -111,7 +111,8 @@ how why in on at from to for of with by and or but patient pt seen study studies
 """.split()
 )
 
-NON_NAMES = FUNCTION_WORDS | CLINICAL_WORDS | EPONYM_HEADS | frozenset({"xxxx", "re", "cc", "attn"})
+#: ("SN [ID]": a serial number's cue beside the number L1 removed is no name; "SN Jones" is L1's to decide)
+NON_NAMES = FUNCTION_WORDS | CLINICAL_WORDS | EPONYM_HEADS | frozenset({"xxxx", "re", "cc", "attn", "sn"})
 
 _HOSPITAL_WORDS_TITLE = r"(?:Hospitals?|Medical\s{1,3}Cent(?:er|re)|Health\s{1,3}(?:Cent(?:er|re)|System|Sciences\s{1,3}Cent(?:er|re))|Healthcare|Clinic|Infirmary|Cancer\s{1,3}Cent(?:er|re)|Imaging\s{1,3}Cent(?:er|re)|Institute|Sanatorium|Hospice|Medical\s{1,3}Group|Medical\s{1,3}College|Nursing\s{1,3}Home)"
 # The same keywords in capitals (headers and overlays write "GENERAL HOSPITAL");
@@ -245,7 +246,10 @@ ID_CUES: list[tuple[str, str]] = [
         r"badge|key|lot|claim|conf|confirmation|auth|authorization|authorisation|incident|ticket|tracking|ref|reference|"
         # a national health number's name, the last four of a social security number, an ambulance run's number
         # ("OHIP 4821-663-901-KT", "LAST4 4471", "RUN# 24-0817"; a run of fluid has no "#")
-        r"ohip|medicare|medicaid|mbi|last\s?(?:4|four)|run(?=\s{0,2}(?:#|no\b|number))",
+        r"ohip|medicare|medicaid|mbi|last\s?(?:4|four)|run(?=\s{0,2}(?:#|no\b|number))|"
+        # a device's serial number ("rcvr SN 4M71-8820-XK", "S/N: AB12-3344"); "SN" is a student nurse and skilled nursing
+        # too: six characters or more with a digit follow ("SN 2W2, 1W4" is a visit frequency)
+        r"s/n|sn(?=\s{0,3}[:#]?\s{0,3}(?=[A-Za-z-]*\d)[A-Za-z0-9-]{6})",
         "ID",
     ),
     (r"zip(?:\s{0,3}code)?|postal\s{1,3}code|post\s?code", "ZIP"),
@@ -468,7 +472,7 @@ _CUE_START_WORDS = sorted(
         hospital facility study exam order visit encounter case specimen requisition member insurance policy account
         acct license licence device serial health beneficiary subscriber employee badge passport vehicle id zip postal
         post key lot claim conf confirmation auth authorization authorisation incident ticket tracking ref reference bleep
-        ohip medicare medicaid mbi last last4 run""".split()
+        ohip medicare medicaid mbi last last4 run sn s/n""".split()
     ),
     key=lambda w: (-len(w), w),
 )

@@ -187,3 +187,28 @@ def test_units_and_towns_of_an_address_are_removed(text, left):
 def test_words_beside_an_address_that_are_not_part_of_it_stay(text):
     out = _l2(text)
     assert ("unit 5" in out) if "unit" in text else ("Daughter" in out)
+
+
+# ---------------------------------------------------------------- numbers and the last line
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [
+        ("Medicare no. 2953 71846 1. Day 12", "71846"),
+        ("Dexcom G7 (rcvr SN 4M71-8820-XK); TIR 68%", "8820"),
+        ("CHF CHECKS.\nRF/LMK", "LMK"),
+        ("interpreter used.\npk/ab", "pk"),
+        ("VISIT AT HOME, 611 NE 82ND ST, MIAMI", "611"),
+    ],
+    ids=["medicare_issue_digit", "device_serial_after_sn", "caps_pair_on_last_line", "lower_pair_on_last_line",
+         "house_number_before_compass"],
+)
+def test_numbers_and_closing_initials_are_removed(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["plan\nPT/OT", "PT/OT\nwill see", "x\nBP/HR", "sn 2 on unit"],
+                         ids=["clinical_pair_last_line", "clinical_pair_first_line", "vitals_last_line", "sn_before_count"])
+def test_clinical_pairs_and_counts_stay(text):
+    assert _l2(text) == text
