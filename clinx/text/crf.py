@@ -278,6 +278,8 @@ _GENERIC_WORDS = SERVICES | CARE_WORDS | GENERIC_BEFORE_HEAD | HOSPITAL_HEADS | 
     # a hospital by its level or its part in a transfer ("no beds at tertiary facility", "the receiving hospital")
     "tertiary quaternary outside referring receiving sending accepting "
     "catholic baptist methodist lutheran episcopal presbyterian orthodox jewish christian".split())
+#: Verbs of arranging care before the kind of care ("resume services", "start home care"): an order, no organisation.
+_CARE_VERBS = frozenset("resume restart start continue arrange request refer stop hold begin order need needs provide".split())
 #: Device and drug makers whose names stand for their products in clinical lines ("Boston Scientific Promus Element",
 #: "Medtronic Azure"): organisations.txt leaves them out for the same reason.
 _MAKERS = frozenset(("boston scientific", "medtronic", "abbott", "stryker", "zimmer biomet", "biotronik", "edwards lifesciences",
@@ -381,6 +383,8 @@ class CrfNer:
                 continue  # "pt w/ grace period", "rn mark site": everyday words the rules read in context decide
             if cat != "NAME" and all(_generic(toks[i][2]) for i in idx):
                 continue  # "came from Urgent Care", "works for the county": a kind of place, not one place
+            if cat != "NAME" and len(idx) > 1 and _low(toks[idx[0]][2]) in _CARE_VERBS and all(_generic(toks[i][2]) for i in idx[1:]):
+                continue  # "VNA TO RESUME SERVICES": a verb of arranging care and the kind of care
             if cat != "NAME" and len(idx) == 1 and not _proper(toks[idx[0]][2]):
                 continue  # "the Division of Cardiology", "Seen at Two South": one everyday word names no one place
             words = [_low(toks[i][2]) for i in idx if toks[i][2][0].isalpha()]
