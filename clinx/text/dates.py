@@ -355,7 +355,7 @@ def _year_ok(m: re.Match, text: str) -> tuple[int, int] | None:
 #: A word that narrows a month, a holiday or a day written before it ("late Sept", "LAST JULY", "the 3rd", "around
 #: Thanksgiving"): annotators mark it inside the date, and left alone it keeps nothing a reader needs.
 _DATE_MODIFIER_BEFORE_RE = re.compile(r"(?i)(?<![\w-])(?:early|mid|late|last|next|this|around|the)[ \t-]$")
-_WORDY_DATE_RE = re.compile(r"[A-Za-z]|\d{1,2}(?:st|nd|rd|th)\b")
+_WORDY_DATE_RE = re.compile(r"[A-Za-z]|\d{1,2}(?:st|nd|rd|th|ST|ND|RD|TH)\b")
 
 
 def date_modifiers(text: str, cands: list) -> list[Candidate]:

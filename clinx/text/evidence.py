@@ -606,6 +606,7 @@ _NEVER = frozenset(
 dear sincerely regards
 aware updated notified present bedside available agrees agreed called informed consented today tomorrow yesterday
 here there home work phone cell at with and or in on by re hcp poa note notes md rn np xxxx none
+age aged deceased
 """.split()
 )
 
@@ -2683,7 +2684,8 @@ def _street_name_start(text: str, toks: list, i: int, named: list, over_found: b
 _STREET_WORDS_WRITTEN = frozenset("street avenue road boulevard pike turnpike tpke highway parkway".split())
 _STREET_WORDS_CAPITALISED = frozenset("way lane drive".split())
 #: Words after "ST" that make it an ECG's segment ("on tele ST elevation"), not a street.
-_ST_SEGMENT_AFTER_RE = re.compile(r"(?i)[ \t]*(?:[a-z]|-|/|\d)")
+#: (a preposition or a conjunction after it leaves a street: "CROSSING MILL ST AT OAK RIDGE DR")
+_ST_SEGMENT_AFTER_RE = re.compile(r"(?i)[ \t]*(?:(?!(?:at|and|in|near|by|to|from|between)\b)[a-z]|-|/|\d)")
 _LIVING_VERBS = frozenset("lives live living lived resides reside residing resided located moved".split())
 _SQUARE_CUES = _STREET_CUES | frozenset({"at", "in", "to", "from"})
 _ZIP_AFTER_RE = re.compile(r",?[ \t]{1,2}(\d{5}(?:-\d{4})?)(?![\w-])")

@@ -480,6 +480,24 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         + r"(?:,[ \t]\d{1,3}(?:st|nd|rd|th)[ \t](?:[a-z]+[ \t])?" + _MILITARY_UNIT + r")?)(?![\w-])",
         "HOSPITAL", 0.85, gate=lambda t, low: _MILITARY_GATE_RE.search(low) is not None,
     ),
+    # "pt is ninety-three", "aged ninety one", "TURNED 90 LAST WEEK", "DOB 01/02/1930 (94)": an age over 89 in words, after
+    # "turned", or in parentheses after a date of birth
+    Recognizer(
+        "age_in_words",
+        r"(?i)\b(?:is|aged?|turned|turns)[ \t]{1,2}(?P<v>(?:ninety|one[ \t-]hundred)(?:[ \t-](?:and[ \t])?(?:one|two|three|four|five|six|seven|eight|nine|ten))?)\b"
+        r"(?![ \t-]*(?:percent|%|degrees?|deg|°|point|one|two|three|four|five|six|seven|eight|nine|mg|ml|minutes?|mins?|seconds?|pounds?|lbs?|kg|times))",
+        "AGE", 0.85, gate=lambda t, low: "ninety" in low or "hundred" in low,
+    ),
+    Recognizer(
+        "age_turned",
+        r"(?i)\bturn(?:ed|s)?[ \t]{1,2}(?P<v>9\d|1[01]\d)(?![\w.%°]|[ \t]*(?:degrees?|deg|°|%|percent|mg|ml|min|minutes?))",
+        "AGE", 0.85, gate=lambda t, low: "turn" in low,
+    ),
+    Recognizer(
+        "age_after_birth_date",
+        r"(?i)\b(?:dob|d\.o\.b\.?|date[ \t]of[ \t]birth)[ \t]*:?[ \t]*[\d/.-]{6,10}[ \t]{0,2}\((?P<v>9\d|1[01]\d)(?:[ \t]?(?:y|yo|y/o|yrs?|years?))?\)",
+        "AGE", 0.85, gate=lambda t, low: "(9" in t or "(1" in t,
+    ),
     # "SPD officer", "nnpd officer on scene": a police department by its letters, before an officer or its unit
     Recognizer(
         "police_department",

@@ -212,3 +212,39 @@ def test_numbers_and_closing_initials_are_removed(text, left):
                          ids=["clinical_pair_last_line", "clinical_pair_first_line", "vitals_last_line", "sn_before_count"])
 def test_clinical_pairs_and_counts_stay(text):
     assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [("pt is ninety-three", "ninety"), ("aged ninety one", "ninety"), ("turned 90 last week", "90"),
+     ("DOB 1/1/1930 (94)", "94"), ("mother (age 93) lives alone", "93")],
+    ids=["words_after_is", "words_after_aged", "after_turned", "parenthesis_after_birth_date", "age_word_after_relative"],
+)
+def test_ages_over_89_in_more_forms_are_removed(text, left):
+    assert left not in _l2(text)
+
+
+def test_the_word_age_after_a_relative_is_no_name():
+    assert _l2("mother (age 93) lives alone") == "mother (age [AGE]) lives alone"
+
+
+@pytest.mark.parametrize(
+    "text", ["pt turned 90 degrees in bed", "turn q2h, turned 95%", "sat is ninety percent", "the fever is ninety nine point 5"],
+    ids=["degrees", "percent", "percent_in_words", "reading_in_words"],
+)
+def test_numbers_that_are_no_ages_stay(text):
+    assert "[AGE]" not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [("PT WAS WELL UNTIL THE 14TH WHEN SHE DEVELOPED FEVERS", "THE"),
+     ("struck by car crossing Oak Ridge Dr at Elm St", "Elm")],
+    ids=["caps_ordinal_day_after_the", "street_before_a_preposition"],
+)
+def test_dates_and_streets_written_in_capitals_or_before_prepositions(text, left):
+    assert f"{left} " not in _l2(text) + " "
+
+
+def test_an_st_segment_stays():
+    assert _l2("on tele ST elevation in V2") == "on tele ST elevation in V2"
