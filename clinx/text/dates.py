@@ -285,14 +285,20 @@ _OF_YEAR_RE = re.compile(r"\s{1,3}(?:of\s{1,3}(?:this|last|next|that)\s{1,3}year
 
 
 def _after_date_word(m, text: str) -> tuple[int, int] | None:
-    """A month abbreviation alone only after a date preposition (``in Feb``, ``since Oct``) or before a year (``jan '19``, ``of this year``)."""
+    """A month abbreviation alone only after a date preposition (``in Feb``, ``since Oct``), before a year (``jan '19``,
+    ``of this year``) or alone in parentheses (``a1c 8.7 (jan)``)."""
     s, e = m.span()
     if _OF_YEAR_RE.match(text, e):
         return s, e
     prev = _prev_word(text, s)
     if prev in _MONTH_PREPOSITIONS or prev in _MONTH_CUES:
         return s, e
+    if s > 0 and text[s - 1] == "(" and _CLOSING_PAREN_RE.match(text, e):
+        return s, e  # "a1c 8.7 (jan)", "abpi 0.92 (may)": a month alone in parentheses dates the result before it
     return None
+
+
+_CLOSING_PAREN_RE = re.compile(r"\.?\)")
 
 
 #: Words before a month that make it one ("in Feb", "since may"); and those before an abbreviation ("appt Dec.").

@@ -676,7 +676,13 @@ def _classify(low: str) -> str:
             return A
         return N
     if zipf(low) > 0.0:
-        return W  # an everyday word (an inflected form: "lives", "returns", "weeks")
+        # an everyday word (an inflected form: "lives", "returns", "weeks") or a short form ("cpi"); a frequent word no
+        # dictionary lists and no inflection of one is a proper noun the name lists lack ("hemsworth", "thurston")
+        # (a listed place, a state or a country stays a place's word, as before: "Portland protocol", "from Mexico")
+        if len(low) <= 3 or not low.isalpha() or low.endswith(_WORD_SUFFIXES) or low in _lex()[4] or low in STATE_NAMES \
+                or _inflected(low, ordinary) or _inflected(low, clinical) or _derived(low, ordinary):
+            return W
+        return U
     if len(low) < 3 or not low.isalpha() and not ("-" in low or "'" in low or "’" in low):
         return W
     if _inflected(low, ordinary) or _inflected(low, clinical) or _inflected(low, _common_zipf()) or _derived(low, ordinary):
@@ -688,6 +694,10 @@ def _classify(low: str) -> str:
     return U
 
 
+#: Endings of English words that names hardly have ("submitting", "referred", "coordinator", "paperwork"... not -er,
+#: -or, -s: Walker, Taylor, Jones): a frequent word no dictionary lists that ends so is a word, not a proper noun.
+_WORD_SUFFIXES = ("ing", "ed", "tion", "tions", "sion", "ment", "ments", "ness", "ity", "ities", "ive", "ives", "able", "ible",
+                  "ous", "ally", "ator", "ators", "ists", "ism", "ence", "ance", "ies", "work", "ware", "ship")
 #: Endings of verbs made with -ize/-ise ("wife verbalized understanding": no name after the relation).
 _VERB_ENDINGS = ("ized", "izes", "izing", "ised", "ising")
 #: Endings of medical words (a name no lexicon lists hardly ends so): "-emia", "-itis", "-ectomy", "-cardic".

@@ -248,3 +248,25 @@ def test_dates_and_streets_written_in_capitals_or_before_prepositions(text, left
 
 def test_an_st_segment_stays():
     assert _l2("on tele ST elevation in V2") == "on tele ST elevation in V2"
+
+
+# ---------------------------------------------------------------- proper nouns the name lists lack
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [("L FEMUR FX S/P IMN (DR. HEMSWORTH). AM: HGB 8.9", "HEMSWORTH"), ("a1c 9.4 up from 8.7 (jan).", "jan")],
+    ids=["surname_known_only_to_web_text_after_title", "month_alone_in_parentheses"],
+)
+def test_frequent_proper_nouns_and_months_in_parentheses_are_removed(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["REFERRING MD AWARE, SUBMITTING PAPERWORK", "PT'S NIECE CALLED, INFO GIVEN PER HCP PERMISSION.",
+     "Insulin drip titrated per Portland protocol", "Moved from Mexico in her 20s.", "mar (mean arterial) 65"],
+    ids=["inflected_words_no_dictionary_lists", "shorthand_word", "place_before_protocol", "country", "abbreviation_in_parentheses"],
+)
+def test_frequent_words_no_dictionary_lists_stay(text):
+    assert _l2(text) == text
