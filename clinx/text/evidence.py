@@ -76,7 +76,7 @@ grandchild grandniece grandnephew godson goddaughter caregiver
 niece nephew grandson granddaughter grandmother grandfather grandma grandpa granddtr partner boyfriend girlfriend bf gf
 fiance fiancee spouse friend neighbor neighbour roommate aunt uncle cousin guardian stepson stepdaughter
 stepmother stepfather hcp poa proxy escort ex-partner ex-wife ex-husband ex-boyfriend ex-girlfriend boss coworker co-worker
-fob foc youngest oldest eldest
+fob foc youngest oldest eldest parents grandparents
 """.split()
 )
 ROLES = frozenset(
@@ -108,7 +108,7 @@ _BY_VERBS = frozenset("seen evaluated examined assessed followed managed reviewe
 CREDENTIALS = frozenset(
     """
 md m.d do d.o rn np pa pa-c phd dpt licsw lcsw otr otr/l crna rvt facc facs cnm lpn lvn mph msw pharmd dds dmd
-ccc-slp cde aprn fnp anp dnp bsn rd ldn rrt ccrn cnp cwocn cwon wocn cwcn cns acnp msn ccm lmhc lpc lmft lcsw-r psyd
+ccc-slp cde aprn fnp anp dnp bsn rd ldn rrt ccrn cnp pnp pnp-bc fnp-bc anp-bc cwocn cwon wocn cwcn cns acnp msn ccm lmhc lpc lmft lcsw-r psyd
 pgy emt emt-b emt-p nremt
 rdcs rdms rcs rvs rcis chpn chp cen cnor ocn cpn cnrn cpht ibclc cdces atc fnp-c agacnp agacnp-bc pmhnp whnp cpnp rnc
 cna ascp bcps bcop
@@ -1374,7 +1374,7 @@ def _verb_follows(text: str, toks: list, j: int) -> bool:
 #: Latin endings of a species' name after its genus initial ("B. cereus", "S. marcescens"), never taken for a surname.
 _SPECIES_ENDINGS = ("us", "ii", "ae", "um", "is", "ens", "es")
 #: Words after a relative's given name ("WIFE IDA AT BEDSIDE", "grandma mae does pickup"): where or what the person is.
-_AFTER_RELATIVE = frozenset("at from here present does is was has will who visiting visited".split())
+_AFTER_RELATIVE = frozenset("at from here present does is was has will who visiting visited in and".split())
 #: Modal verbs that are given names too, and verbs after them that are surnames too ("son will call", "may stay").
 _MODALS = frozenset("will may can".split())
 _BASE_VERBS = frozenset("call stay visit bring pick drive walk watch care check meet help sign bell rush".split())
@@ -2672,7 +2672,8 @@ STREET_SUFFIXES = frozenset(
 #: Abbreviated street words, which close a street's name without a house number after "lives on", "on", "off".
 _STREET_ABBREVS = frozenset("st ave av rd blvd ter ln pkwy cir hwy tpke".split())
 _STREET_CUES = frozenset("on off near corner crossing at".split())
-_HOUSE_NUMBER_END_RE = re.compile(r"\d[\dA-Za-z-]{0,5}[ \t]{1,2}$")
+#: (a compass letter may stand between the number and the street's name: "3318 S HALSTED ST", "611 ne 82nd st")
+_HOUSE_NUMBER_END_RE = re.compile(r"\d[\dA-Za-z-]{0,5}[ \t]{1,2}(?:(?i:[nsew]|ne|nw|se|sw)\.?[ \t]{1,2})?$")
 
 
 def _street_name_start(text: str, toks: list, i: int, named: list, over_found: bool) -> int:

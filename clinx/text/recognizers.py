@@ -263,17 +263,20 @@ def _written_by_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Initials after "transcribed by", not a title or a credential ("dictated by Dr. Nguyen")."""
     from clinx.text.evidence import CREDENTIALS, TITLES
 
-    from clinx.text.lexicons import FUNCTION_WORDS, zipf
+    from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term, zipf
 
     parts = m.group("v").lower().split("/")
     if any(v in TITLES or v in CREDENTIALS or v in ("the", "pt", "and") for v in parts):
         return None
     if _FIELD_COLON_RE.match(m.group()) and any(v in FUNCTION_WORDS or zipf(v) >= 4.5 for v in parts):
         return None  # after a field's colon a word is the field's text ("dict: see below"); after "by" a writer's
+    if _HANDOFF_RE.match(m.group()) and any(v in FUNCTION_WORDS or zipf(v) >= 4.5 or is_clinical_term(v) for v in parts):
+        return None  # ("given by iv", "received: ok", "cosign pending": a route, a word, no one)
     return m.span("v")
 
 
 _FIELD_COLON_RE = re.compile(r"(?i)(?:dictated|dict\.?|typed):")
+_HANDOFF_RE = re.compile(r"(?i)(?:given|passed|received|cosign)")
 
 
 def _age_after_name_ok(m: re.Match, text: str) -> tuple[int, int] | None:
@@ -404,7 +407,7 @@ def _before_ok(before: re.Pattern, then: Validator | None = None) -> Validator:
 #: :mod:`clinx.text.dates`: append one here (one edit) and ``RuleRecognizer`` runs it.
 # every grouped number above holds a digit, a blank and a digit ("0412 555", "2 9555")
 _GROUPED_DIGITS_RE = re.compile(r"\d \d")
-_HEALTH_NUMBER_WORD_RE = re.compile(r"medicare|phn|ohip|ihi|nhs|health card|health number")
+_HEALTH_NUMBER_WORD_RE = re.compile(r"medicare|phn|ohip|ihi|hsn|nhs|health card|health number")
 
 
 EXTRA_RECOGNIZERS: list[Recognizer] = [
@@ -446,10 +449,13 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         # ("REGISTERED BY: TC", "Dictated by PR / transcribed jk/mm": a typist's pair after "transcribed" needs no "by")
         # ("DICT: MOD/JRS", "DICTATED: SBA   TRANSCRIBED: ...": after a dictation field's colon too, the next field after
         # two blanks)
-        r"(?i)\b(?:(?:transcribed|typed|dictated|entered|scribed|written|registered)[ \t]+by:?|transcribed:?|(?:dictated|dict\.?|typed):)[ \t]+"
+        # ("given by: nk, rn  to: ...", "PASSED BY: TS / RECEIVED: AKB", "cosign MF": a handoff's or a co-signer's field)
+        r"(?i)\b(?:(?:transcribed|typed|dictated|entered|scribed|written|registered|given|passed|received|cosigned)[ \t]+by:?"
+        r"|transcribed:?|(?:dictated|dict\.?|typed|received):|cosign(?:ed)?:?)[ \t]+"
         r"(?P<v>[a-z]{2,3}(?:/[a-z]{2,3})?)(?=[ \t]*(?:[.,;)/]|$|\n)|[ \t]{2,})",
         "NAME", 0.85, validator=_written_by_ok, gate=lambda t, low: "transcribed" in low or "dict" in low or " by" in low and (
-            "typed" in low or "entered" in low or "scribed" in low or "written" in low or "registered" in low) or "typed:" in low,
+            "typed" in low or "entered" in low or "scribed" in low or "written" in low or "registered" in low or "given" in low
+            or "passed" in low or "received" in low) or "typed:" in low or "received:" in low or "cosign" in low,
     ),
     # "mrs. murphy, 92, lives with daughter": an age over 89 between commas right after a name
     Recognizer(
@@ -667,7 +673,7 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "id_health_number_groups",
         # ("Medicare no. 2953 71846 1": an Australian Medicare number, its issue digit last)
-        r"(?<![\w-])(?i:(?:medicare|nhs|health[ ]card)(?:[ ](?:no|number)\.?)?|phn|ohip|ihi|health[ ]number)[ \t]{0,2}[:#]?[ \t]{0,2}"
+        r"(?<![\w-])(?i:(?:medicare|nhs|health[ ]card)(?:[ ](?:no|number)\.?)?|phn|ohip|ihi|hsn|health[ ]number)[ \t]{0,2}[:#]?[ \t]{0,2}"
         r"(?P<v>\d{3,5}(?:[ ]\d{1,5}){1,3}(?:[ -][A-Z]{2})?)(?![\w-])",
         "ID", 0.9, gate=lambda t, low: _GROUPED_DIGITS_RE.search(t) is not None and _HEALTH_NUMBER_WORD_RE.search(low) is not None,
     ),

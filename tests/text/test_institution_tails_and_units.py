@@ -270,3 +270,34 @@ def test_frequent_proper_nouns_and_months_in_parentheses_are_removed(text, left)
 )
 def test_frequent_words_no_dictionary_lists_stay(text):
     assert _l2(text) == text
+
+
+# ---------------------------------------------------------------- handoffs, streets with a compass letter, relatives
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [
+        ("given by: nk, rn  to: jo, rn", "nk"),
+        ("-- PASSED BY: TS / RECEIVED: AKB", "AKB"),
+        ("Seen w/ Dr. Ortiz. - JB, PGY2 / cosign MF", "MF"),
+        ("RTC 2 wk.\nL. Okonjo, PNP", "L."),
+        ("pt: Mary Smith, 91 f   hsn 904 117 382", "382"),
+        ("PARATRANSIT RESCHEDULED, PICKUP 3318 S HALSTED ST, BRIDGEPORT.", "3318"),
+        ("lives in town w/ wife peg in 2-story home", "peg"),
+        ("parents (Gilles and Rose) at bedside", "Gilles"),
+    ],
+    ids=["handoff_given_by", "handoff_received", "cosigner", "initial_before_new_credential", "saskatchewan_health_number",
+         "house_number_before_compass_letter", "relatives_clinical_given_name_before_in", "parents_in_parentheses"],
+)
+def test_handoffs_addresses_and_relatives_in_more_forms_are_removed(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["med given by iv. pt ok", "cosign pending", "received: ok", "report given by rn", "parents at bedside",
+             "walked 95 m  slowly", "BP 120/80 S HALSTED"],
+    ids=["route", "word_after_cosign", "word_after_received", "role", "relation_alone", "distance", "no_house_number"],
+)
+def test_handoff_and_relative_look_alikes_stay(text):
+    assert _l2(text) == text
