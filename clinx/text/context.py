@@ -35,6 +35,7 @@ from clinx.text.evidence import (
     check_states,
     classify,
     compass_before_places,
+    cut_regions_out,
     drop_state_and_country_parts,
     regions_after_places,
     report_verb_word,
@@ -562,6 +563,8 @@ class ContextLevel:
             cands = cands + proposals
         if self.states == "with_place":  # "[LOCATION], OH": the state closing a removed town goes with it
             cands = cands + regions_after_places(text, cands)
+        else:  # ("keep": a span of the model that runs over a town's state leaves the state)
+            cands = cut_regions_out(text, cands)
         cands = cands + compass_before_places(text, cands)
         cands = cands + signer_codes(text, cands)  # "[FILBERT BRIGHT], M.D.    FB59": the model's names too
         return apply_candidates(text, cands, self.name, salt=self.salt, keep_values=self.keep_values)

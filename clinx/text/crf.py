@@ -274,7 +274,7 @@ def _everyday(w: str, ambiguous: bool = False) -> bool:
 _GENERIC_WORDS = SERVICES | CARE_WORDS | GENERIC_BEFORE_HEAD | HOSPITAL_HEADS | frozenset(
     "county city town state village township urgent assisted living internal medicine family senior community "
     # parts of a hospital, kinds of shop, office and church ("the Division of Cardiology", "the post office", "catholic church")
-    "division department dept section post office store shop corner local nearest public "
+    "division department dept section post office store shop corner local nearest public jail prison "
     # a hospital by its level or its part in a transfer ("no beds at tertiary facility", "the receiving hospital")
     "tertiary quaternary outside referring receiving sending accepting "
     "catholic baptist methodist lutheran episcopal presbyterian orthodox jewish christian".split())

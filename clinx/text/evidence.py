@@ -472,8 +472,8 @@ _REGION_AFTER_RE = re.compile(r"(,[ \t]{0,2}|[ \t]{1,2})([A-Za-z]+)(?:[ \t]+([A-
 #: What may follow a state's code that closes a place: a ZIP code, punctuation, a line's or the text's end
 #: ("Columbus, OH 43201", "Hondo TX | ...", "silver spring, md, calls"); never a word ("boston, in a shelter"), nor a
 #: hyphen joining a word ("Mercy Clinic, co-pay 20").
-_CODE_END_RE = re.compile(r"[ \t]*(?:\d{4,5}(?:-\d{4})?(?![\w-])|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d\b|[.,;:|)(\]\r\n/]|-(?![^\W\d_])|$)|[ \t]{2,}")
-_ZIP_NEXT_RE = re.compile(r"[ \t]{1,2}\d{5}(?:-\d{4})?(?![\w-])")
+_CODE_END_RE = re.compile(r"[ \t]*(?:\d{4,5}(?:-\d{4})?(?![\w-])|\[ZIP\]|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d\b|[.,;:|)(\]\r\n/]|-(?![^\W\d_])|$)|[ \t]{2,}")
+_ZIP_NEXT_RE = re.compile(r"[ \t]{1,2}(?:\d{5}(?:-\d{4})?(?![\w-])|\[ZIP\])")
 #: US states' codes that no English word or clinical abbreviation shares: after a town's comma, whatever follows.
 _CODES_NO_WORD = frozenset("az nm wi tx fl ny nj tn ky ks ia nv wv wy vt nh ak mn il ri ut".split())
 #: Canadian provinces' and Australian states' codes: after a town, as a US state's code is ("Nepean, ON", "ORANGE NSW 2800").
@@ -558,6 +558,36 @@ def regions_after_places(text: str, cands: list) -> list[Candidate]:
 
 
 #: (with the house number before it: "611 NE [82ND ST]")
+_ONLY_PLACEHOLDERS_RE = re.compile(r"\[[A-Z]+\](?:[ \t,]+\[[A-Z]+\])*")
+_WORD_END_RE = re.compile(r"[^\W_](?![^\W_])|\]")
+
+
+def cut_regions_out(text: str, cands: list) -> list:
+    """``cands`` with the states and countries that close a place inside them cut out (``text.l1.states=keep``: the
+    tagger's "[HONDO, TX 78861]" leaves "TX"); the pieces left, with letters or digits, stay candidates."""
+    out = []
+    for c in cands:
+        if c.category not in _PLACE_CATEGORIES or c.end - c.start < 4:
+            out.append(c)
+            continue
+        cuts = []
+        for m in _WORD_END_RE.finditer(text, c.start, c.end):
+            r = region_after(text, m.end())
+            if r is not None and r[1] <= c.end:
+                cuts.append(r)
+        if not cuts:
+            out.append(c)
+            continue
+        pos = c.start
+        for a, b in cuts + [(c.end, c.end)]:
+            piece = text[pos:a].strip(" \t,")
+            if any(ch.isalnum() for ch in piece) and not _ONLY_PLACEHOLDERS_RE.fullmatch(piece):
+                s0 = pos + text[pos:a].index(piece)
+                out.append(Candidate(s0, s0 + len(piece), c.category, c.source, c.score))
+            pos = b
+    return out
+
+
 _COMPASS_BEFORE_RE = re.compile(r"(?:^|(?<=[\s,(]))(?:\d{1,6}[ \t]{1,2})?(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]$")
 _LOCATION_PLACEHOLDER_RE = re.compile(r"\[LOCATION\]")
 

@@ -77,3 +77,10 @@ def test_a_code_no_word_shares_goes_after_a_comma_whatever_follows():
     assert _after("adm from the home in plymouth, wi w/ uti", "plymouth") == "wi"
     assert _after("FLYING BACK TO PORTLAND, OR TOMORROW", "PORTLAND") is None  # "or" is a word too
     assert _after("fell at home in salem, nc 2l", "salem") is None  # and "nc" a nasal cannula
+
+
+def test_states_keep_cuts_the_state_out_of_a_span_that_runs_over_it():
+    # the statistical layer may tag a town, its state and its ZIP code as one place: with keep the state stays
+    text = "lives at 12 Elm St, Columbus, OH 43201."
+    assert deidentify(text, "L2", l1={"states": "keep"}).text == "lives at [LOCATION], OH [ZIP]."
+    assert deidentify(text, "L2").text == "lives at [LOCATION]."
