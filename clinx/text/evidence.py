@@ -85,7 +85,7 @@ rn np pa pcp attending fellow resident intern surgeon cardiologist oncologist ne
 anesthesiologist radiologist pathologist consultant tech technician midwife coach mgr manager nurse physician
 therapist operator provider hospitalist intensivist dentist pharmacist crna surgeon: chaplain interpreter ot pt/ot slp
 rt rrt sw cna pct staff aide pca sitter secretary receptionist coordinator director supervisor liaison educator counselor
-dietitian nutritionist rd caseworker advocate sponsor landlord mentor tutor doula foreman
+dietitian nutritionist rd caseworker advocate sponsor landlord mentor tutor doula foreman physio
 paramedic sonographer technologist scribe medic dispatcher attg worker
 """.split()
 )
@@ -1785,8 +1785,14 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             continue
         j = i + 1
         end_at = toks[i].e
+        # " NW": a quarter after the street's word ("418 3rd Ave NW")
+        compass = _COMPASS_AFTER_STREET_RE.match(text, toks[i].e)
+        if compass is not None:
+            end_at = compass.end()
+            while j < n and toks[j].s < end_at:
+                j += 1
         # ", apt 4", " unit 2B", " #3": the unit after the street
-        unit = _UNIT_RE.match(text, toks[i].e)
+        unit = _UNIT_RE.match(text, end_at)
         if unit is not None:
             end_at = unit.end()
             while j < n and toks[j].s < end_at:
@@ -2732,6 +2738,7 @@ _SQUARE_CUES = _STREET_CUES | frozenset({"at", "in", "to", "from"})
 _ZIP_AFTER_RE = re.compile(r",?[ \t]{1,2}(\d{5}(?:-\d{4})?)(?![\w-])")
 #: What closes a town after a street: punctuation, a line's end, a state's code or a ZIP code (", Hull MA 02045").
 _TOWN_CLOSES_RE = re.compile(r"[ \t]*(?:[,.;)]|\n|$|[A-Z]{2}\b|\d{5}\b)")
+_COMPASS_AFTER_STREET_RE = re.compile(r"\.?[ \t]{1,2}(?:NE|NW|SE|SW|N|S|E|W|ne|nw|se|sw)\.?(?![^\W_])")
 _UNIT_RE = re.compile(r"\.?,?[ \t]{1,2}(?:(?:apt|apartment|unit|suite|ste)\.?[ \t]{0,2}#?|#[ \t]?)\d{1,5}[a-z]?\b", re.I)
 #: Compass abbreviations in town names, and the word each stands for.
 _COMPASS = {"n": "north", "s": "south", "e": "east", "w": "west", "no": "north", "so": "south"}
@@ -2767,7 +2774,7 @@ _TOWN_SERVICE_TAIL = frozenset("dept department rescue district".split())
 _INST_TAIL = HOSPITAL_HEADS | frozenset("center centre ctr hospital clinic system institute vna dermpath".split())
 _NEWBORN = frozenset({"girl", "boy"})
 #: Field labels whose value lists people ("Visitors: Grace and son", "Contacts: Rose Mbeki"): read as a relation is.
-_PEOPLE_LABELS = frozenset("visitors visitor contacts supports".split())
+_PEOPLE_LABELS = frozenset("visitors visitor contacts supports vet veteran".split())
 #: Words before "MD:" that make it a field naming a clinician ("ADMITTING MD: S. GREENBLATT").
 _MD_FIELD_WORDS = frozenset(
     "admitting attending referring ordering covering discharging consulting primary treating responsible signing dictating "

@@ -407,7 +407,7 @@ def _before_ok(before: re.Pattern, then: Validator | None = None) -> Validator:
 #: :mod:`clinx.text.dates`: append one here (one edit) and ``RuleRecognizer`` runs it.
 # every grouped number above holds a digit, a blank and a digit ("0412 555", "2 9555")
 _GROUPED_DIGITS_RE = re.compile(r"\d \d")
-_HEALTH_NUMBER_WORD_RE = re.compile(r"medicare|phn|ohip|ihi|hsn|nhs|health card|health number")
+_HEALTH_NUMBER_WORD_RE = re.compile(r"medicare|phn|phin|ohip|ihi|hsn|nhs|health card|health number")
 
 
 EXTRA_RECOGNIZERS: list[Recognizer] = [
@@ -431,7 +431,8 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?:rn|lpn|np|md|pa|pa-c|cna|msw|lcsw|licsw|rrt|ma|cma|dpm|rd|dpt|slp)\.?"
         r"(?:(?:,?[ \t]|[ \t]?/[ \t]?)(?:rn|lpn|np|md|cna|msw|lcsw|licsw|rrt|rd|ld|ldn|phn|cde|ibclc|bsn|ccm|cdces|cm)\b\.?)*"
         # ("-- jt, md (pgy-3) / attending ...": a parenthesis or a slash's tail too)
-        r"(?:[ \t]*(?:,|\||[ \t]{2}|[ \t]-[ \t]|\(|/)[^\n]*)?[ \t]*$",
+        # ("-- bh, np 617-555-0101": or a phone number after one blank)
+        r"(?:[ \t]*(?:,|\||[ \t]{2}|[ \t]-[ \t]|\(|/)[^\n]*|[ \t](?=[\d(])[^\n]*)?[ \t]*$",
         "NAME", 0.85, validator=_signature_initials_ok,
         gate=lambda t, low: "rn" in low or "np" in low or "md" in low or "pa" in low or "cna" in low or "sw" in low or "rrt" in low
         or "ma" in low or "dpm" in low or "rd" in low or "dpt" in low or "slp" in low,
@@ -673,7 +674,7 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "id_health_number_groups",
         # ("Medicare no. 2953 71846 1": an Australian Medicare number, its issue digit last)
-        r"(?<![\w-])(?i:(?:medicare|nhs|health[ ]card)(?:[ ](?:no|number)\.?)?|phn|ohip|ihi|hsn|health[ ]number)[ \t]{0,2}[:#]?[ \t]{0,2}"
+        r"(?<![\w-])(?i:(?:medicare|nhs|health[ ]card)(?:[ ](?:no|number)\.?)?|phn|phin|ohip|ihi|hsn|health[ ]number)[ \t]{0,2}[:#]?[ \t]{0,2}"
         r"(?P<v>\d{3,5}(?:[ ]\d{1,5}){1,3}(?:[ -][A-Z]{2})?)(?![\w-])",
         "ID", 0.9, gate=lambda t, low: _GROUPED_DIGITS_RE.search(t) is not None and _HEALTH_NUMBER_WORD_RE.search(low) is not None,
     ),

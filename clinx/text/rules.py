@@ -237,7 +237,7 @@ ID_CUES: list[tuple[str, str]] = [
     (r"phone|tel(?:ephone)?|fax|cell|mobile|pager|pgr|beeper|bleep|contact\s{1,3}(?:no\.?|number)", "PHONE"),
     (
         r"(?:hospital|facility|study|exam|order|visit|encounter|case|specimen|requisition|member|insurance|"
-        r"policy|account|acct|license|licence|device|serial|health\s{1,3}plan|beneficiary|subscriber|"
+        r"policy|account|acct|license|licence|device|serial|health\s{1,3}plan|beneficiary|subscriber|task|trip|job|"
         r"employee|badge|passport|vehicle)\s{0,3}(?:id|no\.?|num(?:ber)?|#)|id(?:entifier)?(?:\s{0,3}(?:no\.?|num(?:ber)?|#))?|"
         # "Acct: 55-1234-9": an account word alone before a colon or "#" ("into account 2 episodes" is prose)
         r"(?:acct|account)(?=\.?\s{0,2}[:#])|"
@@ -249,7 +249,9 @@ ID_CUES: list[tuple[str, str]] = [
         r"ohip|medicare|medicaid|mbi|last\s?(?:4|four)|run(?=\s{0,2}(?:#|no\b|number))|"
         # a device's serial number ("rcvr SN 4M71-8820-XK", "S/N: AB12-3344"); "SN" is a student nurse and skilled nursing
         # too: six characters or more with a digit follow ("SN 2W2, 1W4" is a visit frequency)
-        r"s/n|sn(?=\s{0,3}[:#]?\s{0,3}(?=[A-Za-z-]*\d)[A-Za-z0-9-]{6})",
+        r"s/n|sn(?=\s{0,3}[:#]?\s{0,3}(?=[A-Za-z-]*\d)[A-Za-z0-9-]{6})|"
+        # the VA's patient identifiers ("ICN 1012847756V339204", "EDIPI 1234567890")
+        r"icn|edipi",
         "ID",
     ),
     (r"zip(?:\s{0,3}code)?|postal\s{1,3}code|post\s?code", "ZIP"),
@@ -470,9 +472,9 @@ _CUE_START_WORDS = sorted(
     set(
         """mrn mr med patient pt record chart unit pid accession acc ssn social phone tel fax cell mobile pager pgr beeper contact
         hospital facility study exam order visit encounter case specimen requisition member insurance policy account
-        acct license licence device serial health beneficiary subscriber employee badge passport vehicle id zip postal
+        acct license licence device serial health beneficiary subscriber employee badge passport vehicle id zip postal task trip job
         post key lot claim conf confirmation auth authorization authorisation incident ticket tracking ref reference bleep
-        ohip medicare medicaid mbi last last4 run sn s/n""".split()
+        ohip medicare medicaid mbi last last4 run sn s/n icn edipi""".split()
     ),
     key=lambda w: (-len(w), w),
 )

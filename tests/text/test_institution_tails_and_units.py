@@ -301,3 +301,44 @@ def test_handoffs_addresses_and_relatives_in_more_forms_are_removed(text, left):
 )
 def test_handoff_and_relative_look_alikes_stay(text):
     assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,left", [("f/u next wk.\n-- bh, np 617-555-0101", "bh"), ("physio bec, ot reviewed", "bec")],
+    ids=["signer_initials_before_a_phone", "name_after_physio"],
+)
+def test_signers_before_a_phone_and_names_after_physio_are_removed(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["physio to see pt", "PHYSIO: AMBULATING", "x\n-- rn 2 pts"],
+                         ids=["role_before_infinitive", "heading", "role_and_count"])
+def test_physio_and_role_look_alikes_stay(text):
+    assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,left", [("VET: DELBERT ETSITTY, 74M, SC 70%.", "DELBERT"), ("SSN NOT USED; ICN 1012847756V339204.", "1012847756")],
+    ids=["veteran_field", "va_integration_control_number"],
+)
+def test_veterans_fields_and_numbers_are_removed(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["vet appt tomorrow", "VET: NO"], ids=["vet_without_colon", "field_answer"])
+def test_vet_look_alikes_stay(text):
+    assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [("Home: 418 3rd Ave NW, Sioux Center, IA 51250 | S:", "NW"), ("PT: John Smith, 49 M, PHIN 117 442 903 | REASON", "442"),
+     ("RETRIEVAL NOTE | TASK NO RFDS-C-240114-07 | FROM", "240114")],
+    ids=["quarter_after_street", "manitoba_health_number", "retrieval_task_number"],
+)
+def test_quarters_of_streets_and_more_numbers_are_removed(text, left):
+    assert left not in _l2(text)
+
+
+def test_a_short_job_number_stays():
+    assert _l2("job no 2 priority") == "job no 2 priority"
