@@ -275,6 +275,8 @@ _GENERIC_WORDS = SERVICES | CARE_WORDS | GENERIC_BEFORE_HEAD | HOSPITAL_HEADS | 
     "county city town state village township urgent assisted living internal medicine family senior community "
     # parts of a hospital, kinds of shop, office and church ("the Division of Cardiology", "the post office", "catholic church")
     "division department dept section post office store shop corner local nearest public jail prison "
+    # kinds of school ("goes to high school", "MIDDLE SCHOOL NURSE")
+    "high middle elementary junior grade primary secondary "
     # a hospital by its level or its part in a transfer ("no beds at tertiary facility", "the receiving hospital")
     "tertiary quaternary outside referring receiving sending accepting "
     "catholic baptist methodist lutheran episcopal presbyterian orthodox jewish christian".split())

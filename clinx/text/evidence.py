@@ -603,7 +603,15 @@ def compass_before_places(text: str, cands: list) -> list[Candidate]:
         m = _COMPASS_BEFORE_RE.search(text, max(0, s - 12), s)
         if m is not None:
             out.append(Candidate(m.start(), m.end() - 1, "LOCATION", "evidence:compass_before_place", 0.9))
+    # and the quarter after a street's word ("[418 3rd Ave] NW"): part of its name too
+    for c in cands:
+        if c.category == "LOCATION" and (w := _LAST_WORD_RE.search(text, c.start, c.end)) is not None \
+                and w.group().lower() in STREET_SUFFIXES and (m := _COMPASS_AFTER_STREET_RE.match(text, c.end)) is not None:
+            out.append(Candidate(c.start, m.end(), "LOCATION", "evidence:compass_before_place", 0.9))
     return out
+
+
+_LAST_WORD_RE = re.compile(r"[^\W\d_]+$")
 
 
 #: A flat's or a unit's number written before its street ("Flat 3, 8 Pittencrieff St", "Apt 4B, 12 Elm St", "Unit 5/22").
