@@ -34,7 +34,7 @@ from clinx.text.evidence import (
     US_STATES,
     check_states,
     classify,
-    compass_before_places,
+    compass_letters_of_places,
     cut_regions_out,
     drop_state_and_country_parts,
     regions_after_places,
@@ -565,7 +565,7 @@ class ContextLevel:
             cands = cands + regions_after_places(text, cands)
         else:  # ("keep": a span of the model that runs over a town's state leaves the state)
             cands = cut_regions_out(text, cands)
-        cands = cands + compass_before_places(text, cands)
+        cands = cands + compass_letters_of_places(text, cands)
         cands = cands + signer_codes(text, cands)  # "[FILBERT BRIGHT], M.D.    FB59": the model's names too
         return apply_candidates(text, cands, self.name, salt=self.salt, keep_values=self.keep_values)
 

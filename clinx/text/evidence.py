@@ -557,7 +557,6 @@ def regions_after_places(text: str, cands: list) -> list[Candidate]:
     return out
 
 
-#: (with the house number before it: "611 NE [82ND ST]")
 _ONLY_PLACEHOLDERS_RE = re.compile(r"\[[A-Z]+\](?:[ \t,]+\[[A-Z]+\])*")
 _WORD_END_RE = re.compile(r"[^\W_](?![^\W_])|\]")
 
@@ -588,13 +587,14 @@ def cut_regions_out(text: str, cands: list) -> list:
     return out
 
 
+#: (with the house number before it: "611 NE [82ND ST]")
 _COMPASS_BEFORE_RE = re.compile(r"(?:^|(?<=[\s,(]))(?:\d{1,6}[ \t]{1,2})?(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]$")
 _LOCATION_PLACEHOLDER_RE = re.compile(r"\[LOCATION\]")
 
 
-def compass_before_places(text: str, cands: list) -> list[Candidate]:
-    """A compass letter before a removed street or town ("S [OREGON ST]", "W. [Cherry St]"), as a LOCATION candidate:
-    part of the street's name, and "S [LOCATION]" would leave it."""
+def compass_letters_of_places(text: str, cands: list) -> list[Candidate]:
+    """A compass letter before a removed street or town ("S [OREGON ST]", "W. [Cherry St]") or after a street's word
+    ("[418 3rd Ave] NW"), as a LOCATION candidate: part of the street's name, and "S [LOCATION]" would leave it."""
     starts = {c.start for c in cands if c.category == "LOCATION"}
     if "[" in text:
         starts.update(m.start() for m in _LOCATION_PLACEHOLDER_RE.finditer(text))
@@ -602,12 +602,12 @@ def compass_before_places(text: str, cands: list) -> list[Candidate]:
     for s in sorted(starts):
         m = _COMPASS_BEFORE_RE.search(text, max(0, s - 12), s)
         if m is not None:
-            out.append(Candidate(m.start(), m.end() - 1, "LOCATION", "evidence:compass_before_place", 0.9))
+            out.append(Candidate(m.start(), m.end() - 1, "LOCATION", "evidence:compass_of_place", 0.9))
     # and the quarter after a street's word ("[418 3rd Ave] NW"): part of its name too
     for c in cands:
         if c.category == "LOCATION" and (w := _LAST_WORD_RE.search(text, c.start, c.end)) is not None \
                 and w.group().lower() in STREET_SUFFIXES and (m := _COMPASS_AFTER_STREET_RE.match(text, c.end)) is not None:
-            out.append(Candidate(c.start, m.end(), "LOCATION", "evidence:compass_before_place", 0.9))
+            out.append(Candidate(c.start, m.end(), "LOCATION", "evidence:compass_of_place", 0.9))
     return out
 
 

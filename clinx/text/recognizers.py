@@ -191,6 +191,8 @@ def _signature_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return m.span(g)
 
 
+#: Relatives after whose word an age over 89 may follow, in parentheses or after their name ("husband (97)", "wife Ana, 93,").
+_RELATIVES = r"(?:husband|wife|mother|mom|mum|father|dad|sister|brother|aunt|uncle|grandmother|grandfather|spouse|partner)"
 #: The kinds of military unit that follow an ordinal ("3rd battalion", "1ST CAVALRY DIVISION", "362nd engineer company").
 #: A bare "division" is not one ("4th division of ward"); after a unit's kind it closes the name ("1st Cavalry Division").
 _MILITARY_UNIT = (r"(?:battalion|brigade|infantry|airborne|marines|cavalry|regiment|squadron|fleet|armou?red"
@@ -262,7 +264,6 @@ _ORDINAL_GATE_RE = re.compile(r"\d(?:st|nd|rd|th)[ \t]")
 def _written_by_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Initials after "transcribed by", not a title or a credential ("dictated by Dr. Nguyen")."""
     from clinx.text.evidence import CREDENTIALS, TITLES
-
     from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term, zipf
 
     parts = m.group("v").lower().split("/")
@@ -468,15 +469,13 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     # "lives with husband (97)", "MOM (91) HAD 2 FALLS": an age over 89 in parentheses after a relative
     Recognizer(
         "age_after_relative",
-        r"(?i)\b(?:husband|wife|mother|mom|mum|father|dad|sister|brother|aunt|uncle|grandmother|grandfather|spouse|partner)"
-        r"[ \t]{1,2}\((?P<v>9\d|1[01]\d)\)",
+        r"(?i)\b" + _RELATIVES + r"[ \t]{1,2}\((?P<v>9\d|1[01]\d)\)",
         "AGE", 0.85, gate=lambda t, low: "(9" in t or "(1" in t,
     ),
     # "husband Joe, 92, at home", "MOTHER ROSA DIAZ, 101,": an age over 89 set off by commas after a relative's name
     Recognizer(
         "age_after_relative_name",
-        r"(?i)\b(?:husband|wife|mother|mom|mum|father|dad|sister|brother|aunt|uncle|grandmother|grandfather|spouse|partner)"
-        r"[ \t]{1,2}(?P<name>[a-z][a-z'’-]*(?:[ \t][a-z][a-z'’-]*){0,2}),[ \t]{1,2}(?P<v>9\d|1[01]\d)"
+        r"(?i)\b" + _RELATIVES + r"[ \t]{1,2}(?P<name>[a-z][a-z'’-]*(?:[ \t][a-z][a-z'’-]*){0,2}),[ \t]{1,2}(?P<v>9\d|1[01]\d)"
         r"(?=[ \t]*(?:[,;)]|\.(?!\d)|$|y/?o\b|yrs?\b|years?\b))",
         "AGE", 0.85, validator=_relative_name_ok, gate=lambda t, low: ", 9" in t or ", 1" in t,
     ),

@@ -38,7 +38,7 @@ from clinx.text.evidence import (
     _lexicon_index,
     check_states,
     classify,
-    compass_before_places,
+    compass_letters_of_places,
     drop_state_and_country_parts,
     find_address_fields,
     find_counties,
@@ -1349,7 +1349,7 @@ class RuleLevel:
             cands.extend(manifest_candidates(text, manifest, fuzzy=self.fuzzy))
         if self.states == "with_place":  # "Columbus, OH": the state closing a removed town goes with it
             cands.extend(regions_after_places(text, cands))
-        cands.extend(compass_before_places(text, cands))
+        cands.extend(compass_letters_of_places(text, cands))
         cands.extend(units_before_streets(text, cands))
         return cands
 
