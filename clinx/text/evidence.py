@@ -41,7 +41,7 @@ from typing import NamedTuple
 from clinx.text.base import Candidate
 from clinx.text.recognizers import HOUSE_NUMBER_BEFORE_RE, TokenMatch
 from clinx.text.clinical import EPONYM_HEADS, EPONYMS, PAIRED_SIGNS, SPECIES
-from clinx.text.institutions import _TOPONYM_WORDS, DATE_WORDS, NAME_ABBREVIATIONS, UNIT_AFTER, names_no_institution
+from clinx.text.institutions import _LAST_WORD, _TOPONYM_WORDS, DATE_WORDS, NAME_ABBREVIATIONS, UNIT_AFTER, names_no_institution
 from clinx.text.lexicons import (
     AMBIGUOUS_NAMES,
     FUNCTION_WORDS,
@@ -605,13 +605,10 @@ def compass_letters_of_places(text: str, cands: list) -> list[Candidate]:
             out.append(Candidate(m.start(), m.end() - 1, "LOCATION", "evidence:compass_of_place", 0.9))
     # and the quarter after a street's word ("[418 3rd Ave] NW"): part of its name too
     for c in cands:
-        if c.category == "LOCATION" and (w := _LAST_WORD_RE.search(text, c.start, c.end)) is not None \
+        if c.category == "LOCATION" and (w := _LAST_WORD.search(text, c.start, c.end)) is not None \
                 and w.group().lower() in STREET_SUFFIXES and (m := _COMPASS_AFTER_STREET_RE.match(text, c.end)) is not None:
             out.append(Candidate(c.start, m.end(), "LOCATION", "evidence:compass_of_place", 0.9))
     return out
-
-
-_LAST_WORD_RE = re.compile(r"[^\W\d_]+$")
 
 
 #: A flat's or a unit's number written before its street ("Flat 3, 8 Pittencrieff St", "Apt 4B, 12 Elm St", "Unit 5/22").
@@ -686,7 +683,7 @@ def classify(low: str, raw: str = "") -> str:
 
 
 def _classify(low: str) -> str:
-    first, last, ordinary, clinical, _, _ = _lex()
+    first, last, ordinary, clinical, place_set, _ = _lex()
     if low in clinical or low in _NEVER or low in RELATIONS or low in TITLES or low in CREDENTIALS:
         return C  # (relations, titles, credentials are cues for a name, never part of one: "pt's friend Ramon")
     if low in FUNCTION_WORDS:
@@ -717,7 +714,7 @@ def _classify(low: str) -> str:
         # an everyday word (an inflected form: "lives", "returns", "weeks") or a short form ("cpi"); a frequent word no
         # dictionary lists and no inflection of one is a proper noun the name lists lack ("hemsworth", "thurston")
         # (a listed place, a state or a country stays a place's word, as before: "Portland protocol", "from Mexico")
-        if len(low) <= 3 or not low.isalpha() or low.endswith(_WORD_SUFFIXES) or low in _lex()[4] or low in STATE_NAMES \
+        if len(low) <= 3 or not low.isalpha() or low.endswith(_WORD_SUFFIXES) or low in place_set or low in STATE_NAMES \
                 or _inflected(low, ordinary) or _inflected(low, clinical) or _derived(low, ordinary):
             return W
         return U

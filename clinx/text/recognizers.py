@@ -252,9 +252,10 @@ def _caps_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return m.span("v")
 
 
-def _last_line(text: str, end: int) -> bool:
-    """Does nothing but blanks follow ``end`` to the text's end (the note's last line)?"""
-    return not text[end:].strip()
+def _last_line(text: str, pos: int) -> bool:
+    """Is ``pos`` on the note's last line (nothing but blanks on the lines after it)?"""
+    nl = text.find("\n", pos)
+    return nl < 0 or not text[nl:].strip()
 
 
 #: What every numbered street holds: a digit, an ordinal's ending and a blank ("14th st").
@@ -318,11 +319,8 @@ def _dash_signature_ok(m: re.Match, text: str) -> tuple[int, int] | None:
         return None
     if c1 == A and not (first.lower() in first_names() and (c2 in (N, U) or c2 == A and last.lower() in name_gazetteer()[1])):
         return None
-    if c1 == U and first.lower() not in first_names():
-        # an unknown first word ("- EXPECTANT MANAGEMENT, ANTICIPATE SVD" in a list of bullets) signs only on the last line
-        nl = text.find("\n", m.end())
-        if nl >= 0 and text[nl:].strip():
-            return None
+    if c1 == U and first.lower() not in first_names() and not _last_line(text, m.end()):
+        return None  # an unknown first word ("- EXPECTANT MANAGEMENT, ANTICIPATE SVD" in a list of bullets) signs only on the last line
     return m.span("v")
 
 
