@@ -70,7 +70,7 @@ DATE_CUES = frozenset(
     """
 on dated date hours from since seen radiograph radiographs film films exam exams examination examinations study studies
 ct mri xray x-ray obtained comparison indication until til by before after last next due sched scheduled appt visit
-admitted admit discharged extubated intubated started stopped placed removed done performed
+admitted admit discharged extubated intubated started stopped placed removed done performed intake
 dictated transcribed typed signed cosigned faxed
 mon tue tues wed thu thur thurs fri sat sun monday tuesday wednesday thursday friday saturday sunday
 """.split()
@@ -155,6 +155,8 @@ def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
         return s, e
     if prev == "dose" and nxt not in NOT_DATE_AFTER and (mon, day) not in _FRACTIONS and _DOSE_TIME_RE.search(text, max(0, s - 24), s):
         return s, e  # "last dose 6/13" (not "next dose 1/2 tab")
+    if prev in ("inr", "pt/inr") and day >= 5 and nxt not in NOT_DATE_AFTER:
+        return s, e  # "RECHECK INR 1/10", "INR 12/29 WAS 1.8": an INR goal is a range of two small numbers ("INR 2/3")
     if prev in NOT_DATE_BEFORE or nxt in NOT_DATE_AFTER:
         return None
     if day == 10 and mon <= 10 and _scale_line(text, s, e, _PAIN_RE, 10):
@@ -353,9 +355,22 @@ def _year_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     prev = _prev_word(text, s)
     if prev in ("room", "rm", "bed", "ext", "x", "pager", "suite", "box", "unit", "#"):
         return None
-    if CLOCK_RE.fullmatch(text, s, e) and (prev in CLOCK_BEFORE or text[max(0, s - 2) : s].strip() == "@"):
+    if CLOCK_RE.fullmatch(text, s, e) and (prev in CLOCK_BEFORE or text[max(0, s - 2) : s].strip() == "@") \
+            and not (prev in _SPAN_END_BEFORE and nxt not in _CLOCK_AFTER and _LIFE_PAST_RE.search(text, max(0, s - 80), s)):
         return None  # "haldol 0.5 at 2000", "@ 1930": nursing notes time events on a 24-hour clock
     return s, e
+
+
+#: Words after a clock time that say it is one ("until 2000 tonight").
+_CLOCK_AFTER = frozenset("tonight today tomorrow hrs hr h am pm this then".split())
+#: Words before a clock time or a year that end a span of time ("until 2000", "until 2019").
+_SPAN_END_BEFORE = frozenset(("until", "til", "till"))
+#: A verb of a life's history in the past tense, in the clause before "until": the number after it is a year
+#: ("DROVE FOR ACME UNTIL 2019"), not tonight's clock ("hold heparin until 2000", "NPO until 2100").
+_LIFE_PAST_RE = re.compile(
+    r"(?i)\b(?:lived|worked|drove|smoked|drank|used|served|attended|stayed|resided|taught|played|practi[cs]ed|volunteered"
+    r"|studied|remained|owned|ran|managed|operated|was|were|had|went|employed|married)\b[^.;:\n]*$"
+)
 
 
 #: A word that narrows a month, a holiday or a day written before it ("late Sept", "LAST JULY", "the 3rd", "around

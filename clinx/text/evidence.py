@@ -1260,6 +1260,10 @@ _NUMBER_AFTER_RE = re.compile(r"[ \t]{0,2}\d")
 _DOCTOR_TITLES = frozenset("dr drs doctor prof professor rabbi rev reverend pastor imam".split())
 
 
+#: Units and teams a nurse works on, written before the credential as a role ("IV RN", "ED RN", "OR RN"), no initials.
+_NURSE_POSTS = frozenset("iv ed er or icu ccu ob pacu nicu picu micu sicu hh ltc snf".split())
+
+
 def _initials_before(text: str, toks: list, i: int) -> bool:
     """Is ``toks[i-1]`` a signer's initials right before the credential ``toks[i]`` ("JS, RN", "KMB RN")?
 
@@ -1269,7 +1273,8 @@ def _initials_before(text: str, toks: list, i: int) -> bool:
     letters in any case.
     """
     p = toks[i - 1]
-    if not 2 <= len(p.raw) <= 3 or p.low in ROLES or p.low in LABELS or p.low in FUNCTION_WORDS or not _joined(text, p, toks[i]):
+    if not 2 <= len(p.raw) <= 3 or p.low in ROLES or p.low in LABELS or p.low in FUNCTION_WORDS or p.low in _NURSE_POSTS \
+            or not _joined(text, p, toks[i]):
         return False
     ls, le = text.rfind("\n", 0, p.s) + 1, text.find("\n", p.s)
     if text[ls : p.s].strip(" \t-") == "" and _SIGNATURE_REST_RE.match(text[toks[i].e : le if le >= 0 else len(text)]):
@@ -1979,6 +1984,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             if p.cls == C and p.low not in HOSPITAL_HEADS and p.low not in ("general", "memorial", "community", "medical", "health", "nursing",
                                                                           "of", "the", "and") \
                     and not (p.low in _TOPONYM_GENERICS and p.case == "mixed" and p.raw[:1].isupper()) \
+                    and not (p.low in EPONYMS and lows[head_end - 1] in _SCHOOL_HEADS and (p.case != "mixed" or p.raw[:1].isupper())) \
                     and not (p.low in SERVICES and t.low in _PRACTICE_HEADS) and not (cnt and _name_number(p)):
                 break  # ("Attleboro Pulmonary Associates": a specialty names a practice)
             if t.low in _WEAK_HEADS and head_end == first_head + 1 and p.cls in (W, A) and cnt == 0 \
@@ -2040,7 +2046,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         if cnt and k < first_head and lows[head_end - 1] in _SCHOOL_HEADS and _sentence_start(text, toks[k].s) \
                 and all(toks[m].cls in (W, A) and lows[m] not in place_set for m in range(k, first_head)):
             k = first_head  # "Attends school in Quincy.", "Finished College in 1990": a sentence's verb, no school's name
-        if cnt and k < first_head and head_end == before_of and names_no_institution(lows[k:first_head]):
+        if cnt and k < first_head and head_end == before_of and names_no_institution(lows[k:first_head]) \
+                and not (lows[head_end - 1] in _SCHOOL_HEADS and any(lows[m] in EPONYMS for m in range(k, first_head))):
             pass  # "county clinic", "Mail-order pharmacy", "referring hospital": a kind of institution, no name
         elif cnt and k < first_head:
             # "St. Elizabeth's" / "Sturdy Memorial": the words before the head plus the head
@@ -2402,7 +2409,9 @@ def _one_case_head_start(text: str, toks: list, lows: list, k: int, first_head: 
             and lows[k].endswith(("s", "ed")):
         k += 1
     words = [toks[m] for m in range(k, first_head) if lows[m] not in ("the", "of", "and")]
-    if words and all(w.cls in (W, A, C) and w.low not in place_set for w in words):
+    school = lows[head_end - 1] in _SCHOOL_HEADS
+    # (schools are named after people whose names are eponyms too: "JEFFERSON MIDDLE SCHOOL")
+    if words and all(w.cls in (W, A, C) and w.low not in place_set and not (school and w.low in EPONYMS) for w in words):
         before = lows[k - 1] if k > 0 else ""
         gap = text[toks[k - 1].e : toks[k].s].strip() if k > 0 else ""
         colon = gap == ":" or gap == "," and named[k - 1] or head_end < len(toks) and lows[head_end] in place_set \
@@ -2779,7 +2788,7 @@ _TOWN_SERVICE_TAIL = frozenset("dept department rescue district".split())
 _INST_TAIL = HOSPITAL_HEADS | frozenset("center centre ctr hospital clinic system institute vna dermpath".split())
 _NEWBORN = frozenset({"girl", "boy"})
 #: Field labels whose value lists people ("Visitors: Grace and son", "Contacts: Rose Mbeki"): read as a relation is.
-_PEOPLE_LABELS = frozenset("visitors visitor contacts supports vet veteran".split())
+_PEOPLE_LABELS = frozenset("visitors visitor contacts supports vet veteran ee employee claimant insured".split())
 #: Words before "MD:" that make it a field naming a clinician ("ADMITTING MD: S. GREENBLATT").
 _MD_FIELD_WORDS = frozenset(
     "admitting attending referring ordering covering discharging consulting primary treating responsible signing dictating "

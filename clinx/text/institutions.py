@@ -949,7 +949,7 @@ _FIELD_LABEL_RE = re.compile(
     r"(?:employer|insurance|insurer|coverage|payer|payor|pharmacy|pharmacies(?: on file)?|hospice|home care|vna|"
     r"day ?care|school|church|snf|ltc|alf|sober house|halfway house|shelter|dentist|outpt unit|dialysis unit|"
     # a header's institution ("Hospital: Brightwater General", "Practice: ...", "Company: ...")
-    r"hospital|clinic|practice|medical group|institution|organi[sz]ation|company|hha|ambulance|agency|home health agency|"
+    r"hospital|clinic|practice|medical group|institution|organi[sz]ation|company|hha|ambulance|agency|home health agency|carrier|insurance carrier|"
     # a transfer form's facilities ("SENDING FACILITY: ...", "Receiving facility: ..."; a bare "Facility:" may describe)
     r"(?:sending|receiving|transferring|referring|accepting|discharging|admitting|originating)[ \t]+facility)"
     r"(?:[ \t]*\((?:primary|secondary)\))?[ \t]*$"
@@ -1038,11 +1038,55 @@ def find_institution_fields(text: str) -> list[Candidate]:
             out.append(Candidate(off + words[0].start(), off + words[-1].end(), "HOSPITAL", "rule:institution_field", 0.9))
     return out
 
+#: A note's title line, then a dash or a colon and the facility it was written at ("nursing note - harbor house ltc,
+#: unit b", "HOSPICE RN VISIT - SEASONS OF HOPE HOSPICE", "home visit note - cornerstone visiting nurses   [DATE]").
+_HEADER_RE = re.compile(
+    r"(?im)^[ \t]*(?:[a-z/&]+[ \t]{1,2}){0,4}(?:note|notes|visit|report|assessment|summary|encounter|eval|evaluation|consult)"
+    r"[ \t]+[-\u2013\u2014:][ \t]+(?P<v>[a-z][a-z'\u2019&. ]{2,60}?)[ \t]*(?=,|\(|[ \t]{2}|\.?[ \t]*$)"
+)
+#: Words a title's value holds that say what the note is about, not where it was written ("- family meeting").
+_HEADER_TOPICS = frozenset(
+    """
+shift day night evening morning meeting entry late addendum update follow initial admission discharge transfer
+planning phone telephone call family fall incident pain review annual weekly monthly quarterly readmission
+""".split()
+)
+_NURSE_HEADS = frozenset("nurses nursing ltc residential aged".split())
+
+
+def find_header_institutions(text: str) -> list[Candidate]:
+    """The facility a note's title line names after a dash ("nursing note - harbor house ltc, unit b").
+
+    The value runs to a comma, a parenthesis, two blanks or the line's end, holds no number, clinical word, title
+    or relation, and names a place: a head word ("house", "hospice", "visiting nurses") or "the" first ("THE WILLOWS
+    AT BAY RIDGE"). A kind of care alone ("- group home"), and topics ("- family meeting", "- late entry"), name none;
+    nor do words without a head ("- prior auth", "- postpartum"), which are most often the note's topic.
+    """
+    if " note" not in text.lower() and "visit" not in text.lower() and "-" not in text:
+        return []
+    C, classify, TITLES, RELATIONS = _E.C, _E.classify, _E.TITLES, _E.RELATIONS
+    out: list[Candidate] = []
+    for m in _HEADER_RE.finditer(text):
+        words = list(_WORD.finditer(m.group("v")))
+        lows = [w.group().lower().replace("\u2019", "'") for w in words]
+        if not lows or len(lows) > 7 or any(w in _HEADER_TOPICS or w in TITLES or w in RELATIONS for w in lows):
+            continue
+        clinical = [w for w in lows if classify(w) == C and w not in HEADS and w not in _NURSE_HEADS and w not in MODIFIERS
+                    and w not in ("of", "the", "and", "at")]
+        if clinical or names_no_institution(lows):
+            continue
+        if not (lows[0] == "the" and len(lows) > 1 or any(w in HEADS or w in _NURSE_HEADS for w in lows)):
+            continue
+        vs = m.start("v")
+        out.append(Candidate(vs + words[0].start(), vs + words[-1].end(), "HOSPITAL", "rule:header_institution", 0.9))
+    return out
+
+
 #: Words after which a parenthesis names where it was done or who did it ("outside echo (emberly, 1/2025)",
 #: "OSH (NASHWOOD VALLEY)", "ems (lifeline ambulance)", "employer (Kessler Roofing)").
 _WHERE_BEFORE_PAREN = frozenset(
     """
-osh ems transport ambulance employer work labs lab echo tte tee ct cta mri mra cxr xr ultrasound us cath eeg emg pft
+osh ems transport ambulance employer work program labs lab echo tte tee ct cta mri mra cxr xr ultrasound us cath eeg emg pft
 pfts records consult pharmacy insurance insurer school daycare shelter agency vna hospice snf rehab facility dialysis
 """.split()
 )
@@ -1369,9 +1413,13 @@ def find_affiliations(text: str) -> list[Candidate]:
             continue  # ("MD (renal fellow)": the clinician's role)
         distinctive = [w for w in lows if w not in SERVICES and w not in CARE_WORDS and w not in HEADS and w not in MODIFIERS
                        and w not in SPECIALTY_HEADS and classify(w) != C and w not in ("of", "the", "and")]
-        if m.re is _COMMA_AFFILIATION_RE and not any(classify(w) in (N, U) for w in distinctive):
+        # ("DR. X, HEART & VASCULAR ASSOCIATES": services before a practice's head name a practice)
+        practice = len(lows) >= 2 and lows[-1] in ("associates", "partners", "physicians", "specialists", "consultants") \
+            and all(w in SERVICES or w in CARE_WORDS or w in SPECIALTY_HEADS or w in MODIFIERS or w in ("and", "&") or classify(w) == C
+                    for w in lows[:-1])
+        if m.re is _COMMA_AFFILIATION_RE and not any(classify(w) in (N, U) for w in distinctive) and not practice:
             continue  # ("MD, Addiction Medicine", "MD, Child Protection Program": a service, in everyday words)
-        if not distinctive or any(classify(w) == C and w not in HEADS and w not in SPECIALTY_HEADS and w not in MODIFIERS
+        if not distinctive and not practice or any(classify(w) == C and w not in HEADS and w not in SPECIALTY_HEADS and w not in MODIFIERS
                                   and w not in SERVICES and w not in _TOPONYM_WORDS for w in lows):
             continue
         base = m.start(1)
@@ -1509,4 +1557,4 @@ def _sentence_start(text: str, pos: int) -> bool:
 from clinx.text import evidence as _E  # noqa: E402
 from clinx.text import lexicons as _L  # noqa: E402
 
-__all__ = ["find_affiliations", "find_capitalised_institutions", "find_kinds_of_places", "find_placement_replies", "join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_institution_fields", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]
+__all__ = ["find_affiliations", "find_capitalised_institutions", "find_kinds_of_places", "find_placement_replies", "join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_institution_fields", "find_header_institutions", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]

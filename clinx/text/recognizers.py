@@ -137,6 +137,10 @@ def _extension_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return m.start(), m.end("v")
 
 
+#: A dictation's fields after its initials, two blanks on: the dates it was dictated and typed ("D: 01/04  T: 01/05").
+_DICTATION_FIELD_AFTER = r"[ \t]{2,}(?i:dd?|dt|t|dict|trans|job)[ \t]?[:#]"
+
+
 def _initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Initials unless the capitals are a clinical abbreviation ("HTN/dm", "CHF/copd" on a line of their own)."""
     from clinx.text.lexicons import is_clinical_term
@@ -144,6 +148,8 @@ def _initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     from clinx.text.lexicons import zipf
 
     upper, *lower = m.group("v").split("/")
+    if m.group("field") is not None and not (is_clinical_term(upper) and is_clinical_term(lower[0])):
+        return m.span("v")  # ("PR/KLM  D: 01/04  T: 01/05": the dictation's dates vouch for the initials; "PT/OT  T: ..." no)
     if is_clinical_term(upper) or any(is_clinical_term(w) and len(w) > 2 for w in lower):
         return None
     if lower[0].isupper() and (is_clinical_term(lower[0]) or zipf(upper.lower()) >= 3.0 or zipf(lower[0].lower()) >= 3.5):
@@ -223,6 +229,8 @@ def _lower_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     if second in _SIGNER_ROLES and not (is_clinical_term(first) or first in FUNCTION_WORDS or zipf(first) >= 4.5):
         return m.start("v"), m.start("v") + len(first)  # "rb/cm", "jt/rn": the signer's initials and role
     dash = text[text.rfind("\n", 0, m.start("v")) + 1 : m.start("v")].strip(" \t") in ("-", "--")
+    if m.group("mid") is not None and not _last_line(text, m.end()):
+        return None  # (after a sentence, only the note's closing line signs)
     if not dash and _last_line(text, m.end()):
         # on the note's last line ("pk/ab"): common words and clinical abbreviations are refused ("abd/ext"), rarer
         # words sign ("ab" is no abbreviation clinx lists)
@@ -360,6 +368,22 @@ def _closing_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
 _SIGNER_ROLES = frozenset("rn cm sw np md pa ot pt lpn slp cna rt lcsw msw".split())
 
 
+def _given_in_paren_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """A given name in parentheses after a role ("PT (Mark)", "sw (will)"): a census given name that is no clinical
+    abbreviation, written capitalised where its line is in mixed case."""
+    from clinx.text.lexicons import first_names, is_clinical_term
+
+    v = m.group("v")
+    if v.lower() not in first_names() or is_clinical_term(v.lower()):
+        return None  # ("PT (BID)": a dosing time)
+    ls, le = text.rfind("\n", 0, m.start()) + 1, text.find("\n", m.end())
+    line = text[ls : le if le >= 0 else len(text)]
+    if v.islower() and any(c.isupper() for c in line) and any(c.islower() for c in line.replace(v, "")) \
+            and sum(c.isupper() for c in line) > 3:
+        return None  # ("PT (eval)": in a mixed-case line a name is capitalised)
+    return m.span("v")
+
+
 def _code_signature_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """A signer's initials and a number closing a line ("jl4", "-KT3"), unless the letters are clinical ("hd3")."""
     from clinx.text.lexicons import is_clinical_term
@@ -414,7 +438,8 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     # then the typist's initials or names
     Recognizer(
         "dictation_initials",
-        r"(?m)^[ \t]*(?P<v>[A-Z]{2,4}/(?:[a-z]{2,12}(?:/[a-z]{2,12})?|[A-Z]{2,3}))[ \t]*$",
+        # ("NFH/gw   D: 01/04/2026  T: ...": the dictation's and the typing's dates may follow after two blanks)
+        r"(?m)^[ \t]*(?P<v>[A-Z]{2,4}/(?:[a-z]{2,12}(?:/[a-z]{2,12})?|[A-Z]{2,3}))(?:[ \t]*$|(?P<field>" + _DICTATION_FIELD_AFTER + "))",
         "NAME", 0.85, validator=_initials_ok, gate=lambda t, low: _INITIALS_GATE_RE.search(t) is not None,
     ),
     # "kd/rn", "-- JS RN", "- ml, np": a signer's initials before a credential, alone on the last lines
@@ -451,8 +476,9 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         # two blanks)
         # ("given by: nk, rn  to: ...", "PASSED BY: TS / RECEIVED: AKB", "cosign MF": a handoff's or a co-signer's field)
         r"(?i)\b(?:(?:transcribed|typed|dictated|entered|scribed|written|registered|given|passed|received|cosigned)[ \t]+by:?"
-        r"|transcribed:?|(?:dictated|dict\.?|typed|received):|cosign(?:ed)?:?)[ \t]+"
-        r"(?P<v>[a-z]{2,3}(?:/[a-z]{2,3})?)(?=[ \t]*(?:[.,;)/]|$|\n)|[ \t]{2,})",
+        # ("dictated tq / transcribed lw 01/05": a bare "dictated" before a slash, the typist's date after one blank)
+        r"|transcribed:?|(?:dictated|dict\.?|typed|received):|dictated(?=[ \t]+[a-z]{2,3}[ \t]*/)|cosign(?:ed)?:?)[ \t]+"
+        r"(?P<v>[a-z]{2,3}(?:/[a-z]{2,3})?)(?=[ \t]*(?:[.,;)/]|$|\n)|[ \t]{2,}|[ \t]\d)",
         "NAME", 0.85, validator=_written_by_ok, gate=lambda t, low: "transcribed" in low or "dict" in low or " by" in low and (
             "typed" in low or "entered" in low or "scribed" in low or "written" in low or "registered" in low or "given" in low
             or "passed" in low or "received" in low) or "typed:" in low or "received:" in low or "cosign" in low,
@@ -461,7 +487,8 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "age_after_name",
         # ("resident jane doe, 94. alert": a sentence's end after the age too)
-        r"(?<=[A-Za-z]),[ \t](?P<v>9\d|1[01]\d)(?:,(?=[ \t]+[a-z])|\.(?=[ \t]+[a-z]))",
+        # ("Alleged victim: [NAME], 90 (DOB ...)": or a date of birth in parentheses)
+        r"(?<=[A-Za-z]),[ \t](?P<v>9\d|1[01]\d)(?:,(?=[ \t]+[a-z])|\.(?=[ \t]+[a-z])|(?=[ \t]\((?i:dob|d\.o\.b|born|b\.)))",
         "AGE", 0.85, validator=_age_after_name_ok, flags=re.I, gate=lambda t, low: ", 9" in t or ", 1" in t,
     ),
     # "lives with husband (97)", "MOM (91) HAD 2 FALLS": an age over 89 in parentheses after a relative
@@ -483,6 +510,12 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?i)(?<![\w/-])(?P<v>\d{1,3}(?:st|nd|rd|th)[ \t](?:[a-z]+[ \t]){0,2}" + _MILITARY_UNIT
         + r"(?:,[ \t]\d{1,3}(?:st|nd|rd|th)[ \t](?:[a-z]+[ \t])?" + _MILITARY_UNIT + r")?)(?![\w-])",
         "HOSPITAL", 0.85, gate=lambda t, low: _MILITARY_GATE_RE.search(low) is not None,
+    ),
+    # "shield 22817, 67th Precinct": a police precinct by its number
+    Recognizer(
+        "police_precinct",
+        r"(?i)(?<![\w/-])(?P<v>\d{1,3}(?:st|nd|rd|th)[ \t](?:police[ \t])?precinct)(?![\w-])",
+        "HOSPITAL", 0.85, gate=lambda t, low: "precinct" in low,
     ),
     # "pt is ninety-three", "aged ninety one", "TURNED 90 LAST WEEK", "DOB 01/02/1930 (94)": an age over 89 in words, after
     # "turned", or in parentheses after a date of birth
@@ -511,13 +544,15 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     # "bh/kt" on a line of its own: the author's and the typist's initials written in lower case
     Recognizer(
         "dictation_initials_lower",
-        r"(?m)^[ \t]*(?:-{1,2}[ \t]?)?(?P<v>[a-z]{2,3}/[a-z]{2,3})[ \t]*$",  # ("-- mb/rs": after a signature's dash too)
+        # ("-- mb/rs": after a signature's dash too; "rtc 2 wks.   hn/rt": after a sentence and two blanks, on the last line)
+        r"(?m)(?:^[ \t]*(?:-{1,2}[ \t]?)?|(?P<mid>(?<=[.;!])[ \t]{2,}))(?P<v>[a-z]{2,3}/[a-z]{2,3})[ \t]*$",
         "NAME", 0.85, validator=_lower_initials_ok, gate=lambda t, low: "/" in t,
     ),
     # "-- YA/CNGP" closing a note: the author's and the typist's initials in capitals after a signature's dash
     Recognizer(
         "dictation_initials_caps",
-        r"(?m)^[ \t]*(?P<dash>-{1,2}[ \t]?)?(?P<v>[A-Z]{2,3}/[A-Z]{2,4})[ \t]*$",  # (without a dash: on the last line)
+        # (without a dash: on the last line, at its start or after a sentence and two blanks, "TOTAL TIME 12 MIN.  DMC/TR")
+        r"(?m)(?:^[ \t]*(?P<dash>-{1,2}[ \t]?)?|(?<=[.;!])[ \t]{2,})(?P<v>[A-Z]{2,3}/[A-Z]{2,4})[ \t]*$",
         "NAME", 0.85, validator=_caps_initials_ok, gate=lambda t, low: "/" in t,
     ),
     # "page surg resident (p 2290)", "MD - Hospitalist, p7-1129": a pager number after "p" (a pulse has two or three
@@ -549,11 +584,19 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?=[ \t]*(?:[,(/]|$)|[ \t]{2})",
         "NAME", 0.85, validator=_dash_signature_ok, gate=lambda t, low: "-" in t,
     ),
+    # "Ambulated x2 w/ PT (Mark)", "sw (will) to contact": a given name in parentheses after a role
+    Recognizer(
+        "given_name_after_role",
+        r"(?i)(?<![\w/])(?:pt|ot|st|sw|rn|lpn|cna|hha|pca|psw|aide|cm|np|pa|chaplain|interpreter|dietitian|rd|rt|slp|charge)"
+        r"[ \t]?\((?P<v>[a-z][a-z'-]{1,14})\)",
+        "NAME", 0.85, validator=_given_in_paren_ok, gate=lambda t, low: "(" in t,
+    ),
     # "-- [NAME], RN / TR", "DPT / AH, PTA": a co-signer's or a student's initials after a credential and a slash, closing
     # the signature's line
     Recognizer(
         "cosigner_initials",
-        r"(?im)\b(?:rn|lpn|np|md|pa-c|dpt|pt|ot|otr/l|slp|rd|msw|lcsw|licsw|rrt|cna)\.?[ \t]?/[ \t]?(?P<v>[a-z]{2,3})"
+        # ("-- [NAME], LADC I / mf": a counsellor's licence and its grade)
+        r"(?im)\b(?:rn|lpn|np|md|pa-c|dpt|pt|ot|otr/l|slp|rd|msw|lcsw|licsw|rrt|cna|ladc(?:[ \t]i{1,2})?|lmhc|lpc|lmft|cadc)\.?[ \t]?/[ \t]?(?P<v>[a-z]{2,3})"
         r"(?=(?:,?[ \t](?:rn|lpn|np|md|pa|pta|cota|spt|sn|student|cna|ma))?[ \t]*$)",
         "NAME", 0.85, validator=_cosigner_ok, gate=lambda t, low: "/" in t,
     ),

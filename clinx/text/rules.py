@@ -54,6 +54,7 @@ from clinx.text.institutions import (
     complete_institutions,
     find_bare_institutions,
     find_institution_fields,
+    find_header_institutions,
     find_affiliations,
     find_capitalised_institutions,
     find_kinds_of_places,
@@ -238,12 +239,12 @@ ID_CUES: list[tuple[str, str]] = [
     (
         r"(?:hospital|facility|study|exam|order|visit|encounter|case|specimen|requisition|member|insurance|"
         r"policy|account|acct|license|licence|device|serial|health\s{1,3}plan|beneficiary|subscriber|task|trip|job|"
-        r"employee|badge|passport|vehicle)\s{0,3}(?:id|no\.?|num(?:ber)?|#)|id(?:entifier)?(?:\s{0,3}(?:no\.?|num(?:ber)?|#))?|"
+        r"employee|badge|passport|vehicle|provider|prescriber|registration|gmc|nmc)\s{0,3}(?:id|no\.?|num(?:ber)?|#)|id(?:entifier)?(?:\s{0,3}(?:no\.?|num(?:ber)?|#))?|"
         # "Acct: 55-1234-9": an account word alone before a colon or "#" ("into account 2 episodes" is prose)
         r"(?:acct|account)(?=\.?\s{0,2}[:#])|"
         # words that alone name the number after them: a prior authorisation's key, a claim, a confirmation, an
         # officer's badge, an implant's lot ("covermymeds key BXR7LTQ2", "badge 3317", "LOT PM2209X", "conf # 88-1234")
-        r"badge|key|lot|claim|conf|confirmation|auth|authorization|authorisation|incident|ticket|tracking|ref|reference|"
+        r"badge|shield(?=\s{0,3}#?\s{0,2}\d{3})|key|lot|claim|conf|confirmation|auth|authorization|authorisation|incident|ticket|tracking|ref|reference|"
         # a national health number's name, the last four of a social security number, an ambulance run's number
         # ("OHIP 4821-663-901-KT", "LAST4 4471", "RUN# 24-0817"; a run of fluid has no "#")
         r"ohip|medicare|medicaid|mbi|last\s?(?:4|four)|run(?=\s{0,2}(?:#|no\b|number))|"
@@ -473,6 +474,7 @@ _CUE_START_WORDS = sorted(
         """mrn mr med patient pt record chart unit pid accession acc ssn social phone tel fax cell mobile pager pgr beeper contact
         hospital facility study exam order visit encounter case specimen requisition member insurance policy account
         acct license licence device serial health beneficiary subscriber employee badge passport vehicle id zip postal task trip job
+        provider prescriber registration gmc nmc shield
         post key lot claim conf confirmation auth authorization authorisation incident ticket tracking ref reference bleep
         ohip medicare medicaid mbi last last4 run sn s/n icn edipi""".split()
     ),
@@ -1195,6 +1197,7 @@ class RuleRecognizer:
         cands.extend(find_branch_towns(text))
         cands.extend(find_bare_institutions(text))
         cands.extend(find_institution_fields(text))
+        cands.extend(find_header_institutions(text))
         cands.extend(find_parenthesised_institutions(text))
         cands.extend(find_institutions_before_units(text))
         cands.extend(find_hospital_acronyms(text))

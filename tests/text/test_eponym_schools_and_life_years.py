@@ -1,0 +1,203 @@
+"""Forms read on the tune notes of 2026-12-05 and on what the last session noticed and left alone: schools named
+after people whose surnames are also eponyms, a year after "until" in a clause about a life's history, and a
+nurse's unit before the credential. Each test pins one general rule and a sentence the rule must leave alone.
+Values are invented; test ids name the form, never a value.
+"""
+
+import pytest
+
+from clinx.text.pipeline import deidentify
+
+
+def _l2(text: str) -> str:
+    return deidentify(text, "L2").text
+
+
+# ---------------------------------------------------------------- schools named after people
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [
+        ("son attends Jefferson Middle School in town.", "Jefferson"),
+        ("SON ATTENDS JEFFERSON MIDDLE SCHOOL", "JEFFERSON"),
+        ("daughter goes to addison elementary school, 3rd grade", "addison"),
+        ("Pt attends Walker High School, 10th grade.", "Walker"),
+    ],
+    ids=["mixed_case_middle_school", "caps_middle_school", "lower_elementary_school", "high_school"],
+)
+def test_an_eponym_before_a_school_names_the_school(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("Jefferson fracture of C1 on CT.", "Jefferson fracture"),
+        ("pt has down syndrome, attends school", "down syndrome"),
+        ("Parkinson disease, followed in movement clinic", "Parkinson disease"),
+        ("CUSHING SYNDROME WORKUP", "CUSHING SYNDROME"),
+    ],
+    ids=["fracture", "syndrome_then_school", "disease_then_clinic", "caps_syndrome"],
+)
+def test_eponyms_elsewhere_stay(text, kept):
+    assert kept in _l2(text)
+
+
+# ---------------------------------------------------------------- a year after "until"
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [
+        ("PT FORMERLY DROVE FOR ACME UNTIL 2019. NOW RETIRED.", "2019"),
+        ("smoked 1ppd until 1998, quit", "1998"),
+        ("worked as a welder till 2015", "2015"),
+    ],
+    ids=["drove_until", "smoked_until", "worked_till"],
+)
+def test_a_year_after_until_in_a_life_history_goes(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("hold heparin until 2000", "2000"),
+        ("was NPO until 2000 tonight", "2000"),
+        ("worked with PT. NPO until 2100", "2100"),
+    ],
+    ids=["hold_until_clock", "clock_word_after", "verb_in_an_earlier_sentence"],
+)
+def test_a_clock_time_after_until_stays(text, kept):
+    assert kept in _l2(text)
+
+
+def test_till_is_no_name_after_a_place():
+    assert "till" in _l2("lived in Lowell till 2015.")
+
+
+# ---------------------------------------------------------------- a nurse's unit before the credential
+
+
+@pytest.mark.parametrize("text,kept", [("IV RN\nflushed line", "IV RN"), ("ED RN notified of K 6.1", "ED RN")],
+                         ids=["iv_team_line", "ed_nurse"])
+def test_a_nurses_unit_is_no_initials(text, kept):
+    assert kept in _l2(text)
+
+
+def test_initials_on_a_signature_line_still_go():
+    assert "ck" not in _l2("pt resting.\nck, rn")
+
+
+# ---------------------------------------------------------------- dates after an INR, after an intake
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [("INR 12/29 WAS 1.8 AT HOME", "12/29"), ("RECHECK INR 1/10.", "1/10"), ("sober living, intake 5/31; IOP", "5/31")],
+    ids=["inr_then_was", "recheck_inr", "intake"],
+)
+def test_a_month_day_after_an_inr_or_an_intake_goes(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize("text,kept", [("goal INR 2/3", "2/3"), ("PT/INR 12/1.1", "12/1.1")], ids=["inr_goal_range", "pt_inr_pair"])
+def test_an_inr_range_stays(text, kept):
+    assert kept in _l2(text)
+
+
+# ---------------------------------------------------------------- signers' initials beside dictation fields
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [
+        ("Sincerely,\nA. Person, MD\nNFH/gw   D: 01/02/2026  T: 01/03/2026", "NFH"),
+        ("HCP WIFE.\nPR/KLM  D: 01/02  T: 01/03", "KLM"),
+        ("f/u prn.\nrtc 2 wk.   jw/kq", "jw/kq"),
+        ("dictated tq / transcribed lw 01/05/2026", "tq"),
+        ("dictated tq / transcribed lw 01/05/2026", "lw"),
+        ("-- Ann Okafor, LADC I / mf", "/ mf"),
+    ],
+    ids=["mixed_pair_before_fields", "caps_pair_with_clinical_half_before_fields", "pair_after_last_sentence",
+         "bare_dictated", "typist_before_date", "cosigner_after_counsellor_licence"],
+)
+def test_initials_in_dictation_fields_go(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("PT/OT  T: 98.6", "PT/OT"), ("pt w/ pain.  abd/ext\nmore text", "abd/ext"), ("resting.   HOB/TED", "HOB/TED")],
+    ids=["clinical_pair_before_a_temperature", "pair_after_a_sentence_not_last_line", "clinical_half_on_last_line"],
+)
+def test_clinical_pairs_beside_fields_stay(text, kept):
+    assert kept in _l2(text)
+
+
+# ---------------------------------------------------------------- the facility on a note's title line
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [
+        ("nursing note - harbor house ltc, unit b\n0600 resting", "harbor"),
+        ("hospice rn visit - seasons of hope hospice\ndos: 1/2", "seasons"),
+        ("INCIDENT / FALL NOTE - THE WILLOWS AT BAY RIDGE\nDATE: 1/2", "WILLOWS"),
+        ("home visit note - cornerstone visiting nurses   01/02/2025", "cornerstone"),
+    ],
+    ids=["house_then_unit", "hospice", "the_then_everyday_words", "visiting_nurses_then_date"],
+)
+def test_the_facility_after_a_notes_title_goes(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("SOCIAL WORK NOTE - FAMILY MEETING", "FAMILY MEETING"),
+        ("nursing note - group home", "group home"),
+        ("ED NOTE - CHEST PAIN", "CHEST PAIN"),
+        ("pharmacy note - prior auth", "prior auth"),
+        ("discharge summary - postpartum", "postpartum"),
+    ],
+    ids=["topic", "kind_of_home", "complaint", "no_head", "one_clinical_word"],
+)
+def test_a_titles_topic_stays(text, kept):
+    assert kept in _l2(text)
+
+
+# ---------------------------------------------------------------- a given name in parentheses after a role; police
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [("Ambulated x2 w/ PT (Mark). O: Tmax 37.8", "Mark"), ("cont regimen. sw (will) to contact landlord", "will")],
+    ids=["capitalised_after_pt", "lower_case_everyday_given_name"],
+)
+def test_a_given_name_in_parentheses_after_a_role_goes(text, left):
+    assert f"({left})" not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["PT (BID) ordered", "Seen by PT (eval only).", "OT (ADL) eval"],
+                         ids=["dosing_time", "two_words", "abbreviation"])
+def test_a_role_with_a_clinical_parenthesis_stays(text):
+    assert _l2(text) == text
+
+
+def test_a_police_shield_and_precinct_go():
+    out = _l2("Brought in by police (Officer Ann Lee, shield 22817, 67th Precinct) after assault")
+    assert "22817" not in out and "67th" not in out
+
+
+def test_a_face_shield_stays():
+    assert _l2("face shield 2 worn") == "face shield 2 worn"
+
+
+def test_a_provider_number_with_a_letter_goes():
+    assert "2451873F" not in _l2("Kind regards, Dr A. Person. Provider No. 2451873F")
+
+
+def test_an_age_before_a_date_of_birth_in_parentheses_goes():
+    assert "90" not in _l2("Alleged victim: Maria Okafor, 90 (DOB 01/02/1935)")
