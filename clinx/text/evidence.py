@@ -1987,6 +1987,10 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                     and not (p.low in EPONYMS and lows[head_end - 1] in _SCHOOL_HEADS and (p.case != "mixed" or p.raw[:1].isupper())) \
                     and not (p.low in SERVICES and t.low in _PRACTICE_HEADS) and not (cnt and _name_number(p)):
                 break  # ("Attleboro Pulmonary Associates": a specialty names a practice)
+            if p.low in SERVICES and t.low not in _PRACTICE_HEADS and cnt == 0 and (q := _place_before_services(text, toks, lows, k, place_set)) < k:
+                cnt += k - q  # "FAIRFAX BEHAVIORAL HEALTH", "Lowell Pediatric Dental Center": a town's services name an institution
+                k = q
+                break
             if t.low in _WEAK_HEADS and head_end == first_head + 1 and p.cls in (W, A) and cnt == 0 \
                     and (r := _region_before(toks, lows, k, place_set)) < k:
                 cnt += k - r  # "CAPE COD VNA", "MERRIMACK VALLEY VNA": a region names the agency, in any case
@@ -2391,6 +2395,18 @@ def _region_before(toks: list, lows: list, k: int, place_set: frozenset) -> int:
     if k >= 1 and lows[k - 1] in place_set and toks[k - 1].cls not in (C, W) and len(lows[k - 1]) >= 4:
         return k - 1
     return k
+
+
+def _place_before_services(text: str, toks: list, lows: list, k: int, place_set: frozenset) -> int:
+    """Where a listed town before the services before a head (``toks[k]``) starts, or ``k`` when there is none:
+    "[Fairfax] Behavioral Health", "[Lowell] Pediatric Dental Center" (services joined by "&" or "and" too)."""
+    q = k - 1
+    while q >= 0 and (lows[q] in SERVICES or lows[q] in ("&", "and") and q < k - 1) and _joined(text, toks[q], toks[q + 1], comma=False):
+        q -= 1
+    if q < 0 or lows[q] not in place_set or lows[q] in STATE_NAMES or not _joined(text, toks[q], toks[q + 1], comma=False) \
+            or toks[q].case == "mixed" and not toks[q].raw[:1].isupper():
+        return k
+    return q
 
 
 def _one_case_head_start(text: str, toks: list, lows: list, k: int, first_head: int, head_end: int, place_set: frozenset,

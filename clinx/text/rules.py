@@ -1059,7 +1059,16 @@ def _extend_name_left(text: str, c: Candidate) -> Candidate:
         if start < c.start and (w[0].isupper() and not _is_non_name(w) or w.lower() in first):
             start = span[0]  # the given name before the particles
         break
+    if start == c.start and (span := _prev_word(text, start)) is not None and text[span[0] : span[1]].lower() in _HMONG_FIRST \
+            and text[c.start : c.end].split()[-1].lower() in _HMONG_CLANS and len(text[c.start : c.end].split()) >= 2:
+        start = span[0]  # "interpreter Pa [Houa Xiong]": a Hmong given name's first syllable, though "PA" is a credential too
     return c if start == c.start else Candidate(start, c.end, c.category, c.source, c.score)
+
+
+#: The eighteen Hmong clans' surnames, and first syllables of Hmong given names that are clinical abbreviations or
+#: credentials elsewhere ("Pa Nhia Vang", "Ka Zoua Yang"): before a given name and a clan surname they are the name's.
+_HMONG_CLANS = frozenset("chang cha chue fang hang her heu khang kong kue lee ly lor lo moua pha phang thao vang vue xiong yang".split())
+_HMONG_FIRST = frozenset("pa ka yer nou xee kia".split())
 
 
 # (the particles of _PARTICLES that stand between a given name and a surname: not "mac", "st", which begin one)

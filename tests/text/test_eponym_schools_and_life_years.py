@@ -201,3 +201,44 @@ def test_a_provider_number_with_a_letter_goes():
 
 def test_an_age_before_a_date_of_birth_in_parentheses_goes():
     assert "90" not in _l2("Alleged victim: Maria Okafor, 90 (DOB 01/02/1935)")
+
+
+# ---------------------------------------------------------------- a town's services, interpreter services, Hmong names
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [
+        ("HX: 2 PRIOR ADMITS INCL FAIRFAX BEHAVIORAL HEALTH 2019. ON LITHIUM", "FAIRFAX"),
+        ("seen by Quincy behavioral health team", "Quincy"),
+    ],
+    ids=["caps_town_behavioral_health", "mixed_town_behavioral_health"],
+)
+def test_a_towns_services_before_a_head_name_an_institution(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("referred to behavioral health", "behavioral health"), ("lives in lowell. behavioral health f/u", "behavioral health f/u")],
+    ids=["services_alone", "town_in_the_sentence_before"],
+)
+def test_services_without_a_town_stay(text, kept):
+    assert kept in _l2(text)
+
+
+def test_a_telephone_interpreter_service_goes():
+    assert "language line" not in _l2("somali interpreter via language line (interp id 123).")
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [("Hmong-speaking; interpreter Pa Houa Xiong via phone", "Pa "), ("pt: pa nhia vang, 58 y/o f", "pa ")],
+    ids=["capitalised", "lower_case"],
+)
+def test_a_hmong_given_names_first_syllable_goes_with_it(text, left):
+    assert left not in _l2(text)
+
+
+def test_a_physician_assistant_before_a_name_stays():
+    assert "seen by PA" in _l2("seen by PA John Smith")
