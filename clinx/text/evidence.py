@@ -535,6 +535,16 @@ def region_after(text: str, end: int) -> tuple[int, int] | None:
     return None
 
 
+#: State codes that are also a person's degree or credential after a comma ("Dr. Jackson, MS", "Jane Austin, PA").
+_CODES_AS_CREDENTIALS_RE = re.compile(r",?[ \t]*(?:ma|pa|md|ms|de)\b", re.I)
+
+
+def _town_read_as_name(text: str, c) -> bool:
+    """Is the NAME candidate ``c`` a listed town that a state's code closes ("IN [MODESTO], CA")? Not when the code
+    is also a credential or a degree ("Dr. Jackson, MS"): a town read as a person keeps those."""
+    return text[c.start : c.end].lower() in _lex()[4] and _CODES_AS_CREDENTIALS_RE.match(text, c.end) is None
+
+
 def regions_after_places(text: str, cands: list) -> list[Candidate]:
     """The states and countries that close a removed place's name, as LOCATION candidates: after a LOCATION or a
     HOSPITAL candidate or placeholder ("[LOCATION], OH [ZIP]"), and a state's code just before a ZIP code.
@@ -542,7 +552,7 @@ def regions_after_places(text: str, cands: list) -> list[Candidate]:
     Part of that place's identifier ("Hondo TX" is one town), they go with it (``text.l1.states=with_place``, the
     default); a state or a country on its own still stays (Safe Harbor keeps states; ``drop_state_and_country_parts``).
     """
-    ends = {c.end for c in cands if c.category in _PLACE_CATEGORIES}
+    ends = {c.end for c in cands if c.category in _PLACE_CATEGORIES or c.category == "NAME" and _town_read_as_name(text, c)}
     if "[" in text:
         ends.update(m.end() for m in _PLACE_PLACEHOLDER_RE.finditer(text))
     out = []

@@ -433,6 +433,51 @@ _GROUPED_DIGITS_RE = re.compile(r"\d \d")
 _HEALTH_NUMBER_WORD_RE = re.compile(r"medicare|phn|phin|ohip|ihi|hsn|nhs|health card|health number")
 
 
+def _uk_postcode_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """A British postcode, with the listed post town right before it ("Glasgow G51 4BJ")."""
+    from clinx.text.lexicons import fold, places
+
+    town = m.group("town")
+    if town is not None and fold(town.lower()) in places():
+        return m.start("town"), m.end("v")
+    return m.span("v")
+
+
+def _staff_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """Initials in a staff field unless every group is a clinical abbreviation or a word ("TECH: CT", "RN: PT/OT")."""
+    from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term
+
+    if not m.group("v").isupper():
+        return None  # (the field's flags ignore case: "Assisted: no")
+    groups = [g.strip().lower() for g in m.group("v").split("/")]
+    if all(is_clinical_term(g) or g in FUNCTION_WORDS for g in groups):
+        return None
+    return m.span("v")
+
+
+#: Words a letter or a message greets that name no one ("Dear Colleague", "Dear Sir/Madam", "Hi team,").
+_SALUTATION_GENERIC = frozenset(
+    """
+colleague colleagues sir sirs madam doctor doctors dr team all everyone patient patients parent parents guardian friend
+friends family nurse nurses provider providers member members customer whom reader caregiver caregivers there folks
+""".split()
+)
+
+
+def _salutation_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """The greeted person's name unless it is a generic word or starts with a title (name_title takes those)."""
+    from clinx.text.evidence import TITLES
+
+    words = [w.lower().strip("'’") for w in m.group("v").split()]
+    if words[0] in TITLES or words[0] in _SALUTATION_GENERIC or any(w in _SALUTATION_GENERIC for w in words):
+        return None
+    return m.span("v")
+
+
+#: What every British postcode above holds: a blank, a digit and two capitals closing a word ("M33 5BW").
+_UK_INWARD_GATE_RE = re.compile(r"[ \t]\d[A-Z]{2}\b")
+
+
 EXTRA_RECOGNIZERS: list[Recognizer] = [
     # "XG/ss", "GPP/church/olinger", "AKR/TJ" on a line of its own under a dictated note's signature: the author's initials,
     # then the typist's initials or names
@@ -452,14 +497,14 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?im)(?:^[ \t]*(?:-{1,2}[ \t]?)?(?P<v>[a-z]{2,3}|[a-z]\.[ ]?[a-z]\.)(?:[ \t]?/[ \t]?|,?[ \t])|[.;!][ \t]{1,3}(?P<w>[a-z]{2,3})[ \t]?/[ \t]?"
         # ("MRN 1234567. -- KM, RN": after a sentence, a signature's dash too)
         r"|[.;!][ \t]{1,3}-{1,2}[ \t]?(?P<x>[a-z]{2,3}),?[ \t])"
-        r"(?:rn|lpn|np|md|pa|pa-c|cna|msw|lcsw|licsw|rrt|ma|cma|dpm|rd|dpt|slp)\.?"
+        r"(?:rn|lpn|np|md|pa|pa-c|cna|msw|lcsw|licsw|rrt|ma|cma|dpm|rd|dpt|slp|cnm)\.?"
         r"(?:(?:,?[ \t]|[ \t]?/[ \t]?)(?:rn|lpn|np|md|cna|msw|lcsw|licsw|rrt|rd|ld|ldn|phn|cde|ibclc|bsn|ccm|cdces|cm)\b\.?)*"
         # ("-- jt, md (pgy-3) / attending ...": a parenthesis or a slash's tail too)
         # ("-- bh, np 617-555-0101": or a phone number after one blank)
         r"(?:[ \t]*(?:,|\||[ \t]{2}|[ \t]-[ \t]|\(|/)[^\n]*|[ \t](?=[\d(])[^\n]*)?[ \t]*$",
         "NAME", 0.85, validator=_signature_initials_ok,
         gate=lambda t, low: "rn" in low or "np" in low or "md" in low or "pa" in low or "cna" in low or "sw" in low or "rrt" in low
-        or "ma" in low or "dpm" in low or "rd" in low or "dpt" in low or "slp" in low,
+        or "ma" in low or "dpm" in low or "rd" in low or "dpt" in low or "slp" in low or "cnm" in low,
     ),
     # "D. MCCRORY, MD / KLT", "S. Greenblatt MD/klp": the typist's initials after the signer's credential, closing the line
     Recognizer(
@@ -510,6 +555,31 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?i)(?<![\w/-])(?P<v>\d{1,3}(?:st|nd|rd|th)[ \t](?:[a-z]+[ \t]){0,2}" + _MILITARY_UNIT
         + r"(?:,[ \t]\d{1,3}(?:st|nd|rd|th)[ \t](?:[a-z]+[ \t])?" + _MILITARY_UNIT + r")?)(?![\w-])",
         "HOSPITAL", 0.85, gate=lambda t, low: _MILITARY_GATE_RE.search(low) is not None,
+    ),
+    # "Sale, M33 5BW", "Leeds LS6 2QT": a British postcode, in capitals, its two halves apart (an ordinal's ending is no
+    # inward code: "L4 5TH NERVE"; a spinal level has no letters after its digit: "L5 S1")
+    Recognizer(
+        "uk_postcode",
+        # ("Glasgow G51 4BJ": a listed post town right before it goes with it, though "Glasgow" is a coma scale too)
+        r"(?<![\w/-])(?:(?P<town>[A-Z][A-Za-z'-]+(?:[ \t][A-Z][A-Za-z'-]+)?),?[ \t])?"
+        r"(?P<v>[A-Z]{1,2}\d[A-Z\d]?[ \t]\d(?!(?:ST|ND|RD|TH)\b)[ABD-HJLNP-UW-Z]{2})(?![\w-])",
+        "ZIP", 0.85, validator=_uk_postcode_ok, gate=lambda t, low: _UK_INWARD_GATE_RE.search(t) is not None,
+    ),
+    # "Dear Joe,", "Hi Grace -": the person a letter or a message greets, at its line's start (a title's name is
+    # name_title's; "Dear Colleague", "Dear Sir/Madam" greet no one in particular)
+    Recognizer(
+        "salutation_name",
+        r"(?m)^[ \t]*(?:Dear|DEAR|Hi|HI|Hello|HELLO)[ \t]+(?P<v>[A-Z][A-Za-z'’-]+(?:[ \t][A-Z][A-Za-z'’-]+){0,2})[ \t]*(?:,|:|[ \t]-[ \t]|$)",
+        "NAME", 0.85, validator=_salutation_ok, gate=lambda t, low: "dear " in low or "hi " in low or "hello " in low,
+    ),
+    # "SONOGRAPHER: KM / DB", "Scribe: JT": initials in a field for the staff who did the work, closing the line (one
+    # group that is a clinical abbreviation, "TECH: CT", or two, "RN: PT/OT", is what was done, no one's initials)
+    Recognizer(
+        "initials_in_staff_field",
+        r"(?im)^[ \t]*(?:[a-z]+[ \t])?(?:sonographer|tech|technologist|scribe|transcriptionist|typist|nurse|rn|therapist|"
+        r"supervisor|interpreter|assist(?:ed)?|assistant|witness)s?[ \t]*:[ \t]*"
+        r"(?P<v>[A-Z]{2,3}(?:[ \t]*/[ \t]*[A-Z]{2,3})?)[ \t]*$",
+        "NAME", 0.85, validator=_staff_initials_ok, gate=lambda t, low: ":" in t,
     ),
     # "shield 22817, 67th Precinct": a police precinct by its number
     Recognizer(
@@ -705,6 +775,7 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "phone_national_groups",
         r"(?:(?<![\w/.,+-])0(?:4\d{2}[ ]\d{3}[ ]\d{3}|[2378][ ]\d{4}[ ]\d{4}|[1-9]\d{2,3}[ ]\d{3}[ ]\d{3,4})"
         r"|(?<![\w/.,+-])07\d{3}[ ]\d{6}"  # (a British mobile: "07700 900461")
+        r"|\((?<![\w(]\()0[2378]\)[ ]?\d{4}[ ]\d{4}"  # (an Australian landline's area code in parentheses: "(02) 9555 0182")
         r"|\+(?<![\w+]\+)\d{1,3}[ ](?:\(0\)[ ]?)?\d{1,4}(?:[ ]\d{2,6}){1,3})(?![\w/]|[.,]\d)",
         "PHONE", 0.9, gate=lambda t, low: _GROUPED_DIGITS_RE.search(t) is not None,
         validator=lambda m, text: m.span() if sum(ch.isdigit() for ch in m.group()) >= 9 else None,  # ("+3 200 300": counts)

@@ -50,6 +50,7 @@ from clinx.text.evidence import (
     report_verb_word,
     units_before_streets,
 )
+from clinx.text.landmarks import find_landmarks
 from clinx.text.institutions import (
     complete_institutions,
     find_bare_institutions,
@@ -244,7 +245,7 @@ ID_CUES: list[tuple[str, str]] = [
         r"(?:acct|account)(?=\.?\s{0,2}[:#])|"
         # words that alone name the number after them: a prior authorisation's key, a claim, a confirmation, an
         # officer's badge, an implant's lot ("covermymeds key BXR7LTQ2", "badge 3317", "LOT PM2209X", "conf # 88-1234")
-        r"badge|shield(?=\s{0,3}#?\s{0,2}\d{3})|key|lot|claim|conf|confirmation|auth|authorization|authorisation|incident|ticket|tracking|ref|reference|"
+        r"badge|shield(?=\s{0,3}#?\s{0,2}\d{3})|batch(?=\s{0,3}[:#]?\s{0,2}[A-Za-z]{0,4}\d)|key|lot|claim|conf|confirmation|auth|authorization|authorisation|incident|ticket|tracking|ref|reference|"
         # a national health number's name, the last four of a social security number, an ambulance run's number
         # ("OHIP 4821-663-901-KT", "LAST4 4471", "RUN# 24-0817"; a run of fluid has no "#")
         r"ohip|medicare|medicaid|mbi|last\s?(?:4|four)|run(?=\s{0,2}(?:#|no\b|number))|"
@@ -474,7 +475,7 @@ _CUE_START_WORDS = sorted(
         """mrn mr med patient pt record chart unit pid accession acc ssn social phone tel fax cell mobile pager pgr beeper contact
         hospital facility study exam order visit encounter case specimen requisition member insurance policy account
         acct license licence device serial health beneficiary subscriber employee badge passport vehicle id zip postal task trip job
-        provider prescriber registration gmc nmc shield
+        provider prescriber registration gmc nmc shield batch
         post key lot claim conf confirmation auth authorization authorisation incident ticket tracking ref reference bleep
         ohip medicare medicaid mbi last last4 run sn s/n icn edipi""".split()
     ),
@@ -1202,6 +1203,7 @@ class RuleRecognizer:
         cands.extend(find_initials_after_credentials(text))
         cands.extend(find_address_fields(text))
         cands.extend(find_word_towns(text))
+        cands.extend(find_landmarks(text))
         cands.extend(find_quarters(text))
         cands.extend(find_branch_towns(text))
         cands.extend(find_bare_institutions(text))

@@ -242,3 +242,81 @@ def test_a_hmong_given_names_first_syllable_goes_with_it(text, left):
 
 def test_a_physician_assistant_before_a_name_stays():
     assert "seen by PA" in _l2("seen by PA John Smith")
+
+
+# ---------------------------------------------------------------- British postcodes, Australian landlines, greetings
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [
+        ("To: Dr Ann Lee, 12 Moss Lane, Sale, M33 5BW\nDiagnosis: COPD", "BW"),
+        ("Leeds LS6 2QT   Tel 0113 496 0000", "2QT"),
+        ("5 Drumoyne Road, Glasgow G51 4BJ", "Glasgow"),
+        ("Dr Ann Lee, ph (02) 9555 0182.", "9555"),
+    ],
+    ids=["postcode_after_town", "postcode_after_town_before_phone", "post_town_that_is_also_a_scale", "au_landline_area_code"],
+)
+def test_british_and_australian_address_parts_go(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["RIGHT L4 5TH NERVE ROOT", "T2DM, L5 S1 disc bulge"], ids=["ordinal", "spinal_levels"])
+def test_spinal_levels_and_ordinals_are_no_postcodes(text):
+    assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [("Re: Ann Lee\nDear Joe,\nThank you for referring", "Joe"), ("Hi Grace - pt called back", "Grace")],
+    ids=["dear_everyday_given_name", "hi_then_dash"],
+)
+def test_the_person_a_letter_greets_goes(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["Dear Colleague,", "Dear Sir/Madam,", "Hi all,", "Hi team,"],
+                         ids=["colleague", "sir_madam", "all", "team"])
+def test_a_generic_greeting_stays(text):
+    assert _l2(text) == text
+
+
+# ---------------------------------------------------------------- batch numbers, staff fields, towns read as names
+
+
+def test_a_vaccine_batch_number_goes():
+    out = _l2("12-mo MMR given L thigh, batch MM4431X.")
+    assert "MM4431X" not in out and "batch" in out
+
+
+def test_a_batch_of_samples_stays():
+    assert _l2("batch of 12 samples sent") == "batch of 12 samples sent"
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [("READ BY: A. Person MD\nSONOGRAPHER: KM / DB", "DB"), ("Next visit 2 wks.\n- AF/cnm", "AF")],
+    ids=["sonographer_pair", "midwife_signature_with_clinical_letters"],
+)
+def test_initials_in_staff_fields_and_midwife_signatures_go(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["TECH: CT", "RN: PT/OT", "Assisted: no"], ids=["modality", "therapies", "lower_value"])
+def test_staff_fields_holding_no_initials_stay(text):
+    assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [("VIA OSH (MERCY MEDICAL IN MODESTO, CA)", ", CA"), ("FROM: X HOSPITAL, LA GRANDE, OR  TO: ICU", ", OR")],
+    ids=["town_in_parentheses", "town_in_a_transfer_field"],
+)
+def test_a_state_closing_a_town_read_as_a_name_goes(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize("text,kept", [("seen by Dr. Jackson, MS", ", MS"), ("mother Jane, MA", ", MA")],
+                         ids=["degree_after_a_surname_that_is_a_town", "credential"])
+def test_a_degree_after_a_town_shaped_name_stays(text, kept):
+    assert kept in _l2(text)

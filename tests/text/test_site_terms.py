@@ -14,7 +14,7 @@ from clinx.text.site_terms import load_site_terms
 
 SITE_TSV = (
     "# facilities, staff and ward names of one site (invented)\n"
-    "HOSPITAL\tBright Path Inn\n"
+    "HOSPITAL\tBright Path\n"
     "HOSPITAL\tthe bridge\n"
     "NAME\tWinter\n"
     "LOCATION\tFields Corner\n"
@@ -36,7 +36,7 @@ def _pipe(path) -> TextPipeline:
 
 @pytest.mark.parametrize(
     "text,value",
-    [("referred to the bright path inn for housing", "bright path inn"),
+    [("referred to bright path for housing", "bright path"),
      ("REFERRED TO THE BRIDGE OUTPATIENT PROGRAM", "bridge"),
      ("lives near fields corner w/ son", "fields"),
      ("plan reviewed w/ winter", "winter")],
@@ -65,10 +65,10 @@ def test_a_rows_manifest_outranks_keep(site):
 
 def test_json_lists_and_the_fingerprint_follow_the_content(tmp_path):
     p = tmp_path / "site.json"
-    p.write_text(json.dumps({"HOSPITAL": ["Bright Path Inn"], "keep": ["Ellison 4"]}))
+    p.write_text(json.dumps({"HOSPITAL": ["Bright Path"], "keep": ["Ellison 4"]}))
     a = _pipe(p).fingerprint()
-    assert "bright path inn" not in _pipe(p).run("at bright path inn").text
-    p.write_text(json.dumps({"HOSPITAL": ["Bright Path Inn", "Rosie's Place"]}))
+    assert "bright path" not in _pipe(p).run("referred to bright path").text
+    p.write_text(json.dumps({"HOSPITAL": ["Bright Path", "Rosie's Place"]}))
     assert _pipe(p).fingerprint() != a != TextPipeline("L2").fingerprint()
 
 
