@@ -263,6 +263,11 @@ def _right(text: str, s: int, e: int, cat: str) -> Candidate | None:
                 break
             end, new_cat = second.end(), "HOSPITAL"
             break
+        elif n == 0 and w in _FAMILY_FIRM and "&" in m.group(1) and not clinician \
+                and (cat != "NAME" or _VENUE_CUE_BEFORE.search(text, max(0, s - 12), s)):
+            # "roofer for [O'Dwyer] & sons": a family firm's name ("wife Mary and sons" are her sons)
+            end, new_cat = m.end(), "HOSPITAL"
+            break
         elif w in ("and", "&") and after_head and not _same_case_next(text, m.end(), prev):
             break  # "Food Bank and church pantry": a second place, or none ("Health and Counseling Services" goes on)
         elif w in _TAIL_HEADS and not after_head and (cat != "NAME" or _VENUE_CUE_BEFORE.search(text, max(0, s - 12), s)):
@@ -313,8 +318,18 @@ def _legal_form(text: str, s: int, e: int) -> Candidate | None:
 #: Associates", "Emory Headache Center").
 _PRACTICE_HEADS = frozenset("associates assoc physicians specialists group partners consultants pc pllc center centre institute".split())
 #: Words that close an institution's name after a found town or institution, and after a person's name only right
-#: after a venue cue ("FILLED AT [Creech] DRUG", "RETIRED FROM [Williams] COMPANIES"; not "son [John] drug use").
-_TAIL_HEADS = frozenset("drug drugs behavioral behavioural hs grp companies fulfillment".split())
+#: after a venue cue ("FILLED AT [Creech] DRUG", "RETIRED FROM [Williams] COMPANIES"; not "son [John] drug use"):
+#: kinds of shop, trade and practice ("[Dockside] lumber", "[Nickel City] physiotherapy", "[Kings Harbor] multicare").
+_TAIL_HEADS = frozenset(
+    """
+drug drugs behavioral behavioural hs grp companies fulfillment
+lumber florist florists electrical electric plumbing roofing construction landscaping bakery auto automotive motors
+trucking logistics dairy foods deli diner cafe pub tavern salon barbershop cleaners movers towing
+physiotherapy chiropractic optometry eye multicare ministries fellowship manufacturing industries mills hardware
+""".split()
+)
+#: The family after "&" that closes a firm's name ("O'Dwyer & Sons").
+_FAMILY_FIRM = frozenset("sons son daughters daughter brothers bros".split())
 #: A venue cue right before a person's name, after which such a word makes the name a shop's ("FILLED AT CREECH DRUG").
 _VENUE_CUE_BEFORE = re.compile(r"(?i)\b(?:at|from|for)[ \t]+$")
 #: Specialties after which "& <specialty>" is the practice's second one ("Pulmonary & Sleep", "Hematology & Oncology").

@@ -342,3 +342,30 @@ def test_quarters_of_streets_and_more_numbers_are_removed(text, left):
 
 def test_a_short_job_number_stays():
     assert _l2("job no 2 priority") == "job no 2 priority"
+
+
+# ---------------------------------------------------------------- a trade's word after a found name (2026-12-05)
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [
+        ("states he was let go from Dockside lumber last month.", "lumber"),
+        ("plan: physio 2x/wk at Nickel City physiotherapy; booking", "physiotherapy"),
+        ("works as pca at Kings Harbor multicare. cxr clear", "multicare"),
+        ("works at Fig Garden florist.", "florist"),
+        ("roofer for O'Dwyer & sons. capacity intact", "sons"),
+    ],
+    ids=["lumber", "physiotherapy", "multicare", "florist", "family_firm"],
+)
+def test_a_trades_word_after_a_found_name_goes_with_it(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("wife Mary eye drops given", "eye drops"), ("son John and sons visited", "and sons")],
+    ids=["relative_then_eye", "relative_and_sons"],
+)
+def test_a_trades_word_after_a_relatives_name_stays(text, kept):
+    assert kept in _l2(text)
