@@ -419,31 +419,67 @@ def find_place_fields(text: str) -> list[Candidate]:
     return out
 
 
-#: Words that give the name a person goes by ("goes by 'T-Bone'", "aka Smokey", "known as Big Mike").
-_NICKNAME_CUES = r"goes[ \t]by|go[ \t]by|aka|a\.k\.a\.?|nicknamed?|known[ \t]as|prefers[ \t]to[ \t]be[ \t]called|calls[ \t](?:him|her|them)self"
+#: Words that give the name a person goes by ("goes by 'T-Bone'", "aka Smokey", "known as Big Mike", "known to team
+#: as 'big will'").
+_NICKNAME_CUES = (r"goes[ \t]by|go[ \t]by|aka|a\.k\.a\.?|nicknamed?|known[ \t](?:to[ \t](?:[a-z]+[ \t]){1,2})?as"
+                  r"|prefers[ \t]to[ \t]be[ \t]called|calls[ \t](?:him|her|them)self")
 #: A nickname in quotes after such a word, or after a relative or a companion ("friend 'smokey' visits",
 #: "foreman \"big mike\""): one or two words of letters, no longer than a name.
 _NICKNAME_RE = re.compile(
-    r"(?i)(?<![\w-])(?:" + _NICKNAME_CUES + "|" + "|".join(sorted((re.escape(w) for w in RELATIONS | {"foreman", "buddy"}), key=len, reverse=True))
+    r"(?i)(?<![\w-])(?:(?P<cue>" + _NICKNAME_CUES + ")|" + "|".join(sorted((re.escape(w) for w in RELATIONS | {"foreman", "buddy"}), key=len, reverse=True))
     + r")[ \t:]{1,3}[\"“'‘](?P<v>[a-z][a-z'’-]{0,14}(?:[ \t][a-z][a-z'’-]{0,14})?)[\"”'’](?![a-z])"
 )
 _NICKNAME_GATE_RE = re.compile(r"[\"“'‘]")
+#: A nickname alone in quotes and parentheses right after a name ("Margaret Doyle ('peg')", "Walter Ruiz (\"Bud\")").
+_NICKNAME_AFTER_NAME_RE = re.compile(
+    r"(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]\([ \t]?[\"“'‘](?P<v>[A-Za-z][A-Za-z'’-]{1,14}(?:[ \t][A-Za-z][A-Za-z'’-]{1,14})?)[\"”'’][ \t]?\)"
+)
 
 
 def find_nicknames(text: str) -> list[Candidate]:
     """The names people go by, in quotes after a word that gives one or after a relative ("goes by 'T-Bone'",
-    "partner \"shorty\"", "FRIEND \"SMOKEY\" VISITS"): NAME, whatever the words are (a nickname is most often one).
+    "partner \"shorty\"", "FRIEND \"SMOKEY\" VISITS"), or in quotes and parentheses right after a name the lexicons
+    list ("Margaret Doyle ('peg')"): NAME, whatever the words are (a nickname is most often one).
 
-    A quoted value of function words ("wife 'is worried'") is speech, not a name.
+    A quoted value of function words after a relative ("wife 'is worried'") is speech, not a name.
     """
     if _NICKNAME_GATE_RE.search(text) is None:
         return []
     out = []
     for m in _NICKNAME_RE.finditer(text):
         words = m.group("v").lower().split()
-        if any(w in FUNCTION_WORDS or w in _NEVER for w in words):
-            continue
+        if m.group("cue") is None and any(w in FUNCTION_WORDS or w in _NEVER for w in words):
+            continue  # (after a naming cue the quotes hold the name whatever its words: "known as 'big will'")
         out.append(Candidate(m.start("v"), m.end("v"), "NAME", "evidence:nickname", 0.9))
+    first, last = _lex()[0], _lex()[1]
+    for m in _NICKNAME_AFTER_NAME_RE.finditer(text):
+        before, words = m.group("name").lower(), m.group("v").lower().split()
+        if (before in first or before in last) and classify(before) in (N, A) \
+                and not any(w in FUNCTION_WORDS or w in _NEVER for w in words):
+            out.append(Candidate(m.start("v"), m.end("v"), "NAME", "evidence:nickname", 0.9))
+    return out
+
+
+#: Children listed with their ages in parentheses ("2 children (Kofi 12, Ama 9)", "KIDS (JAYDEN 7, MIA 4)").
+_CHILDREN_LIST_RE = re.compile(
+    r"(?i)\b(?:children|kids|grandchildren|grandkids|sons|daughters|siblings|sibs)\b[^()\n]{0,20}\((?P<list>[^()\n]{3,120})\)"
+)
+_CHILD_WITH_AGE_RE = re.compile(r"(?<![\w'’-])([A-Za-z][A-Za-z'’-]+)(?:,|[ \t]{1,2})[ \t]?(?:age[ \t])?\d{1,2}(?![\d/.:])")
+_NOT_A_CHILDS_NAME = frozenset("age ages aged boy boys girl girls son sons daughter daughters twins twin baby infant yo mo".split())
+
+
+def find_listed_children(text: str) -> list[Candidate]:
+    """The names of children listed with their ages in parentheses after "children", "kids", "grandchildren" ("has 2
+    children (Kofi 12, Ama 9)"): each word before an age, unless it says who the child is ("boy 12", "ages 3, 5")."""
+    if "(" not in text:
+        return []
+    out = []
+    for m in _CHILDREN_LIST_RE.finditer(text):
+        for c in _CHILD_WITH_AGE_RE.finditer(text, m.start("list"), m.end("list")):
+            raw, w = c.group(1), c.group(1).lower()
+            if w in FUNCTION_WORDS or w in _NOT_A_CHILDS_NAME or classify(w) == C and not (raw[0].isupper() and not raw.isupper()):
+                continue  # (a clinical word only capitalised in mixed case: "Ama 9" is a girl, "ama" against advice)
+            out.append(Candidate(c.start(1), c.end(1), "NAME", "evidence:listed_child", 0.85))
     return out
 
 
@@ -2996,4 +3032,4 @@ def _state_after(text: str, t: _Tok) -> bool:
     return bool(m) and (m.group(1) or m.group(2) or m.group(3)).lower() in US_STATES
 
 
-__all__ = ["classify", "find_evidence", "is_eponym", "tokens"]
+__all__ = ["classify", "find_evidence", "find_listed_children", "is_eponym", "tokens"]

@@ -455,6 +455,31 @@ def _staff_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return m.span("v")
 
 
+#: Common Korean and Chinese surnames as notes spell them.
+_EAST_ASIAN_SURNAMES = frozenset(
+    """
+park kim lee choi jung chung kang cho yoon jang lim han shin seo kwon hwang ahn song yoo hong jeon moon
+wang zhang liu chen yang huang zhao wu zhou xu sun ma zhu hu guo lin he gao luo zheng liang xie tang
+""".split()
+)
+
+
+def _hyphenated_given_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """A hyphenated given name before an East Asian surname, unless its halves are English words or clinical
+    abbreviations ("ex-wife lee", "pre-op park", "s/p in-law kim")."""
+    from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term, ordinary_words
+
+    halves = m.group("v").split()[0].lower().split("-")
+    if any(h in FUNCTION_WORDS or h in _ENGLISH_PREFIXES or is_clinical_term(h) for h in halves) \
+            or all(h in ordinary_words() for h in halves):
+        return None
+    return m.span("v")
+
+
+#: Prefixes English joins to a word by a hyphen ("pre-op", "step-son", "self-pay").
+_ENGLISH_PREFIXES = frozenset("pre post non co re ex in self step half anti sub mid semi multi".split())
+
+
 #: Words a letter or a message greets that name no one ("Dear Colleague", "Dear Sir/Madam", "Hi team,").
 _SALUTATION_GENERIC = frozenset(
     """
@@ -580,6 +605,13 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"supervisor|interpreter|assist(?:ed)?|assistant|witness)s?[ \t]*:[ \t]*"
         r"(?P<v>[A-Z]{2,3}(?:[ \t]*/[ \t]*[A-Z]{2,3})?)[ \t]*$",
         "NAME", 0.85, validator=_staff_initials_ok, gate=lambda t, low: ":" in t,
+    ),
+    # "client hye-jin park", "JI-WOO KIM": a Korean or Chinese given name of two syllables joined by a hyphen, then a
+    # common surname of those languages, in any case
+    Recognizer(
+        "hyphenated_given_name",
+        r"(?i)(?<![\w'’-])(?P<v>[a-z]{1,4}-[a-z]{2,4}[ \t](?:" + "|".join(sorted(_EAST_ASIAN_SURNAMES)) + r"))(?![\w'’-])",
+        "NAME", 0.85, validator=_hyphenated_given_ok, gate=lambda t, low: "-" in t,
     ),
     # "shield 22817, 67th Precinct": a police precinct by its number
     Recognizer(

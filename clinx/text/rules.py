@@ -45,6 +45,7 @@ from clinx.text.evidence import (
     find_evidence,
     find_initials_after_credentials,
     find_nicknames,
+    find_listed_children,
     find_place_fields,
     regions_after_places,
     report_verb_word,
@@ -114,7 +115,8 @@ how why in on at from to for of with by and or but patient pt seen study studies
 )
 
 #: ("SN [ID]": a serial number's cue beside the number L1 removed is no name; "SN Jones" is L1's to decide)
-NON_NAMES = FUNCTION_WORDS | CLINICAL_WORDS | EPONYM_HEADS | frozenset({"xxxx", "re", "cc", "attn", "sn"})
+# ("goes" of "[NAME] (goes by [NAME])": a surname too, but between two names it is the nickname's cue)
+NON_NAMES = FUNCTION_WORDS | CLINICAL_WORDS | EPONYM_HEADS | frozenset({"xxxx", "re", "cc", "attn", "sn", "goes"})
 
 _HOSPITAL_WORDS_TITLE = r"(?:Hospitals?|Medical\s{1,3}Cent(?:er|re)|Health\s{1,3}(?:Cent(?:er|re)|System|Sciences\s{1,3}Cent(?:er|re))|Healthcare|Clinic|Infirmary|Cancer\s{1,3}Cent(?:er|re)|Imaging\s{1,3}Cent(?:er|re)|Institute|Sanatorium|Hospice|Medical\s{1,3}Group|Medical\s{1,3}College|Nursing\s{1,3}Home)"
 # The same keywords in capitals (headers and overlays write "GENERAL HOSPITAL");
@@ -1200,6 +1202,7 @@ class RuleRecognizer:
         cands.extend(find_counties(text))
         cands.extend(find_place_fields(text))
         cands.extend(find_nicknames(text))
+        cands.extend(find_listed_children(text))
         cands.extend(find_initials_after_credentials(text))
         cands.extend(find_address_fields(text))
         cands.extend(find_word_towns(text))

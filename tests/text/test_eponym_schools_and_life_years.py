@@ -320,3 +320,39 @@ def test_a_state_closing_a_town_read_as_a_name_goes(text, left):
                          ids=["degree_after_a_surname_that_is_a_town", "credential"])
 def test_a_degree_after_a_town_shaped_name_stays(text, kept):
     assert kept in _l2(text)
+
+
+# ---------------------------------------------------------------- nicknames, listed children, hyphenated given names
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [
+        ("client: margaret doyle ('peg'), 88yo f, lives alone", "peg"),
+        ("pt known to team as 'big will' (hx etoh), 58 m", "big will"),
+        ("Has 2 children (Kofi 12, Ama 9) currently staying w/ aunt", "Ama"),
+        ("KIDS (JAYDEN 7, MIA 4) AT HOME WITH GRANDMOTHER", "MIA"),
+        ("individual therapy | client hye-jin park (goes by jin), 26", "hye-jin"),
+        ("Referring: JI-WOO KIM, MD", "JI-WOO"),
+    ],
+    ids=["quoted_nickname_in_parentheses_after_a_name", "known_to_team_as", "children_with_ages_mixed_case",
+         "children_with_ages_caps", "hyphenated_korean_given_name", "hyphenated_given_name_caps"],
+)
+def test_nicknames_listed_children_and_hyphenated_given_names_go(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("pain in knee ('sharp'), worse w/ stairs", "sharp"),
+        ("3 children (ages 3, 5, 9) at home", "ages 3, 5, 9"),
+        ("two sons (boy 12, girl 9)", "boy 12, girl 9"),
+        ("pre-op park and ride shuttle", "pre-op"),
+        ("ex-wife lee called", "ex-wife"),
+        ("client jane roe (goes by jin), 26", "goes by"),
+    ],
+    ids=["quoted_word_after_a_body_part", "ages_alone", "kinds_of_child", "english_prefix", "ex_wife", "nickname_cue_kept"],
+)
+def test_look_alikes_of_those_stay(text, kept):
+    assert kept in _l2(text)
