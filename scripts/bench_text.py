@@ -55,8 +55,9 @@ precision is the fraction of removed letters and digits that lie in gold PHI:
   * ``L2`` is L2 as shipped: its rules and its statistical layer, the CRF
     (``text.l2.ner=crf``); ``recall|precision|retention/<set>/L2-rules`` the
     rules alone (``text.l2.ner=null``), ``.../L2+spacy`` the rules with spaCy's
-    model in the CRF's place (the ``ner`` extra); ``cost_ratio/L2`` and
-    ``cost_ratio/L2+spacy`` the CPU time of each over the rules alone;
+    model in the CRF's place (the ``ner`` extra), ``.../L2+minilm`` the CRF and the
+    MiniLM head together (``text.l2.ner=crf+minilm``, off by default); ``cost_ratio/L2``,
+    ``cost_ratio/L2+spacy`` and ``cost_ratio/L2+minilm`` the CPU time of each over the rules alone;
   * ``recall/notes/<competitor>``, ``precision/notes/<competitor>`` for
     competitors run side by side when installed (optional extras, never clinx
     dependencies): ``presidio`` (``pip install presidio-analyzer
@@ -385,11 +386,12 @@ def bench_notes(figures: dict, table: list, repeats: int) -> None:
 
 
 #: L2's variants beside the default (rules + the CRF layer): the rules alone, and the rules with spaCy instead of the CRF.
-L2_VARIANTS = {"L2-rules": {"ner": None}, "L2+spacy": {"ner": "spacy"}}
+L2_VARIANTS = {"L2-rules": {"ner": None}, "L2+spacy": {"ner": "spacy"}, "L2+minilm": {"ner": "crf+minilm"}}
 
 
 def bench_l2_variants(figures: dict, table: list, groups: dict, repeats: int) -> None:
-    """L2 without its statistical layer and with spaCy's in its place: the note figures, and the cost of each layer.
+    """L2 without its statistical layer, with spaCy's in its place, and with the MiniLM head beside the CRF
+    (``L2+minilm``, ``text.l2.ner=crf+minilm``): the note figures, and the cost of each layer.
 
     Writes ``recall|precision|retention/<set>/<variant>``, ``notes_per_s[_1kb]/<variant>`` and ``cost_ratio/<system>``:
     the CPU time of L1 + L2 with a layer (``L2``: the CRF, the default; ``L2+spacy``) over L1 + L2's rules alone,
@@ -416,7 +418,7 @@ def bench_l2_variants(figures: dict, table: list, groups: dict, repeats: int) ->
         cpu[key] = _time_runs(pipe, texts, [None] * len(texts), repeats)[0]
         figures[f"notes_per_s/{key}"] = round(len(texts) / cpu[key], 1)
         figures[f"notes_per_s_1kb/{key}"] = round(chars / 1000 / cpu[key], 1)
-    for key in ("L2", "L2+spacy"):
+    for key in ("L2", "L2+spacy", "L2+minilm"):
         if key in cpu and "L2-rules" in cpu:
             figures[f"cost_ratio/{key}"] = round(cpu[key] / cpu["L2-rules"], 2)
             print(f"{key}: {figures[f'cost_ratio/{key}']}x the CPU time of L2's rules alone")

@@ -531,7 +531,7 @@ class ContextLevel:
         self.site = load_site_terms(site_terms)
         # the optional statistical layer (text.l2.ner): loaded here, so a missing package fails at build time
         # (ner_min_marginal: the crf layer's gate, see clinx.text.crf.MIN_MARGINAL)
-        self.ner = make_ner(ner, **({"min_marginal": ner_min_marginal} if ner == "crf" and ner_min_marginal is not None else {}))
+        self.ner = make_ner(ner, **({"min_marginal": ner_min_marginal} if ner in ("crf", "crf+minilm") and ner_min_marginal is not None else {}))
         self.salt = salt
         self.keep_values = keep_values
 

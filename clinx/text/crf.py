@@ -346,65 +346,75 @@ class CrfNer:
             return []
         tagger = self.tagger
         tags = tagger.tag(features(text, toks))
-        out: list[Candidate] = []
-        ev = None  # clinx's evidence tokens of the text, read once when a span needs them
-        for _s, _e, cat, idx in spans_of(toks, tags):
-            # placeholders, punctuation, clinical and function words at the edges are never the PHI itself
-            while idx and _junk(toks[idx[0]][2]):
-                idx = idx[1:]
-            while idx and _junk(toks[idx[-1]][2]) and not (cat != "NAME" and len(idx) > 1 and _kind(toks[idx[-1]][2])):
-                idx = idx[:-1]  # (not a kind word closing an organisation's or a street's name: "Bayou Teche Nursing & Rehab")
-            if not idx:
-                continue
-            if min(tagger.marginal(tags[i], i) for i in idx) < self.min_marginal:
-                continue
-            start, end = toks[idx[0]][0], toks[idx[-1]][1]
-            if _slashed(text, start, end):
-                continue  # "Cor/Cardiac", "CK/MB/Tn": a header or test pair, not a name
-            if _low(toks[idx[-1]][2]) in _PERSON_WORDS:
-                continue  # "reviewed by Attending Provider": ends with a role, so names none
-            if cat == "NAME":
-                while len(idx) > 1 and _low(toks[idx[0]][2]) in _PERSON_WORDS:
-                    idx = idx[1:]  # "NURSE DEVON": the role before a name is context
-                start = toks[idx[0]][0]
-            if cat == "NAME" and _HISTORY_CUE_RE.search(text, max(0, start - 8), start):
-                continue  # "s/p RAI", "h/o ITP": after status-post or history-of comes a procedure or a disease
-            if all(len(toks[i][2]) < 2 for i in idx):
-                continue  # "67 y/o M presents": a lone letter is no name without a rule's context
-            if ev is None:
-                ev = evidence_tokens(text)
-                ev_starts = [t.s for t in ev]
-            k = bisect_left(ev_starts, start)  # (a scan of all tokens per span was quadratic on long notes)
-            run = []
-            while k < len(ev) and ev[k].e <= end:
-                run.append(ev[k])
-                k += 1
-            if run and is_eponym(text, run):
-                continue  # "VIRCHOW NODE", "austin flint murmur": a name that names a sign or a thing
-            if cat == "NAME" and all(_everyday(toks[i][2], ambiguous=True) for i in idx):
-                continue  # "pt w/ grace period", "rn mark site": everyday words the rules read in context decide
-            if cat != "NAME" and all(_generic(toks[i][2]) for i in idx):
-                continue  # "came from Urgent Care", "works for the county": a kind of place, not one place
-            if cat != "NAME" and len(idx) > 1 and _low(toks[idx[0]][2]) in _CARE_VERBS and all(_generic(toks[i][2]) for i in idx[1:]):
-                continue  # "VNA TO RESUME SERVICES": a verb of arranging care and the kind of care
-            if cat != "NAME" and len(idx) == 1 and not _proper(toks[idx[0]][2]):
-                continue  # "the Division of Cardiology", "Seen at Two South": one everyday word names no one place
-            words = [_low(toks[i][2]) for i in idx if toks[i][2][0].isalpha()]
-            if cat == "HOSPITAL" and any(" ".join(words[:k]) in _MAKERS for k in (1, 2, 3)):
-                continue  # "Boston Scientific Promus Element": a device by its maker, not a place of care
-            if cat != "NAME" and _THING_AFTER_RE.match(text, end):
-                continue  # "per Portland protocol", "Ottawa criteria": a place that names a protocol or a score (the rules decide)
-            if cat == "LOCATION" and _PLURAL_NUMBER_RE.match(text, start):
-                continue  # "HR 90S-100S ST": a range of values (and ST the rhythm), no house number ends in "s"
-            one = toks[idx[0]][2]
-            if len(idx) == 1 and not one[:1].isupper() and (_everyday(one) and not _listed(_low(one)) or text.startswith(" of ", end)):
-                continue  # "lambs", "tufts of hair": one lower-case everyday word, or a noun before "of"
-            if cat == "LOCATION" and only_states(text[start:end]):
-                continue  # "moved from tennessee": a state or a country alone is no identifier (Safe Harbor)
-            if text[end - 2 : end].lower() in ("'s", "’s"):
-                end -= 2  # "Dr. Thorne's service": the possessive is no part of the name
-            out.append(Candidate(start, end, cat, f"ner:crf:{cat.lower()}", SCORE))
-        return out
+        return gated_spans(text, toks, tags, lambda i: tagger.marginal(tags[i], i), self.min_marginal, "crf")
+
+
+def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], sure, min_sure: float, source: str) -> list[Candidate]:
+    """The spans of a tagger's BIO ``tags`` over ``toks`` that the gate keeps (see the module docstring).
+
+    ``sure(i)``: how sure the tagger is of token ``i``'s tag (a CRF marginal, a classifier's probability); a span's
+    least sure token must reach ``min_sure``. Candidates are named ``ner:<source>:<category>``. Every tagger of L2
+    passes its spans through this one gate.
+    """
+    out: list[Candidate] = []
+    ev = None  # clinx's evidence tokens of the text, read once when a span needs them
+    for _s, _e, cat, idx in spans_of(toks, tags):
+        # placeholders, punctuation, clinical and function words at the edges are never the PHI itself
+        while idx and _junk(toks[idx[0]][2]):
+            idx = idx[1:]
+        while idx and _junk(toks[idx[-1]][2]) and not (cat != "NAME" and len(idx) > 1 and _kind(toks[idx[-1]][2])):
+            idx = idx[:-1]  # (not a kind word closing an organisation's or a street's name: "Bayou Teche Nursing & Rehab")
+        if not idx:
+            continue
+        if min(sure(i) for i in idx) < min_sure:
+            continue
+        start, end = toks[idx[0]][0], toks[idx[-1]][1]
+        if _slashed(text, start, end):
+            continue  # "Cor/Cardiac", "CK/MB/Tn": a header or test pair, not a name
+        if _low(toks[idx[-1]][2]) in _PERSON_WORDS:
+            continue  # "reviewed by Attending Provider": ends with a role, so names none
+        if cat == "NAME":
+            while len(idx) > 1 and _low(toks[idx[0]][2]) in _PERSON_WORDS:
+                idx = idx[1:]  # "NURSE DEVON": the role before a name is context
+            start = toks[idx[0]][0]
+        if cat == "NAME" and _HISTORY_CUE_RE.search(text, max(0, start - 8), start):
+            continue  # "s/p RAI", "h/o ITP": after status-post or history-of comes a procedure or a disease
+        if all(len(toks[i][2]) < 2 for i in idx):
+            continue  # "67 y/o M presents": a lone letter is no name without a rule's context
+        if ev is None:
+            ev = evidence_tokens(text)
+            ev_starts = [t.s for t in ev]
+        k = bisect_left(ev_starts, start)  # (a scan of all tokens per span was quadratic on long notes)
+        run = []
+        while k < len(ev) and ev[k].e <= end:
+            run.append(ev[k])
+            k += 1
+        if run and is_eponym(text, run):
+            continue  # "VIRCHOW NODE", "austin flint murmur": a name that names a sign or a thing
+        if cat == "NAME" and all(_everyday(toks[i][2], ambiguous=True) for i in idx):
+            continue  # "pt w/ grace period", "rn mark site": everyday words the rules read in context decide
+        if cat != "NAME" and all(_generic(toks[i][2]) for i in idx):
+            continue  # "came from Urgent Care", "works for the county": a kind of place, not one place
+        if cat != "NAME" and len(idx) > 1 and _low(toks[idx[0]][2]) in _CARE_VERBS and all(_generic(toks[i][2]) for i in idx[1:]):
+            continue  # "VNA TO RESUME SERVICES": a verb of arranging care and the kind of care
+        if cat != "NAME" and len(idx) == 1 and not _proper(toks[idx[0]][2]):
+            continue  # "the Division of Cardiology", "Seen at Two South": one everyday word names no one place
+        words = [_low(toks[i][2]) for i in idx if toks[i][2][0].isalpha()]
+        if cat == "HOSPITAL" and any(" ".join(words[:k]) in _MAKERS for k in (1, 2, 3)):
+            continue  # "Boston Scientific Promus Element": a device by its maker, not a place of care
+        if cat != "NAME" and _THING_AFTER_RE.match(text, end):
+            continue  # "per Portland protocol", "Ottawa criteria": a place that names a protocol or a score (the rules decide)
+        if cat == "LOCATION" and _PLURAL_NUMBER_RE.match(text, start):
+            continue  # "HR 90S-100S ST": a range of values (and ST the rhythm), no house number ends in "s"
+        one = toks[idx[0]][2]
+        if len(idx) == 1 and not one[:1].isupper() and (_everyday(one) and not _listed(_low(one)) or text.startswith(" of ", end)):
+            continue  # "lambs", "tufts of hair": one lower-case everyday word, or a noun before "of"
+        if cat == "LOCATION" and only_states(text[start:end]):
+            continue  # "moved from tennessee": a state or a country alone is no identifier (Safe Harbor)
+        if text[end - 2 : end].lower() in ("'s", "’s"):
+            end -= 2  # "Dr. Thorne's service": the possessive is no part of the name
+        out.append(Candidate(start, end, cat, f"ner:{source}:{cat.lower()}", SCORE))
+    return out
 
 
 def training_files(repo: Path) -> list[Path]:

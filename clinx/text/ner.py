@@ -272,7 +272,8 @@ def _name_evidence(t, text: str, prev=None, *, places: bool) -> bool:
 
 def make_ner(kind: str | None, **params):
     """The statistical layer named by ``text.l2.ner``: ``None``/``"none"``/``False`` -> off, ``"crf"``
-    (the tagger clinx trains, :mod:`clinx.text.crf`), ``"spacy"``."""
+    (the tagger clinx trains, :mod:`clinx.text.crf`), ``"spacy"``, ``"minilm"`` (a head on a frozen encoder,
+    :mod:`clinx.text.minilm_ner`) or ``"crf+minilm"`` (both)."""
     if kind in (None, False, "none", "null", "off", ""):
         return None
     if kind == "spacy":
@@ -281,7 +282,16 @@ def make_ner(kind: str | None, **params):
         from clinx.text.crf import CrfNer
 
         return CrfNer(**params)
-    raise ValueError(f"unknown text.l2.ner {kind!r}; known: none, crf, spacy")
+    if kind == "minilm":
+        from clinx.text.minilm_ner import MiniLMNer
+
+        return MiniLMNer()
+    if kind == "crf+minilm":
+        from clinx.text.crf import CrfNer
+        from clinx.text.minilm_ner import MiniLMNer, StackedNer
+
+        return StackedNer([CrfNer(**params), MiniLMNer()])
+    raise ValueError(f"unknown text.l2.ner {kind!r}; known: none, crf, spacy, minilm, crf+minilm")
 
 
 __all__ = ["INSTALL_HINT", "LABELS", "SPACY_MODULE", "SPACY_PACKAGE", "NerUnavailable", "SpacyNer", "case_view", "load_spacy", "make_ner", "model_identity"]

@@ -1,0 +1,53 @@
+#!/usr/bin/env python
+"""Train the head of L2's second tagger (``text.l2.ner=crf+minilm``) on clinx's annotated development and tune notes.
+
+    python scripts/train_text_minilm.py [--out clinx/text/data/minilm_head.pt] [--exclude tune_notes_2026-12-04d]
+
+The same notes as the CRF (:func:`clinx.text.crf.training_files`: development notes of split ``tune`` and every
+``benchmarks/data/tune_notes_*.jsonl``; never the blind notes). The encoder (all-MiniLM-L6-v2) stays frozen; only
+the head is trained. Writes the head and, beside it, a JSON card (``<out>.json``): files, counts, parameters, the
+commit and the file's digest. Seeded: the same data, parameters and torch build give the same head. About four
+minutes on two cores, most of it reading the notes through the encoder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from clinx.text.crf import training_files  # noqa: E402
+from clinx.text.minilm_ner import head_path, train  # noqa: E402
+from clinx.text.notes_eval import load_dev_notes  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default=str(head_path()), help="head file to write (default: the shipped head)")
+    ap.add_argument("--exclude", action="append", default=[], help="leave out training files whose name contains this")
+    args = ap.parse_args(argv)
+    paths = [p for p in training_files(REPO) if not any(x in p.name for x in args.exclude)]
+    notes, used = [], []
+    for p in paths:
+        got = [n for n in load_dev_notes(path=p) if n.split != "heldout"]
+        notes += got
+        used.append({"file": str(p.relative_to(REPO)), "notes": len(got)})
+    t0 = time.time()
+    card = train(notes, args.out)
+    commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    card = {"model": Path(args.out).name, "trained_on": used, **card, "git_commit": commit, "train_s": round(time.time() - t0, 1)}
+    Path(str(args.out) + ".json").write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+    print(f"{card['notes']} notes, {card['spans']} spans, {card['pieces']} pieces -> {args.out} ({card['sha256_12']}) in {card['train_s']} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
