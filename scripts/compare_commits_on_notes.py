@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Paired L2 recall and precision of two commits on one annotated notes file, with a note-bootstrap SE.
 
-    python scripts/compare_commits_on_notes.py --notes NOTES.jsonl --base eae79ed [--head HEAD] [--ids t,r] --out FILE.json
+    python scripts/compare_commits_on_notes.py --notes NOTES.jsonl --base eae79ed [--head HEAD] [--ids t,r] [--head-ner crf+minilm] --out FILE.json
 
 How a blind batch is measured without reading it: each commit scores every note (span counts only, no text
 leaves the scorer), and the difference is resampled by note, since the spans of one note share one writer.
@@ -27,7 +27,7 @@ import json, sys
 sys.path.insert(0, sys.argv[1])
 from clinx.text.notes_eval import load_dev_notes, removed_mask, score_notes
 from clinx.text.pipeline import TextPipeline
-pipe = TextPipeline("L2")
+pipe = TextPipeline("L2", l2={"ner": sys.argv[4]}) if sys.argv[4] else TextPipeline("L2")
 out = {}
 prefixes = tuple(p for p in sys.argv[3].split(",") if p)
 for n in load_dev_notes(path=sys.argv[2]):
@@ -39,11 +39,12 @@ print(json.dumps(out))
 """
 
 
-def score_tree(root: Path, notes: Path, ids: str = "") -> dict[str, list[int]]:
+def score_tree(root: Path, notes: Path, ids: str = "", ner: str = "") -> dict[str, list[int]]:
     """Per note (those whose id starts with one of the comma-separated ``ids``, or all): [spans caught, gold spans,
-    removed characters inside PHI, removed characters], scored by ``root``'s code."""
+    removed characters inside PHI, removed characters], scored by ``root``'s code (``ner``: its ``text.l2.ner``,
+    default the shipped one)."""
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1"}
-    res = subprocess.run([sys.executable, "-c", _SCORER, str(root), str(notes), ids], capture_output=True, text=True, check=True, env=env)
+    res = subprocess.run([sys.executable, "-c", _SCORER, str(root), str(notes), ids, ner], capture_output=True, text=True, check=True, env=env)
     return json.loads(res.stdout)
 
 
@@ -82,6 +83,7 @@ def main() -> None:
     ap.add_argument("--base", required=True, help="commit to compare from")
     ap.add_argument("--head", default=None, help="commit to compare to (default: the working tree)")
     ap.add_argument("--ids", default="", help="only notes whose id starts with one of these comma-separated prefixes")
+    ap.add_argument("--head-ner", default="", help="the head's text.l2.ner (e.g. crf+minilm); default: the shipped one")
     ap.add_argument("--out", required=True, type=Path)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -89,12 +91,12 @@ def main() -> None:
         base = score_tree(export(args.base, Path(tmp, "base")), args.notes.resolve(), args.ids)
         if args.head:
             Path(tmp, "head").mkdir()
-            head = score_tree(export(args.head, Path(tmp, "head")), args.notes.resolve(), args.ids)
+            head = score_tree(export(args.head, Path(tmp, "head")), args.notes.resolve(), args.ids, args.head_ner)
         else:
-            head = score_tree(REPO, args.notes.resolve(), args.ids)
+            head = score_tree(REPO, args.notes.resolve(), args.ids, args.head_ner)
     result = {
         "notes": str(args.notes), "ids": args.ids or "all", "n_notes": len(base), "n_spans": sum(v[1] for v in base.values()),
-        "base": _rev(args.base), "head": _rev(args.head) if args.head else "working tree",
+        "base": _rev(args.base), "head": _rev(args.head) if args.head else "working tree", "head_ner": args.head_ner or "shipped",
         "recall": paired(base, head, 0, 1), "precision": paired(base, head, 2, 3),
         "per_note": {"base": base, "head": head},
     }
