@@ -85,6 +85,8 @@ _REPEAT_RE = re.compile(r"(.)\1+")
 _HISTORY_CUE_RE = re.compile(r"\b(?:s/p|h/o|r/o)\s*$", re.I)
 _THING_AFTER_RE = re.compile(r"[ \t]+(?:protocols?|regimens?|criteria|score|scale|classification|rules?)\b", re.I)
 _PLURAL_NUMBER_RE = re.compile(r"\d+['’]?[sS]\b")
+#: Words before "to" that make the next word a verb, not a destination ("able to chop", "wants to walk").
+_INFINITIVE_BEFORE_RE = re.compile(r"(?i)\b(?:able|unable|how|wants?|needs?|tries|try|trying|learn|learning|ought|used|has|have)[ \t]+to[ \t]+$")
 # context features of the two words either side: the word's own features with these prefixes
 _CONTEXT_KEYS = ("w=", "cls=", "sh=", "place", "first", "last", "head", "title", "rel", "cred")
 
@@ -402,6 +404,8 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
         words = [_low(toks[i][2]) for i in idx if toks[i][2][0].isalpha()]
         if cat == "HOSPITAL" and any(" ".join(words[:k]) in _MAKERS for k in (1, 2, 3)):
             continue  # "Boston Scientific Promus Element": a device by its maker, not a place of care
+        if cat != "NAME" and _INFINITIVE_BEFORE_RE.search(text, max(0, start - 16), start):
+            continue  # "able to chop vegetables", "wants to walk dog": a verb after "to", no destination
         if cat != "NAME" and _THING_AFTER_RE.match(text, end):
             continue  # "per Portland protocol", "Ottawa criteria": a place that names a protocol or a score (the rules decide)
         if cat == "LOCATION" and _PLURAL_NUMBER_RE.match(text, start):

@@ -28,11 +28,11 @@ def test_piece_states_cover_long_texts_in_windows():
     assert offs[-1][1] <= len(text)
 
 
-def test_an_agency_of_everyday_words_is_found_where_the_crf_finds_none(minilm):
-    text = "home by granddaughter and aide from caring hands agency. home: 2 story"
+def test_a_programme_of_everyday_words_is_found_where_the_crf_finds_none(minilm):
+    text = "referred to fresh start wic office for formula"
     assert CrfNer().find(text) == []
     found = [(text[c.start : c.end], c.category, c.source) for c in minilm.find(text)]
-    assert ("caring hands", "HOSPITAL", "ner:minilm:hospital") in found
+    assert ("fresh start", "HOSPITAL", "ner:minilm:hospital") in found
 
 
 @pytest.mark.parametrize(
@@ -47,15 +47,15 @@ def test_the_gate_keeps_clinical_lines_whole(minilm, text):
 def test_the_stacked_layer_keeps_both_taggers_spans_and_names_both_models(minilm):
     stacked = make_ner("crf+minilm")
     assert isinstance(stacked, StackedNer) and stacked.identity.startswith("crf-") and "+minilm-" in stacked.identity
-    text = "referred to new beginnings wic office; aide from caring hands agency"
+    text = "referred to fresh start wic office; aide from gentle touch agency"
     assert {(c.start, c.end, c.source) for c in stacked.find(text)} >= {(c.start, c.end, c.source) for c in minilm.find(text)}
 
 
 def test_the_pipeline_fingerprint_and_output_follow_the_layer():
-    text = "home by granddaughter and aide from caring hands agency. home: 2 story"
+    text = "referred to fresh start wic office for formula"
     plain, both = TextPipeline("L2"), TextPipeline("L2", l2={"ner": "crf+minilm"})
     assert plain.fingerprint() != both.fingerprint()
-    assert "caring hands" in plain.run(text).text and "caring hands" not in both.run(text).text
+    assert "fresh start" in plain.run(text).text and "fresh start" not in both.run(text).text
 
 
 def test_an_unknown_layer_names_the_known_ones():

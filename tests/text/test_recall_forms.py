@@ -429,3 +429,9 @@ def test_a_house_number_vouches_for_a_street_named_by_found_words(text, gone):
 
     out = deidentify(text, "L2").text
     assert all(g not in out for g in gone), out
+
+
+@pytest.mark.parametrize("text,kept", [("able to chop vegetables with set-up", "chop vegetables"),
+                                        ("wants to walk dog daily", "walk dog")], ids=["able_to", "wants_to"])
+def test_a_verb_after_to_is_no_destination_for_the_tagger(text, kept):
+    assert kept in TextPipeline("L2").run(text).text
