@@ -37,8 +37,11 @@ def test_a_programme_of_everyday_words_is_found_where_the_crf_finds_none(minilm)
 
 @pytest.mark.parametrize(
     "text",
-    ["Pt with CAD s/p MI, on ASA 81, EF 35%.", "MENTAL STATUS CHANGES. PMH: CAD, S/P MI 1992", "came from urgent care"],
-    ids=["clinical_mixed_case", "clinical_capitals", "kind_of_place"],
+    ["Pt with CAD s/p MI, on ASA 81, EF 35%.", "MENTAL STATUS CHANGES. PMH: CAD, S/P MI 1992", "came from urgent care",
+     "PMH: \nSeronegative Rheumatoid Arthritis", "without rash.  HEENT: \n\nNormocephalic, atraumatic",
+     "Vicodin from his\n\n          orthopedist.  Says he wanted more"],
+    ids=["clinical_mixed_case", "clinical_capitals", "kind_of_place", "section_then_diagnosis", "exam_header",
+         "specialist_alone"],
 )
 def test_the_gate_keeps_clinical_lines_whole(minilm, text):
     assert minilm.find(text) == []
