@@ -22,8 +22,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from clinx.text.crf import model_path, train, training_files  # noqa: E402
-from clinx.text.notes_eval import load_dev_notes  # noqa: E402
+from clinx.text.crf import model_path, train, training_notes  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,12 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--negatives", choices=("iu-even", "none"), default="iu-even",
                     help="PHI-free text to learn from too: the Indiana University reports with an even index (the odd ones measure it)")
     args = ap.parse_args(argv)
-    paths = [p for p in training_files(REPO) if not any(x in p.name for x in args.exclude)] + [Path(p) for p in args.add]
-    notes, used = [], []
-    for p in paths:
-        got = [n for n in load_dev_notes(path=p) if n.split != "heldout"]
-        notes += got
-        used.append({"file": str(p.relative_to(REPO)) if p.is_relative_to(REPO) else str(p), "notes": len(got)})
+    notes, used = training_notes(REPO, exclude=args.exclude, add=args.add)
     t0 = time.time()
     negatives = []
     if args.negatives == "iu-even":

@@ -24,9 +24,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from clinx.text.crf import training_files  # noqa: E402
+from clinx.text.crf import training_notes  # noqa: E402
 from clinx.text.minilm_ner import head_path, train  # noqa: E402
-from clinx.text.notes_eval import load_dev_notes  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,12 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=str(head_path()), help="head file to write (default: the shipped head)")
     ap.add_argument("--exclude", action="append", default=[], help="leave out training files whose name contains this")
     args = ap.parse_args(argv)
-    paths = [p for p in training_files(REPO) if not any(x in p.name for x in args.exclude)]
-    notes, used = [], []
-    for p in paths:
-        got = [n for n in load_dev_notes(path=p) if n.split != "heldout"]
-        notes += got
-        used.append({"file": str(p.relative_to(REPO)), "notes": len(got)})
+    notes, used = training_notes(REPO, exclude=args.exclude)
     t0 = time.time()
     card = train(notes, args.out)
     commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()

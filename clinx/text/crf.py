@@ -426,6 +426,21 @@ def training_files(repo: Path) -> list[Path]:
     return [repo / "clinx" / "text" / "data" / "dev_notes.jsonl", *sorted((repo / "benchmarks" / "data").glob("tune_notes_*.jsonl"))]
 
 
+def training_notes(repo: Path, *, exclude=(), add=()) -> tuple[list, list[dict]]:
+    """The notes of :func:`training_files` (less the files whose name contains one of ``exclude``, plus the files
+    ``add``), held-out split left out, and per file ``{"file", "notes"}`` for a model card. Both of L2's taggers
+    (this CRF and :mod:`clinx.text.minilm_ner`) learn from them."""
+    from clinx.text.notes_eval import load_dev_notes
+
+    paths = [p for p in training_files(repo) if not any(x in p.name for x in exclude)] + [Path(p) for p in add]
+    notes, used = [], []
+    for p in paths:
+        got = [n for n in load_dev_notes(path=p) if n.split != "heldout"]
+        notes += got
+        used.append({"file": str(p.relative_to(repo)) if p.is_relative_to(repo) else str(p), "notes": len(got)})
+    return notes, used
+
+
 def train(notes, out: str | Path, *, negatives=(), params: dict | None = None, cats=CATEGORIES) -> dict:
     """Train a model on annotated ``notes`` (:class:`clinx.text.notes_eval.Note`) and write it to ``out``.
 

@@ -451,7 +451,7 @@ def find_nicknames(text: str) -> list[Candidate]:
         if m.group("cue") is None and any(w in FUNCTION_WORDS or w in _NEVER for w in words):
             continue  # (after a naming cue the quotes hold the name whatever its words: "known as 'big will'")
         out.append(Candidate(m.start("v"), m.end("v"), "NAME", "evidence:nickname", 0.9))
-    first, last = _lex()[0], _lex()[1]
+    first, last = _lex()[:2]
     for m in _NICKNAME_AFTER_NAME_RE.finditer(text):
         before, words = m.group("name").lower(), m.group("v").lower().split()
         if (before in first or before in last) and classify(before) in (N, A) \

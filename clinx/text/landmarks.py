@@ -48,21 +48,15 @@ _SURNAME_HEADS = frozenset("park parks beach bridge bridges market square".split
 _CREDENTIAL_AFTER_RE = re.compile(r"(?i),?[ \t]*(?:md|do|rn|np|pa|pa-c|phd|dds|lcsw|licsw|msw|pharmd|crna|lpn|cna|dpt)\b")
 _HEAD_RE = re.compile(r"(?i)(?<![\w'’-])(?:" + "|".join(sorted(HEADS)) + r")s?(?![\w'’-])")
 _WORD_BEFORE_RE = re.compile(r"([A-Za-z][A-Za-z'’-]*)([ \t])$")
-_GATE_RE = re.compile(r"(?i)motel|hotel|\binn\b|park|station|plaza|mall|square|bridge|pier|campground|stadium|beach|library"
-                      r"|market|terminal|overpass|underpass|encampment")
 
 
 def find_landmarks(text: str) -> list[Candidate]:
     """LOCATION candidates: a landmark's name and its head word (see the module docstring)."""
-    if _GATE_RE.search(text) is None:
-        return []
     C, classify = _E.C, _E.classify
     out: list[Candidate] = []
     for h in _HEAD_RE.finditer(text):
         line_start = text.rfind("\n", 0, h.start()) + 1
-        line_end = text.find("\n", h.end())
-        line = text[line_start : line_end if line_end >= 0 else len(text)]
-        one_case = line.isupper() or line.islower()
+        one_case = _E.line_case_at(text, h.start()) != "mixed"  # (as the word classes read a line's case)
         words: list[re.Match] = []
         pos = h.start()
         while len(words) < 4:

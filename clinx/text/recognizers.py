@@ -371,16 +371,14 @@ _SIGNER_ROLES = frozenset("rn cm sw np md pa ot pt lpn slp cna rt lcsw msw".spli
 def _given_in_paren_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """A given name in parentheses after a role ("PT (Mark)", "sw (will)"): a census given name that is no clinical
     abbreviation, written capitalised where its line is in mixed case."""
+    from clinx.text.evidence import line_case_at
     from clinx.text.lexicons import first_names, is_clinical_term
 
     v = m.group("v")
     if v.lower() not in first_names() or is_clinical_term(v.lower()):
         return None  # ("PT (BID)": a dosing time)
-    ls, le = text.rfind("\n", 0, m.start()) + 1, text.find("\n", m.end())
-    line = text[ls : le if le >= 0 else len(text)]
-    if v.islower() and any(c.isupper() for c in line) and any(c.islower() for c in line.replace(v, "")) \
-            and sum(c.isupper() for c in line) > 3:
-        return None  # ("PT (eval)": in a mixed-case line a name is capitalised)
+    if v.islower() and line_case_at(text, m.start("v")) == "mixed":
+        return None  # (in a mixed-case line a name is capitalised)
     return m.span("v")
 
 
