@@ -279,6 +279,8 @@ _GENERIC_WORDS = SERVICES | CARE_WORDS | GENERIC_BEFORE_HEAD | HOSPITAL_HEADS | 
     "division department dept section post office store shop corner local nearest public jail prison "
     # kinds of school ("goes to high school", "MIDDLE SCHOOL NURSE")
     "high middle elementary junior grade primary secondary "
+    # kinds of therapy a plan orders ("Skilled Nursing and Physical Therapy twice weekly")
+    "physical occupational speech respiratory therapy therapies "
     # a hospital by its level or its part in a transfer ("no beds at tertiary facility", "the receiving hospital")
     "tertiary quaternary outside referring receiving sending accepting "
     "catholic baptist methodist lutheran episcopal presbyterian orthodox jewish christian".split())

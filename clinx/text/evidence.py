@@ -100,6 +100,8 @@ _NAMING_WORDS = frozenset("named nicknamed aka nickname".split())
 #: Nouns after which "is" gives a person's name ("her name is Dawn").
 _NAME_NOUNS = frozenset("name nickname".split())
 #: The end of a clause after a name: punctuation, a line end or the text's end.
+#: Where "see" points ("Typed: see below", "Signed: see above"): a field filled elsewhere, no surname See.
+_SEE_WHERE_RE = re.compile(r"[ \t]+(?:below|above|attached|scanned|media|chart|note|h&p|addendum)\b", re.I)
 _CLAUSE_END_RE = re.compile(r"[ \t]*(?:[,.;:)!?]|\n|$)")
 # labels after which an ambiguous word is still not a name ("pt will", "called back")
 _WEAK_LABELS = frozenset("patient pt by per called seen read contact call".split())
@@ -1679,6 +1681,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 if j == k and low == "by" and nk.cls == U and 2 <= len(nk.raw) <= 3 and nk.raw.isalpha() \
                         and not text[nk.e : text.find("\n", nk.e) if "\n" in text[nk.e :] else len(text)].strip(" \t.;"):
                     j = k + 1  # "logged by ktw" closing its line: the writer's initials
+                if j == k + 1 and nk.low == "see" and _SEE_WHERE_RE.match(text, nk.e):
+                    j = k  # "Typed: see below": a pointer to another part of the note, not Mr See
                 if j > k:
                     add(k, j, "NAME", "evidence:role", 0.9)
                     continue
@@ -2277,7 +2281,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             continue
         p = toks[i - 1]
         if lows[i] == "sons":
-            if named[i - 1] and text[p.e : toks[i].s].strip() in ("&", "and") and p.raw[:1].isupper():
+            # ("wife Mary & sons at bedside": a relative's given name and her sons are family, no firm)
+            family = i > 1 and lows[i - 2] in RELATIONS or p.low in GIVEN_NAMES_FIRST
+            if named[i - 1] and text[p.e : toks[i].s].strip() in ("&", "and") and p.raw[:1].isupper() and not family:
                 out.append(Candidate(p.s, toks[i].e, "HOSPITAL", "evidence:company", 0.88))
             continue
         if inst[i - 1] or p.cls not in (N, U) or len(p.low) < 4 or p.case == "mixed" and not p.raw[:1].isupper():

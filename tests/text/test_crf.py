@@ -189,3 +189,11 @@ def test_gate_drops_a_hospital_named_only_by_its_level_or_its_part_in_a_transfer
     line = "PER TRANSFER CENTER, NO BEDS AT TERTIARY FACILITY."
     assert deidentify(line, "L2").text == line
     assert "Orangeburg" not in deidentify("transferred from Regional Medical Center of Orangeburg", "L2").text
+
+
+def test_gate_drops_therapies_a_plan_orders_and_keeps_a_named_practice():
+    # the kinds of therapy are services, not places; a practice named before them is one
+    tags = ["O", "O", "O", "B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL", "O"]
+    assert _gated("Home Health: Skilled Nursing and Physical Therapy twice", tags) == []
+    assert _gated("referred to Riverside Physical Therapy", ["O", "O", "B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL"]) == [
+        ("Riverside Physical Therapy", "HOSPITAL")]
