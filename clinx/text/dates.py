@@ -71,6 +71,7 @@ DATE_CUES = frozenset(
 on dated date hours from since seen radiograph radiographs film films exam exams examination examinations study studies
 ct mri xray x-ray obtained comparison indication until til by before after last next due sched scheduled appt visit
 admitted admit discharged extubated intubated started stopped placed removed done performed intake
+edd edc lmp consult
 dictated transcribed typed signed cosigned faxed
 mon tue tues wed thu thur thurs fri sat sun monday tuesday wednesday thursday friday saturday sunday
 """.split()
@@ -214,8 +215,9 @@ def _md_range_ok(m: re.Match, text: str) -> tuple[int, int] | None:
         mon, day = (int(x) for x in part.split("/"))
         if not (1 <= mon <= 12 and 1 <= day <= 31):
             return None
-    if _prev_word(text, s) in NOT_DATE_BEFORE or _next_word(text, e) in NOT_DATE_AFTER:
-        return None
+    prev = _prev_word(text, s)
+    if prev in NOT_DATE_BEFORE and not (prev == "of" and _of_event(text, s)) or _next_word(text, e) in NOT_DATE_AFTER:
+        return None  # ("2 of 3/4-4/4 doses"; but "week of 9/11-9/15")
     if m.group("b").endswith("/10") and _scale_line(text, s, e, _PAIN_RE, 10):
         return None
     return s, e

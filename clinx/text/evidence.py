@@ -86,7 +86,7 @@ anesthesiologist radiologist pathologist consultant tech technician midwife coac
 therapist operator provider hospitalist intensivist dentist pharmacist crna surgeon: chaplain interpreter ot pt/ot slp
 rt rrt sw cna pct staff aide pca sitter secretary receptionist coordinator director supervisor liaison educator counselor
 dietitian nutritionist rd caseworker advocate sponsor landlord mentor tutor doula foreman physio
-paramedic sonographer technologist scribe medic dispatcher attg worker
+paramedic sonographer technologist scribe medic dispatcher attg worker volunteer
 """.split()
 )
 LABELS = frozenset(
@@ -99,9 +99,9 @@ referred referring ordering contact dw d/w call nok kin
 _NAMING_WORDS = frozenset("named nicknamed aka nickname".split())
 #: Nouns after which "is" gives a person's name ("her name is Dawn").
 _NAME_NOUNS = frozenset("name nickname".split())
-#: The end of a clause after a name: punctuation, a line end or the text's end.
 #: Where "see" points ("Typed: see below", "Signed: see above"): a field filled elsewhere, no surname See.
 _SEE_WHERE_RE = re.compile(r"[ \t]+(?:below|above|attached|scanned|media|chart|note|h&p|addendum)\b", re.I)
+#: The end of a clause after a name: punctuation, a line end or the text's end.
 _CLAUSE_END_RE = re.compile(r"[ \t]*(?:[,.;:)!?]|\n|$)")
 # labels after which an ambiguous word is still not a name ("pt will", "called back")
 _WEAK_LABELS = frozenset("patient pt by per called seen read contact call".split())
@@ -123,6 +123,7 @@ hospital hospitals clinic clinics infirmary rehab rehabilitation healthcare hosp
 associates hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village
 airport shelter charities society foundation mission commission authority ministries coalition inn health
 inc llc llp ltd corp opco chapel clubhouse club
+mortuary crematory transit paratransit staffing
 school university college academy daycare preschool childcare montessori
 """.split()
 )
@@ -282,12 +283,17 @@ landscaper cook chef server waiter waitress bartender nanny machinist welder lab
 bookkeeper receptionist guard firefighter officer librarian pharmacist programmer analyst banker teller
 """.split()
 )
-EMPLOYER_PAIRS = EMPLOYER_PAIRS | frozenset((job, prep) for job in _JOB_NOUNS for prep in ("for", "at"))
+#: Workers an agency sends, whose "from" names the agency ("DV ADVOCATE FROM HAVEN", "sitter from Accurate").
+_AGENCY_WORKERS = frozenset("advocate sitter aide caseworker rep representative counselor interpreter chw".split())
+EMPLOYER_PAIRS = EMPLOYER_PAIRS | frozenset((job, prep) for job in _JOB_NOUNS for prep in ("for", "at")) \
+    | frozenset((worker, "from") for worker in _AGENCY_WORKERS)
 VENUE_PAIRS = VENUE_PAIRS | EMPLOYER_PAIRS
 _WORK_VERBS = frozenset("works worked working employed retired volunteers".split())
 #: Words after a work cue that say how long or how, not for whom ("works for years", "retired from teaching").
 _NOT_EMPLOYER_WORD = frozenset(
-    "years yrs months hours hrs days weeks decades now today living money cash free pay wages minimum long awhile".split()
+    "years yrs months hours hrs days weeks decades now today living money cash free pay wages minimum long awhile "
+    # (where an agency's worker comes from that is no agency: "advocate from court", "sitter from float pool")
+    "court courts float pool insurance office da".split()
 )
 #: Capitalised words after a work cue that name no employer ("works for Family", "retired from Teaching").
 # ("retired from the post office": the postal service)
@@ -437,6 +443,13 @@ _NICKNAME_AFTER_NAME_RE = re.compile(
     r"(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t]\([ \t]?[\"“'‘](?P<v>[A-Za-z][A-Za-z'’-]{1,14}(?:[ \t][A-Za-z][A-Za-z'’-]{1,14})?)[\"”'’][ \t]?\)"
 )
 
+#: A nickname in parentheses alone or in quotes alone between a given name and a surname ("dolores (lola)
+#: ferreira-mendes", "joyce \"joy\" hamid-baxter", "Nguyen Van Tho (Tho)"), and the surname after it.
+_NICKNAME_BETWEEN_RE = re.compile(
+    r"(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t](?:\((?P<p>[A-Z][a-z'’-]{1,14}|[a-z][a-z'’-]{1,14}|[A-Z][A-Z'’-]{1,14})\)"
+    r"|[\"“](?P<q>[A-Za-z][A-Za-z'’-]{1,14})[\"”])(?:[ \t](?P<after>[A-Za-z][A-Za-z'’-]+))?"
+)
+
 
 def find_nicknames(text: str) -> list[Candidate]:
     """The names people go by, in quotes after a word that gives one or after a relative ("goes by 'T-Bone'",
@@ -445,20 +458,42 @@ def find_nicknames(text: str) -> list[Candidate]:
 
     A quoted value of function words after a relative ("wife 'is worried'") is speech, not a name.
     """
+    first, last = _lex()[:2]
+    out = _nicknames_between(text, first, last) if "(" in text or '"' in text or "“" in text else []
     if _NICKNAME_GATE_RE.search(text) is None:
-        return []
-    out = []
+        return out
     for m in _NICKNAME_RE.finditer(text):
         words = m.group("v").lower().split()
         if m.group("cue") is None and any(w in FUNCTION_WORDS or w in _NEVER for w in words):
             continue  # (after a naming cue the quotes hold the name whatever its words: "known as 'big will'")
         out.append(Candidate(m.start("v"), m.end("v"), "NAME", "evidence:nickname", 0.9))
-    first, last = _lex()[:2]
     for m in _NICKNAME_AFTER_NAME_RE.finditer(text):
         before, words = m.group("name").lower(), m.group("v").lower().split()
         if (before in first or before in last) and classify(before) in (N, A) \
                 and not any(w in FUNCTION_WORDS or w in _NEVER for w in words):
             out.append(Candidate(m.start("v"), m.end("v"), "NAME", "evidence:nickname", 0.9))
+    return out
+
+
+def _nicknames_between(text: str, first: frozenset, last: frozenset) -> list[Candidate]:
+    """See :data:`_NICKNAME_BETWEEN_RE`: after a listed name, a nickname that is a given name (or the name's own word
+    again) in parentheses, or any word but a function word in quotes; then a surname that is no everyday or
+    clinical word ("(lola) ferreira-mendes"; not "(lola) says")."""
+    out = []
+    for m in _NICKNAME_BETWEEN_RE.finditer(text):
+        before = m.group("name").lower()
+        cls = classify(before)
+        if before not in first and before not in last or not (cls == N or cls == A and m.group("name")[:1].isupper()):
+            continue  # ("pt states \"fine\"": a verb that is a surname too, then speech)
+        g = "p" if m.group("p") is not None else "q"
+        nick = m.group(g).lower()
+        if nick in FUNCTION_WORDS or nick in _NEVER or g == "p" and not (nick == before or nick in first and classify(nick) in (N, A)):
+            continue  # ("Smith (HCP)", "Ana (son)": a role or a relation in parentheses, no nickname)
+        out.append(Candidate(m.start(g), m.end(g), "NAME", "evidence:nickname", 0.9))
+        after = m.group("after")
+        if after is not None and all(classify(part) in (N, U) or part in last and part not in FUNCTION_WORDS
+                                     for part in after.lower().split("-") if part):
+            out.append(Candidate(m.start("after"), m.end("after"), "NAME", "evidence:nickname", 0.9))
     return out
 
 
@@ -513,7 +548,9 @@ _REGION_AFTER_RE = re.compile(r"(,[ \t]{0,2}|[ \t]{1,2})([A-Za-z]+)(?:[ \t]+([A-
 _CODE_END_RE = re.compile(r"[ \t]*(?:\d{4,5}(?:-\d{4})?(?![\w-])|\[ZIP\]|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d\b|[.,;:|)(\]\r\n/]|-(?![^\W\d_])|$)|[ \t]{2,}")
 _ZIP_NEXT_RE = re.compile(r"[ \t]{1,2}(?:\d{5}(?:-\d{4})?(?![\w-])|\[ZIP\])")
 #: US states' codes that no English word or clinical abbreviation shares: after a town's comma, whatever follows.
-_CODES_NO_WORD = frozenset("az nm wi tx fl ny nj tn ky ks ia nv wv wy vt nh ak mn il ri ut".split())
+# (and codes whose clinical readings never follow a town and its comma: "DECATUR, GA SINCE 2019"; not "nc", a nasal
+# cannula, "mo", months)
+_CODES_NO_WORD = frozenset("az nm wi tx fl ny nj tn ky ks ia nv wv wy vt nh ak mn il ri ut ga sd nd ne mt va wa al ar".split())
 #: Canadian provinces' and Australian states' codes: after a town, as a US state's code is ("Nepean, ON", "ORANGE NSW 2800").
 _OTHER_REGION_CODES = frozenset("on bc ab qc mb sk ns nb nl pe yt nt nu nsw vic qld tas act".split())
 #: The postcode after a Canadian or an Australian region's code goes with it ("ON M6R 3B2", "NSW 2800").
@@ -605,6 +642,41 @@ def regions_after_places(text: str, cands: list) -> list[Candidate]:
     return out
 
 
+#: One or two words after a comma ("[12 Elm St], Frog Hollow", "[cedar-riverside], minneapolis").
+_WORDS_AFTER_COMMA_RE = re.compile(r",[ \t]{1,2}([A-Za-z][A-Za-z'’-]+)(?:[ \t]([A-Za-z][A-Za-z'’-]+))?")
+
+
+def towns_after_places(text: str, cands: list) -> list[Candidate]:
+    """The town or neighbourhood after a removed street or place and a comma, as LOCATION candidates: a listed place
+    in any case ("at 7 lantern way, mystic, ct", "in cedar-riverside, minneapolis"), or in a mixed-case line a
+    capitalised name closed by a landscape word ("at 400 Park St, Frog Hollow"). An address goes on from street
+    to town; a state alone is left to :func:`regions_after_places`."""
+    place_set = _lex()[4]
+    out = []
+    for c in cands:
+        if c.category != "LOCATION":
+            continue
+        m = _WORDS_AFTER_COMMA_RE.match(text, c.end)
+        if m is None:
+            continue
+        w1, w2 = m.group(1), m.group(2)
+        two = f"{w1} {w2}".lower() if w2 else None
+        if two is not None and two in place_set and two not in STATE_NAMES:
+            out.append(Candidate(m.start(1), m.end(2), "LOCATION", "evidence:town_after_place", 0.85))
+            continue
+        low = w1.lower()
+        if low in place_set and low not in STATE_NAMES and low not in US_STATES and len(low) >= 4 and classify(low) != C \
+                and (classify(low) not in (W, A) or w1[:1].isupper() or line_case_at(text, m.start(1)) != "mixed"):
+            out.append(Candidate(m.start(1), m.end(1), "LOCATION", "evidence:town_after_place", 0.85))
+        elif (w2 is None or not text[m.end(1) : m.end(1) + 1].isspace()) and region_after(text, m.end(1)) is not None \
+                and classify(low) != C and low not in FUNCTION_WORDS and len(low) >= 3:
+            out.append(Candidate(m.start(1), m.end(1), "LOCATION", "evidence:town_after_place", 0.85))  # ", mystic, ct"
+        elif w2 is not None and w2.lower() in _TOPONYM_GENERICS and w1[:1].isupper() and w2[:1].isupper() \
+                and not w1.isupper() and classify(low) != C and low not in FUNCTION_WORDS:
+            out.append(Candidate(m.start(1), m.end(2), "LOCATION", "evidence:town_after_place", 0.85))
+    return out
+
+
 _ONLY_PLACEHOLDERS_RE = re.compile(r"\[[A-Z]+\](?:[ \t,]+\[[A-Z]+\])*")
 _WORD_END_RE = re.compile(r"[^\W_](?![^\W_])|\]")
 
@@ -654,7 +726,8 @@ def compass_letters_of_places(text: str, cands: list) -> list[Candidate]:
     # and the quarter after a street's word ("[418 3rd Ave] NW"): part of its name too
     for c in cands:
         if c.category == "LOCATION" and (w := _LAST_WORD.search(text, c.start, c.end)) is not None \
-                and w.group().lower() in STREET_SUFFIXES and (m := _COMPASS_AFTER_STREET_RE.match(text, c.end)) is not None:
+                and w.group().lower() in STREET_SUFFIXES and ((m := _COMPASS_AFTER_STREET_RE.match(text, c.end)) is not None
+                                                             or w.group().islower() and (m := _COMPASS_LOWER_RE.match(text, c.end)) is not None):
             out.append(Candidate(c.start, m.end(), "LOCATION", "evidence:compass_of_place", 0.9))
     return out
 
@@ -1413,7 +1486,8 @@ _VERB_PARTICLES = frozenset("up down out off back over".split())
 #: Finite verbs no modal takes ("SON WILL CALLED", "nurse Grace gave report"): the word before them is their subject.
 _FINITE_VERBS = frozenset(
     """is was has had came went gave said says brought took left told saw got felt thought stated states reports
-    reported called calls visited visits arrived arrives""".split()
+    reported called calls visited visits arrived arrives
+    drives drove sits sat stays stayed lives helps helped works worked comes does brings takes picks checks manages""".split()
 )
 #: Base forms that end like a past tense ("will need", "may proceed"): a modal may take them.
 _ED_BASE = frozenset("need feed bleed breed speed proceed succeed exceed heed seed shed shred embed wed".split())
@@ -1467,7 +1541,7 @@ _AFTER_RELATIVE = frozenset("at from here present does is was has will who visit
 _MODALS = frozenset("will may can".split())
 _BASE_VERBS = frozenset("call stay visit bring pick drive walk watch care check meet help sign bell rush".split())
 #: Words that open the predicate of a person named just before ("SW Sandy following", "SW Rose to see pt").
-_PREDICATE_AFTER_NAME = frozenset("to following involved".split())
+_PREDICATE_AFTER_NAME = frozenset("to following involved en".split())  # ("doula hope en route")
 #: Prepositions that follow a person's name ("ray from pharmacy", "mark at the desk"), not a verb.
 _NAME_THEN_PREP = frozenset("from at of via".split())
 
@@ -2034,7 +2108,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             if p.cls == C and p.low not in HOSPITAL_HEADS and p.low not in ("general", "memorial", "community", "medical", "health", "nursing",
                                                                           "of", "the", "and") \
                     and not (p.low in _TOPONYM_GENERICS and p.case == "mixed" and p.raw[:1].isupper()) \
-                    and not (p.low in EPONYMS and lows[head_end - 1] in _SCHOOL_HEADS and (p.case != "mixed" or p.raw[:1].isupper())) \
+                    and not (p.low in EPONYMS and _named_after_people(lows, first_head, head_end) and (p.case != "mixed" or p.raw[:1].isupper())) \
                     and not (p.low in SERVICES and t.low in _PRACTICE_HEADS) and not (cnt and _name_number(p)):
                 break  # ("Attleboro Pulmonary Associates": a specialty names a practice)
             if p.low in SERVICES and t.low not in _PRACTICE_HEADS and cnt == 0 and (q := _place_before_services(text, toks, lows, k, place_set)) < k:
@@ -2101,7 +2175,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 and all(toks[m].cls in (W, A) and lows[m] not in place_set for m in range(k, first_head)):
             k = first_head  # "Attends school in Quincy.", "Finished College in 1990": a sentence's verb, no school's name
         if cnt and k < first_head and head_end == before_of and names_no_institution(lows[k:first_head]) \
-                and not (lows[head_end - 1] in _SCHOOL_HEADS and any(lows[m] in EPONYMS for m in range(k, first_head))):
+                and not (_named_after_people(lows, first_head, head_end) and any(lows[m] in EPONYMS for m in range(k, first_head))):
             pass  # "county clinic", "Mail-order pharmacy", "referring hospital": a kind of institution, no name
         elif cnt and k < first_head:
             # "St. Elizabeth's" / "Sturdy Memorial": the words before the head plus the head
@@ -2209,7 +2283,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             # after a work cue, a capitalised word in mixed case; in a one-case line an everyday word that says no
             # time, no activity ("WORKS FOR STAPLES"; not "works for years", "retired from teaching")
             employer = (
-                pair in EMPLOYER_PAIRS and (pair[0] in _WORK_VERBS or pair[0] in _JOB_NOUNS) and j == k and tj.cls != C and tj.low not in CARE_WORDS and tj.low not in FUNCTION_WORDS
+                pair in EMPLOYER_PAIRS and (pair[0] in _WORK_VERBS or pair[0] in _JOB_NOUNS or pair[0] in _AGENCY_WORKERS) and j == k and tj.cls != C and tj.low not in CARE_WORDS and tj.low not in FUNCTION_WORDS
                 and tj.low not in _NO_EMPLOYER and (
                     tj.case == "mixed" and tj.raw[:1].isupper()
                     or tj.case != "mixed" and tj.low not in _NOT_EMPLOYER_WORD and not tj.low.endswith(("ing", "ed")) and tj.low not in place_set
@@ -2431,6 +2505,17 @@ def _repeated(text: str, toks: list, found: list[Candidate], named: list) -> lis
 
 #: Heads of a school's name ("Arlington Elementary School", "Tufts University"), which sentences also begin with a verb.
 _SCHOOL_HEADS = frozenset("school university college academy daycare preschool childcare montessori".split())
+#: Heads of a hospital's own name ("Nottingham City Hospital", "Simpson Memorial Hospital", "Clark Medical Center").
+_HOSPITAL_OWN_HEADS = frozenset("hospital hospitals infirmary memorial".split())
+
+
+def _named_after_people(lows: list, first_head: int, head_end: int) -> bool:
+    """Is the head one that places and people name (a school, a hospital), so that an eponym before it is its
+    name ("Jefferson Middle School", "Nottingham City Hospital")? A clinic or a centre is as often named after
+    the disease it treats ("Parkinson Clinic", "Alzheimer Center"), which stays a kind of care."""
+    last = lows[head_end - 1]
+    return last in _SCHOOL_HEADS or last in _HOSPITAL_OWN_HEADS or lows[first_head] in _HOSPITAL_OWN_HEADS \
+        or last == "center" and lows[first_head] == "medical"
 #: Regions below a state that name agencies and practices ("Cape Cod VNA", "Merrimack Valley Hospice").
 _REGIONS = frozenset(
     {"cape cod", "cape ann", "merrimack valley", "pioneer valley", "blackstone valley", "nashoba valley", "metro west",
@@ -2477,8 +2562,8 @@ def _one_case_head_start(text: str, toks: list, lows: list, k: int, first_head: 
             and lows[k].endswith(("s", "ed")):
         k += 1
     words = [toks[m] for m in range(k, first_head) if lows[m] not in ("the", "of", "and")]
-    school = lows[head_end - 1] in _SCHOOL_HEADS
-    # (schools are named after people whose names are eponyms too: "JEFFERSON MIDDLE SCHOOL")
+    school = _named_after_people(lows, first_head, head_end)
+    # (schools and hospitals are named after people whose names are eponyms too: "JEFFERSON MIDDLE SCHOOL")
     if words and all(w.cls in (W, A, C) and w.low not in place_set and not (school and w.low in EPONYMS) for w in words):
         before = lows[k - 1] if k > 0 else ""
         gap = text[toks[k - 1].e : toks[k].s].strip() if k > 0 else ""
@@ -2821,6 +2906,8 @@ _ZIP_AFTER_RE = re.compile(r",?[ \t]{1,2}(\d{5}(?:-\d{4})?)(?![\w-])")
 #: What closes a town after a street: punctuation, a line's end, a state's code or a ZIP code (", Hull MA 02045").
 _TOWN_CLOSES_RE = re.compile(r"[ \t]*(?:[,.;)]|\n|$|[A-Z]{2}\b|\d{5}\b)")
 _COMPASS_AFTER_STREET_RE = re.compile(r"\.?[ \t]{1,2}(?:NE|NW|SE|SW|N|S|E|W|ne|nw|se|sw)\.?(?![^\W_])")
+#: A lower-case street's quarter in one letter ("queen st e"): only after a street written in lower case.
+_COMPASS_LOWER_RE = re.compile(r"\.?[ \t](?:n|s|e|w)\.?(?![^\W_])")
 _UNIT_RE = re.compile(r"\.?,?[ \t]{1,2}(?:(?:apt|apartment|unit|suite|ste)\.?[ \t]{0,2}#?|#[ \t]?)\d{1,5}[a-z]?\b", re.I)
 #: Compass abbreviations in town names, and the word each stands for.
 _COMPASS = {"n": "north", "s": "south", "e": "east", "w": "west", "no": "north", "so": "south"}

@@ -1,7 +1,8 @@
 """Institutions whose names follow a fixed pattern, in any letter case, with no lexicon entry and no head the other
 finders know: a church "Our Lady of <words>", a veterans' post, lodge or union local with its number ("VFW Post 8914",
 "IBEW Local 7"), a school named "<words> High" or "<words> Middle" after a cue of going to school ("junior at central
-high", "kids at Lincoln Elementary & Central Middle").
+high", "kids at Lincoln Elementary & Central Middle"), and a capitalised centre, institute or society "for"/"of" what it
+is for after a cue ("at Center for Haitian Studies").
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ _PATTERN_GATE_RE = re.compile("|".join(("lady", *_HALL_WORDS, *_SCHOOL_LEVELS)))
 def find_patterned_institutions(text: str) -> list[Candidate]:
     """Churches "Our Lady of ...", numbered posts and locals, and schools named by their level after a school cue."""
     low = text.lower()
-    out: list[Candidate] = []
+    out: list[Candidate] = _centres_for(text) if " for " in text or " of " in text else []
     if _PATTERN_GATE_RE.search(low) is None:
         return out  # (every pattern holds one of these words)
     if "lady" in low:
@@ -68,6 +69,37 @@ def find_patterned_institutions(text: str) -> list[Candidate]:
             if any(w in _E.FUNCTION_WORDS or w in _NOT_SCHOOL_NAME for w in words):
                 continue
             out.append(Candidate(m.start(), m.end(), "HOSPITAL", "rule:patterned_institution", 0.85))
+    return out
+
+
+#: "Center for Haitian Studies", "the Institute for Family Health", "Office of Vital Records": a capitalised head of an
+#: organisation's name, then "for"/"of" and the capitalised words of what it is for.
+_CENTRE_FOR_RE = re.compile(
+    r"(?<![\w-])(?P<head>Center|Centre|Institute|Society|Foundation|Office|Council|Coalition|Alliance|Association|Network)"
+    r"[ \t]+(?:for|of)[ \t]+(?:the[ \t]+)?(?P<words>[A-Z][A-Za-z'’-]+(?:[ \t]+(?:&|and|of|the|[A-Z][A-Za-z'’-]+)){0,4})"
+)
+#: Words right before such a head that say it names an organisation here ("saw therapist at Center for ...").
+_CENTRE_CUE_RE = re.compile(r"(?i)(?:\b(?:at|to|from|with|via|by|the|per|and)|[:(,\n-]|^)[ \t]*$")
+
+
+def _centres_for(text: str) -> list[Candidate]:
+    """See :data:`_CENTRE_FOR_RE`: after a cue of where or whose, unless the words after "for"/"of" are all kinds
+    of care or clinical words ("Center for Sleep Medicine", "Division of Cardiology" name a service)."""
+    out = []
+    for m in _CENTRE_FOR_RE.finditer(text):
+        if not _CENTRE_CUE_RE.search(text, max(0, m.start() - 12), m.start()):
+            continue
+        words = m.group("words").split()
+        while words and words[-1].lower() in ("&", "and", "of", "the"):
+            words.pop()
+        lows = [w.lower() for w in words if w.lower() not in ("&", "and", "of", "the")]
+        if not lows or all(w in _E.SERVICES or w in _E.CARE_WORDS or _E.classify(w) == _E.C or w in _E.FUNCTION_WORDS
+                           or w in _E.GENERIC_BEFORE_HEAD for w in lows):
+            continue
+        end = m.end()
+        while text[end - 1 : end] not in ("", " ", "\t") and text[: end].rsplit(None, 1)[-1].lower() in ("&", "and", "of", "the"):
+            end = len(text[: end].rsplit(None, 1)[0])  # ("Society for the Blind and ...": the name ends before "and")
+        out.append(Candidate(m.start(), end, "HOSPITAL", "rule:patterned_institution", 0.85))
     return out
 
 

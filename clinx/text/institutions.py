@@ -1156,7 +1156,7 @@ def find_parenthesised_institutions(text: str) -> list[Candidate]:
 UNIT_AFTER: dict[str, frozenset] = {
     **dict.fromkeys(
         """
-ed eds er ers icu micu sicu ccu cvicu nicu picu pacu lab laboratory pharmacy pharmacist pharmacists hospitalist
+ed eds er ers icu micu sicu ccu cvicu nicu picu pacu lab labs laboratory pharmacy pharmacist pharmacists hospitalist
 hospitalists ortho orthopedics cards cardiology psych psychiatry gi ent heme onc oncology hem/onc heme/onc clinic
 dialysis snf ltach rehab shelter ambulance ems imaging radiology pediatrics peds fqhc otp hha vna records neurology
 derm dermatology obgyn ob/gyn urology nephrology detox hospice correctional rep reps representative
@@ -1188,7 +1188,7 @@ _UNIT_CUES = frozenset("at from to per by with w via in called and or @ vs".spli
 # ("interrogated by medtronic rep": a device company's representative; the company is the identifier)
 _UNIT_WORD = re.compile(r"[^\W\d_][^\W\d_'’./-]*(?:['’][sS])?")
 #: Where an institution's word may start with no cue: a line's start or after clause punctuation.
-_UNIT_OPENERS = frozenset(".:;,(-\"\n")
+_UNIT_OPENERS = frozenset(".:;,(-\"\n→>")  # ("if worse → Regions ED")
 #: The first word of a unit, where a word starts and ends (on the lower-cased text).
 _UNIT_HIT = re.compile(
     r"(?<![^\W\d_])(?:" + "|".join(re.escape(w) for w in sorted(UNIT_AFTER, key=len, reverse=True)) + r")(?![^\W\d_'’./-])"
@@ -1556,6 +1556,7 @@ specialty satellite freestanding continuity faculty compounding refill transitio
 express suburban holding recovery overflow observation stat micro chem heme blood tox reference
 notify inform consult alert clarify verify confirm contact page call fax email text message update ask tell refer
 discuss check request send sent call called paged notified pharma sales device company insurance union vendor
+pending trough peak random coag coags preop postop serial repeat surveillance screening covid
 """.split()
 )
 _ADJECTIVE_ENDINGS = ("al", "ic", "ive", "ous", "ary", "ent", "ant", "ible", "able", "ful", "less", "ish")

@@ -310,6 +310,8 @@ def _dash_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     if "." in m.group("v"):
         return None if is_clinical_term(letters) else m.span("v")  # dotted letters are initials unless clinical: "p.o."
     if m.group("role"):
+        if letters in _SIGNER_ROLES:
+            return None  # "- PT/OT": two roles, a bullet of disciplines
         return None if is_clinical_term(letters) and len(letters) > 2 else m.span("v")
     return None if _letters_are_a_word(letters) else m.span("v")
 
@@ -345,6 +347,45 @@ def _cosigner_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return m.span("v")
 
 
+#: Words a signer writes after the comma of a dash signature besides the credentials evidence lists
+#: ("-- CB, DISCHARGE COORDINATOR", "-- hope s, rn case mgr", "-- dk/lm pta").
+_SIGNER_TAIL_WORDS = frozenset("pta cota lisw discharge case charge social".split())
+
+
+def _dash_signer_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """A signer after a signature's dash, closing the line: two initials pairs ("-- afds/rk", "-- ET/kb") unless both
+    halves are clinical or either is a common word ("-- PT/OT", "- and/or"); or, before a comma and a credential or
+    a role ("-- GW, RN CASE MGR", "-- grace l, rn", "—R. Long, RN"), two or three letters that are no credential or
+    word, a given name and an initial, or an initial and a surname."""
+    from clinx.text.evidence import CREDENTIALS, ROLES
+    from clinx.text.lexicons import FUNCTION_WORDS, first_names, is_clinical_term, last_names, zipf
+
+    role = (m.group("role") or "").lower().rstrip(".")
+    if m.group("role") is not None and role not in CREDENTIALS and role not in ROLES and role not in _SIGNER_TAIL_WORDS:
+        return None  # "- bp, hr stable": a comma's tail that is no credential or role
+    v = m.group("v")
+    low = v.lower()
+    if "/" in v:
+        halves = low.split("/")
+        if any(h in FUNCTION_WORDS or zipf(h) >= 5.0 or h in _SIGNER_ROLES for h in halves) or all(is_clinical_term(h) for h in halves):
+            return None
+        return m.span("v")
+    if m.group("role") is None:
+        return None
+    words = low.replace(".", " ").split()
+    if len(words) == 1:  # "GW", "CB": initials
+        w = words[0]
+        if w in CREDENTIALS or w in ROLES or w in FUNCTION_WORDS or zipf(w) >= 4.5 or len(w) == 3 and is_clinical_term(w):
+            return None
+        return m.span("v")
+    a, b = words[0], words[-1]
+    if len(b) == 1:  # "grace l": a given name and the initial of the surname
+        return m.span("v") if a in first_names() and a not in FUNCTION_WORDS else None
+    if len(a) == 1:  # "R. Long": an initial and a surname
+        return m.span("v") if b in last_names() and b not in FUNCTION_WORDS and not is_clinical_term(b) else None
+    return None
+
+
 def _letters_are_a_word(letters: str) -> bool:
     """Are two or three bare letters a clinical abbreviation, an English word, a very common token or a count ("nc",
     "ok", "pod")? Then they are no signer's initials (frequent letter pairs that are none of these, "mk", "rb", are:
@@ -356,7 +397,7 @@ def _letters_are_a_word(letters: str) -> bool:
 
 
 _PAGER_P_GATE_RE = re.compile(r"p[ \t]?\d(?:\d{3}|-\d{4})")
-_CLOSING_INITIALS_GATE_RE = re.compile(r"\n[ \t]*[A-Za-z]{2,3}\s*\Z")
+_CLOSING_INITIALS_GATE_RE = re.compile(r"\n[ \t]*/?[ \t]?[A-Za-z]{2,3}\s*\Z")
 
 
 def _closing_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
@@ -428,7 +469,7 @@ def _before_ok(before: re.Pattern, then: Validator | None = None) -> Validator:
 #: :mod:`clinx.text.dates`: append one here (one edit) and ``RuleRecognizer`` runs it.
 # every grouped number above holds a digit, a blank and a digit ("0412 555", "2 9555")
 _GROUPED_DIGITS_RE = re.compile(r"\d \d")
-_HEALTH_NUMBER_WORD_RE = re.compile(r"medicare|phn|phin|ohip|ihi|hsn|nhs|health card|health number")
+_HEALTH_NUMBER_WORD_RE = re.compile(r"medicare|phn|phin|ohip|ihi|hsn|hcn|nhs|health card|health number")
 
 
 def _uk_postcode_ok(m: re.Match, text: str) -> tuple[int, int] | None:
@@ -562,7 +603,8 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     # "lives with husband (97)", "MOM (91) HAD 2 FALLS": an age over 89 in parentheses after a relative
     Recognizer(
         "age_after_relative",
-        r"(?i)\b" + _RELATIVES + r"[ \t]{1,2}\((?P<v>9\d|1[01]\d)\)",
+        # ("wife ann (90) present": or after the relative's given name)
+        r"(?i)\b" + _RELATIVES + r"(?:[ \t]{1,2}[A-Za-z][A-Za-z'’-]{1,20})?[ \t]{1,2}\((?P<v>9\d|1[01]\d)\)",
         "AGE", 0.85, gate=lambda t, low: "(9" in t or "(1" in t,
     ),
     # "husband Joe, 92, at home", "MOTHER ROSA DIAZ, 101,": an age over 89 set off by commas after a relative's name
@@ -677,6 +719,15 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?P<role>[ \t]?/[ \t]?(?i:rn|lpn|np|md|pa|cna|rt|rrt|sw|cm|pt|ot|slp))?[ \t]*$",
         "NAME", 0.85, validator=_dash_initials_ok, gate=lambda t, low: "-" in t,
     ),
+    # "-- afds/rk", "-- ET/kb", "-- GW, RN CASE MGR", "-- grace l, rn", "—R. Long, RN": a signer after a signature's
+    # dash (an em or en dash too), at a line's start or after a sentence, closing the line
+    Recognizer(
+        "dash_signer",
+        r"(?m)(?:^[ \t]*|(?<=[.;!])[ \t]{1,3})(?:--?|[—–])[ \t]?"
+        r"(?P<v>[A-Za-z]{2,4}/[A-Za-z]{2,4}|[A-Za-z]{2,3}(?=,)|[A-Za-z][A-Za-z'’-]+[ \t][A-Za-z]\.?(?=,)|[A-Za-z]\.[ \t]?[A-Za-z][A-Za-z'’-]+(?=,))"
+        r"(?:,?[ \t]{1,2}(?P<role>[A-Za-z][A-Za-z-]*\.?)(?:[ \t,/][^\n]*)?)?[ \t]*$",
+        "NAME", 0.85, validator=_dash_signer_ok, gate=lambda t, low: "-" in t or "—" in t or "–" in t,
+    ),
     # "-- Kirra Walker (Physio)", "- JOHN T. OKAFOR, SW": a signer's given name and surname after a dash, on their own line
     Recognizer(
         "dash_signature_name",
@@ -703,7 +754,8 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     # "... cap refill <3 sec.\njb": two or three letters alone on the note's last line are its writer's initials
     Recognizer(
         "closing_initials",
-        r"\n[ \t]*(?P<v>[A-Za-z]{2,3})[ \t]*\s*\Z",
+        # ("/sv": a typist's initials after a slash)
+        r"\n[ \t]*/?[ \t]?(?P<v>[A-Za-z]{2,3})[ \t]*\s*\Z",
         "NAME", 0.85, validator=_closing_initials_ok, gate=lambda t, low: _CLOSING_INITIALS_GATE_RE.search(t, max(0, len(t) - 12)) is not None,
     ),
     # "chelsea ma 02150", "Lowell, Ma 01852": a ZIP code after a town and a state written in any case
@@ -805,17 +857,21 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "phone_national_groups",
         r"(?:(?<![\w/.,+-])0(?:4\d{2}[ ]\d{3}[ ]\d{3}|[2378][ ]\d{4}[ ]\d{4}|[1-9]\d{2,3}[ ]\d{3}[ ]\d{3,4})"
         r"|(?<![\w/.,+-])07\d{3}[ ]\d{6}"  # (a British mobile: "07700 900461")
+        # (a British landline: a five-digit area code and six digits, "01632 960417"; or "020 7946 0958")
+        r"|(?<![\w/.,+-])01\d{3}[ ]\d{5,6}|(?<![\w/.,+-])0[1-9]\d[ ]\d{4}[ ]\d{4}"
+        # (dialled from North America: "011 353 91 555 0187")
+        r"|(?<![\w/.,+-])011[ ]\d{1,3}(?:[ ]\d{1,5}){2,4}"
         r"|\((?<![\w(]\()0[2378]\)[ ]?\d{4}[ ]\d{4}"  # (an Australian landline's area code in parentheses: "(02) 9555 0182")
         r"|\+(?<![\w+]\+)\d{1,3}[ ](?:\(0\)[ ]?)?\d{1,4}(?:[ ]\d{2,6}){1,3})(?![\w/]|[.,]\d)",
         "PHONE", 0.9, gate=lambda t, low: _GROUPED_DIGITS_RE.search(t) is not None,
         validator=lambda m, text: m.span() if sum(ch.isdigit() for ch in m.group()) >= 9 else None,  # ("+3 200 300": counts)
     ),
-    # "PHN: 9876 543 210", "Medicare 2953 71840 1", "OHIP 4821 663 901 KT": a national health number in groups after its
+    # "PHN: 9876 543 210", "Medicare 2953 71840 1", "OHIP 4821 663 901 KT", "HCN ...": a national health number in groups after its
     # name (the cue recogniser's value is one run without blanks)
     Recognizer(
         "id_health_number_groups",
         # ("Medicare no. 2953 71846 1": an Australian Medicare number, its issue digit last)
-        r"(?<![\w-])(?i:(?:medicare|nhs|health[ ]card)(?:[ ](?:no|number)\.?)?|phn|phin|ohip|ihi|hsn|health[ ]number)[ \t]{0,2}[:#]?[ \t]{0,2}"
+        r"(?<![\w-])(?i:(?:medicare|nhs|health[ ]card)(?:[ ](?:no|number)\.?)?|phn|phin|ohip|ihi|hsn|hcn|health[ ]number)[ \t]{0,2}[:#]?[ \t]{0,2}"
         r"(?P<v>\d{3,5}(?:[ ]\d{1,5}){1,3}(?:[ -][A-Z]{2})?)(?![\w-])",
         "ID", 0.9, gate=lambda t, low: _GROUPED_DIGITS_RE.search(t) is not None and _HEALTH_NUMBER_WORD_RE.search(low) is not None,
     ),

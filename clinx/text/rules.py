@@ -48,6 +48,7 @@ from clinx.text.evidence import (
     find_listed_children,
     find_place_fields,
     regions_after_places,
+    towns_after_places,
     report_verb_word,
     units_before_streets,
 )
@@ -244,7 +245,8 @@ ID_CUES: list[tuple[str, str]] = [
         r"policy|account|acct|license|licence|device|serial|health\s{1,3}plan|beneficiary|subscriber|task|trip|job|"
         r"employee|badge|passport|vehicle|provider|prescriber|registration|gmc|nmc)\s{0,3}(?:id|no\.?|num(?:ber)?|#)|id(?:entifier)?(?:\s{0,3}(?:no\.?|num(?:ber)?|#))?|"
         # "Acct: 55-1234-9": an account word alone before a colon or "#" ("into account 2 episodes" is prose)
-        r"(?:acct|account)(?=\.?\s{0,2}[:#])|"
+        # ("ACCT 77-1043": the abbreviation before a number with a hyphen or of five digits and more is one too)
+        r"(?:acct|account)(?=\.?\s{0,2}[:#])|acct(?=\.?\s{1,2}(?:\d+-\d|\d{5}))|"
         # words that alone name the number after them: a prior authorisation's key, a claim, a confirmation, an
         # officer's badge, an implant's lot ("covermymeds key BXR7LTQ2", "badge 3317", "LOT PM2209X", "conf # 88-1234")
         r"badge|shield(?=\s{0,3}#?\s{0,2}\d{3})|batch(?=\s{0,3}[:#]?\s{0,2}[A-Za-z]{0,4}\d)|key|lot|claim|conf|confirmation|auth|authorization|authorisation|incident|ticket|tracking|ref|reference|"
@@ -255,7 +257,10 @@ ID_CUES: list[tuple[str, str]] = [
         # too: six characters or more with a digit follow ("SN 2W2, 1W4" is a visit frequency)
         r"s/n|sn(?=\s{0,3}[:#]?\s{0,3}(?=[A-Za-z-]*\d)[A-Za-z0-9-]{6})|"
         # the VA's patient identifiers ("ICN 1012847756V339204", "EDIPI 1234567890")
-        r"icn|edipi",
+        r"icn|edipi|"
+        # a laboratory's CLIA number, a portal's or a home exercise programme's access code, a key safe's code
+        # ("CLIA 05D0987654", "access code k7tq2mx", "keysafe code 4471")
+        r"clia|(?:access|door|gate|keysafe|key\s{0,2}safe|lockbox)\s{1,3}code",
         "ID",
     ),
     (r"zip(?:\s{0,3}code)?|postal\s{1,3}code|post\s?code", "ZIP"),
@@ -479,7 +484,7 @@ _CUE_START_WORDS = sorted(
         acct license licence device serial health beneficiary subscriber employee badge passport vehicle id zip postal task trip job
         provider prescriber registration gmc nmc shield batch
         post key lot claim conf confirmation auth authorization authorisation incident ticket tracking ref reference bleep
-        ohip medicare medicaid mbi last last4 run sn s/n icn edipi""".split()
+        ohip medicare medicaid mbi last last4 run sn s/n icn edipi clia access door gate keysafe lockbox""".split()
     ),
     key=lambda w: (-len(w), w),
 )
@@ -1065,9 +1070,17 @@ def _extend_name_left(text: str, c: Candidate) -> Candidate:
     if start == c.start and (span := _prev_word(text, start)) is not None and text[span[0] : span[1]].lower() in _HMONG_FIRST \
             and text[c.start : c.end].split()[-1].lower() in _HMONG_CLANS and len(text[c.start : c.end].split()) >= 2:
         start = span[0]  # "interpreter Pa [Houa Xiong]": a Hmong given name's first syllable, though "PA" is a credential too
+    if start == c.start and (span := _prev_word(text, start)) is not None and text[span[0] : span[1]].lower() in first_names() \
+            and text[span[1] : start] in (" ", "\t") and (role := _prev_word(text, span[0])) is not None \
+            and text[role[0] : role[1]].lower() in _ROLES_BEFORE_GIVEN and text[role[1] : span[0]] in (" ", "\t"):
+        start = span[0]  # "SW PEG [DOYLE]", "house mgr will [tsosie]": between a role and a surname, a given name that is a word too
     return c if start == c.start else Candidate(start, c.end, c.category, c.source, c.score)
 
 
+#: Roles and relatives before whose given name and surname the given name is taken though it is a word or an
+#: abbreviation too ("SW PEG [DOYLE]", "house mgr will [tsosie]", "HUSBAND WILL [ORTIZ]").
+_ROLES_BEFORE_GIVEN = frozenset("""sw rn lpn cna np pa md cm mgr manager worker aide hha chaplain interpreter sponsor doula advocate
+    counselor therapist case husband wife son daughter mother father brother sister friend neighbor neighbour partner""".split())
 #: The eighteen Hmong clans' surnames, and first syllables of Hmong given names that are clinical abbreviations or
 #: credentials elsewhere ("Pa Nhia Vang", "Ka Zoua Yang"): before a given name and a clan surname they are the name's.
 _HMONG_CLANS = frozenset("chang cha chue fang hang her heu khang kong kue lee ly lor lo moua pha phang thao vang vue xiong yang".split())
@@ -1364,6 +1377,7 @@ class RuleLevel:
             cands = self.site.apply(text, cands)
         if self.use_manifest and manifest:  # (after the terms to keep: a row's own identifiers always go)
             cands.extend(manifest_candidates(text, manifest, fuzzy=self.fuzzy))
+        cands.extend(towns_after_places(text, cands))  # "[7 lantern way], mystic, ct": the address goes on to its town
         if self.states == "with_place":  # "Columbus, OH": the state closing a removed town goes with it
             cands.extend(regions_after_places(text, cands))
         cands.extend(compass_letters_of_places(text, cands))

@@ -53,3 +53,239 @@ def test_see_pointing_elsewhere_is_no_surname(text):
 
 def test_see_as_a_surname_in_a_field_still_goes():
     assert "See" not in _l2("Typed: See, Marcus")
+
+
+# ---------------------------------------------------------------- hospitals named after people whose names are eponyms
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [
+        ("CT coronary angiogram booked at Nottingham City Hospital.", "Nottingham"),
+        ("WELLS GENERAL HOSPITAL", "WELLS"),
+        ("transferred to simpson memorial hospital", "simpson"),
+        ("seen at Clark Medical Center", "Clark"),
+    ],
+    ids=["city_hospital", "caps_general_hospital", "lower_memorial", "medical_center"],
+)
+def test_an_eponym_before_a_hospital_head_names_the_hospital(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("followed in Parkinson Clinic", "Parkinson Clinic"),
+        ("Alzheimer Center referral", "Alzheimer Center"),
+        ("BISHOP SCORE 8, TO HOSPITAL", "BISHOP SCORE"),
+        ("pt has down syndrome, hospital course uneventful", "down syndrome"),
+    ],
+    ids=["disease_clinic", "disease_center", "score_then_hospital", "syndrome_then_hospital"],
+)
+def test_a_clinic_named_for_a_disease_stays(text, kept):
+    assert kept in _l2(text)
+
+
+# ---------------------------------------------------------------- signers after a signature's dash
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [
+        ("NPO after midnight.\n-- afds/rk", "afds"),
+        ("home visit wk 1.\n-- ET/kb", "kb"),
+        ("family training done.\n-- dk/lm pta", "dk"),
+        ("next visit due.\n-- GW, RN CASE MGR", "GW"),
+        ("EDD set. -- CB, DISCHARGE COORDINATOR", "CB"),
+        ("orders rec'd. —R. Long, RN", "Long"),
+        ("no new orders.\n-- grace l, rn", "grace"),
+        ("on-call line given.\n-- hope s, rn case mgr", "hope"),
+    ],
+    ids=["lower_pair_four_letters", "mixed_case_pair", "pair_then_assistant", "caps_initials_role",
+         "initials_after_sentence", "em_dash_initial_surname", "given_name_initial", "given_word_initial_role"],
+)
+def test_a_signer_after_a_dash_goes(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["- PT/OT", "- and/or", "- BP, HR stable", "- Cr/BUN trend"],
+    ids=["disciplines", "function_words", "vitals_list", "labs_pair"],
+)
+def test_bullets_after_a_dash_stay(text):
+    assert "[NAME]" not in _l2(text)
+
+
+def test_a_typists_initials_after_a_slash_close_the_note():
+    assert "sv" not in _l2("d/c anticipated tomorrow.\n/sv")
+    assert _l2("plan discussed.\n/ok") == "plan discussed.\n/ok"
+
+
+# ---------------------------------------------------------------- given names after roles and relatives
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [
+        ("partner at bedside, doula hope en route.", "hope"),
+        ("volunteer bill sits with him weekly.", "bill"),
+        ("husband art drives her in from town", "art"),
+        ("SW PEG DOYLE CONTACTED.", "PEG"),
+        ("wife ann (90) present", "90"),
+    ],
+    ids=["doula_en_route", "volunteer_then_verb", "relative_clinical_word_then_verb", "role_given_surname", "relative_age"],
+)
+def test_given_names_after_roles_and_relatives_go(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("rn PEG TUBE flushed", "PEG TUBE"), ("SW WILL CALL FAMILY", "WILL CALL"), ("son will call tomorrow", "will call")],
+    ids=["role_then_tube", "caps_modal", "lower_modal"],
+)
+def test_words_after_roles_that_are_no_names_stay(text, kept):
+    assert kept in _l2(text)
+
+
+# ---------------------------------------------------------------- nicknames between a given name and a surname
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("client: mrs. dolores (lola) ferreira-mendes, 88,", ["lola", "ferreira"]),
+        ('pt: joyce "joy" hamid-baxter, 57f', ["joy", "hamid"]),
+        ("sister Ann (Nan) visits", ["Nan"]),
+    ],
+    ids=["parentheses_then_hyphenated_surname", "quotes_then_hyphenated_surname", "parentheses_after_relative"],
+)
+def test_a_nickname_and_the_surname_after_it_go(text, gone):
+    out = _l2(text)
+    assert not any(g in out for g in gone)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("Maria (daughter) called", "(daughter)"), ("Dr. Lee (GI) saw pt", "(GI)"), ("Jose (Spanish) interpreter", "(Spanish)")],
+    ids=["relation", "service", "language"],
+)
+def test_roles_and_languages_in_parentheses_stay(text, kept):
+    assert kept in _l2(text)
+
+
+# ---------------------------------------------------------------- numbers: phones, identifiers, dates
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [
+        ("GP surgery 01632 960417", "960417"),
+        ("call 020 7946 0958", "7946"),
+        ("niece in Galway, tel 011 353 91 555 0187", "555"),
+        ("HCN 2847 553 910 KL", "910"),
+        ("CLIA 05D0987654", "0987654"),
+        ("home exercise program, access code k7tq2mx", "k7tq2mx"),
+        ("TRANSPORT PREARRANGED, ACCT 77-1043.", "1043"),
+        ("EDD 15/6.", "15/6"),
+        ("psychiatry c/l consult 3/3", "3/3"),
+        ("week of 9/11-9/15:", "9/15"),
+    ],
+    ids=["uk_landline_five_digit_code", "uk_london", "dialled_from_north_america", "ontario_health_card_groups",
+         "clia_number", "access_code", "account_abbreviation", "edd_day_first", "consult_date", "week_of_range"],
+)
+def test_numbers_in_these_forms_go(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("into account 2 episodes", "2 episodes"), ("took 2 of 3/4-4/4 doses", "3/4-4/4"), ("code status: full code", "full code")],
+    ids=["account_prose", "doses_of_range", "code_status"],
+)
+def test_look_alike_numbers_stay(text, kept):
+    assert kept in _l2(text)
+
+
+# ---------------------------------------------------------------- institutions by their unit, workers' agencies, heads
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [
+        ("If worse → Regions ED.", "Regions"),
+        ("scr 1.3 (baseline 1.0 per quest labs)", "quest"),
+        ("DV ADVOCATE FROM HAVEN MET W/ PT", "HAVEN"),
+        ("Family chose Messinger Mortuary.", "Messinger"),
+        ("SITTER FROM ACCURATE STAFFING ASSIGNED", "ACCURATE"),
+    ],
+    ids=["arrow_before_unit", "labs_after_per", "advocate_from_agency", "mortuary", "staffing_agency"],
+)
+def test_institutions_in_these_forms_go(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Pending labs: none", "Trough labs at 0500", "Coag labs normal", "Covid labs", "advocate from court present",
+     "SITTER FROM FLOAT POOL", "colonic transit study normal", "short staffing tonight", "body released to mortuary"],
+    ids=["pending", "trough", "coag", "covid", "court", "float_pool", "gi_transit", "staffing_level", "mortuary_alone"],
+)
+def test_kinds_of_labs_places_and_services_stay(text):
+    assert "[HOSPITAL]" not in _l2(text)
+
+
+# ---------------------------------------------------------------- an address goes on to its town
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [
+        ("lives w/ wife and 4 children in cedar-riverside, minneapolis.", "minneapolis"),
+        ("lives at 7 lantern way, mystic, ct; works from home", "mystic"),
+        ("shot outside corner store at 400 Park St, Frog Hollow, ~2250.", "Frog"),
+        ("PT LIVES IN DECATUR, GA SINCE 2019.", "GA"),
+        ("ran out; pharmacy on queen st e had no refill", "st e"),
+    ],
+    ids=["listed_town_after_neighbourhood", "town_before_state", "neighbourhood_landscape_word", "state_code_then_word",
+         "lower_case_quarter_letter"],
+)
+def test_the_town_after_an_address_goes(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("lives at 12 Elm St, apt 4, with wife", ", with wife"), ("lives in Dover, alone", "alone"),
+     ("fell at home in salem, nc 2l", "nc 2l"), ("FLYING BACK TO PORTLAND, OR TOMORROW", "OR TOMORROW")],
+    ids=["unit_number", "everyday_word", "nasal_cannula", "word_code"],
+)
+def test_what_follows_an_address_that_is_no_town_stays(text, kept):
+    assert kept in _l2(text)
+
+
+# ---------------------------------------------------------------- centres "for" what they are for; chains abroad
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [
+        ("Previously saw therapist at Center for Haitian Studies.", "Haitian"),
+        ("referred to the Society for the Blind and the VNA", "Blind"),
+        ("ran out as shoppers drug mart had no refill", "shoppers"),
+        ("Family chose Messinger Mortuary, east side location", "Messinger"),
+    ],
+    ids=["center_for", "society_for_the", "canadian_pharmacy_chain", "mortuary"],
+)
+def test_named_organisations_go(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("seen at Center for Sleep Medicine", "Sleep Medicine"), ("the Division of Cardiology", "Division of Cardiology")],
+    ids=["center_for_a_service", "division_of_a_service"],
+)
+def test_centres_named_for_a_kind_of_care_stay(text, kept):
+    assert kept in _l2(text)
