@@ -89,7 +89,7 @@ fracture fractures disease syndrome sign signs lesion lesions sarcoma lymphoma n
 cysts palsy ulcer pouch space line lines tumor tumour canal deformity diverticulum aneurysm angle
 phenomenon reflex test classification criteria score scale procedure operation nodule nodules
 dislocation ring triad law point body bodies membrane duct capsule
-stage stages grade grading method class maneuver manoeuvre
+stage stages grade grading method class maneuver manoeuvre rule rules
 """.split()
 )
 

@@ -115,6 +115,8 @@ pgy emt emt-b emt-p nremt
 rdcs rdms rcs rvs rcis chpn chp cen cnor ocn cpn cnrn cpht ibclc cdces atc fnp-c agacnp agacnp-bc pmhnp whnp cpnp rnc
 cna ascp bcps bcop
 chw cadc ladc lcpc lpcc cpss bcba rbt lcdc lmsw lsw mft lmt ld phn
+lisw cota
+mbbs mbchb frcp frcpc frcs frcsc mrcp mrcgp ccfp ccfp-em fracgp fracp fanzca rpn rgn rmn
 """.split()
 )
 HOSPITAL_HEADS = frozenset(
@@ -597,6 +599,8 @@ def region_after(text: str, end: int) -> tuple[int, int] | None:
     low = w1.lower()
     if len(w1) == 2 and low in US_STATES:
         zip_next = _ZIP_NEXT_RE.match(text, e) is not None
+        if zip_next and _not_idaho(w1, _ZIP_NEXT_RE.match(text, e).group()):
+            return None  # "interpreter Duc (ID 44107)": an interpreter's number
         if not (comma or w1.isupper() or zip_next):
             return None
         if not _CODE_END_RE.match(text, e) and not (comma and low in _CODES_NO_WORD):
@@ -637,9 +641,15 @@ def regions_after_places(text: str, cands: list) -> list[Candidate]:
             out.append(Candidate(r[0], r[1], "LOCATION", "evidence:region_after_place", 0.9))
     for c in cands:  # "hazard ky 41701": a state's code before a removed ZIP code is part of the address
         m = _CODE_BEFORE_ZIP_RE.search(text, max(0, c.start - 5), c.start) if c.category == "ZIP" else None
-        if m is not None and m.group(1).lower() in US_STATES:
+        if m is not None and m.group(1).lower() in US_STATES and not _not_idaho(m.group(1), text[c.start : c.end]):
             out.append(Candidate(m.start(1), m.end(1), "LOCATION", "evidence:region_after_place", 0.9))
     return out
+
+
+def _not_idaho(code: str, zip_code: str) -> bool:
+    """Is ``code`` "ID" before a number that is no Idaho ZIP code (832..838)? Then it labels an identifier
+    ("interpreter Duc (ID 44107)", "CyraCom ID 60219"), no state."""
+    return code.lower() == "id" and not zip_code.strip().startswith("83")
 
 
 #: One or two words after a comma ("[12 Elm St], Frog Hollow", "[cedar-riverside], minneapolis").
@@ -1006,6 +1016,8 @@ def tokens(text: str) -> list[_Tok]:
     return out
 
 
+#: Units of doses and sizes, after which a street word is a route or an ECG segment ("40 mg SQ", "2 mm ST").
+_DOSE_UNITS = frozenset("mm cm mg mcg ml cc kg g gm units unit u meq mmol mmhg".split())
 _SEP_NAME_RE = re.compile(r"[ \t]{1,3}|[ \t]?,[ \t]{0,2}|\.[ \t]{0,2}|[ \t]?&[ \t]?")
 
 
@@ -1895,6 +1907,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         number = _HOUSE_NUMBER_END_RE.search(text[max(0, toks[k].s - 9) : toks[k].s])
         if toks[i - 1].low in STREET_SUFFIXES and k == i - 1 and not number:
             continue
+        if all(lows[m] in _DOSE_UNITS for m in range(k, i)):
+            continue  # "enoxaparin 40 mg SQ", "1.5 mm ST depression": a dose or a size, then a route or a segment
         before = lows[k - 1] if k > 0 else ""
         if number:
             start_at = toks[k].s - len(number.group())
@@ -1983,8 +1997,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             continue  # inside the run judged last
         i = i0
         t = toks[i]
-        if named[i] or not _run_ok(t):
-            continue
+        if named[i] or not _run_ok(t) or t.s and text[t.s - 1].isdigit():
+            continue  # ("5TH MC", "9TH GR": an ordinal's letters, glued to its digits, open no name)
         j = i + 1
         while j < n and j - i < 4 and not named[j] and _run_ok(toks[j]) and _joined(text, toks[j - 1], toks[j]) \
                 and not _report_verb(toks[j]) \

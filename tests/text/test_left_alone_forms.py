@@ -289,3 +289,39 @@ def test_named_organisations_go(text, left):
 )
 def test_centres_named_for_a_kind_of_care_stay(text, kept):
     assert kept in _l2(text)
+
+
+# ---------------------------------------------------------------- clinical content read as PHI (tune notes' false removals)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("GP: Dr A. Bhatti, Lewes Health Centre", "GP:"),
+        ("NOK: daughter at bedside", "NOK:"),
+        ("His wife is NOK (07700 900461).", "is NOK"),
+        ("ADDERALL XR 20 MG. NKDA. IMMS UTD.", "IMMS UTD"),
+        ("s/p DDD pacer for CHB, doing well", "for CHB"),
+        ("EXAM: TTP 5TH MC, NO DEFORMITY", "5TH MC"),
+        ("stopped at 6 min with 1.5 mm ST depression", "mm ST depression"),
+        ("enoxaparin 40 mg SQ daily", "40 mg SQ daily"),
+        ("ankle sprain (Ottawa rules neg, no XR)", "Ottawa rules"),
+        ("ottawa ankle rules positive.", "ottawa ankle rules"),
+        ("Vietnamese interpreter used (ID 44107) for teaching", "(ID "),
+        ("unable to log in to MyChart; gave help desk number", "MyChart"),
+        ("-- amira khoury, md (ccfp-em)", "ccfp-em"),
+    ],
+    ids=["gp_label", "nok_label", "nok_after_is", "immunisations_up_to_date", "complete_heart_block", "ordinal_letters",
+         "st_depression_after_mm", "route_after_dose", "decision_rule", "decision_rule_lower", "id_label_no_idaho",
+         "patient_portal", "canadian_credential"],
+)
+def test_clinical_content_that_looked_like_phi_stays(text, kept):
+    assert kept in _l2(text)
+
+
+def test_a_street_after_a_house_number_still_goes():
+    assert "Main" not in _l2("lives at 40 Main St")
+
+
+def test_idaho_before_its_own_zip_code_still_goes():
+    assert _l2("lives in Boise, ID 83702").startswith("lives in [LOCATION], [LOCATION]")
