@@ -71,7 +71,8 @@ DATE_CUES = frozenset(
 on dated date hours from since seen radiograph radiographs film films exam exams examination examinations study studies
 ct mri xray x-ray obtained comparison indication until til by before after last next due sched scheduled appt visit
 admitted admit discharged extubated intubated started stopped placed removed done performed intake
-edd edc lmp consult
+edd edc lmp consult review
+mbss ogd egd tte tee eeg emg kub echo colonoscopy endoscopy mammogram mammo dexa
 dictated transcribed typed signed cosigned faxed
 mon tue tues wed thu thur thurs fri sat sun monday tuesday wednesday thursday friday saturday sunday
 """.split()

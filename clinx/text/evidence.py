@@ -125,7 +125,7 @@ hospital hospitals clinic clinics infirmary rehab rehabilitation healthcare hosp
 associates hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village
 airport shelter charities society foundation mission commission authority ministries coalition inn health
 inc llc llp ltd corp opco chapel clubhouse club
-mortuary crematory transit paratransit staffing
+mortuary crematory transit paratransit staffing pub tavern fitness gym
 school university college academy daycare preschool childcare montessori
 """.split()
 )
@@ -431,12 +431,15 @@ def find_place_fields(text: str) -> list[Candidate]:
 
 #: Words that give the name a person goes by ("goes by 'T-Bone'", "aka Smokey", "known as Big Mike", "known to team
 #: as 'big will'").
+#: Companions and workers whose quoted word after them is the name they go by ("foreman \"big mike\"", "house mgr
+#: \"Sully\""); not the patient, whose quotes hold speech ("pt \"fine\"").
+_QUOTED_NAME_ROLES = frozenset("foreman buddy mgr manager sponsor roommate neighbor neighbour landlord coach mentor".split())
 _NICKNAME_CUES = (r"goes[ \t]by|go[ \t]by|aka|a\.k\.a\.?|nicknamed?|known[ \t](?:to[ \t](?:[a-z]+[ \t]){1,2})?as"
-                  r"|prefers[ \t]to[ \t]be[ \t]called|calls[ \t](?:him|her|them)self")
+                  r"|prefers[ \t]to[ \t]be[ \t]called|(?<=\()prefers|calls[ \t](?:him|her|them)self")
 #: A nickname in quotes after such a word, or after a relative or a companion ("friend 'smokey' visits",
 #: "foreman \"big mike\""): one or two words of letters, no longer than a name.
 _NICKNAME_RE = re.compile(
-    r"(?i)(?<![\w-])(?:(?P<cue>" + _NICKNAME_CUES + ")|" + "|".join(sorted((re.escape(w) for w in RELATIONS | {"foreman", "buddy"}), key=len, reverse=True))
+    r"(?i)(?<![\w-])(?:(?P<cue>" + _NICKNAME_CUES + ")|" + "|".join(sorted((re.escape(w) for w in RELATIONS | _QUOTED_NAME_ROLES), key=len, reverse=True))
     + r")[ \t:]{1,3}[\"“'‘](?P<v>[a-z][a-z'’-]{0,14}(?:[ \t][a-z][a-z'’-]{0,14})?)[\"”'’](?![a-z])"
 )
 _NICKNAME_GATE_RE = re.compile(r"[\"“'‘]")
@@ -504,6 +507,12 @@ _CHILDREN_LIST_RE = re.compile(
     r"(?i)\b(?:children|kids|grandchildren|grandkids|sons|daughters|siblings|sibs)\b[^()\n]{0,20}\((?P<list>[^()\n]{3,120})\)"
 )
 _CHILD_WITH_AGE_RE = re.compile(r"(?<![\w'’-])([A-Za-z][A-Za-z'’-]+)(?:,|[ \t]{1,2})[ \t]?(?:age[ \t])?\d{1,2}(?![\d/.:])")
+#: Children each followed by an age in parentheses ("children lily (6) and marcus (3)", "KIDS: JAYDEN (7), MIA (4)").
+_CHILDREN_AGES_RE = re.compile(
+    r"(?i)\b(?:children|kids|grandchildren|grandkids|sons|daughters|siblings|sibs)\b[ \t:]{1,3}"
+    r"(?P<list>(?:[A-Za-z][A-Za-z'’-]+[ \t]?\(\d{1,2}\)(?:,?[ \t]+(?:and[ \t]+|&[ \t]+)?|,|$)){1,6})"
+)
+_CHILD_PAREN_AGE_RE = re.compile(r"([A-Za-z][A-Za-z'’-]+)[ \t]?\(\d{1,2}\)")
 _NOT_A_CHILDS_NAME = frozenset("age ages aged boy boys girl girls son sons daughter daughters twins twin baby infant yo mo".split())
 
 
@@ -518,6 +527,12 @@ def find_listed_children(text: str) -> list[Candidate]:
             raw, w = c.group(1), c.group(1).lower()
             if w in FUNCTION_WORDS or w in _NOT_A_CHILDS_NAME or classify(w) == C and not (raw[0].isupper() and not raw.isupper()):
                 continue  # (a clinical word only capitalised in mixed case: "Ama 9" is a girl, "ama" against advice)
+            out.append(Candidate(c.start(1), c.end(1), "NAME", "evidence:listed_child", 0.85))
+    for m in _CHILDREN_AGES_RE.finditer(text):
+        for c in _CHILD_PAREN_AGE_RE.finditer(text, m.start("list"), m.end("list")):
+            raw, w = c.group(1), c.group(1).lower()
+            if w in FUNCTION_WORDS or w in _NOT_A_CHILDS_NAME or classify(w) == C and not (raw[0].isupper() and not raw.isupper()):
+                continue
             out.append(Candidate(c.start(1), c.end(1), "NAME", "evidence:listed_child", 0.85))
     return out
 
@@ -1499,7 +1514,8 @@ _VERB_PARTICLES = frozenset("up down out off back over".split())
 _FINITE_VERBS = frozenset(
     """is was has had came went gave said says brought took left told saw got felt thought stated states reports
     reported called calls visited visits arrived arrives
-    drives drove sits sat stays stayed lives helps helped works worked comes does brings takes picks checks manages""".split()
+    drives drove sits sat stays stayed lives helps helped works worked comes does brings takes picks checks manages
+    died passed""".split()
 )
 #: Base forms that end like a past tense ("will need", "may proceed"): a modal may take them.
 _ED_BASE = frozenset("need feed bleed breed speed proceed succeed exceed heed seed shed shred embed wed".split())

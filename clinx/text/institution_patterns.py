@@ -48,6 +48,8 @@ def find_patterned_institutions(text: str) -> list[Candidate]:
     """Churches "Our Lady of ...", numbered posts and locals, and schools named by their level after a school cue."""
     low = text.lower()
     out: list[Candidate] = _centres_for(text) if " for " in text or " of " in text else []
+    if "surgery" in low:
+        out.extend(_gp_surgeries(text))
     if _PATTERN_GATE_RE.search(low) is None:
         return out  # (every pattern holds one of these words)
     if "lady" in low:
@@ -100,6 +102,43 @@ def _centres_for(text: str) -> list[Candidate]:
         while text[end - 1 : end] not in ("", " ", "\t") and text[: end].rsplit(None, 1)[-1].lower() in ("&", "and", "of", "the"):
             end = len(text[: end].rsplit(None, 1)[0])  # ("Society for the Blind and ...": the name ends before "and")
         out.append(Candidate(m.start(), end, "HOSPITAL", "rule:patterned_institution", 0.85))
+    return out
+
+
+#: One to three words before "Surgery", the name of a British general practice ("Brookside Surgery", "THE LIMES
+#: SURGERY", "Elm Tree Surgery").
+_SURGERY_RE = re.compile(r"(?i)(?<![\w-])(?:(?P<the>the)[ \t]+)?(?P<words>(?:[A-Za-z][A-Za-z'’-]+[ \t]+){1,3})surgery\b")
+#: Words before "surgery" that say what kind of operation or service it is, not which practice.
+_SURGERY_KINDS = frozenset(
+    """plastic plastics general minor major robotic weight loss same day emergency acute care elective bariatric cosmetic
+    reconstructive ambulatory outpatient inpatient day-case oral dental eye foot ankle hand knee hip spine back heart
+    cardiac brain laser keyhole open mohs upper lower extremity previous prior recent past future planned urgent""".split()
+)
+#: Marks of a British or Commonwealth note, where "X Surgery" names a general practice.
+_GP_MARK_RE = re.compile(r"(?i)\b(?:gp|nhs|surgery[ \t]+(?:tel|phone|fax)|practice[ \t]+manager)\b")
+
+
+def _gp_surgeries(text: str) -> list[Candidate]:
+    """A general practice named "<words> Surgery" in a note that names a GP or the NHS: the words are no kind of
+    operation, service or clinical word ("Brookside Surgery", "The Limes Surgery"; never "Plastic Surgery",
+    "General Surgery", "Mohs Surgery"), each capitalised in a mixed-case line. Words before the last such word are
+    the sentence's ("referred to Brookside Surgery")."""
+    if _GP_MARK_RE.search(text) is None:
+        return []
+    out = []
+    for m in _SURGERY_RE.finditer(text):
+        words = list(_WORD_RE.finditer(text, m.start("words"), m.end("words")))
+        lows = [w.group().lower() for w in words]
+        no_name = [w in _SURGERY_KINDS or w in _E.FUNCTION_WORDS or w in _E.SERVICES or w in _E.GENERIC_BEFORE_HEAD
+                   or w in _E.EPONYMS or _E.classify(w) == _E.C for w in lows]
+        k = max((i for i, bad in enumerate(no_name) if bad), default=-1) + 1
+        if k >= len(words) or k and lows[k - 1] in _SURGERY_KINDS:
+            continue  # "Plastic Surgery", "had Weight Loss Surgery": a kind of operation
+        words = words[k:]
+        if _E.line_case_at(text, words[0].start()) == "mixed" and not all(w.group()[:1].isupper() for w in words):
+            continue
+        the = k == 0 and m.group("the") is not None
+        out.append(Candidate(m.start() if the else words[0].start(), m.end(), "HOSPITAL", "rule:patterned_institution", 0.85))
     return out
 
 

@@ -289,13 +289,25 @@ _FIELD_COLON_RE = re.compile(r"(?i)(?:dictated|dict\.?|typed):")
 _HANDOFF_RE = re.compile(r"(?i)(?:given|passed|received|cosign)")
 
 
+#: Words before a reading that name lists hold too ("O2 Sat, 92, on RA").
+_READING_WORDS = frozenset("sat sats pulse rate temp weight glucose sugar level score".split())
+
+
 def _age_after_name_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """An age after a person's name ("mrs. murphy, 92, lives"): the word before the comma is a name or unknown, no
     clinical word or reading ("o2 sat, 92, on ra")."""
     from clinx.text.evidence import N, U, classify
+    from clinx.text.lexicons import first_names, is_clinical_term, last_names
 
     before = re.search(r"([A-Za-z][A-Za-z'’-]*)$", text[max(0, m.start() - 30) : m.start()])
-    if before is None or classify(before.group(1).lower()) not in (N, U):
+    if before is None:
+        return None
+    word = before.group(1)
+    low = word.lower()
+    # ("Joan Smith, 93, lives": a surname that is a word too, written as a name is in mixed case; not "o2 sat, 92")
+    titled = word[:1].isupper() and not word.isupper() and (low in last_names() or low in first_names()) \
+        and low not in _READING_WORDS and not is_clinical_term(low)
+    if classify(low) not in (N, U) and not titled:
         return None
     return m.span("v")
 
@@ -343,6 +355,18 @@ def _cosigner_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     letters = m.group("v").lower()
     if letters in CREDENTIALS or letters in ROLES or letters in FUNCTION_WORDS or letters in ("ot", "pt", "sn", "cm", "pta") \
             or zipf(letters) >= 5.0:
+        return None
+    return m.span("v")
+
+
+def _role_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """Two or three letters after a role's label closing a line ("attending: sl", "scribe ls"): initials even when an
+    abbreviation shares them, unless they are a common word, a credential or a placeholder of none ("scribe: n/a")."""
+    from clinx.text.evidence import CREDENTIALS, ROLES
+    from clinx.text.lexicons import FUNCTION_WORDS, zipf
+
+    v = m.group("v").lower()
+    if v in FUNCTION_WORDS or v in CREDENTIALS or v in ROLES or v in ("na", "nil", "tbd", "yes", "pgy") or zipf(v) >= 5.0:
         return None
     return m.span("v")
 
@@ -719,6 +743,15 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?P<role>[ \t]?/[ \t]?(?i:rn|lpn|np|md|pa|cna|rt|rrt|sw|cm|pt|ot|slp))?[ \t]*$",
         "NAME", 0.85, validator=_dash_initials_ok, gate=lambda t, low: "-" in t,
     ),
+    # "attending: sl", "Jane Doe, md / scribe ls": initials after a role's label closing the line
+    Recognizer(
+        "initials_after_role",
+        r"(?im)(?<![\w/-])(?:attending|scribe|scribed|resident|fellow|intern|typist|transcriptionist|supervisor|preceptor)"
+        r"(?:[ \t]*:)?[ \t]{1,2}(?P<v>[a-z]{2,3})[ \t]*$",
+        "NAME", 0.85, validator=_role_initials_ok,
+        gate=lambda t, low: "attending" in low or "scribe" in low or "resident" in low or "fellow" in low or "intern" in low
+        or "typist" in low or "transcriptionist" in low or "supervisor" in low or "preceptor" in low,
+    ),
     # "-- afds/rk", "-- ET/kb", "-- GW, RN CASE MGR", "-- grace l, rn", "—R. Long, RN": a signer after a signature's
     # dash (an em or en dash too), at a line's start or after a sentence, closing the line
     Recognizer(
@@ -774,18 +807,20 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "AGE", 0.85, validator=lambda m, t: m.span("v") if m.group("v") else m.span("w"), flags=re.I,
         gate=lambda t, low: "ninet" in low or "hundred" in low or "90" in low,
     ),
-    # "She is 93.", "pt is now 91 and lives alone", "father is 94", "mother died at 96", "Pt, 92, A&Ox2": an age
+    # "She is 93.", "pt is now 91 and lives alone", "father is 94", "mother died at 96", "Pt, 92, A&Ox2", "I'm 96": an age
     # over 89 said of the patient or a relative (not "pt is 95% on RA", "she is 98.6", "he is 92 kg", "sats were 92")
     Recognizer(
         "age_over_89_said",
         r"\b(?:(?:she|he|pt|patient|mother|father|mom|dad|wife|husband|spouse|sister|brother|aunt|uncle|grandmother|"
         r"grandfather|grandma|grandpa)[ \t]{1,2}(?:is|was|turned|turns)[ \t]{1,2}(?:now[ \t]{1,2})?"
+        # ("I'M 96, I'VE HAD A GOOD RUN": the patient's own words)
+        r"|i['’]?m[ \t]{1,2}(?:now[ \t]{1,2})?|i[ \t]am[ \t]{1,2}(?:now[ \t]{1,2})?"
         r"|(?:died|passed[ \t]{1,2}away|passed|deceased)[ \t]{1,2}(?:at|aged?)[ \t]{1,2}(?:age[ \t]{1,2})?|(?:pt|patient),[ \t]{1,2}(?=\d+,))"
         r"(?P<v>9\d|1[01]\d)"
         r"(?![\w%/]|\.\d|[ \t]{0,2}(?:%|kg|lbs?|bpm|mmhg|f\b|degrees|on\b|at\b|percent))",
         "AGE", 0.85, flags=re.I,
         gate=lambda t, low: (" is " in low or " was " in low or " turn" in low or "died" in low or "passed" in low or "deceased" in low
-                             or "pt," in low or "patient," in low) and any(map(str.isdigit, t)),
+                             or "pt," in low or "patient," in low or "m " in low) and any(map(str.isdigit, t)),
     ),
     # "home # 555 0199", "call 555.0199": a seven-digit number split by a blank or a dot after a phone word
     # (with a hyphen it is L1's phone pattern already)

@@ -325,3 +325,91 @@ def test_a_street_after_a_house_number_still_goes():
 
 def test_idaho_before_its_own_zip_code_still_goes():
     assert _l2("lives in Boise, ID 83702").startswith("lives in [LOCATION], [LOCATION]")
+
+
+# ---------------------------------------------------------------- tune notes vr-vu: ages, children, nicknames, dates
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [
+        ('pt: Joan "Jo" Smith, 93, lives alone', "93"),
+        ("PT DECLINES TAVR EVAL; \"I'M 96, I'VE HAD A GOOD RUN.\"", "96"),
+        ("children lily (6) and marcus (3) currently w/ grandma", "lily"),
+        ("CHILDREN DESTINY (6) AND MARCUS (3) W/ MOTHER", "DESTINY"),
+        ('resident Mary Smith (prefers "flossie"), 88 y/o f', "flossie"),
+        ('accepted for bed, house mgr "Sully" to call', "Sully"),
+        ("low mood since husband alf died in spring", "alf"),
+        ("mbss 4/4 w/ radiologist", "4/4"),
+        ("OGD 01/10: 1.5 cm clean-based ulcer", "01/10"),
+        ("next review 19/6.", "19/6"),
+        ("ID fellow / attending: sl", "sl"),
+        ("Jane Doe, md / scribe ls", " ls"),
+    ],
+    ids=["surname_word_then_age", "patients_own_words", "children_with_ages", "caps_children_with_ages", "prefers_in_parentheses",
+         "manager_in_quotes", "relative_then_died", "swallow_study_date", "endoscopy_day_first", "review_day_first",
+         "attending_initials", "scribe_initials"],
+)
+def test_these_forms_go(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("O2 Sat, 92, on RA", "92"),
+        ("pt prefers \"quiet\" room", "quiet"),
+        ("pt is 95 on RA", "95"),
+        ("I'm 95 on RA", "95"),
+        ("echo 55/60", "55/60"),
+        ("attending: none", "none"),
+    ],
+    ids=["saturation_reading", "preference_in_quotes", "saturation_said", "saturation_first_person", "echo_pair", "no_attending"],
+)
+def test_these_look_alikes_stay(text, kept):
+    assert kept in _l2(text)
+
+
+# ---------------------------------------------------------------- British general practices named "X Surgery"
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [
+        ("gp: dr. jones\ndr. jones, gp, brookside surgery", "brookside"),
+        ("NHS NO 123\nTHE LIMES SURGERY, HIGH ST", "LIMES"),
+        ("GP letter\nreferred to Brookside Surgery today", "Brookside"),
+    ],
+    ids=["lower_after_gp", "caps_with_the", "after_a_verb"],
+)
+def test_a_general_practice_named_surgery_goes(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("GP letter\nPlastic Surgery consulted", "Plastic Surgery"),
+        ("GP letter\nhad Weight Loss Surgery", "Weight Loss Surgery"),
+        ("GP letter\npt had Hand Surgery", "Hand Surgery"),
+        ("GP letter\nSame Day Surgery unit", "Same Day Surgery"),
+    ],
+    ids=["kind_of_operation", "two_word_kind", "body_part", "same_day"],
+)
+def test_kinds_of_surgery_stay(text, kept):
+    assert kept in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [("ASSAULT OUTSIDE THE SALTY DOG PUB ON MAIN ST", "SALTY"), ("works at Planet Fitness", "Planet")],
+    ids=["pub", "gym_chain"],
+)
+def test_venues_named_by_their_kind_go(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["Street Outreach team", "Mobile Outreach van", "Cardiac Fitness Program", "at the pub"],
+                         ids=["street_outreach", "mobile_outreach", "cardiac_fitness", "the_pub"])
+def test_kinds_of_venue_stay(text):
+    assert "[HOSPITAL]" not in _l2(text)

@@ -103,7 +103,7 @@ def _joined_plain(text, a, b, comma=True):
 
 def _state_after_plain(text, t):
     m = E._STATE_AFTER_RE.match(text, t.e)
-    return bool(m) and (m.group(1) or m.group(2)).lower() in E.US_STATES
+    return bool(m) and (m.group(1) or m.group(2) or m.group(3)).lower() in E.US_STATES
 
 
 def _helpers_equal(text: str) -> None:
