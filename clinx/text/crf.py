@@ -280,7 +280,7 @@ _GENERIC_WORDS = SERVICES | CARE_WORDS | GENERIC_BEFORE_HEAD | HOSPITAL_HEADS | 
     # kinds of school ("goes to high school", "MIDDLE SCHOOL NURSE")
     "high middle elementary junior grade primary secondary "
     # kinds of therapy a plan orders ("Skilled Nursing and Physical Therapy twice weekly")
-    "physical occupational speech respiratory therapy therapies "
+    "physical occupational speech respiratory therapy therapies weight loss bariatric "
     # a hospital by its level or its part in a transfer ("no beds at tertiary facility", "the receiving hospital")
     "tertiary quaternary outside referring receiving sending accepting "
     "catholic baptist methodist lutheran episcopal presbyterian orthodox jewish christian".split())
@@ -399,6 +399,8 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
             continue  # "pt w/ grace period", "rn mark site": everyday words the rules read in context decide
         if cat != "NAME" and all(_generic(toks[i][2]) for i in idx):
             continue  # "came from Urgent Care", "works for the county": a kind of place, not one place
+        if cat != "NAME" and len(idx) > 1 and _low(toks[idx[0]][2]) in _PERSON_WORDS and all(_generic(toks[i][2]) for i in idx[1:]):
+            continue  # "patient advocate health care proxy": a person's role, then the kind of care
         if cat != "NAME" and len(idx) > 1 and _low(toks[idx[0]][2]) in _CARE_VERBS and all(_generic(toks[i][2]) for i in idx[1:]):
             continue  # "VNA TO RESUME SERVICES": a verb of arranging care and the kind of care
         if cat != "NAME" and len(idx) == 1 and not _proper(toks[idx[0]][2]):

@@ -197,3 +197,10 @@ def test_gate_drops_therapies_a_plan_orders_and_keeps_a_named_practice():
     assert _gated("Home Health: Skilled Nursing and Physical Therapy twice", tags) == []
     assert _gated("referred to Riverside Physical Therapy", ["O", "O", "B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL"]) == [
         ("Riverside Physical Therapy", "HOSPITAL")]
+
+
+def test_gate_drops_a_role_before_the_kind_of_care_and_kinds_of_operation():
+    assert _gated("son is patient advocate health care proxy",
+                  ["O", "O", "O", "B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL", "O"]) == []
+    assert _gated("had Weight Loss Surgery", ["O", "B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL"]) == []
+    assert _gated("works for Advocate Christ Medical Center", ["O", "O", "B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL"]) != []
