@@ -1031,6 +1031,8 @@ def tokens(text: str) -> list[_Tok]:
     return out
 
 
+#: Academic degrees a clinician writes between the name and the licence ("jordan mcbride-tso, ma, ccc-slp").
+_DEGREES = frozenset("ma ms ba bs msc bsc med mba mfa".split())
 #: Units of doses and sizes, after which a street word is a route or an ECG segment ("40 mg SQ", "2 mm ST").
 _DOSE_UNITS = frozenset("mm cm mg mcg ml cc kg g gm units unit u meq mmol mmhg".split())
 _SEP_NAME_RE = re.compile(r"[ \t]{1,3}|[ \t]?,[ \t]{0,2}|\.[ \t]{0,2}|[ \t]?&[ \t]?")
@@ -1792,7 +1794,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         if low in CREDENTIALS and i > 0 and not named[i - 1]:
             # walk back over the name before the credential ("Thomas Whitfield, MD")
             j = i
-            k = i - 1
+            while j > 1 and toks[j - 1].low in _DEGREES and _joined(text, toks[j - 1], toks[j]):
+                j -= 1  # "l. ferreira-santos, ma ccc-slp": a degree before the credential is part of it
+            k = j - 1
             cnt = 0
             while k >= 0 and cnt < 3 and _joined(text, toks[k], toks[k + 1]) and (
                     toks[k].cls in (N, U, A) or _is_initial(toks[k], text)
