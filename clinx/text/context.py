@@ -29,6 +29,7 @@ from clinx.text.evidence import (
     CARE_WORDS,
     HEAD_AS_ADJECTIVE,
     OCCUPATIONS,
+    ROLES,
     STATE_NAMES,
     TIME_WORDS,
     US_STATES,
@@ -223,6 +224,8 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
         if t[0].islower() and not lower_text:
             return 0.2, "alpha"
         return 0.5, "alpha"
+    if cls == "A" and (low in OCCUPATIONS or low in ROLES):
+        return 0.0, "alpha"  # "[HOSPITAL] driver", "[HOSPITAL] Medic 81": a worker of the place, not its name
     if cls == "A":
         # an ambiguous word in lower case is the everyday word ("a person", "will"); L1's cues
         # catch the lower-case names that follow "wife", "dr"

@@ -86,13 +86,13 @@ anesthesiologist radiologist pathologist consultant tech technician midwife coac
 therapist operator provider hospitalist intensivist dentist pharmacist crna surgeon: chaplain interpreter ot pt/ot slp
 rt rrt sw cna pct staff aide pca sitter secretary receptionist coordinator director supervisor liaison educator counselor
 dietitian nutritionist rd caseworker advocate sponsor landlord mentor tutor doula foreman physio
-paramedic sonographer technologist scribe medic dispatcher attg worker volunteer
+paramedic sonographer technologist scribe medic dispatcher attg worker volunteer phlebotomist
 """.split()
 )
 LABELS = frozenset(
     """
 name patient pt re ref attn signed dictated transcribed typed read seen discussed spoke called paged notified per by
-referred referring ordering contact dw d/w call nok kin
+referred referring ordering contact dw d/w call nok kin crew
 """.split()
 )
 #: Words that give a name outright ("a woman named Hope", "goes by Bud, aka Walter"): even an everyday word after one.
@@ -155,7 +155,7 @@ HOSPITAL_HEAD_PAIRS = frozenset(
         # the rest of a community's institutions: funeral homes, day care, transport companies
         ("funeral", "home"), ("funeral", "homes"), ("funeral", "chapel"), ("funeral", "service"), ("day", "care"),
         ("child", "care"), ("learning", "center"), ("nursery", "school"), ("bus", "lines"), ("bus", "line"),
-        ("bus", "company"), ("cab", "company"), ("taxi", "company"),
+        ("bus", "company"), ("cab", "company"), ("taxi", "company"), ("air", "medical"), ("air", "ambulance"),
     }
 )
 #: Services and departments: "PULM CLINIC", "anticoag clinic", "Cardiology clinic" are no institutions' names.
@@ -569,7 +569,9 @@ _ZIP_NEXT_RE = re.compile(r"[ \t]{1,2}(?:\d{5}(?:-\d{4})?(?![\w-])|\[ZIP\])")
 # cannula, "mo", months)
 _CODES_NO_WORD = frozenset("az nm wi tx fl ny nj tn ky ks ia nv wv wy vt nh ak mn il ri ut ga sd nd ne mt va wa al ar".split())
 #: Canadian provinces' and Australian states' codes: after a town, as a US state's code is ("Nepean, ON", "ORANGE NSW 2800").
-_OTHER_REGION_CODES = frozenset("on bc ab qc mb sk ns nb nl pe yt nt nu nsw vic qld tas act".split())
+_OTHER_REGION_CODES = frozenset("on bc ab qc mb sk ns nb nl pe yt nt nu nsw vic qld tas act sa".split())
+#: Western Australia's code is Washington's too: before four digits it is Australia's ("Perth WA 6018").
+_AU_POSTCODE_RE = re.compile(r"[ \t]{1,2}\d{4}(?![\w-])")
 #: The postcode after a Canadian or an Australian region's code goes with it ("ON M6R 3B2", "NSW 2800").
 _POSTCODE_AFTER_RE = re.compile(r"[ \t]{1,2}(?:[A-Z]\d[A-Z][ \t]?\d[A-Z]\d|\d{4})(?![\w-])")
 #: States named as cities too, left out of STATE_NAMES, are states after a town's comma ("Seattle, Washington").
@@ -612,6 +614,8 @@ def region_after(text: str, end: int) -> tuple[int, int] | None:
                 return m.start(2), m.end(3)
     s, e = m.span(2)
     low = w1.lower()
+    if low == "wa" and (comma or w1.isupper()) and (p := _AU_POSTCODE_RE.match(text, e)) is not None:
+        return s, p.end()
     if len(w1) == 2 and low in US_STATES:
         zip_next = _ZIP_NEXT_RE.match(text, e) is not None
         if zip_next and _not_idaho(w1, _ZIP_NEXT_RE.match(text, e).group()):
@@ -1571,7 +1575,8 @@ _AFTER_RELATIVE = frozenset("at from here present does is was has will who visit
 _MODALS = frozenset("will may can".split())
 _BASE_VERBS = frozenset("call stay visit bring pick drive walk watch care check meet help sign bell rush".split())
 #: Words that open the predicate of a person named just before ("SW Sandy following", "SW Rose to see pt").
-_PREDICATE_AFTER_NAME = frozenset("to following involved en".split())  # ("doula hope en route")
+# ("doula hope en route", "np rose who agrees", "outreach worker sunny coming tmrw")
+_PREDICATE_AFTER_NAME = frozenset("to following involved en who coming arriving".split())
 #: Prepositions that follow a person's name ("ray from pharmacy", "mark at the desk"), not a verb.
 _NAME_THEN_PREP = frozenset("from at of via".split())
 

@@ -359,6 +359,29 @@ def _cosigner_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return m.span("v")
 
 
+def _police_department_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """A police or fire department by its letters ("SFPD", "cpd") or a town's name and PD ("HULL PD", "seattle pd"):
+    the town's words are no clinical or function words; before punctuation alone only after a verb of bringing
+    ("bib seattle pd,", "by SFPD;"), since "BPD." is also a disorder."""
+    from clinx.text.evidence import C, classify
+    from clinx.text.lexicons import FUNCTION_WORDS
+
+    start, end = m.span("v")
+    words = list(re.finditer(r"[A-Za-z]+", text[start:end]))
+    while len(words) > 1 and (words[0].group().lower() in FUNCTION_WORDS or classify(words[0].group().lower()) == C):
+        words.pop(0)  # ("bib seattle pd": the verb of bringing is no part of the town's name)
+    start += words[0].start()
+    if len(words) > 1 and any(classify(w.group().lower()) == C for w in words[:-1]):
+        return None
+    after = text[m.end() : m.end() + 3].lstrip(" \t")[:1]
+    if after in (",", ";", ".", ")") and not _BROUGHT_BY_RE.search(text, max(0, start - 12), start):
+        return None  # ("pmh: BPD, PTSD": a disorder)
+    return start, end
+
+
+_BROUGHT_BY_RE = re.compile(r"(?i)\b(?:bib|by|per|via)[ \t]{1,2}$")
+
+
 def _role_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Two or three letters after a role's label closing a line ("attending: sl", "scribe ls"): initials even when an
     abbreviation shares them, unless they are a common word, a credential or a placeholder of none ("scribe: n/a")."""
@@ -704,8 +727,12 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     # "SPD officer", "nnpd officer on scene": a police department by its letters, before an officer or its unit
     Recognizer(
         "police_department",
-        r"(?i)(?<![\w/-])(?P<v>[a-z]{1,4}pd)(?=[ \t]{1,2}(?:officers?|ofc|police|detectives?|det|sgt|sergeant|units?|on[ \t]scene|patrol|case))",
-        "HOSPITAL", 0.85, gate=lambda t, low: "pd " in low,
+        # ("cpd youth division", "BPD ACCIDENT REPORT": a division or a report of it; "SFFD Medic 81": a fire department's unit)
+        # ("HULL PD ON SCENE", "bib seattle pd,": a town's name, then PD; after "bib"/"by" no cue is needed after it)
+        r"(?i)(?<![\w/-])(?P<v>[a-z]{1,4}(?:pd|fd)|(?:[a-z]{3,15}[ \t]){1,2}(?:pd|fd))"
+        r"(?=[ \t]{1,2}(?:officers?|ofc|police|detectives?|det|sgt|sergeant|units?|on[ \t]scene|patrol|case|youth|division|accident|"
+        r"report|incident|medic|engine|ladder|rescue|ems)\b|(?<=pd)[ \t]*[,;.)]|(?<=fd)[ \t]*[,;.)])",
+        "HOSPITAL", 0.85, validator=_police_department_ok, gate=lambda t, low: "pd" in low or "fd" in low,
     ),
     # "bh/kt" on a line of its own: the author's and the typist's initials written in lower case
     Recognizer(

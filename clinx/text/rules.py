@@ -257,7 +257,8 @@ ID_CUES: list[tuple[str, str]] = [
         # too: six characters or more with a digit follow ("SN 2W2, 1W4" is a visit frequency)
         r"s/n|sn(?=\s{0,3}[:#]?\s{0,3}(?=[A-Za-z-]*\d)[A-Za-z0-9-]{6})|"
         # the VA's patient identifiers ("ICN 1012847756V339204", "EDIPI 1234567890")
-        r"icn|edipi|"
+        # a British police officer's collar number ("PC Adeyemi (collar 4471HT)")
+        r"icn|edipi|collar(?=\s{0,3}#?\s{0,2}\d)|"
         # a laboratory's CLIA number, a portal's or a home exercise programme's access code, a key safe's code
         # ("CLIA 05D0987654", "access code k7tq2mx", "keysafe code 4471")
         r"clia|(?:access|door|gate|keysafe|key\s{0,2}safe|lockbox)\s{1,3}code",
@@ -484,7 +485,7 @@ _CUE_START_WORDS = sorted(
         acct license licence device serial health beneficiary subscriber employee badge passport vehicle id zip postal task trip job
         provider prescriber registration gmc nmc shield batch
         post key lot claim conf confirmation auth authorization authorisation incident ticket tracking ref reference bleep
-        ohip medicare medicaid mbi last last4 run sn s/n icn edipi clia access door gate keysafe lockbox""".split()
+        ohip medicare medicaid mbi last last4 run sn s/n icn edipi clia access door gate keysafe lockbox collar""".split()
     ),
     key=lambda w: (-len(w), w),
 )

@@ -414,3 +414,45 @@ def test_venues_named_by_their_kind_go(text, left):
                          ids=["street_outreach", "mobile_outreach", "cardiac_fitness", "the_pub"])
 def test_kinds_of_venue_stay(text):
     assert "[HOSPITAL]" not in _l2(text)
+
+
+# ---------------------------------------------------------------- tune notes vv-vy: police, crews, roles, regions
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [
+        ("ETOH AT BAR. HULL PD ON SCENE, OFC SMITH", "HULL"),
+        ("31 yo m bib seattle pd, officer Jones", "seattle"),
+        ("found by SFPD; Narcan 4 mg IN given", "SFPD"),
+        ("cpd youth division det smith notified", "cpd"),
+        ("discussed w/ np rose who agrees.", "rose"),
+        ("outreach worker sunny coming tmrw.", "sunny"),
+        ("labs drawn by quest phlebotomist joy 1530.", "joy"),
+        ("CREW: DOMBROWSKI (P), SMITH (EMT-B)", "DOMBROWSKI"),
+        ("PC travelling with pt (collar 4471HT)", "4471HT"),
+        ("ARRESTED AT CIRCLE K ON 5TH ST", "CIRCLE"),
+        ("To: Dr Smith, 77 The Parade, Norwood SA 5067", "5067"),
+    ],
+    ids=["town_pd_on_scene", "lower_town_pd_after_bib", "letters_pd_after_by", "pd_division", "role_given_who",
+         "role_given_coming", "phlebotomist", "crew_label", "collar_number", "convenience_store", "south_australia_postcode"],
+)
+def test_these_forms_of_the_last_batches_go(text, left):
+    assert left not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("pmh: BPD, PTSD.", "BPD"),
+        ("pt with advanced PD.", "PD"),
+        ("hx of PD, on sinemet", "PD"),
+        ("said meals on wheels driver missed", "driver"),
+        ("provided info on elder services and meals on wheels.", "meals on wheels"),
+        ("rn mark dressing", "mark"),
+    ],
+    ids=["personality_disorder", "parkinson_disease", "parkinson_history", "worker_after_a_service", "service_kind",
+         "role_then_object"],
+)
+def test_these_look_alikes_of_the_last_batches_stay(text, kept):
+    assert kept in _l2(text)
