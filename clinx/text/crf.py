@@ -353,6 +353,10 @@ class CrfNer:
         return gated_spans(text, toks, tags, lambda i: tagger.marginal(tags[i], i), self.min_marginal, "crf")
 
 
+#: The ECG's ST segment and what notes say of it.
+_ST_SEGMENT_RE = re.compile(r"(?i)st[ \t-]+(?:segments?|elevations?|depressions?|changes?|abnormalit|waves?|flatten|t[ \t/-]?waves?)")
+
+
 def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], sure, min_sure: float, source: str) -> list[Candidate]:
     """The spans of a tagger's BIO ``tags`` over ``toks`` that the gate keeps (see the module docstring).
 
@@ -412,6 +416,8 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
             continue  # "able to chop vegetables", "wants to walk dog": a verb after "to", no destination
         if cat != "NAME" and _THING_AFTER_RE.match(text, end):
             continue  # "per Portland protocol", "Ottawa criteria": a place that names a protocol or a score (the rules decide)
+        if cat != "NAME" and _ST_SEGMENT_RE.match(text, start):
+            continue  # "anterior st elevation", "ST depression V4-6": the ECG's ST segment, no saint's hospital
         if cat == "LOCATION" and _PLURAL_NUMBER_RE.match(text, start):
             continue  # "HR 90S-100S ST": a range of values (and ST the rhythm), no house number ends in "s"
         one = toks[idx[0]][2]

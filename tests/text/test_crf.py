@@ -204,3 +204,8 @@ def test_gate_drops_a_role_before_the_kind_of_care_and_kinds_of_operation():
                   ["O", "O", "O", "B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL", "O"]) == []
     assert _gated("had Weight Loss Surgery", ["O", "B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL"]) == []
     assert _gated("works for Advocate Christ Medical Center", ["O", "O", "B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL"]) != []
+
+
+def test_gate_drops_the_st_segment():
+    assert _gated("anterior st elevation", ["O", "B-HOSPITAL", "I-HOSPITAL"]) == []
+    assert _gated("transferred to St Elizabeth", ["O", "O", "B-HOSPITAL", "I-HOSPITAL"]) != []
