@@ -353,6 +353,8 @@ class CrfNer:
         return gated_spans(text, toks, tags, lambda i: tagger.marginal(tags[i], i), self.min_marginal, "crf")
 
 
+#: A department's noun after a kind word ("EMERGENCY DEPT", "Surgical Unit").
+_DEPARTMENT_AFTER_RE = re.compile(r"(?i)[ \t]+(?:dept|department|room|unit|ward|services)\b")
 #: The ECG's ST segment and what notes say of it.
 _ST_SEGMENT_RE = re.compile(r"(?i)st[ \t-]+(?:segments?|elevations?|depressions?|changes?|abnormalit|waves?|flatten|t[ \t/-]?waves?)")
 
@@ -372,6 +374,8 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
             idx = idx[1:]
         while idx and _junk(toks[idx[-1]][2]) and not (cat != "NAME" and len(idx) > 1 and _kind(toks[idx[-1]][2])):
             idx = idx[:-1]  # (not a kind word closing an organisation's or a street's name: "Bayou Teche Nursing & Rehab")
+        if cat != "NAME" and len(idx) > 1 and _kind(toks[idx[-1]][2]) and _DEPARTMENT_AFTER_RE.match(text, toks[idx[-1]][1]):
+            idx = idx[:-1]  # "SILVER RIDGE EMERGENCY DEPT": the kind before a department's noun is the department's
         if not idx:
             continue
         if min(sure(i) for i in idx) < min_sure:

@@ -45,7 +45,8 @@ _PATTERN_GATE_RE = re.compile("|".join(("lady", *_HALL_WORDS, *_SCHOOL_LEVELS)))
 
 
 def find_patterned_institutions(text: str) -> list[Candidate]:
-    """Churches "Our Lady of ...", numbered posts and locals, and schools named by their level after a school cue."""
+    """Churches "Our Lady of ...", numbered posts and locals, schools named by their level after a school cue, centres
+    "for" what they are for, and British general practices named "<words> Surgery"."""
     low = text.lower()
     out: list[Candidate] = _centres_for(text) if " for " in text or " of " in text else []
     if "surgery" in low:
@@ -80,28 +81,32 @@ _CENTRE_FOR_RE = re.compile(
     r"(?<![\w-])(?P<head>Center|Centre|Institute|Society|Foundation|Office|Council|Coalition|Alliance|Association|Network)"
     r"[ \t]+(?:for|of)[ \t]+(?:the[ \t]+)?(?P<words>[A-Z][A-Za-z'’-]+(?:[ \t]+(?:&|and|of|the|[A-Z][A-Za-z'’-]+)){0,4})"
 )
+#: The words of such a name and the links between them.
+_NAME_PART_RE = re.compile(r"&|[A-Za-z][A-Za-z'’-]*")
+_LINK_WORDS = frozenset(("&", "and", "of", "the"))
 #: Words right before such a head that say it names an organisation here ("saw therapist at Center for ...").
 _CENTRE_CUE_RE = re.compile(r"(?i)(?:\b(?:at|to|from|with|via|by|the|per|and)|[:(,\n-]|^)[ \t]*$")
 
 
 def _centres_for(text: str) -> list[Candidate]:
     """See :data:`_CENTRE_FOR_RE`: after a cue of where or whose, unless the words after "for"/"of" are all kinds
-    of care or clinical words ("Center for Sleep Medicine", "Division of Cardiology" name a service)."""
+    of care or clinical words ("Center for Sleep Medicine", "Division of Cardiology" name a service). The name
+    ends at its last word, before a closing "and"/"of"/"the" ("Society for the Blind and ...")."""
     out = []
     for m in _CENTRE_FOR_RE.finditer(text):
         if not _CENTRE_CUE_RE.search(text, max(0, m.start() - 12), m.start()):
             continue
-        words = m.group("words").split()
-        while words and words[-1].lower() in ("&", "and", "of", "the"):
+        words = list(_NAME_PART_RE.finditer(text, m.start("words"), m.end("words")))
+        cut = next((i for i in range(len(words) - 1) if words[i].group().lower() in ("and", "&")
+                    and words[i + 1].group().lower() == "the"), len(words))
+        words = words[:cut]  # ("... for the Blind and the VNA": "and the" opens another name)
+        while words and words[-1].group().lower() in _LINK_WORDS:
             words.pop()
-        lows = [w.lower() for w in words if w.lower() not in ("&", "and", "of", "the")]
+        lows = [w.group().lower() for w in words if w.group().lower() not in _LINK_WORDS]
         if not lows or all(w in _E.SERVICES or w in _E.CARE_WORDS or _E.classify(w) == _E.C or w in _E.FUNCTION_WORDS
                            or w in _E.GENERIC_BEFORE_HEAD for w in lows):
             continue
-        end = m.end()
-        while text[end - 1 : end] not in ("", " ", "\t") and text[: end].rsplit(None, 1)[-1].lower() in ("&", "and", "of", "the"):
-            end = len(text[: end].rsplit(None, 1)[0])  # ("Society for the Blind and ...": the name ends before "and")
-        out.append(Candidate(m.start(), end, "HOSPITAL", "rule:patterned_institution", 0.85))
+        out.append(Candidate(m.start(), words[-1].end(), "HOSPITAL", "rule:patterned_institution", 0.85))
     return out
 
 

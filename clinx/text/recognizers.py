@@ -380,6 +380,8 @@ def _police_department_ok(m: re.Match, text: str) -> tuple[int, int] | None:
 
 
 _BROUGHT_BY_RE = re.compile(r"(?i)\b(?:bib|by|per|via)[ \t]{1,2}$")
+#: What every police or fire department match holds: "pd" or "fd" closing a word.
+_DEPARTMENT_GATE_RE = re.compile(r"[pf]d\b")
 
 
 def _role_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
@@ -732,7 +734,7 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?i)(?<![\w/-])(?P<v>[a-z]{1,4}(?:pd|fd)|(?:[a-z]{3,15}[ \t]){1,2}(?:pd|fd))"
         r"(?=[ \t]{1,2}(?:officers?|ofc|police|detectives?|det|sgt|sergeant|units?|on[ \t]scene|patrol|case|youth|division|accident|"
         r"report|incident|medic|engine|ladder|rescue|ems)\b|(?<=pd)[ \t]*[,;.)]|(?<=fd)[ \t]*[,;.)])",
-        "HOSPITAL", 0.85, validator=_police_department_ok, gate=lambda t, low: "pd" in low or "fd" in low,
+        "HOSPITAL", 0.85, validator=_police_department_ok, gate=lambda t, low: _DEPARTMENT_GATE_RE.search(low) is not None,
     ),
     # "bh/kt" on a line of its own: the author's and the typist's initials written in lower case
     Recognizer(
@@ -847,7 +849,8 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?![\w%/]|\.\d|[ \t]{0,2}(?:%|kg|lbs?|bpm|mmhg|f\b|degrees|on\b|at\b|percent))",
         "AGE", 0.85, flags=re.I,
         gate=lambda t, low: (" is " in low or " was " in low or " turn" in low or "died" in low or "passed" in low or "deceased" in low
-                             or "pt," in low or "patient," in low or "m " in low) and any(map(str.isdigit, t)),
+                             or "pt," in low or "patient," in low or "i'm" in low or "i’m" in low or "im " in low
+                             or "i am" in low) and any(map(str.isdigit, t)),
     ),
     # "home # 555 0199", "call 555.0199": a seven-digit number split by a blank or a dot after a phone word
     # (with a hyphen it is L1's phone pattern already)

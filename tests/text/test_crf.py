@@ -209,3 +209,9 @@ def test_gate_drops_a_role_before_the_kind_of_care_and_kinds_of_operation():
 def test_gate_drops_the_st_segment():
     assert _gated("anterior st elevation", ["O", "B-HOSPITAL", "I-HOSPITAL"]) == []
     assert _gated("transferred to St Elizabeth", ["O", "O", "B-HOSPITAL", "I-HOSPITAL"]) != []
+
+
+def test_gate_leaves_a_departments_kind_word_to_the_department():
+    tags = ["B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL", "O", "O"]
+    assert _gated("SILVER RIDGE EMERGENCY DEPT VISIT", tags) == [("SILVER RIDGE", "HOSPITAL")]
+    assert _gated("from BAYOU TECHE NURSING", ["O", "B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL"]) == [("BAYOU TECHE NURSING", "HOSPITAL")]

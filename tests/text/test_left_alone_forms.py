@@ -311,10 +311,12 @@ def test_centres_named_for_a_kind_of_care_stay(text, kept):
         ("unable to log in to MyChart; gave help desk number", "MyChart"),
         ("-- amira khoury, md (ccfp-em)", "ccfp-em"),
         ("exercise program reviewed.\nl. ferreira-santos, ma ccc-slp", "ma ccc-slp"),
+        ("MEDICATIONS:  Zestril, Zocor, Norvasc", "Zestril, Zocor, Norvasc"),
+        ("Name: Jane Doe\nDOA:  2/17/80", "DOA:"),
     ],
     ids=["gp_label", "nok_label", "nok_after_is", "immunisations_up_to_date", "complete_heart_block", "ordinal_letters",
          "st_depression_after_mm", "route_after_dose", "decision_rule", "decision_rule_lower", "id_label_no_idaho",
-         "patient_portal", "canadian_credential", "degree_before_licence"],
+         "patient_portal", "canadian_credential", "degree_before_licence", "drug_brands", "date_of_admission_label"],
 )
 def test_clinical_content_that_looked_like_phi_stays(text, kept):
     assert kept in _l2(text)
