@@ -13,8 +13,6 @@ the commit and the model's digest. Deterministic: the same data and parameters g
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -22,7 +20,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from clinx.text.crf import model_path, train, training_notes  # noqa: E402
+from clinx.text.crf import model_path, train, training_notes, write_training_card  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,9 +39,7 @@ def main(argv: list[str] | None = None) -> int:
 
         negatives = [r.text for r in load_reports()[::2]]
     card = train(notes, args.out, negatives=negatives)
-    commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    card = {"model": Path(args.out).name, "trained_on": used, **card, "git_commit": commit, "train_s": round(time.time() - t0, 1)}
-    Path(str(args.out) + ".json").write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+    card = write_training_card(REPO, args.out, used, card, time.time() - t0)
     print(f"{card['notes']} notes, {card['spans']} spans -> {args.out} ({card['sha256_12']}) in {card['train_s']} s")
     return 0
 

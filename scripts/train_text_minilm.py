@@ -13,9 +13,7 @@ minutes on two cores, most of it reading the notes through the encoder.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -24,7 +22,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from clinx.text.crf import training_notes  # noqa: E402
+from clinx.text.crf import training_notes, write_training_card  # noqa: E402
 from clinx.text.minilm_ner import head_path, train  # noqa: E402
 
 
@@ -36,9 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     notes, used = training_notes(REPO, exclude=args.exclude)
     t0 = time.time()
     card = train(notes, args.out)
-    commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    card = {"model": Path(args.out).name, "trained_on": used, **card, "git_commit": commit, "train_s": round(time.time() - t0, 1)}
-    Path(str(args.out) + ".json").write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+    card = write_training_card(REPO, args.out, used, card, time.time() - t0)
     print(f"{card['notes']} notes, {card['spans']} spans, {card['pieces']} pieces -> {args.out} ({card['sha256_12']}) in {card['train_s']} s")
     return 0
 

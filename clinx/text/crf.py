@@ -48,6 +48,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import subprocess
 from bisect import bisect_left
 from functools import lru_cache
 from importlib.resources import files
@@ -453,6 +454,16 @@ def training_notes(repo: Path, *, exclude=(), add=()) -> tuple[list, list[dict]]
         notes += got
         used.append({"file": str(p.relative_to(repo)) if p.is_relative_to(repo) else str(p), "notes": len(got)})
     return notes, used
+
+
+def write_training_card(repo: Path, out: str | Path, used: list[dict], card: dict, train_s: float) -> dict:
+    """Write a trained model's JSON card beside it (``<out>.json``): the model's name, the files it learned from
+    (``used``, from :func:`training_notes`), ``card`` (what the trainer returned), the commit and the training time.
+    Returns the card. Both taggers' training scripts write their cards so."""
+    commit = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    card = {"model": Path(out).name, "trained_on": used, **card, "git_commit": commit, "train_s": round(train_s, 1)}
+    Path(str(out) + ".json").write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+    return card
 
 
 def train(notes, out: str | Path, *, negatives=(), params: dict | None = None, cats=CATEGORIES) -> dict:

@@ -517,23 +517,22 @@ _NOT_A_CHILDS_NAME = frozenset("age ages aged boy boys girl girls son sons daugh
 
 
 def find_listed_children(text: str) -> list[Candidate]:
-    """The names of children listed with their ages in parentheses after "children", "kids", "grandchildren" ("has 2
-    children (Kofi 12, Ama 9)"): each word before an age, unless it says who the child is ("boy 12", "ages 3, 5")."""
+    """The names of children listed with their ages after "children", "kids", "grandchildren": in one pair of
+    parentheses ("has 2 children (Kofi 12, Ama 9)") or each name with its own ("children lily (6) and marcus (3)");
+    each word before an age, unless it says who the child is ("boy 12", "ages 3, 5")."""
     if "(" not in text:
         return []
+    low = text.lower()
+    if "child" not in low and "kid" not in low and "sons" not in low and "daughters" not in low and "sib" not in low:
+        return []  # (every list opens with one of these words: no case-blind scan of the note without one)
     out = []
-    for m in _CHILDREN_LIST_RE.finditer(text):
-        for c in _CHILD_WITH_AGE_RE.finditer(text, m.start("list"), m.end("list")):
-            raw, w = c.group(1), c.group(1).lower()
-            if w in FUNCTION_WORDS or w in _NOT_A_CHILDS_NAME or classify(w) == C and not (raw[0].isupper() and not raw.isupper()):
-                continue  # (a clinical word only capitalised in mixed case: "Ama 9" is a girl, "ama" against advice)
-            out.append(Candidate(c.start(1), c.end(1), "NAME", "evidence:listed_child", 0.85))
-    for m in _CHILDREN_AGES_RE.finditer(text):
-        for c in _CHILD_PAREN_AGE_RE.finditer(text, m.start("list"), m.end("list")):
-            raw, w = c.group(1), c.group(1).lower()
-            if w in FUNCTION_WORDS or w in _NOT_A_CHILDS_NAME or classify(w) == C and not (raw[0].isupper() and not raw.isupper()):
-                continue
-            out.append(Candidate(c.start(1), c.end(1), "NAME", "evidence:listed_child", 0.85))
+    for list_re, name_re in ((_CHILDREN_LIST_RE, _CHILD_WITH_AGE_RE), (_CHILDREN_AGES_RE, _CHILD_PAREN_AGE_RE)):
+        for m in list_re.finditer(text):
+            for c in name_re.finditer(text, m.start("list"), m.end("list")):
+                raw, w = c.group(1), c.group(1).lower()
+                if w in FUNCTION_WORDS or w in _NOT_A_CHILDS_NAME or classify(w) == C and not (raw[0].isupper() and not raw.isupper()):
+                    continue  # (a clinical word only capitalised in mixed case: "Ama 9" is a girl, "ama" against advice)
+                out.append(Candidate(c.start(1), c.end(1), "NAME", "evidence:listed_child", 0.85))
     return out
 
 
