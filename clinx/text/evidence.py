@@ -300,6 +300,17 @@ _NOT_EMPLOYER_WORD = frozenset(
 #: Capitalised words after a work cue that name no employer ("works for Family", "retired from Teaching").
 # ("retired from the post office": the postal service)
 _NO_EMPLOYER = frozenset("family friends police state city town county government himself herself myself self teaching post".split())
+#: Kinds of workplace, which name no employer on their own ("works at the plant", "retired from the railroad",
+#: "GO TO WORK AT THE MILL"; the blind writers and i2b2 leave them): an employer's name is "Tyson plant", "Wamsutta Mills".
+_WORKPLACE_KINDS = frozenset(
+    """
+plant plants factory factories mill mills warehouse warehouses farm farms ranch dairy orchard vineyard restaurant
+restaurants diner cafe cafeteria bakery kitchen bar pub store stores shop shops mall outlet supermarket grocery market
+garage dealership salon laundry laundromat hotel motel casino bank office offices site jobsite construction docks dock
+port shipyard yard depot railroad railway refinery quarry mine mines plantation sawmill cannery foundry hospital school
+daycare church airport airbase base fire station
+""".split()
+)
 PLACE_CUES = frozenset({("lives", "in"), ("lives", "at"), ("living", "in"), ("resides", "in"), ("resident", "of"), ("home", "in"),
                         ("moved", "to"), ("moved", "from"), ("visiting", "family"), ("family", "in"), ("police", "in"), ("from", "in"),
                         # where someone lives or grew up, and where a relative lives ("son in dover")
@@ -571,6 +582,11 @@ _CODES_NO_WORD = frozenset("az nm wi tx fl ny nj tn ky ks ia nv wv wy vt nh ak m
 _OTHER_REGION_CODES = frozenset("on bc ab qc mb sk ns nb nl pe yt nt nu nsw vic qld tas act sa".split())
 #: Western Australia's code is Washington's too: before four digits it is Australia's ("Perth WA 6018").
 _AU_POSTCODE_RE = re.compile(r"[ \t]{1,2}\d{4}(?![\w-])")
+#: Australia's states' codes, and a town in capitals or capitalised before one and a postcode (an address line).
+_AU_STATE_CODES = ("NSW", "VIC", "QLD", "WA", "SA", "TAS", "ACT", "NT")
+_AU_ADDRESS_RE = re.compile(
+    r"(?<![\w-])([A-Z][A-Za-z'-]+(?:[ \t][A-Z][A-Za-z'-]+)?)[ \t]{1,2}(?:" + "|".join(_AU_STATE_CODES) + r")[ \t]{1,2}\d{4}(?![\w-])"
+)
 #: The postcode after a Canadian or an Australian region's code goes with it ("ON M6R 3B2", "NSW 2800").
 _POSTCODE_AFTER_RE = re.compile(r"[ \t]{1,2}(?:[A-Z]\d[A-Z][ \t]?\d[A-Z]\d|\d{4})(?![\w-])")
 #: States named as cities too, left out of STATE_NAMES, are states after a town's comma ("Seattle, Washington").
@@ -1939,6 +1955,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         elif before in _SQUARE_CUES and toks[i].low in ("square", "sq") and all(toks[m].cls in (N, U) or lows[m] in place_set for m in range(k, i)):
             start_at = toks[k].s  # "at kenmore square", "near Davis Sq": a square is named after a place or a person
         elif (before in _STREET_CUES and toks[i].low in _STREET_ABBREVS or before == "at" and toks[i].low in ("street", "avenue", "road")
+              # "corner of Elm St", "intersection of route 9 and Elm St": where two streets meet, each is one
+              or (before == "of" and k >= 2 and lows[k - 2] in _CROSSING_WORDS or _after_a_street(text, toks, k, named))
+              and (toks[i].low in _STREET_ABBREVS or toks[i].low in _STREET_WORDS_WRITTEN)
               # "Walgreens #4471, Dorchester Ave", "BINGHAM APOTHECARY, PLEASANT ST": a street as a field of an address
               or toks[i].low in _STREET_ABBREVS and k > 0 and text[toks[k - 1].e : toks[k].s] in (", ", ",")
               and all(toks[m].cls != C and toks[m].low not in FUNCTION_WORDS for m in range(k, i))
@@ -2322,7 +2341,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             # time, no activity ("WORKS FOR STAPLES"; not "works for years", "retired from teaching")
             employer = (
                 pair in EMPLOYER_PAIRS and (pair[0] in _WORK_VERBS or pair[0] in _JOB_NOUNS or pair[0] in _AGENCY_WORKERS) and j == k and tj.cls != C and tj.low not in CARE_WORDS and tj.low not in FUNCTION_WORDS
-                and tj.low not in _NO_EMPLOYER and (
+                and tj.low not in _NO_EMPLOYER and tj.low not in _WORKPLACE_KINDS and (
                     tj.case == "mixed" and tj.raw[:1].isupper()
                     or tj.case != "mixed" and tj.low not in _NOT_EMPLOYER_WORD and not tj.low.endswith(("ing", "ed")) and tj.low not in place_set
                 )
@@ -2386,6 +2405,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         zip_after = m.group(2) is not None or _ZIP_AFTER_RE.match(text, m.end()) is not None
         if (t.low in place_set or zip_after) and (t.raw[:1].isupper() or t.case != "mixed"):
             add(i, i + 1, "LOCATION", "evidence:place", 0.85)
+    # ---- "Perth WA 6018", "PORT MACQUARIE NSW 2444": an Australian address line, the town before a state's code
+    # and a postcode (a US state's code and ZIP code are read above)
+    if any(f" {code} " in text for code in _AU_STATE_CODES):
+        for m in _AU_ADDRESS_RE.finditer(text):
+            out.append(Candidate(m.start(1), m.end(), "LOCATION", "evidence:place", 0.85))
     # ---- "the cole center", "at eliot community", "Kfoury & Sons": a name or an unknown word before "center"
     # (or "community" right after a venue cue), or a found name before "& Sons", names an organisation
     for i in [i for i in extra if lows[i] in _SOFT_HEADS]:
@@ -2683,8 +2707,8 @@ def _placement_run(text: str, toks: list, k: int, the: bool, named: list, place_
                 or tj.low in GENERIC_BEFORE_HEAD or tj.low in _PLACEMENT_TAIL or len(tj.low) < 3 or tj.low in HOSPITAL_HEADS:
             break  # (a landscape word the clinical vocabulary lists may name the place: "RETURN TO CEDAR RIDGE,")
         j += 1
-    if j == k:
-        return k
+    if j == k or toks[k].low in _WORKPLACE_KINDS:
+        return k  # ("works at the warehouse nights", "at the outlet mall": a kind of workplace, no name)
     last = toks[j - 1]
     nxt = toks[j] if j < n else None
     gap = text[last.e : nxt.s] if nxt is not None else ""
@@ -2938,6 +2962,19 @@ _STREET_WORDS_CAPITALISED = frozenset("way lane drive".split())
 #: Words after "ST" that make it an ECG's segment ("on tele ST elevation"), not a street.
 #: (a preposition or a conjunction after it leaves a street: "CROSSING MILL ST AT OAK RIDGE DR")
 _ST_SEGMENT_AFTER_RE = re.compile(r"(?i)[ \t]*(?:(?!(?:at|and|in|near|by|to|from|between)\b)[a-z]|-|/|\d)")
+#: Words that put two streets together ("corner of Elm St and Grove Ave").
+_CROSSING_WORDS = frozenset("corner intersection junction crossing".split())
+
+
+def _after_a_street(text: str, toks: list, k: int, named: list) -> bool:
+    """Does a found street's word, then "and", "&" or "/", stand before ``toks[k]`` ("MAIN ST / HARVARD AVE")?"""
+    if k >= 2 and toks[k - 1].low == "and":
+        p = toks[k - 2]
+        return named[k - 2] and p.low in STREET_SUFFIXES and _joined(text, p, toks[k - 1], comma=False)
+    p = toks[k - 1] if k >= 1 else None
+    return p is not None and named[k - 1] and p.low in STREET_SUFFIXES and text[p.e : toks[k].s].strip(" \t.") in ("&", "/")
+
+
 _LIVING_VERBS = frozenset("lives live living lived resides reside residing resided located moved".split())
 _SQUARE_CUES = _STREET_CUES | frozenset({"at", "in", "to", "from"})
 _ZIP_AFTER_RE = re.compile(r",?[ \t]{1,2}(\d{5}(?:-\d{4})?)(?![\w-])")

@@ -458,3 +458,87 @@ def test_these_forms_of_the_last_batches_go(text, left):
 )
 def test_these_look_alikes_of_the_last_batches_stay(text, kept):
     assert kept in _l2(text)
+
+
+# ---------------------------------------------------------------- a kind of workplace is no employer
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "works at the plant, 2nd shift",
+        "WORKS AT THE FACTORY",
+        "works at plant 3 on nights",
+        "retired from the railroad",
+        "works at the warehouse nights",
+        "called on her way from work at the outlet mall, ok to treat",
+        "PT ASKING TO GO TO WORK AT THE MILL",
+    ],
+    ids=["the_plant", "caps_factory", "plant_number", "railroad", "warehouse_then_time", "outlet_mall", "caps_mill"],
+)
+def test_a_kind_of_workplace_stays(text):
+    assert "[HOSPITAL]" not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("works at tyson plant", "tyson"),
+        ("works at harbor bakery.", "harbor"),
+        ("PT WORKED AT WAMSUTTA MILLS", "WAMSUTTA"),
+    ],
+    ids=["firm_before_plant", "everyday_word_before_bakery", "caps_firm_mills"],
+)
+def test_a_named_workplace_still_goes(text, gone):
+    assert gone not in _l2(text)
+
+
+# ---------------------------------------------------------------- where two streets meet
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("MVC at corner of Elm St and Grove Ave, pt restrained", ["Elm", "Grove"]),
+        ("struck at MAIN ST / HARVARD AVE", ["MAIN", "HARVARD"]),
+        ("ped struck at intersection of Maple Ave & Oak St.", ["Maple", "Oak"]),
+    ],
+    ids=["corner_of_and", "caps_slash", "intersection_ampersand"],
+)
+def test_both_streets_of_a_crossing_go(text, gone):
+    out = _l2(text)
+    assert not any(g in out for g in gone)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("lives on elm st and walks daily", "and walks daily"),
+        ("corner of Elm St and ST elevation noted", "ST elevation"),
+        ("corner of mouth and lower lip", "corner of mouth"),
+    ],
+    ids=["clause_after_street", "segment_after_street", "anatomy_corner"],
+)
+def test_what_follows_a_street_that_is_no_street_stays(text, kept):
+    assert kept in _l2(text)
+
+
+# ---------------------------------------------------------------- an Australian address line
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("Perth WA 6018", ["Perth", "6018"]),
+        ("12 Hay St, PORT MACQUARIE NSW 2444 ph", ["PORT", "MACQUARIE", "2444"]),
+        ("GP: Dr Lee, Ballarat VIC 3350.", ["Ballarat", "3350"]),
+    ],
+    ids=["town_code_postcode", "caps_two_word_town", "after_a_gp"],
+)
+def test_an_australian_town_and_postcode_go(text, gone):
+    out = _l2(text)
+    assert not any(g in out for g in gone)
+
+
+def test_a_clotting_time_after_a_drug_stays():
+    assert "ACT 180" in _l2("Heparin gtt, ACT 180 at 0600")
