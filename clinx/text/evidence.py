@@ -1790,10 +1790,12 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 given = given or comm and _word_given_name(nk) and not _object_follows(text, toks, k)
                 # "rn case mgr ruby will visit", "SW GRACE": after a role, a given name that is also a word, unless
                 # a word follows it as an object follows a verb ("rn mark site") or it is lower case in mixed text
-                # ("foreman will is aware": a modal before a finite verb is a name, the verb's subject)
+                # ("foreman will is aware": a modal before a finite verb is a name, the verb's subject; so before "who" or
+                # where the person works: "house manager Will who states", "home aide will from visiting angels")
                 given = given or (low in ROLES or low in _CLINICIAN_ROLES or case_manager) and low not in _WEAK_LABELS and nk.cls == A \
                     and (nk.low in first or low in _CLINICIAN_ROLES and nk.low in last and not _NUMBER_AFTER_RE.match(text, nk.e)) \
-                    and (nk.low not in FUNCTION_WORDS or nk.low in _MODALS and k + 1 < len(toks) and _finite_verb(toks[k + 1])) \
+                    and (nk.low not in FUNCTION_WORDS or nk.low in _MODALS and k + 1 < len(toks) and (
+                        _finite_verb(toks[k + 1]) or toks[k + 1].low in _PREDICATE_AFTER_NAME or toks[k + 1].low in _NAME_THEN_PREP)) \
                     and (nk.case != "mixed" or nk.raw[:1].isupper()) and not _verb_follows(text, toks, k)
                 weak = weak and not given
                 # ("Re:" heads a letter's subject line; mid-line it means "about": "D/W DR. HUNTER RE: CPM"; a clinical

@@ -231,16 +231,28 @@ def _lower_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     dash = text[text.rfind("\n", 0, m.start("v")) + 1 : m.start("v")].strip(" \t") in ("-", "--")
     if m.group("mid") is not None and not _last_line(text, m.end()):
         return None  # (after a sentence, only the note's closing line signs)
-    if not dash and _last_line(text, m.end()):
+    if not dash and (_last_line(text, m.end()) or m.group("for") is not None):
         # on the note's last line ("pk/ab"): common words and clinical abbreviations are refused ("abd/ext"), rarer
         # words sign ("ab" is no abbreviation clinx lists)
-        if any(part in FUNCTION_WORDS or zipf(part) >= 5.0 or is_clinical_term(part) for part in (first, second)):
+        if _common_or_clinical_pair(first, second):
             return None
         return m.span("v")
     for part in (first, second):
         # (after a dash "mm" of "-- jk/mm" is a typist's, not a word: only common words are refused there)
         if part in FUNCTION_WORDS or zipf(part) >= (5.0 if dash else 4.5) or not dash and (is_clinical_term(part) or zipf(part) >= 3.5):
             return None  # (after a signature's dash only words are refused: "-- mb/rs" signs, "-- and/or" does not)
+    return m.span("v")
+
+
+def _initials_in_paren_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """Letters before a credential in parentheses ("(lt, rn)") unless a word or a clinical abbreviation ("(pt, rn)")."""
+    from clinx.text.evidence import CREDENTIALS, ROLES
+    from clinx.text.lexicons import FUNCTION_WORDS, zipf
+
+    low = m.group("v").lower()
+    # (a clinical abbreviation may be initials here, "(lt, rn)"; a role, a word or the patient's "pt" is not)
+    if low in FUNCTION_WORDS or low in ROLES or low in CREDENTIALS or low in ("pt", "pts", "per") or zipf(low) >= 4.5:
+        return None
     return m.span("v")
 
 
@@ -254,10 +266,23 @@ def _caps_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     parts = m.group("v").lower().split("/")
     if parts[1] in _SIGNER_ROLES and not is_clinical_term(parts[0]) and zipf(parts[0]) < 5.0:
         return m.start("v"), m.start("v") + len(parts[0])  # "--JR/RN": the signer's initials and role
-    clinical = all if m.group("dash") else any  # (without a dash one clinical half is enough: "HOB/TED")
-    if any(part in FUNCTION_WORDS or zipf(part) >= 5.0 for part in parts) or clinical(is_clinical_term(part) for part in parts):
-        return None  # ("-- PT/OT", "BP/HR": clinical halves; "RF/LMK" signs)
+    if m.group("dash") is not None and (any(part in FUNCTION_WORDS or zipf(part) >= 5.0 for part in parts) or all(is_clinical_term(part) for part in parts)):
+        return None  # ("-- PT/OT": clinical halves)
+    if m.group("dash") is None and _common_or_clinical_pair(*parts):
+        return None  # ("BP/HR", "HOB/TED": clinical halves; "RF/LMK", "KB/LMP" sign)
     return m.span("v")
+
+
+def _common_or_clinical_pair(first: str, second: str) -> bool:
+    """Are the two halves of a pair alone on a note's last line a note's shorthand, not two writers' initials? Both
+    clinical ("bp/hr", "abd/ext"), either a common word ("and/or"), or one clinical and the other a word ("ok/rt");
+    one clinical half beside rare letters signs ("kb/lt": "lt" is left, "kb" no word)."""
+    from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term, zipf
+
+    if any(part in FUNCTION_WORDS or zipf(part) >= 5.0 for part in (first, second)):
+        return True
+    a, b = is_clinical_term(first), is_clinical_term(second)
+    return a and b or a and zipf(second) >= 4.0 or b and zipf(first) >= 4.0
 
 
 def _last_line(text: str, pos: int) -> bool:
@@ -636,7 +661,8 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?i)\b(?:(?:transcribed|typed|dictated|entered|scribed|written|registered|given|passed|received|cosigned)[ \t]+by:?"
         # ("dictated tq / transcribed lw 01/05": a bare "dictated" before a slash, the typist's date after one blank)
         r"|transcribed:?|(?:dictated|dict\.?|typed|received):|dictated(?=[ \t]+[a-z]{2,3}[ \t]*/)|cosign(?:ed)?:?)[ \t]+"
-        r"(?P<v>[a-z]{2,3}(?:/[a-z]{2,3})?)(?=[ \t]*(?:[.,;)/]|$|\n)|[ \t]{2,}|[ \t]\d)",
+        # ("TRANSCRIBED GW JOB 44719": the transcription's job number after one blank)
+        r"(?P<v>[a-z]{2,3}(?:/[a-z]{2,3})?)(?=[ \t]*(?:[.,;)/]|$|\n)|[ \t]{2,}|[ \t]\d|[ \t]job\b)",
         "NAME", 0.85, validator=_written_by_ok, gate=lambda t, low: "transcribed" in low or "dict" in low or " by" in low and (
             "typed" in low or "entered" in low or "scribed" in low or "written" in low or "registered" in low or "given" in low
             or "passed" in low or "received" in low) or "typed:" in low or "received:" in low or "cosign" in low,
@@ -736,11 +762,18 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"report|incident|medic|engine|ladder|rescue|ems)\b|(?<=pd)[ \t]*[,;.)]|(?<=fd)[ \t]*[,;.)])",
         "HOSPITAL", 0.85, validator=_police_department_ok, gate=lambda t, low: _DEPARTMENT_GATE_RE.search(low) is not None,
     ),
+    # "reply 12/4 (lt, rn): refills sent": a writer's initials and credential in parentheses
+    Recognizer(
+        "initials_credential_in_paren",
+        r"(?i)\((?P<v>[a-z]{2,3}),?[ \t](?:rn|lpn|np|md|pa|pa-c|cna|msw|lcsw|licsw|rrt|rd|slp|cma|pharmd|rph)\)",
+        "NAME", 0.85, validator=_initials_in_paren_ok, gate=lambda t, low: "(" in t,
+    ),
     # "bh/kt" on a line of its own: the author's and the typist's initials written in lower case
     Recognizer(
         "dictation_initials_lower",
         # ("-- mb/rs": after a signature's dash too; "rtc 2 wks.   hn/rt": after a sentence and two blanks, on the last line)
-        r"(?m)(?:^[ \t]*(?:-{1,2}[ \t]?)?|(?P<mid>(?<=[.;!])[ \t]{2,}))(?P<v>[a-z]{2,3}/[a-z]{2,3})[ \t]*$",
+        # ("jk/mm for Dr Okafor, attending": a typist's pair for the doctor who dictated)
+        r"(?m)(?:^[ \t]*(?:-{1,2}[ \t]?)?|(?P<mid>(?<=[.;!])[ \t]{2,}))(?P<v>[a-z]{2,3}/[a-z]{2,3})(?:[ \t]*$|(?P<for>[ \t]+for[ \t]+(?i:dr|doctor)\b))",
         "NAME", 0.85, validator=_lower_initials_ok, gate=lambda t, low: "/" in t,
     ),
     # "-- YA/CNGP" closing a note: the author's and the typist's initials in capitals after a signature's dash

@@ -117,7 +117,8 @@ how why in on at from to for of with by and or but patient pt seen study studies
 
 #: ("SN [ID]": a serial number's cue beside the number L1 removed is no name; "SN Jones" is L1's to decide)
 # ("goes" of "[NAME] (goes by [NAME])": a surname too, but between two names it is the nickname's cue)
-NON_NAMES = FUNCTION_WORDS | CLINICAL_WORDS | EPONYM_HEADS | frozenset({"xxxx", "re", "cc", "attn", "sn", "goes"})
+# ("job": a transcription's job number, "TRANSCRIBED GW JOB 44719", though Job is a given name)
+NON_NAMES = FUNCTION_WORDS | CLINICAL_WORDS | EPONYM_HEADS | frozenset({"xxxx", "re", "cc", "attn", "sn", "goes", "job"})
 
 _HOSPITAL_WORDS_TITLE = r"(?:Hospitals?|Medical\s{1,3}Cent(?:er|re)|Health\s{1,3}(?:Cent(?:er|re)|System|Sciences\s{1,3}Cent(?:er|re))|Healthcare|Clinic|Infirmary|Cancer\s{1,3}Cent(?:er|re)|Imaging\s{1,3}Cent(?:er|re)|Institute|Sanatorium|Hospice|Medical\s{1,3}Group|Medical\s{1,3}College|Nursing\s{1,3}Home)"
 # The same keywords in capitals (headers and overlays write "GENERAL HOSPITAL");

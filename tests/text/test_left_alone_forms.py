@@ -542,3 +542,52 @@ def test_an_australian_town_and_postcode_go(text, gone):
 
 def test_a_clotting_time_after_a_drug_stays():
     assert "ACT 180" in _l2("Heparin gtt, ACT 180 at 0600")
+
+
+# ---------------------------------------------------------------- signers' initials in more places
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("next visit 12/3.\nkb/lt", "kb/lt"),
+        ("ROUTED TO DR OKAFOR.\nKB/LMP", "KB/LMP"),
+        ("Dispo: MICU.\njk/mm for Dr Okafor, attending", "jk/mm"),
+        ("reply 12/4 (lt, rn): refills sent x90d.", "(lt,"),
+        ("DICTATED 12/01/26/TRANSCRIBED GW JOB 44719", "GW"),
+    ],
+    ids=["lower_pair_one_half_clinical", "caps_pair_one_half_clinical", "pair_for_the_doctor", "initials_credential_in_paren", "transcriber_before_job"],
+)
+def test_signers_initials_go(text, gone):
+    assert gone not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("plan as above\nbp/hr", "bp/hr"),
+        ("OK\nHOB/TED", "HOB/TED"),
+        ("plan:\nbp/hr for dr to review", "bp/hr"),
+        ("spoke with nurse (pt, rn) re: plan", "(pt, rn)"),
+        ("DICTATED 12/01/26/TRANSCRIBED GW JOB 44719", "JOB"),
+    ],
+    ids=["clinical_pair", "caps_clinical_pair", "clinical_pair_for_dr", "patient_in_paren", "job_word"],
+)
+def test_shorthand_pairs_stay(text, kept):
+    assert kept in _l2(text)
+
+
+# ---------------------------------------------------------------- a role, then "Will" as a name
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["SW spoke w/ house manager Will who states a bed may open", "home aide will from visiting angels 2x/wk"],
+    ids=["before_who", "before_where_from"],
+)
+def test_will_after_a_role_before_who_or_from_is_a_name(text):
+    assert "[NAME]" in _l2(text) and " will " not in _l2(text).replace("Will", "will")
+
+
+def test_will_after_a_role_before_a_verb_stays_a_modal():
+    assert "sw will follow" in _l2("sw will follow")
