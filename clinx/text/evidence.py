@@ -190,6 +190,7 @@ HEAD_AS_ADJECTIVE = frozenset(
 course stay stays day days admission admissions readmission discharge acquired policy policies staff bed beds visit
 visits follow-up followup f/u setting settings record records placement level admit note notes appointment appt
 student students education educated degree graduate grad nurse nurses age aged teacher teachers counselor bus year years
+van vans shuttle
 """.split()
 )
 #: Units of time, which Title-Case text capitalises ("Return to Clinic in Three Months"): never a place.
@@ -267,7 +268,9 @@ _PLACEMENT_TAIL = frozenset(
     "retirement".split()
 )
 _PLACEMENT_STOP = frozenset(
-    "on for in at with via and or when until after before yesterday today tonight tomorrow this last next since per by w".split()
+    "on for in at with via and or when until after before yesterday today tonight tomorrow this last next since per by w "
+    # (the state of a placement: "respite bed at the meadows pending", "rosewood accepted")
+    "pending accepted approved declined confirmed avail available".split()
 )
 #: Work and transport cues: what follows names an employer or a service ("works for Raytheon", "employed
 #: by Fidelity", "intubated by Boston MedFlight"), even a capitalised everyday word in mixed case.
@@ -1942,7 +1945,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         # with a house number before them, names found already may be the street's: "3310 [mount vernon] rd")
         k = _street_name_start(text, toks, i, named, over_found=False)
         k_found = _street_name_start(text, toks, i, named, over_found=True)
-        if k_found < k and _HOUSE_NUMBER_END_RE.search(text[max(0, toks[k_found].s - 9) : toks[k_found].s]):
+        if k_found < k and (_HOUSE_NUMBER_END_RE.search(text[max(0, toks[k_found].s - 9) : toks[k_found].s])
+                            # ("AT RT 9 AND MAPLE RD": where two roads meet, a found name may be the second's)
+                            or _after_a_street(text, toks, k_found, named)):
             k = k_found
         if k == i:
             continue
@@ -2334,7 +2339,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             # a word no lexicon knows, long enough to be no abbreviation, after "from"/"in"/"near" in a
             # one-case line: a place or an institution ("from roxbury", "IN MATTAPAN")
             unknown_place = (
-                tj.cls == U and (low in ("from", "near", "at") or pair in PLACE_CUES) and tj.case != "mixed" and len(tj.low) >= 5
+                # ("LIVED W/ SISTER [NAME] IN WADEYE": a found person "in" a place)
+                tj.cls == U and (low in ("from", "near", "at") or pair in PLACE_CUES or person_in) and tj.case != "mixed" and len(tj.low) >= 5
                 and j == k and not tj.low.endswith(("ing", "ed"))
                 # after "at" also anatomy and drugs ("AT UMBILICUS", "at carina"): not a word built like one
                 and not (low == "at" and tj.low.endswith(_LATINATE_ENDINGS))
@@ -2706,7 +2712,8 @@ def _placement_run(text: str, toks: list, k: int, the: bool, named: list, place_
             pass  # "the wellness community": a kind of place closing a name
         elif tj.cls == C and not (tj.low in _TOPONYM_WORDS and j - k < 2 and not the) or tj.low in FUNCTION_WORDS \
                 or tj.low in _NOT_A_VENUE or tj.low in CARE_WORDS \
-                or tj.low in GENERIC_BEFORE_HEAD or tj.low in _PLACEMENT_TAIL or len(tj.low) < 3 or tj.low in HOSPITAL_HEADS:
+                or tj.low in GENERIC_BEFORE_HEAD or tj.low in _PLACEMENT_TAIL or len(tj.low) < 3 or tj.low in HOSPITAL_HEADS \
+                or j > k and tj.low in _PLACEMENT_STOP:
             break  # (a landscape word the clinical vocabulary lists may name the place: "RETURN TO CEDAR RIDGE,")
         j += 1
     if j == k or toks[k].low in _WORKPLACE_KINDS:
@@ -2968,10 +2975,16 @@ _ST_SEGMENT_AFTER_RE = re.compile(r"(?i)[ \t]*(?:(?!(?:at|and|in|near|by|to|from
 _CROSSING_WORDS = frozenset("corner intersection junction crossing".split())
 
 
+_ROUTE_WORDS = frozenset("rt route rte hwy highway interstate sr us".split())
+_ROUTE_NUMBER_RE = re.compile(r"[ \t-]{1,2}\d{1,4}[A-Za-z]?[ \t]{1,2}")
+
+
 def _after_a_street(text: str, toks: list, k: int, named: list) -> bool:
     """Does a found street's word, then "and", "&" or "/", stand before ``toks[k]`` ("MAIN ST / HARVARD AVE")?"""
     if k >= 2 and toks[k - 1].low == "and":
         p = toks[k - 2]
+        if p.low in _ROUTE_WORDS and _ROUTE_NUMBER_RE.fullmatch(text, p.e, toks[k - 1].s):
+            return True  # "MVC AT RT 9 AND HOLLIS RD": a numbered route meets the street
         return named[k - 2] and p.low in STREET_SUFFIXES and _joined(text, p, toks[k - 1], comma=False)
     p = toks[k - 1] if k >= 1 else None
     return p is not None and named[k - 1] and p.low in STREET_SUFFIXES and text[p.e : toks[k].s].strip(" \t.") in ("&", "/")

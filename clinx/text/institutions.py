@@ -832,7 +832,7 @@ congregational pentecostal
 oncology cardiology urology dermatology gastroenterology pulmonology nephrology rheumatology endocrinology hematology
 podiatry audiology pediatrics ophthalmology optometry health towers apartments commons estates gardens residences
 ambulance services specialists assoc foundation society detox program helpline taxi supply
-company corporation corp industries
+company corporation corp industries parish tabernacle cathedral interpreting builders
 """.split()
 )
 #: Words that say what kind of place, not which: a bare "to <these> <head>" names no institution
@@ -907,6 +907,16 @@ _LINE_FIELD_START = re.compile(r"(?m)^[ \t]*|[ \t]\|[ \t]*")
 _FIELD_CLOSE = re.compile(r"[ \t]*(?:$|\n)|  |[ \t]+[-|–][ \t]|,|:")
 
 
+#: Peoples and their languages ("Korean", "Hmong", "Somali"), which open many community institutions' names ("Korean
+#: Community Services", "Hmong American Alliance Church") though the clinical vocabulary lists them as interpreters'
+#: languages.
+PEOPLES_WORDS = frozenset(
+    """
+spanish portuguese russian haitian creole kreyol vietnamese cantonese mandarin chinese arabic somali amharic tigrinya
+swahili hmong khmer laotian farsi dari pashto turkish albanian armenian ukrainian romanian yiddish korean japanese
+hindi bengali urdu punjabi gujarati tagalog nepali italian greek polish ethiopian eritrean cambodian filipino
+""".split()
+)
 #: Heads that close a bare name only after two words of it ("mystic valley elder services"; not "to resume services").
 _HEADS_AFTER_TWO = frozenset("services program supply foundation society".split())
 
@@ -918,8 +928,10 @@ def _bare_run(text: str, pos: int, strong: frozenset, line: bool = False) -> int
     )
     FUNCTION_WORDS = _L.FUNCTION_WORDS
 
+    start = pos
     end = None
     named = headed = False
+    peoples = False
     prev = ""
     n = 0
     while n < 5:
@@ -929,6 +941,13 @@ def _bare_run(text: str, pos: int, strong: frozenset, line: bool = False) -> int
         w = (m.group() if n == 0 else m.group(2)).lower().replace("’", "'")
         if n and m.group(1)[:1] == "." and prev not in NAME_ABBREVIATIONS:
             break  # a sentence ended
+        if n == 0 and w in PEOPLES_WORDS:
+            # "korean central presbyterian church", "POLISH SLAVIC CENTER": a people's name opens an institution's
+            # (the clinical vocabulary lists it as an interpreter's language); two more words at least
+            pos, prev, n, named, peoples = m.end(), w, 1, True, True
+            continue
+        if peoples and w in ("speaking", "speakers", "language", "languages", "interpreter", "interpreters", "interpreting"):
+            break  # "spanish speaking clinic": a service in a language, no name
         if n == 0 and w in _REGION_BEFORE:
             # "records from central valley memorial": a region word opens the name
             pos, prev, n = m.end(), w, 1
@@ -948,6 +967,10 @@ def _bare_run(text: str, pos: int, strong: frozenset, line: bool = False) -> int
             break
         elif w in MODIFIERS or w in HEADS or w in HOSPITAL_HEADS:
             headed = headed or w in HEADS or w in HOSPITAL_HEADS
+        elif named and w in _REGION_BEFORE:
+            pass  # "korean central presbyterian church": a region word inside a name
+        elif w in GENERIC_QUALIFIERS and named and classify(w) != C:
+            pass  # "kreyol family health", "golden years adult day program": a kind word inside a name after its own words
         elif w in GENERIC_QUALIFIERS or classify(w) == C and w not in _TOPONYM_WORDS:
             break  # "Baystate breast center": a clinical word says which service, not whose
         else:
@@ -955,6 +978,8 @@ def _bare_run(text: str, pos: int, strong: frozenset, line: bool = False) -> int
         pos = m.end()
         prev = w
         n += 1
+    if peoples and end is not None and len(text[start:end].split()) < 3:
+        return None  # ("attends korean church": a kind of congregation)
     return end
 
 

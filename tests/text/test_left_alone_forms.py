@@ -591,3 +591,71 @@ def test_will_after_a_role_before_who_or_from_is_a_name(text):
 
 def test_will_after_a_role_before_a_verb_stays_a_modal():
     assert "sw will follow" in _l2("sw will follow")
+
+
+# ---------------------------------------------------------------- institutions of everyday words, peoples' names and kinds
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("F/U PCP DR OKAFOR AT KREYOL FAMILY HEALTH 12/4.", ["KREYOL", "FAMILY HEALTH"]),
+        ("HOMEMAKER FROM POLISH SLAVIC CENTER 2X/WK.", ["POLISH", "SLAVIC"]),
+        ("attends korean central presbyterian church", ["korean", "central"]),
+        ("attends hmong american alliance church", ["hmong", "alliance"]),
+        ("pt is a deacon at holy martyrs parish; chaplain", ["holy", "martyrs"]),
+        ("interpreter (id 4471) from cascade interpreting. pt", ["cascade"]),
+        ("interim respite bed at the meadows pending. pt", ["meadows"]),
+        ("pt also asked about the knights of columbus van", ["knights", "columbus"]),
+    ],
+    ids=["language_then_kind_then_head", "people_then_name_then_center", "people_then_region_then_church",
+         "people_then_american", "parish", "interpreting_agency", "placement_then_pending", "listed_fraternal_order"],
+)
+def test_these_institutions_go(text, gone):
+    out = _l2(text)
+    assert not any(g in out for g in gone)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("attends korean church weekly", "korean church"),
+        ("via spanish interpreting", "spanish interpreting"),
+        ("goes to adult day program", "adult day program"),
+        ("back to sleep pending labs", "back to sleep"),
+    ],
+    ids=["people_and_head_only", "language_service", "kind_of_program", "not_a_placement"],
+)
+def test_kinds_of_congregations_and_services_stay(text, kept):
+    assert kept in _l2(text)
+
+
+def test_a_service_in_a_language_opens_no_bare_institution():
+    from clinx.text.institutions import find_bare_institutions
+
+    assert find_bare_institutions("referred to spanish speaking clinic") == []
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("MVC AT RT 9 AND MAPLE RD, NASHUA.", ["MAPLE", "RD", "NASHUA"]),
+        ("mvc at route 2 and elm st", ["elm"]),
+    ],
+    ids=["caps_route_and_listed_name", "lower_route_and_street"],
+)
+def test_a_street_where_a_route_meets_it_goes(text, gone):
+    out = _l2(text)
+    assert not any(g in out for g in gone)
+
+
+def test_a_place_after_a_relative_in_goes():
+    assert "WADEYE" not in _l2("PREVIOUSLY LIVED W/ SISTER MARY IN WADEYE. ABORIGINAL LIAISON PRESENT")
+
+
+def test_a_clinical_word_after_a_relative_in_stays():
+    assert "CLINIC" in _l2("SISTER MARY IN CLINIC WITH HER")
+
+
+def test_an_institutions_van_stays():
+    assert "van for rides" in _l2("pt also asked about the knights of columbus van for rides.")
