@@ -308,7 +308,11 @@ _CLOSING_PAREN_RE = re.compile(r"\.?\)")
 
 #: Words before a month that make it one ("in Feb", "since may"); and those before an abbreviation ("appt Dec.").
 _MONTH_PREPOSITIONS = frozenset("in since of early late mid last next until by during from this before after".split())
-_MONTH_CUES = frozenset("appt appointment visit seen due sched scheduled til till thru through around".split())
+_MONTH_CUES = frozenset(
+    "appt appointment visit seen due sched scheduled til till thru through around "
+    # a plan's month ("fitting planned sept.", "f/u echo Aug", "repeat colonoscopy Oct")
+    "planned repeat recheck f/u fu followup echo mri ct cxr colonoscopy mammogram".split()
+)
 #: "since may." and "in may 2019" in lower case: the verb never ends a clause or comes before a year
 _MAY_CLOSED_RE = re.compile(r"[ \t]*(?:[.,;:)]|$|\n|['’]?\d\d\b|(?:19|20)\d\d\b)")
 

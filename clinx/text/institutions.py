@@ -99,6 +99,7 @@ SPECIALTY_HEADS = frozenset(
 neurosurgery mammography renal dialysis lab labs laboratory laboratories peds pediatrics cardiology urology dermatology
 gastroenterology pulmonary pulmonology nephrology neurology rheumatology endocrinology hematology oncology
 hematology-oncology orthopedics podiatry audiology obgyn ob/gyn snf ltach detox surgery neurosciences cardiovascular
+tcu alf irf
 """.split()
 )
 #: Words that may stand between the found part and the head ("Diabetes Center", "Superior Court").
@@ -112,7 +113,7 @@ general cancer heart eye spine sleep surgery surgical urgent walk-in orthopedic 
 nursing assisted living skilled care primary community mental medical physical soup food sober group tool die
 precision fire police dept department school middle high elementary district sheriff's sports wellness dialysis
 kidney pain women men veterans' health human social legal aid well-being wellbeing rescue life brothers sons
-ambulatory early complex
+ambulatory early complex volunteer
 """.split()
 )
 #: Abbreviations staff write inside institutions' names ("Fenwick Comm. Health Ctr.", "Mt. Ashby Reg. Hosp.", "Holy Cross
@@ -326,6 +327,7 @@ drug drugs behavioral behavioural hs grp companies fulfillment
 lumber florist florists electrical electric plumbing roofing construction landscaping bakery auto automotive motors
 trucking logistics dairy foods deli diner cafe pub tavern salon barbershop cleaners movers towing
 physiotherapy chiropractic optometry eye multicare ministries fellowship manufacturing industries mills hardware
+housing homecare taverna campus
 """.split()
 )
 #: The family after "&" that closes a firm's name ("O'Dwyer & Sons").

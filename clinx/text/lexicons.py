@@ -17,10 +17,11 @@ names its source and licence):
   Tewksbury, Athol, Allston — less the names that are words ("hope", "droop");
 * ``word_places.txt`` (6k) — those word towns with their states ("plain city  OH UT"),
   read only after a cue of living or a state code;
-* ``hospitals.txt`` (~4,800) — hand-compiled (CC0) public names of US hospitals,
+* ``hospitals.txt`` (~6,400) — hand-compiled (CC0) public names of US hospitals,
   academic medical centres and health systems in every state, home-health and VNA
   agencies, hospices, rehab and nursing-home chains and medical transport services,
-  New England first, with the short forms notes use (MGH, BIDMC, UPMC, Hopkins Bayview);
+  New England first, with the short forms notes use (MGH, BIDMC, UPMC, Hopkins Bayview),
+  and those of Canada, the UK, Ireland, Australia and New Zealand (Sunnybrook, RPA, Wonford);
 * ``organisations.txt`` (~2,450) — hand-compiled (CC0) names of US pharmacy, grocery,
   store and coffee chains, health insurers, large employers, national laboratories,
   medical-supply, home-infusion and dialysis companies, which notes give as a place

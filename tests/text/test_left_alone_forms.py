@@ -659,3 +659,74 @@ def test_a_clinical_word_after_a_relative_in_stays():
 
 def test_an_institutions_van_stays():
     assert "van for rides" in _l2("pt also asked about the knights of columbus van for rides.")
+
+
+# ---------------------------------------------------------------- hospitals of Canada, the UK, Ireland, Australia and New Zealand
+
+
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [
+        ("38f, 8/52 postpartum (nvd at royal prince alfred 3/12), fatigue", "royal prince", "postpartum"),
+        ("staple removal at credit valley fracture clinic w/ dr lee", "credit valley", "fracture clinic"),
+        ("FOLLOW-UP: RESP CLINIC WONFORD IN 6 WEEKS.", "WONFORD", "RESP CLINIC"),
+        ("Transfer of care: Sunnybrook trauma ICU to Toronto Rehab", "Sunnybrook", "ICU"),
+    ],
+    ids=["australian_teaching_hospital", "canadian_short_form", "english_nickname", "canadian_one_word"],
+)
+def test_hospitals_abroad_go(text, gone, kept):
+    out = _l2(text)
+    assert gone not in out and kept in out
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("ECG: LVH, no RVH", "RVH"), ("verified by J. Doe, RPh", "RPh")],
+    ids=["hypertrophy_abbreviation", "pharmacist_credential"],
+)
+def test_acronyms_that_are_abbreviations_stay(text, kept):
+    assert kept in _l2(text)
+
+
+# ---------------------------------------------------------------- a plan's month written short
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("f/u echo Aug; RTC 4 mo", "Aug"), ("prosthesis fitting planned sept.", "sept"), ("repeat colonoscopy Dec", "Dec")],
+    ids=["after_a_study", "after_planned", "after_repeat_study"],
+)
+def test_a_month_abbreviation_after_a_plan_goes(text, gone):
+    assert gone not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("labs dec BS noted", "dec"), ("plan dec lasix to 20", "dec lasix")],
+    ids=["decreased_after_labs", "decrease_after_plan"],
+)
+def test_decrease_written_short_stays(text, kept):
+    assert kept in _l2(text)
+
+
+# ---------------------------------------------------------------- the kind words after a found institution
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("referrals sent to bethesda tcu, lyngblomsten", ["bethesda tcu"]),
+        ("REFERRED TO OPEN DOOR HOUSING FOR CRISIS ACCOMMODATION", ["DOOR", "HOUSING"]),
+        ("colonoscopy at the ottawa hospital general campus on 3/4", ["ottawa", "campus"]),
+        ("line cook at olive & fig taverna on main", ["fig", "taverna"]),
+    ],
+    ids=["transitional_care_unit", "housing_after_a_name", "campus_after_a_hospital", "taverna"],
+)
+def test_kind_words_after_a_found_institution_go_with_it(text, gone):
+    out = _l2(text)
+    assert not any(g in out for g in gone)
+
+
+@pytest.mark.parametrize("text", ["d/c to snf", "needs transitional housing", "referred to housing"], ids=["snf", "housing_kind", "housing_alone"])
+def test_kinds_of_care_alone_stay(text):
+    assert "[HOSPITAL]" not in _l2(text)
