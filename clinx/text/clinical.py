@@ -106,6 +106,7 @@ cheyne stokes horner babinski glasgow apgar gleason breslow clark hounsfield fle
 homan homans nissen mcburney romberg rovsing chvostek trousseau kernig brudzinski lachman mcmurray phalen tinel
 finkelstein trendelenburg valsalva heimlich
 tanner nottingham simpson bishop wells mallampati killip ranson pugh binet
+faber ashworth jamar zimmer
 """.split()
 )
 #: Exam signs that notes pair across a slash ("neg Ortolani/Barlow", "Grey Turner/Cullen", "Tinel/Phalen"): surnames

@@ -39,6 +39,7 @@ from clinx.text.evidence import (
     cut_regions_out,
     drop_state_and_country_parts,
     regions_after_places,
+    streets_meeting_places,
     report_verb_word,
 )
 from clinx.text.institutions import complete_institutions
@@ -564,6 +565,7 @@ class ContextLevel:
             if self.site is not None:  # the custodian's keep terms hold for the model's spans too
                 proposals = self.site.apply(text, proposals, remove=False)
             cands = cands + proposals
+        cands = cands + streets_meeting_places(text, cands)  # the model's street, and the other street of the crossing
         if self.states == "with_place":  # "[LOCATION], OH": the state closing a removed town goes with it
             cands = cands + regions_after_places(text, cands)
         else:  # ("keep": a span of the model that runs over a town's state leaves the state)

@@ -40,6 +40,7 @@ fev1/fvc hearing ecog nyha tmax temp map cvp pap pcwp rvsp ef pt/inr inr x gravi
 was is of rated level score: percocet norco vicodin sinemet carbidopa/levodopa vicodin dose dosing
 bipap cpap psv ps peep ac simv prvc vent settings setting ipap epap day tof four
 berg tinetti phq phq-9 phq9 gad gad-7 gad7 braden morse nihss fim slums audit cage total sofa apache
+recall ue le rue lue rle lle inattentive hyperactive
 """.split()
 )
 #: Words after a slash number that make it a dose, score or measurement.
@@ -140,6 +141,8 @@ def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Month/day ``7/22`` unless it is a dose, ratio, vital sign or score."""
     s, e = m.span()
     mon, day = (int(x) for x in m.group().split("/"))
+    if _british_duration(text, s, e, mon, day):
+        return None
     if 1 <= mon <= 12 and day > 31:
         return _month_year_ok(s, e, text)
     if 13 <= mon <= 31 and 1 <= day <= 12 and (text[e - 2] == "0" or _prev_word(text, s) in DATE_CUES):
@@ -171,6 +174,20 @@ def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     if mon > day and prev in ("x", "of"):
         return None
     return s, e
+
+
+#: British notes count days, months and weeks as sevenths, twelfths and fifty-seconds ("cephalexin for 5/7", "Hx: 3/7
+#: productive cough", "8/52 postpartum"): words around such a count that a date does not take.
+_DURATION_BEFORE = frozenset("for x hx last past over within".split())
+_DURATION_AFTER = frozenset("course hx history ago postpartum pp postop post-op post old duration".split())
+
+
+def _british_duration(text: str, s: int, e: int, mon: int, day: int) -> bool:
+    """Is ``mon/day`` a British count of days (``/7``), months (``/12``) or weeks (``/52``), by the words around it?"""
+    if day not in (7, 12, 52) or not 1 <= mon <= day:
+        return False
+    return _prev_word(text, s) in _DURATION_BEFORE or _next_word(text, e) in _DURATION_AFTER \
+        or text[max(0, s - 1) : s] == "(" and _next_word(text, e) in ("course",)
 
 
 #: Tests, procedures and events whose date notes give as month/year ("colonoscopy 5/80", "flu shot 10/68",

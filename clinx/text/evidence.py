@@ -65,8 +65,8 @@ TITLES = frozenset(
     "sgt sergeant ofc officer det detective lt lieutenant capt cpt trooper deputy cpl "
     # a lawyer ("public defender atty greenbaum"; "attorney" is a word of its own: "attorney general")
     "atty "
-    # clergy ("Deacon Mills visited"; not "bishop", a surname as often: "niece/hcp ann bishop")
-    "deacon".split()
+    # clergy ("Deacon Mills visited"; not "bishop", a surname as often: "niece/hcp ann bishop"); a judge ("HON. PATRICIA SZYMANSKI")
+    "deacon hon".split()
 )
 RELATIONS = frozenset(
     """
@@ -724,6 +724,45 @@ def towns_after_places(text: str, cands: list) -> list[Candidate]:
     return out
 
 
+#: Where two streets meet around a found one ("MVC at [Halsted] and Taylor,", "at Mass Ave and [Beacon St]"): the cue
+#: before the crossing, the other street's one or two words, closing the clause after it or standing before "and".
+_CROSSING_CUE_RE = re.compile(r"(?i)(?:\bat|\bcorner[ \t]+of|\bintersection[ \t]+of|\bcorner)[ \t]+$")
+_STREET_AFTER_AND_RE = re.compile(
+    r"[ \t]+(?:and|AND|&|/)[ \t]+((?:\d{1,3}(?:st|nd|rd|th)|[A-Za-z][A-Za-z'-]+)(?:[ \t][A-Za-z][A-Za-z'-]+)?)(?=[ \t]*(?:[,.;)]|$|\n))"
+)
+_STREET_BEFORE_AND_RE = re.compile(
+    r"(?i:\bat|\bcorner[ \t]+of|\bintersection[ \t]+of)[ \t]+((?:\d{1,3}(?:st|nd|rd|th)|[A-Za-z][A-Za-z'-]+)(?:[ \t][A-Za-z][A-Za-z'-]+)?)[ \t]+(?:and|AND|&|/)[ \t]+$"
+)
+
+
+def streets_meeting_places(text: str, cands: list) -> list[Candidate]:
+    """The other street where a found street or place meets one after a crossing's cue, as LOCATION candidates ("MVC AT
+    [HALSTED] AND TAYLOR,", "yelling in traffic at 5th and [broadway]"): one or two words no lexicon reads as
+    clinical, function or time words, capitalised in a mixed-case line."""
+    out = []
+    for c in cands:
+        if c.category != "LOCATION":
+            continue
+        m = _STREET_AFTER_AND_RE.match(text, c.end)
+        if m is not None and _CROSSING_CUE_RE.search(text, max(0, c.start - 24), c.start) is not None \
+                and _crossing_words_ok(text, m.group(1), m.start(1)):
+            out.append(Candidate(m.start(1), m.end(1), "LOCATION", "evidence:crossing", 0.85))
+        b = _STREET_BEFORE_AND_RE.search(text, max(0, c.start - 48), c.start)
+        if b is not None and _crossing_words_ok(text, b.group(1), b.start(1)):
+            out.append(Candidate(b.start(1), b.end(1), "LOCATION", "evidence:crossing", 0.85))
+    return out
+
+
+def _crossing_words_ok(text: str, words: str, start: int) -> bool:
+    mixed = line_case_at(text, start) == "mixed"
+    for w in words.split():
+        low = w.lower()
+        if low in FUNCTION_WORDS or classify(low) == C and low not in STREET_SUFFIXES or low in TIME_WORDS \
+                or mixed and not (w[:1].isupper() or w[:1].isdigit()):
+            return False
+    return True
+
+
 _ONLY_PLACEHOLDERS_RE = re.compile(r"\[[A-Z]+\](?:[ \t,]+\[[A-Z]+\])*")
 _WORD_END_RE = re.compile(r"[^\W_](?![^\W_])|\]")
 
@@ -1056,6 +1095,8 @@ def tokens(text: str) -> list[_Tok]:
 #: Academic degrees a clinician writes between the name and the licence ("jordan mcbride-tso, ma, ccc-slp").
 _DEGREES = frozenset("ma ms ba bs msc bsc med mba mfa".split())
 #: Units of doses and sizes, after which a street word is a route or an ECG segment ("40 mg SQ", "2 mm ST").
+#: Units of distance after a number, which opens no street's name ("~40 mi dirt road", "150 ft hall way").
+_DISTANCE_UNITS = frozenset("mi mile miles km kms ft feet foot yd yds yards m meters metres blocks min mins minutes hr hrs".split())
 _DOSE_UNITS = frozenset("mm cm mg mcg ml cc kg g gm units unit u meq mmol mmhg".split())
 _SEP_NAME_RE = re.compile(r"[ \t]{1,3}|[ \t]?,[ \t]{0,2}|\.[ \t]{0,2}|[ \t]?&[ \t]?")
 
@@ -1275,7 +1316,11 @@ def _cue_gap(text: str, cue: _Tok, nxt: _Tok) -> str | None:
 #: Verbs after which "with" introduces a person ("met with", "teaching with", "d/w").
 _WITH_VERBS = frozenset("discussed seen spoke d/w w met talked teaching reviewed consulted visited meeting conference".split())
 #: Verbs of speaking, leaving word and handing over, and the prepositions after which they name the person spoken to.
-_COMM_VERBS = frozenset("spoke speak speaking talked talk report reported message msg left lm vm voicemail asking asked handoff".split())
+_COMM_VERBS = frozenset(
+    "spoke speak speaking talked talk report reported message msg left lm vm voicemail asking asked handoff "
+    # ("critical result called to K. Nez", "report given to Ines", "handed over to Bev")
+    "called given handed over".split()
+)
 _COMM_PREPS = frozenset("to for with".split())
 _ABBREV_CUES = frozenset("pt dtr dau sis bro mgr attn re".split())
 
@@ -1956,6 +2001,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             continue
         if all(lows[m] in _DOSE_UNITS for m in range(k, i)):
             continue  # "enoxaparin 40 mg SQ", "1.5 mm ST depression": a dose or a size, then a route or a segment
+        if number and lows[k] in _DISTANCE_UNITS:
+            continue  # "lives ~40 mi dirt road from town", "walked 300 ft hallway": a distance, no house number
         before = lows[k - 1] if k > 0 else ""
         if number:
             start_at = toks[k].s - len(number.group())
@@ -2294,7 +2341,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         # "return to the willows", "transferred to broadway", "works as a mechanic at quirk", "about the meadows in
         # tewksbury": everyday words where a placement cue puts an institution (any letter case)
         placement = pair in PLACEMENT_PAIRS or low == "at" and not _WORK_VERBS.isdisjoint(lows[max(0, i - 5) : i]) \
-            or low == "from" and the and not _PATIENT_WORDS.isdisjoint(lows[max(0, i - 3) : i])
+            or low == "from" and the and not _PATIENT_WORDS.isdisjoint(lows[max(0, i - 3) : i]) \
+            or pair in VENUE_PAIRS and not the and k + 1 < n and toks[k + 1].low in _TOPONYM_WORDS  # "seen at stepping stones"
         if placement or the and low in ("at", "to", "from", "about"):
             j = _placement_run(text, toks, k + the, the, named, place_first, strong=placement,
                                lone=pair in _LONE_PLACEMENT or low == "at" and placement)
@@ -2396,7 +2444,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         elif i + 1 < n and t.low in place_first and f"{t.low} {toks[i + 1].low}" in place_set and t.cls != C and toks[i + 1].cls != C and _joined(text, t, toks[i + 1], comma=False):
             if f"{t.low} {toks[i + 1].low}" not in STATE_NAMES:
                 add(i, i + 2, "LOCATION", "evidence:place", 0.85)
-        elif t.cls in (N, U, A) and _state_after(text, t) and t.cls != C:
+        elif t.cls in (N, U, A) and _state_after(text, t) and t.cls != C and not (t.cls == A and _clinical_code_after(text, t)):
             add(i, i + 1, "LOCATION", "evidence:place", 0.85)
     # ---- a town that is an everyday word before its state: "LEBANON, NH" (a listed place), "Albany, NY 12208"
     # (any capitalised word before a state and a ZIP code: an address line)
@@ -2440,6 +2488,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         out.extend(_listed_after(text, toks, out, named))
         out.extend(_repeated(text, toks, out, named))
     return out
+
+
+#: Rating scales named like hospitals, and the words that make them the scale ("Vanderbilt forms: inattentive 7/9").
+_SCALES_NAMED_LIKE_HOSPITALS = frozenset({"vanderbilt"})
+_SCALE_CONTEXT = frozenset("form forms teacher teachers parent parents scale scales rating ratings adhd inattentive hyperactive questionnaire score scores".split())
 
 
 #: Capitalised words after "at"/"from" that name no institution: times, meals, seasons and holidays' neighbours.
@@ -2878,6 +2931,8 @@ def _known_hospitals(text: str, toks: list, lows: list, named: list, add, starts
                     break
                 if t.cls in (A, W) and not (cued or t.case == "mixed" and t.raw[:1].isupper()):
                     break
+            if key in _SCALES_NAMED_LIKE_HOSPITALS and not _SCALE_CONTEXT.isdisjoint(lows[max(0, i - 2) : j + 2]):
+                break  # "parent Vanderbilt", "Vanderbilt teacher forms": the ADHD rating scale, no hospital
             while j < n and not named[j] and lows[j] in _INST_TAIL and _joined(text, toks[j - 1], toks[j], comma=False):
                 j += 1  # "Hallmark Health VNA", "Brigham dermpath": the unit's word is part of the name
             add(i, j, "HOSPITAL", "evidence:hospital_name", 0.93)
@@ -3127,6 +3182,8 @@ def _place_first() -> frozenset[str]:
 
 #: The word after a name run, past a possessive: the head noun of an eponym ("Baker's cyst").
 _NEXT_HEAD_RE = re.compile(r"(?:['’][sS]?)?\s{0,3}([A-Za-z]{1,30})")
+#: Results an exam sign's possessive takes ("MURPHY'S NEG", "Allen's normal").
+_SIGN_RESULTS = frozenset("neg negative pos positive normal nl intact absent present equivocal".split())
 
 
 #: Bedside scores named after people, which notes give with their value and no head word ("Braden 14",
@@ -3159,6 +3216,8 @@ def is_eponym(text: str, run: list) -> bool:
         return True
     if head in _ALL_EPONYM_HEADS or (len(run) == 1 and run[0].low in EPONYMS):
         return True
+    if head in _SIGN_RESULTS and nx.group(0)[:1] in "'’":
+        return True  # "MURPHY'S NEG", "Patrick's negative", "ALLEN'S NORMAL": an exam sign and its result
     if head in SPECIES and nx.group(0)[:1] in " \t" and not nx.group(1).istitle():
         return True  # "Candida glabrata", "CANDIDA ALBICANS": a genus before its species (never title case)
     # "Austin Flint murmur", "Cullen and Grey Turner signs": the head after one or two more capitalised names
@@ -3207,6 +3266,14 @@ def _sentence_start(text: str, s: int) -> bool:
 _STATE_AFTER_RE = re.compile(r",\s{0,2}([A-Z]{2})\b|[ \t]([A-Z]{2})[ \t]{1,2}\d{5}(?![\w-])|,\s{0,2}([a-z]{2})(?=[ \t]{1,2}\d{5}(?![\w-]))")
 
 
+def _clinical_code_after(text: str, t: _Tok) -> bool:
+    """Is the state's code after ``t`` one a clinical line writes too, with no ZIP code after it ("abd pain, CT c/w
+    appendicitis", "fatigue, MS flare")? After an everyday word that is also a name, it names no town."""
+    m = _STATE_AFTER_RE.match(text, t.e)
+    return m is not None and m.group(1) is not None and m.group(1).lower() not in _CODES_NO_WORD \
+        and _ZIP_AFTER_RE.match(text, m.end()) is None
+
+
 def _state_after(text: str, t: _Tok) -> bool:
     """Does ", XX" (a US state's code), or " XX 02045" (one before a ZIP code), follow the token ``t``?"""
     if not text.startswith((",", " ", "\t"), t.e):
@@ -3215,4 +3282,4 @@ def _state_after(text: str, t: _Tok) -> bool:
     return bool(m) and (m.group(1) or m.group(2) or m.group(3)).lower() in US_STATES
 
 
-__all__ = ["classify", "find_evidence", "find_listed_children", "is_eponym", "tokens"]
+__all__ = ["classify", "find_evidence", "find_listed_children", "is_eponym", "streets_meeting_places", "tokens"]

@@ -676,7 +676,8 @@ def _close_capital_run(line: str, base: int, run: list[re.Match], out: list[Cand
         w = m.group().lower().replace("’", "'")
         if not _run_word_ok(m.group()) or w in _RUN_STOP:
             return
-        kind = w in HEADS or w in MODIFIERS or w in _E.HOSPITAL_HEADS or w in GENERIC_QUALIFIERS
+        # (a service is a kind word too, never distinctive: "Endocrine Clinic", "Asthma Action Plan")
+        kind = w in HEADS or w in MODIFIERS or w in _E.HOSPITAL_HEADS or w in GENERIC_QUALIFIERS or w in _E.SERVICES
         if classify(w) == C and not kind and w not in _TOPONYM_WORDS:
             return
         if not kind and (classify(w) in (N, U) or w in _TOPONYM_WORDS or w in place_set or zipf(w) < 3.8):

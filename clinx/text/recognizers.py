@@ -244,6 +244,28 @@ def _lower_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return m.span("v")
 
 
+_SIGNER_PAIR_RE = (
+    r"(?m)^[ \t]*(?:-{1,2}[ \t]?)?(?P<v>[A-Za-z]{2,3})[ \t](?i:rn|lpn|np|md|pa|cna|pct|rt|rrt|sw|cm|lcsw|emt|medic)"
+    r"[ \t]?/[ \t]?(?P<w>[A-Za-z]{2,3})[ \t](?i:rn|lpn|np|md|pa|cna|pct|rt|rrt|sw|cm|lcsw|emt|medic)[ \t]*$"
+)
+
+
+def _signer_pair_ok(m: re.Match, text: str, group: str) -> tuple[int, int] | None:
+    """One signer's initials (``group``) of "RT RN / LG PCT", unless either is a function word or a discipline ("PT RN /
+    OT MD" is a bullet of disciplines)."""
+    from clinx.text.lexicons import FUNCTION_WORDS
+
+    for g in ("v", "w"):
+        low = m.group(g).lower()
+        if low in FUNCTION_WORDS or low in _PAIR_ROLES:
+            return None
+    return m.span(group)
+
+
+#: Roles that stand before a credential as a discipline, not a signer ("PT RN / OT MD": a bullet of disciplines).
+_PAIR_ROLES = frozenset("pt pts ot rn md np sw cm pa slp".split())
+
+
 def _initials_in_paren_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Letters before a credential in parentheses ("(lt, rn)") unless a word or a clinical abbreviation ("(pt, rn)")."""
     from clinx.text.evidence import CREDENTIALS, ROLES
@@ -324,7 +346,8 @@ def _age_after_name_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     from clinx.text.evidence import N, U, classify
     from clinx.text.lexicons import first_names, is_clinical_term, last_names
 
-    before = re.search(r"([A-Za-z][A-Za-z'’-]*)$", text[max(0, m.start() - 30) : m.start()])
+    # (a nickname in parentheses between the name and the age: the word before it decides)
+    before = re.search(r"([A-Za-z][A-Za-z'’-]*)(?:[ \t]\([A-Za-z'’ -]{1,20}\))?$", text[max(0, m.start() - 50) : m.start()])
     if before is None:
         return None
     word = before.group(1)
@@ -350,6 +373,12 @@ def _dash_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
         if letters in _SIGNER_ROLES:
             return None  # "- PT/OT": two roles, a bullet of disciplines
         return None if is_clinical_term(letters) and len(letters) > 2 else m.span("v")
+    if m.group().startswith("--") and _last_line(text, m.end()) and not text[text.rfind("\n", 0, m.start()) + 1 : m.start()].strip():
+        # "\n-- ck" closing the note: a signature's double dash on a line of its own signs even letters an abbreviation
+        # shares ("CK"); a single dash is a bullet ("- NC")
+        from clinx.text.lexicons import FUNCTION_WORDS, zipf
+
+        return None if letters in FUNCTION_WORDS or letters in _SIGNER_ROLES or zipf(letters) >= 5.0 else m.span("v")
     return None if _letters_are_a_word(letters) else m.span("v")
 
 
@@ -546,6 +575,14 @@ _GROUPED_DIGITS_RE = re.compile(r"\d \d")
 _HEALTH_NUMBER_WORD_RE = re.compile(r"medicare|phn|phin|ohip|ihi|hsn|hcn|nhs|health card|health number")
 
 
+def _eircode_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """An Eircode after its label ("eircode t12 x4kp") or closing an Irish address line after a comma ("Cork, T12 X4KP")."""
+    before = text[max(0, m.start() - 20) : m.start()].lower()
+    if "eircode" in before or before.rstrip(" \t").endswith(",") and m.group()[:1].isupper():
+        return m.span()
+    return None
+
+
 def _uk_postcode_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """A British postcode, with the listed post town right before it ("Glasgow G51 4BJ")."""
     from clinx.text.lexicons import fold, places
@@ -622,7 +659,9 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "dictation_initials",
         # ("NFH/gw   D: 01/04/2026  T: ...": the dictation's and the typing's dates may follow after two blanks)
-        r"(?m)^[ \t]*(?P<v>[A-Z]{2,4}/(?:[a-z]{2,12}(?:/[a-z]{2,12})?|[A-Z]{2,3}))(?:[ \t]*$|(?P<field>" + _DICTATION_FIELD_AFTER + "))",
+        # ("Dictated by ... MD. RC/jk 12/04/26": after the dictating doctor's credential on the same line, a date may follow)
+        r"(?m)(?:^[ \t]*|(?<=\bMD\.[ \t])|(?<=\bM\.D\.[ \t]))(?P<v>[A-Z]{2,4}/(?:[a-z]{2,12}(?:/[a-z]{2,12})?|[A-Z]{2,3}))"
+        r"(?:[ \t]*$|(?P<field>" + _DICTATION_FIELD_AFTER + r")|(?<=[a-z])(?=[ \t]+\d{1,2}/\d{1,2}/\d{2,4}[ \t]*$))",
         "NAME", 0.85, validator=_initials_ok, gate=lambda t, low: _INITIALS_GATE_RE.search(t) is not None,
     ),
     # "kd/rn", "-- JS RN", "- ml, np": a signer's initials before a credential, alone on the last lines
@@ -658,21 +697,23 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         # ("DICT: MOD/JRS", "DICTATED: SBA   TRANSCRIBED: ...": after a dictation field's colon too, the next field after
         # two blanks)
         # ("given by: nk, rn  to: ...", "PASSED BY: TS / RECEIVED: AKB", "cosign MF": a handoff's or a co-signer's field)
-        r"(?i)\b(?:(?:transcribed|typed|dictated|entered|scribed|written|registered|given|passed|received|cosigned)[ \t]+by:?"
+        r"(?i)\b(?:(?:transcribed|typed|dictated|entered|scribed|written|registered|given|passed|received|cosigned|grossed)[ \t]+by:?"
         # ("dictated tq / transcribed lw 01/05": a bare "dictated" before a slash, the typist's date after one blank)
         r"|transcribed:?|(?:dictated|dict\.?|typed|received):|dictated(?=[ \t]+[a-z]{2,3}[ \t]*/)|cosign(?:ed)?:?)[ \t]+"
         # ("TRANSCRIBED GW JOB 44719": the transcription's job number after one blank)
         r"(?P<v>[a-z]{2,3}(?:/[a-z]{2,3})?)(?=[ \t]*(?:[.,;)/]|$|\n)|[ \t]{2,}|[ \t]\d|[ \t]job\b)",
         "NAME", 0.85, validator=_written_by_ok, gate=lambda t, low: "transcribed" in low or "dict" in low or " by" in low and (
             "typed" in low or "entered" in low or "scribed" in low or "written" in low or "registered" in low or "given" in low
-            or "passed" in low or "received" in low) or "typed:" in low or "received:" in low or "cosign" in low,
+            or "passed" in low or "received" in low or "grossed" in low) or "typed:" in low or "received:" in low or "cosign" in low,
     ),
     # "mrs. murphy, 92, lives with daughter": an age over 89 between commas right after a name
     Recognizer(
         "age_after_name",
         # ("resident jane doe, 94. alert": a sentence's end after the age too)
         # ("Alleged victim: [NAME], 90 (DOB ...)": or a date of birth in parentheses)
-        r"(?<=[A-Za-z]),[ \t](?P<v>9\d|1[01]\d)(?:,(?=[ \t]+[a-z])|\.(?=[ \t]+[a-z])|(?=[ \t]\((?i:dob|d\.o\.b|born|b\.)))",
+        # ("Mrs Ada Byrne, 93 y, lives": a unit of years after it; "Nora Healy (Nonie), 96,": a nickname before it)
+        r"(?<=[A-Za-z)]),[ \t](?P<v>9\d|1[01]\d)(?:[ \t]?(?:y|yo|yrs?|y/o)\b)?"
+        r"(?:,(?=[ \t]+[a-z])|\.(?=[ \t]+[a-z])|(?=[ \t]\((?i:dob|d\.o\.b|born|b\.)))",
         "AGE", 0.85, validator=_age_after_name_ok, flags=re.I, gate=lambda t, low: ", 9" in t or ", 1" in t,
     ),
     # "lives with husband (97)", "MOM (91) HAD 2 FALLS": an age over 89 in parentheses after a relative
@@ -695,6 +736,12 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?i)(?<![\w/-])(?P<v>\d{1,3}(?:st|nd|rd|th)[ \t](?:[a-z]+[ \t]){0,2}" + _MILITARY_UNIT
         + r"(?:,[ \t]\d{1,3}(?:st|nd|rd|th)[ \t](?:[a-z]+[ \t])?" + _MILITARY_UNIT + r")?)(?![\w-])",
         "HOSPITAL", 0.85, gate=lambda t, low: _MILITARY_GATE_RE.search(low) is not None,
+    ),
+    # "eircode t12 x4kp", "Cork, T12 X4KP": an Irish postcode, its routing key and four characters of letters and digits
+    Recognizer(
+        "eircode",
+        r"(?i)(?<![\w-])[acdefhknprtvwxy]\d{2}[ \t]?(?=[0-9a-z]{0,3}\d)(?=[0-9a-z]{0,3}[a-z])[0-9acdefhknprtvwxy]{4}(?![\w-])",
+        "ZIP", 0.85, validator=_eircode_ok, gate=lambda t, low: "eircode" in low or "ireland" in low or "co. " in low,
     ),
     # "Sale, M33 5BW", "Leeds LS6 2QT": a British postcode, in capitals, its two halves apart (an ordinal's ending is no
     # inward code: "L4 5TH NERVE"; a spinal level has no letters after its digit: "L5 S1")
@@ -762,6 +809,9 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"report|incident|medic|engine|ladder|rescue|ems)\b|(?<=pd)[ \t]*[,;.)]|(?<=fd)[ \t]*[,;.)])",
         "HOSPITAL", 0.85, validator=_police_department_ok, gate=lambda t, low: _DEPARTMENT_GATE_RE.search(low) is not None,
     ),
+    # "RT RN / LG PCT" on a line of its own: two signers' initials, each with a credential (one record for each signer)
+    Recognizer("signer_pair_first", _SIGNER_PAIR_RE, "NAME", 0.85, validator=lambda m, t: _signer_pair_ok(m, t, "v"), gate=lambda t, low: "/" in t),
+    Recognizer("signer_pair_second", _SIGNER_PAIR_RE, "NAME", 0.85, validator=lambda m, t: _signer_pair_ok(m, t, "w"), gate=lambda t, low: "/" in t),
     # "reply 12/4 (lt, rn): refills sent": a writer's initials and credential in parentheses
     Recognizer(
         "initials_credential_in_paren",

@@ -48,6 +48,7 @@ from clinx.text.evidence import (
     find_listed_children,
     find_place_fields,
     regions_after_places,
+    streets_meeting_places,
     towns_after_places,
     report_verb_word,
     units_before_streets,
@@ -1380,6 +1381,7 @@ class RuleLevel:
         if self.use_manifest and manifest:  # (after the terms to keep: a row's own identifiers always go)
             cands.extend(manifest_candidates(text, manifest, fuzzy=self.fuzzy))
         cands.extend(towns_after_places(text, cands))  # "[7 lantern way], mystic, ct": the address goes on to its town
+        cands.extend(streets_meeting_places(text, cands))  # "AT [HALSTED] AND TAYLOR": the other street of a crossing
         if self.states == "with_place":  # "Columbus, OH": the state closing a removed town goes with it
             cands.extend(regions_after_places(text, cands))
         cands.extend(compass_letters_of_places(text, cands))

@@ -730,3 +730,192 @@ def test_kind_words_after_a_found_institution_go_with_it(text, gone):
 @pytest.mark.parametrize("text", ["d/c to snf", "needs transitional housing", "referred to housing"], ids=["snf", "housing_kind", "housing_alone"])
 def test_kinds_of_care_alone_stay(text):
     assert "[HOSPITAL]" not in _l2(text)
+
+
+# ---------------------------------------------------------------- clinical content the fresh tune notes showed removed
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("56M w/ RLQ pain, CT c/w appendicitis.", "pain, CT"),
+        ("Asthma Action Plan reviewed w/ mother", "Asthma Action Plan"),
+        ("Endocrine Clinic 12/1 at 10:20.", "Endocrine Clinic"),
+        ("1.4 CM COLLECTION AT HJ ANASTOMOSIS, SMALL ABSCESS", "HJ ANASTOMOSIS"),
+        ("Negative for H. pylori by IHC.", "by IHC"),
+        ("Discussed RAI vs surgery; pt prefers ATD.", "prefers ATD"),
+        ("BARTHEL 45. NO RASH, ISHIHARA 14/14.", "ISHIHARA"),
+        ("wound review r shin (skin tear)", "r shin"),
+        ("thin liquids w/ chin tuck per slp.", "chin tuck"),
+        ("KEPPRA 500 BID PER NSGY.", "PER NSGY"),
+        ("(IGRA POS, REFERRED LTBI CLINIC)", "LTBI CLINIC"),
+    ],
+    ids=["symptom_before_ct", "action_plan", "service_clinic", "anastomosis_acronym", "stain_acronym", "treatment_acronym",
+         "scales", "anatomy_shin", "swallow_manoeuvre", "service_acronym", "latent_tb_clinic"],
+)
+def test_clinical_content_stays(text, kept):
+    assert kept in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("seen by Dr. Chin today", "Chin"), ("Amy Chin called back", "Chin"), ("Flora Martinez called back", "Flora")],
+    ids=["surname_after_title", "surname_after_given", "given_name_kept_out_of_vocabulary"],
+)
+def test_people_named_like_these_words_still_go(text, gone):
+    assert gone not in _l2(text)
+
+
+def test_a_distance_opens_no_street():
+    assert "40 mi dirt road" in _l2("Lives near Rock Point, ~40 mi dirt road, no running water")
+
+
+# ---------------------------------------------------------------- British counts of days, months and weeks; scores
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("Hx: 3/7 productive cough, fevers", "3/7"),
+        ("doxycycline 100 mg BD for 5/7. Please review", "5/7"),
+        ("Prednisolone 30 mg OD (5/7 course, last dose 2/6)", "5/7 course"),
+        ("38f, 8/52 postpartum (nvd)", "8/52"),
+        ("moca 19/30 (recall 1/5).", "1/5"),
+        ("LUE 3/5, LLE 4/5, L drift", "LLE 4/5"),
+    ],
+    ids=["days_before_history", "days_after_for", "days_course", "weeks_postpartum", "recall_score", "limb_strength"],
+)
+def test_counts_and_scores_written_as_fractions_stay(text, kept):
+    assert kept in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("Prednisolone 30 mg OD (5/7 course, last dose 2/6)", "2/6"), ("seen 5/7 in clinic", "5/7"), ("f/u 6/12", "6/12")],
+    ids=["date_beside_a_count", "seventh_after_a_cue", "twelfth_after_follow_up"],
+)
+def test_dates_shaped_like_counts_still_go(text, gone):
+    assert gone not in _l2(text)
+
+
+def test_dictation_initials_after_the_doctors_credential_go():
+    out = _l2("Findings discussed.\nDictated by Amir Patel MD. RC/jk 12/04/2026")
+    assert "RC/jk" not in out
+
+
+def test_shorthand_after_the_doctors_credential_stays():
+    assert "HTN/dm" in _l2("Dictated by Amir Patel MD. HTN/dm 12/04/2026")
+
+
+def test_a_home_care_franchise_goes():
+    assert "COMFORT" not in _l2("AIDE MARIA FROM COMFORT KEEPERS 4H/DAY.")
+
+
+def test_a_signers_letters_after_a_double_dash_closing_the_note_go():
+    assert "ck" not in _l2("wants update - dx on file.\n-- ck").split("\n")[-1]
+
+
+def test_a_bullet_of_an_abbreviation_stays():
+    assert "- NC" in _l2("plan:\n- NC")
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("seen at stepping stones for weekly individual session", "stepping"), ("followed at bear mountain since 2019", "bear")],
+    ids=["stones", "mountain"],
+)
+def test_everyday_words_closed_by_a_landscape_word_after_a_venue_cue_go(text, gone):
+    assert gone not in _l2(text)
+
+
+def test_a_clinical_word_before_a_landscape_word_stays():
+    assert "kidney stones" in _l2("seen at kidney stones clinic")
+
+
+# ---------------------------------------------------------------- more signers, ages, Irish postcodes
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("ROUNDED.\nRT RN / LG PCT", ["RT RN", "LG PCT"]),
+        ("GROSSED BY TQ.", ["TQ"]),
+        ("Critical result called to K. Nez at 23:05, read back confirmed", ["Nez"]),
+        ("report given to Ines at 1900", ["Ines"]),
+        ("Patient: Mrs Ada Byrne, 93 y, lives alone at home", ["93"]),
+        ("client: Nora Healy (Nonie), 96, lives alone", ["96"]),
+        ("client: Nora Healy, eircode t12 x4kp | date", ["x4kp"]),
+        ("14 Main St, Ballincollig, Co. Cork, P31 F2X3. Ireland", ["F2X3"]),
+    ],
+    ids=["two_signers_with_credentials", "grossed_by", "called_to_initial_and_surname", "report_given_to",
+         "age_with_years_unit", "age_after_a_nickname", "eircode_after_label", "eircode_in_address"],
+)
+def test_these_identifiers_go(text, gone):
+    out = _l2(text)
+    assert not any(g in out for g in gone)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("x\nPT RN / OT MD", "PT RN / OT MD"),
+        ("called to bedside for desat", "bedside"),
+        ("O2 SAT, 92, ON RA", "92"),
+        ("T12 vertebral fracture, ireland", "T12"),
+    ],
+    ids=["disciplines_with_credentials", "called_to_a_place", "a_reading_after_a_comma", "spinal_level"],
+)
+def test_these_look_alikes_stay(text, kept):
+    assert kept in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("SLR NEG B/L, FABER NEG, PATRICK'S NEG, DTR 2+", "PATRICK'S NEG"),
+        ("L CVA TENDERNESS. MURPHY'S NEG.", "MURPHY'S NEG"),
+        ("Grip (Jamar) L 62 lb", "Jamar"),
+        ("modified ashworth r ue 1+.", "ashworth"),
+        ("Mobilising with zimmer frame.", "zimmer frame"),
+        ("school returned Vanderbilt forms: inattentive 8/9", "Vanderbilt forms"),
+        ("VANDERBILT TEACHER FORM INATTENTIVE 6/9", "VANDERBILT"),
+        ("increase frusemide to 40 mg mane, recheck", "mane"),
+        ("amb 40 ft w/ hemi walker + r afo", "hemi walker"),
+        ("C. SIGMOID POLYP", "SIGMOID"),
+    ],
+    ids=["sign_possessive_neg", "murphys_sign", "dynamometer", "spasticity_scale", "walking_frame", "adhd_scale",
+         "adhd_scale_caps", "morning_dose", "hemi_walker", "specimen_letter_and_site"],
+)
+def test_signs_scales_and_devices_stay(text, kept):
+    assert kept in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("transferred to Vanderbilt for ECMO", "Vanderbilt"), ("spoke with Patrick's wife", "Patrick"),
+     ("ORDERED BY HON. PATRICIA SZYMANSKI, CUYAHOGA COUNTY", "SZYMANSKI")],
+    ids=["the_hospital", "a_person_possessive", "a_judge"],
+)
+def test_the_people_and_places_behind_these_names_still_go(text, gone):
+    assert gone not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("MVC VS UTILITY POLE AT HALSTED AND 18TH ST, CHICAGO.", "HALSTED"),
+        ("yelling in traffic at 5th and broadway st, reports", "5th"),
+    ],
+    ids=["caps_word_before_a_numbered_street", "ordinal_before_a_found_street"],
+)
+def test_the_other_street_of_a_crossing_goes(text, gone):
+    assert gone not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("found at home and pain free.", "home and pain free"), ("at Elm St and then went home", "then went home")],
+    ids=["no_street", "clause_after_street"],
+)
+def test_no_crossing_no_second_street(text, kept):
+    assert kept in _l2(text)
