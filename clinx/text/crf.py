@@ -58,6 +58,7 @@ from clinx.text.base import PLACEHOLDER_RE, Candidate, check_text
 from clinx.text.evidence import (
     CARE_WORDS, CREDENTIALS, is_eponym, GENERIC_BEFORE_HEAD, HOSPITAL_HEADS, OCCUPATIONS, RELATIONS, ROLES, SERVICES, TITLES, A, C, W, classify,
 )
+from clinx.text.evidence import _WORKPLACE_KINDS
 from clinx.text.evidence import STREET_SUFFIXES, only_states
 from clinx.text.evidence import tokens as evidence_tokens
 from clinx.text.lexicons import FUNCTION_WORDS, first_names, fold, hospital_names, last_names, organisation_names, places, zipf
@@ -284,7 +285,10 @@ _GENERIC_WORDS = SERVICES | CARE_WORDS | GENERIC_BEFORE_HEAD | HOSPITAL_HEADS | 
     "physical occupational speech respiratory therapy therapies weight loss bariatric "
     # a hospital by its level or its part in a transfer ("no beds at tertiary facility", "the receiving hospital")
     "tertiary quaternary outside referring receiving sending accepting "
-    "catholic baptist methodist lutheran episcopal presbyterian orthodox jewish christian".split())
+    "catholic baptist methodist lutheran episcopal presbyterian orthodox jewish christian".split()) | _WORKPLACE_KINDS
+# (kinds of workplace: "works at the warehouse nights", "the plant")
+#: When something happens, never part of a name ("works at the warehouse nights", "Quest pickup today").
+_WHEN_WORDS = frozenset("night nights day days evening evenings weekend weekends shift shifts overnight today tonight tomorrow".split())
 #: Verbs of arranging care before the kind of care ("resume services", "start home care"): an order, no organisation.
 _CARE_VERBS = frozenset("resume restart start continue arrange request refer stop hold begin order need needs provide".split())
 #: Device and drug makers whose names stand for their products in clinical lines ("Boston Scientific Promus Element",
@@ -373,8 +377,10 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
         # placeholders, punctuation, clinical and function words at the edges are never the PHI itself
         while idx and _junk(toks[idx[0]][2]):
             idx = idx[1:]
-        while idx and _junk(toks[idx[-1]][2]) and not (cat != "NAME" and len(idx) > 1 and _kind(toks[idx[-1]][2])):
-            idx = idx[:-1]  # (not a kind word closing an organisation's or a street's name: "Bayou Teche Nursing & Rehab")
+        while idx and (_junk(toks[idx[-1]][2]) and not (cat != "NAME" and len(idx) > 1 and _kind(toks[idx[-1]][2]))
+                       or _low(toks[idx[-1]][2]) in _WHEN_WORDS):
+            idx = idx[:-1]  # (not a kind word closing an organisation's or a street's name: "Bayou Teche Nursing & Rehab";
+            # a time after it is the sentence's: "works at the warehouse nights")
         if cat != "NAME" and len(idx) > 1 and _kind(toks[idx[-1]][2]) and _DEPARTMENT_AFTER_RE.match(text, toks[idx[-1]][1]):
             idx = idx[:-1]  # "SILVER RIDGE EMERGENCY DEPT": the kind before a department's noun is the department's
         if not idx:
