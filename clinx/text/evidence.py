@@ -1608,6 +1608,8 @@ def _object_follows(text: str, toks: list, j: int) -> bool:
     nx = toks[j + 1]
     if _gap(text, toks[j], nx) != " ":
         return False
+    if nx.low in ("pt", "patient") and j + 2 < len(toks) and _finite_verb(toks[j + 2]):
+        return False  # "PER RN GRACE PT PULLED AT FOLEY": the patient opens the next clause, no object
     return nx.cls == W and nx.low not in FUNCTION_WORDS or nx.low in _OBJECT_WORDS
 
 
@@ -1624,6 +1626,8 @@ def _verb_follows(text: str, toks: list, j: int) -> bool:
             return False  # "SON WILL CALLED FROM ALBANY", "NURSE GRACE GAVE REPORT": the name is the subject
         if nx.low in _NEVER or nx.low in _PREDICATE_AFTER_NAME:
             return False  # "SW Sandy following", "case manager Grace aware", "SW Rose to see pt": a predicate, no object
+        if nx.low in ("pt", "patient") and j + 2 < len(toks) and _finite_verb(toks[j + 2]):
+            return False  # "PER RN GRACE PT PULLED AT FOLEY": the patient opens the next clause
         if t.low in _MODALS and nx.low in _BASE_VERBS and not (nx.case == "mixed" and nx.raw[:1].isupper()):
             return True  # "son will call tomorrow": a verb that is a surname too ("Will Call" is no one here)
         return _joined(text, t, nx, comma=False) and _gap(text, t, nx) != "" and nx.cls in (W, C) and "," not in _gap(text, t, nx)

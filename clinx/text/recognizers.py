@@ -250,6 +250,28 @@ _SIGNER_PAIR_RE = (
 )
 
 
+def _clinician_after_service_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """A surname (a name and no word, in the name lists, or an unknown word) or a given name and a surname in parentheses
+    right after a service ("GYN ONC (LAKSHMANAN)", "cardiology (Aisha Osei)"); "ortho (hand)", "GI (EGD)" name none."""
+    from clinx.text.evidence import N, SERVICES, U, classify
+    from clinx.text.lexicons import first_names, fold, last_names
+
+    svc = m.group("svc").lower()
+    if svc not in SERVICES and svc not in _SERVICE_SHORT:
+        return None
+    words = m.group("v").split()
+    if len(words) == 1:
+        low = fold(words[0].lower())
+        # (a listed surname, or a word no lexicon knows long enough to be no abbreviation: "(LAKSHMANAN)")
+        return m.span("v") if classify(low) == N and low in last_names() or classify(low) == U and len(low) >= 6 else None
+    a, b = (fold(w.lower()) for w in words)
+    return m.span("v") if a in first_names() and b in last_names() and classify(b) == N else None
+
+
+#: Services written short that SERVICES does not list ("GYN ONC", "hem/onc", "ID", "nephro").
+_SERVICE_SHORT = frozenset("onc hem heme nephro endo gastro neph cards pulm id tox palliative palliation pall ortho".split())
+
+
 def _signer_pair_ok(m: re.Match, text: str, group: str) -> tuple[int, int] | None:
     """One signer's initials (``group``) of "RT RN / LG PCT", unless either is a function word or a discipline ("PT RN /
     OT MD" is a bullet of disciplines)."""
@@ -812,6 +834,12 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     # "RT RN / LG PCT" on a line of its own: two signers' initials, each with a credential (one record for each signer)
     Recognizer("signer_pair_first", _SIGNER_PAIR_RE, "NAME", 0.85, validator=lambda m, t: _signer_pair_ok(m, t, "v"), gate=lambda t, low: "/" in t),
     Recognizer("signer_pair_second", _SIGNER_PAIR_RE, "NAME", 0.85, validator=lambda m, t: _signer_pair_ok(m, t, "w"), gate=lambda t, low: "/" in t),
+    # "REFERRAL TO GYN ONC (LAKSHMANAN)", "cardiology (Dr Osei)": the clinician of a service, in parentheses after it
+    Recognizer(
+        "clinician_after_service",
+        r"(?i)\b(?P<svc>[a-z]{2,14})[ \t]\((?P<v>[a-z][a-z'’-]{2,20}(?:[ \t][a-z][a-z'’-]{2,20})?)\)",
+        "NAME", 0.85, validator=_clinician_after_service_ok, gate=lambda t, low: "(" in t,
+    ),
     # "reply 12/4 (lt, rn): refills sent": a writer's initials and credential in parentheses
     Recognizer(
         "initials_credential_in_paren",

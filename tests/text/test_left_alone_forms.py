@@ -919,3 +919,27 @@ def test_the_other_street_of_a_crossing_goes(text, gone):
 )
 def test_no_crossing_no_second_street(text, kept):
     assert kept in _l2(text)
+
+
+# ---------------------------------------------------------------- a clinician after a service; a name before "pt" and a verb
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("REFERRAL TO GYN ONC (LAKSHMANAN) AT MEMORIAL SUGGESTED.", "LAKSHMANAN"),
+        ("S: O/N MORE ALERT. PER RN GRACE PT PULLED AT FOLEY X1, REPLACED", "GRACE"),
+    ],
+    ids=["surname_in_parens_after_service", "given_word_name_before_pt_and_verb"],
+)
+def test_these_clinicians_go(text, gone):
+    assert gone not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("ortho (hand) f/u", "(hand)"), ("GI (colonoscopy) tomorrow", "(colonoscopy)"), ("rn mark pt site", "mark pt site")],
+    ids=["body_part_in_parens", "procedure_in_parens", "verb_before_pt_and_noun"],
+)
+def test_these_service_notes_stay(text, kept):
+    assert kept in _l2(text)
