@@ -81,7 +81,7 @@ fob foc youngest oldest eldest parents grandparents
 )
 ROLES = frozenset(
     """
-rn np pa pcp attending fellow resident intern surgeon cardiologist oncologist nephrologist neurologist endoscopist
+rn np pa pcp chr attending fellow resident intern surgeon cardiologist oncologist nephrologist neurologist endoscopist
 anesthesiologist radiologist pathologist consultant tech technician midwife coach mgr manager nurse physician
 therapist operator provider hospitalist intensivist dentist pharmacist crna surgeon: chaplain interpreter ot pt/ot slp
 rt rrt sw cna pct staff aide pca sitter secretary receptionist coordinator director supervisor liaison educator counselor
@@ -1094,9 +1094,9 @@ def tokens(text: str) -> list[_Tok]:
 
 #: Academic degrees a clinician writes between the name and the licence ("jordan mcbride-tso, ma, ccc-slp").
 _DEGREES = frozenset("ma ms ba bs msc bsc med mba mfa".split())
-#: Units of doses and sizes, after which a street word is a route or an ECG segment ("40 mg SQ", "2 mm ST").
 #: Units of distance after a number, which opens no street's name ("~40 mi dirt road", "150 ft hall way").
 _DISTANCE_UNITS = frozenset("mi mile miles km kms ft feet foot yd yds yards m meters metres blocks min mins minutes hr hrs".split())
+#: Units of doses and sizes, after which a street word is a route or an ECG segment ("40 mg SQ", "2 mm ST").
 _DOSE_UNITS = frozenset("mm cm mg mcg ml cc kg g gm units unit u meq mmol mmhg".split())
 _SEP_NAME_RE = re.compile(r"[ \t]{1,3}|[ \t]?,[ \t]{0,2}|\.[ \t]{0,2}|[ \t]?&[ \t]?")
 

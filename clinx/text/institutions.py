@@ -1187,7 +1187,7 @@ UNIT_AFTER: dict[str, frozenset] = {
 ed eds er ers icu micu sicu ccu cvicu nicu picu pacu lab labs laboratory pharmacy pharmacist pharmacists hospitalist
 hospitalists ortho orthopedics cards cardiology psych psychiatry gi ent heme onc oncology hem/onc heme/onc clinic
 dialysis snf ltach rehab shelter ambulance ems imaging radiology pediatrics peds fqhc otp hha vna records neurology
-derm dermatology obgyn ob/gyn urology nephrology detox hospice correctional rep reps representative
+derm dermatology obgyn ob/gyn urology nephrology detox hospice correctional rep reps representative tcu bhu irf
 """.split(),
         frozenset(),
     ),

@@ -250,6 +250,21 @@ _SIGNER_PAIR_RE = (
 )
 
 
+def _given_before_relative_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """A census given name, capitalised where its line is in mixed case, no clinical or function word ("w/ rose and
+    son"; "with pt and son", "with PT and daughter" name none)."""
+    from clinx.text.evidence import line_case_at
+    from clinx.text.lexicons import FUNCTION_WORDS, first_names, is_clinical_term
+
+    v = m.group("v")
+    low = v.lower()
+    if low not in first_names() or low in FUNCTION_WORDS or is_clinical_term(low):
+        return None
+    if line_case_at(text, m.start("v")) == "mixed" and not v[:1].isupper():
+        return None
+    return m.span("v")
+
+
 def _clinician_after_service_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """A surname (a name and no word, in the name lists, or an unknown word) or a given name and a surname in parentheses
     right after a service ("GYN ONC (LAKSHMANAN)", "cardiology (Aisha Osei)"); "ortho (hand)", "GI (EGD)" name none."""
@@ -839,6 +854,14 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "clinician_after_service",
         r"(?i)\b(?P<svc>[a-z]{2,14})[ \t]\((?P<v>[a-z][a-z'’-]{2,20}(?:[ \t][a-z][a-z'’-]{2,20})?)\)",
         "NAME", 0.85, validator=_clinician_after_service_ok, gate=lambda t, low: "(" in t,
+    ),
+    # "family training w/ rose and son", "met with Joy and her daughter": a given name beside a relative of the patient's
+    Recognizer(
+        "given_name_before_relative",
+        r"(?i)\b(?:with|w/)[ \t]+(?P<v>[a-z]{3,12})[ \t]+(?:and|&)[ \t]+(?:(?:her|his|their)[ \t]+)?"
+        r"(?:son|sons|daughter|daughters|husband|wife|mother|father|mom|dad|sister|brother|grandson|granddaughter|niece|"
+        r"nephew|partner|children|kids)\b",
+        "NAME", 0.85, validator=_given_before_relative_ok, gate=lambda t, low: " and " in low or "&" in low,
     ),
     # "reply 12/4 (lt, rn): refills sent": a writer's initials and credential in parentheses
     Recognizer(

@@ -943,3 +943,36 @@ def test_these_clinicians_go(text, gone):
 )
 def test_these_service_notes_stay(text, kept):
     assert kept in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("family training w/ rose and son dan.", "rose"), ("family training with Rose and her son", "Rose")],
+    ids=["lower_given_before_son", "given_before_her_son"],
+)
+def test_a_given_name_beside_a_relative_goes(text, gone):
+    assert gone not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("met with pt and son", "pt and son"), ("spoke with PT and daughter", "PT and daughter")],
+    ids=["patient_and_son", "therapist_and_daughter"],
+)
+def test_the_patient_beside_a_relative_stays(text, kept):
+    assert kept in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("(declined - no bed) and Mercy TCU. Discussed with wife", "Mercy"), ("inpt psych (Mercy BHU vs Fairview)", "Mercy"),
+     ("CHR ARLEN LITTLE HAWK TO DO HOME VISIT", "ARLEN")],
+    ids=["hospital_before_its_transitional_unit", "hospital_before_its_behavioural_unit", "community_health_representative"],
+)
+def test_a_hospital_before_its_unit_and_a_chr_go(text, gone):
+    assert gone not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["d/c to TCU", "accepted to the TCU"], ids=["bare_unit", "the_unit"])
+def test_a_unit_alone_stays(text):
+    assert "TCU" in _l2(text)
