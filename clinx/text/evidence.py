@@ -754,6 +754,8 @@ def streets_meeting_places(text: str, cands: list) -> list[Candidate]:
 
 
 def _crossing_words_ok(text: str, words: str, start: int) -> bool:
+    """May ``words`` (at ``start``) name the other street of a crossing: no function, clinical or time word, and each
+    capitalised or a number where the line is in mixed case?"""
     mixed = line_case_at(text, start) == "mixed"
     for w in words.split():
         low = w.lower()
@@ -1608,9 +1610,15 @@ def _object_follows(text: str, toks: list, j: int) -> bool:
     nx = toks[j + 1]
     if _gap(text, toks[j], nx) != " ":
         return False
-    if nx.low in ("pt", "patient") and j + 2 < len(toks) and _finite_verb(toks[j + 2]):
-        return False  # "PER RN GRACE PT PULLED AT FOLEY": the patient opens the next clause, no object
+    if _patient_opens_clause(toks, j + 1):
+        return False  # "PER RN GRACE PT PULLED AT FOLEY": no object
     return nx.cls == W and nx.low not in FUNCTION_WORDS or nx.low in _OBJECT_WORDS
+
+
+def _patient_opens_clause(toks: list, j: int) -> bool:
+    """Do "pt"/"patient" at ``toks[j]`` and a finite verb after it open a clause ("PER RN GRACE PT PULLED AT FOLEY"),
+    so that the word before them is no verb taking the patient as its object?"""
+    return toks[j].low in ("pt", "patient") and j + 1 < len(toks) and _finite_verb(toks[j + 1])
 
 
 def _verb_follows(text: str, toks: list, j: int) -> bool:
@@ -1626,7 +1634,7 @@ def _verb_follows(text: str, toks: list, j: int) -> bool:
             return False  # "SON WILL CALLED FROM ALBANY", "NURSE GRACE GAVE REPORT": the name is the subject
         if nx.low in _NEVER or nx.low in _PREDICATE_AFTER_NAME:
             return False  # "SW Sandy following", "case manager Grace aware", "SW Rose to see pt": a predicate, no object
-        if nx.low in ("pt", "patient") and j + 2 < len(toks) and _finite_verb(toks[j + 2]):
+        if _patient_opens_clause(toks, j + 1):
             return False  # "PER RN GRACE PT PULLED AT FOLEY": the patient opens the next clause
         if t.low in _MODALS and nx.low in _BASE_VERBS and not (nx.case == "mixed" and nx.raw[:1].isupper()):
             return True  # "son will call tomorrow": a verb that is a surname too ("Will Call" is no one here)
@@ -3034,6 +3042,7 @@ _ST_SEGMENT_AFTER_RE = re.compile(r"(?i)[ \t]*(?:(?!(?:at|and|in|near|by|to|from
 _CROSSING_WORDS = frozenset("corner intersection junction crossing".split())
 
 
+#: Words of a numbered road and its number ("RT 9", "route 2", "HWY 101"), which meet a street at a crossing.
 _ROUTE_WORDS = frozenset("rt route rte hwy highway interstate sr us".split())
 _ROUTE_NUMBER_RE = re.compile(r"[ \t-]{1,2}\d{1,4}[A-Za-z]?[ \t]{1,2}")
 

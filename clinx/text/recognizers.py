@@ -271,7 +271,8 @@ def _clinician_after_service_ok(m: re.Match, text: str) -> tuple[int, int] | Non
     from clinx.text.evidence import N, SERVICES, U, classify
     from clinx.text.lexicons import first_names, fold, last_names
 
-    svc = m.group("svc").lower()
+    before = _SERVICE_BEFORE_RE.search(text, max(0, m.start() - 16), m.start() + 1)
+    svc = before.group(1).lower() if before else ""
     if svc not in SERVICES and svc not in _SERVICE_SHORT:
         return None
     words = m.group("v").split()
@@ -283,8 +284,17 @@ def _clinician_after_service_ok(m: re.Match, text: str) -> tuple[int, int] | Non
     return m.span("v") if a in first_names() and b in last_names() and classify(b) == N else None
 
 
+_SERVICE_BEFORE_RE = re.compile(r"(?<![A-Za-z])([A-Za-z]{2,14})[ \t]\($")
 #: Services written short that SERVICES does not list ("GYN ONC", "hem/onc", "ID", "nephro").
 _SERVICE_SHORT = frozenset("onc hem heme nephro endo gastro neph cards pulm id tox palliative palliation pall ortho".split())
+
+
+# what every signer pair holds: a slash, initials and a credential closing the line (led by the slash: a literal scan)
+_SIGNER_PAIR_GATE_RE = re.compile(r"(?m)/(?=[ \t]?[A-Za-z]{2,3}[ \t](?i:rn|lpn|np|md|pa|cna|pct|rt|rrt|sw|cm|lcsw|emt|medic)[ \t]*$)")
+
+
+def _signer_pair_gate(t: str, low: str) -> bool:
+    return "/" in t and _SIGNER_PAIR_GATE_RE.search(t) is not None
 
 
 def _signer_pair_ok(m: re.Match, text: str, group: str) -> tuple[int, int] | None:
@@ -847,12 +857,13 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "HOSPITAL", 0.85, validator=_police_department_ok, gate=lambda t, low: _DEPARTMENT_GATE_RE.search(low) is not None,
     ),
     # "RT RN / LG PCT" on a line of its own: two signers' initials, each with a credential (one record for each signer)
-    Recognizer("signer_pair_first", _SIGNER_PAIR_RE, "NAME", 0.85, validator=lambda m, t: _signer_pair_ok(m, t, "v"), gate=lambda t, low: "/" in t),
-    Recognizer("signer_pair_second", _SIGNER_PAIR_RE, "NAME", 0.85, validator=lambda m, t: _signer_pair_ok(m, t, "w"), gate=lambda t, low: "/" in t),
-    # "REFERRAL TO GYN ONC (LAKSHMANAN)", "cardiology (Dr Osei)": the clinician of a service, in parentheses after it
+    Recognizer("signer_pair_first", _SIGNER_PAIR_RE, "NAME", 0.85, validator=lambda m, t: _signer_pair_ok(m, t, "v"), gate=_signer_pair_gate),
+    Recognizer("signer_pair_second", _SIGNER_PAIR_RE, "NAME", 0.85, validator=lambda m, t: _signer_pair_ok(m, t, "w"), gate=_signer_pair_gate),
+    # "REFERRAL TO GYN ONC (LAKSHMANAN)", "cardiology (Aisha Osei)": the clinician of a service, in parentheses after it
     Recognizer(
         "clinician_after_service",
-        r"(?i)\b(?P<svc>[a-z]{2,14})[ \t]\((?P<v>[a-z][a-z'’-]{2,20}(?:[ \t][a-z][a-z'’-]{2,20})?)\)",
+        # (led by the parenthesis, a literal scan; the validator reads the service before it)
+        r"(?i)\((?<=[a-z][ \t]\()(?P<v>[a-z][a-z'’-]{2,20}(?:[ \t][a-z][a-z'’-]{2,20})?)\)",
         "NAME", 0.85, validator=_clinician_after_service_ok, gate=lambda t, low: "(" in t,
     ),
     # "family training w/ rose and son", "met with Joy and her daughter": a given name beside a relative of the patient's
