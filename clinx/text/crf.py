@@ -58,8 +58,7 @@ from clinx.text.base import PLACEHOLDER_RE, Candidate, check_text
 from clinx.text.evidence import (
     CARE_WORDS, CREDENTIALS, is_eponym, GENERIC_BEFORE_HEAD, HOSPITAL_HEADS, OCCUPATIONS, RELATIONS, ROLES, SERVICES, TITLES, A, C, W, classify,
 )
-from clinx.text.evidence import _WORKPLACE_KINDS
-from clinx.text.evidence import STREET_SUFFIXES, only_states
+from clinx.text.evidence import STREET_SUFFIXES, WORKPLACE_KINDS, only_states
 from clinx.text.evidence import tokens as evidence_tokens
 from clinx.text.lexicons import FUNCTION_WORDS, first_names, fold, hospital_names, last_names, organisation_names, places, zipf
 
@@ -285,7 +284,7 @@ _GENERIC_WORDS = SERVICES | CARE_WORDS | GENERIC_BEFORE_HEAD | HOSPITAL_HEADS | 
     "physical occupational speech respiratory therapy therapies weight loss bariatric "
     # a hospital by its level or its part in a transfer ("no beds at tertiary facility", "the receiving hospital")
     "tertiary quaternary outside referring receiving sending accepting "
-    "catholic baptist methodist lutheran episcopal presbyterian orthodox jewish christian".split()) | _WORKPLACE_KINDS
+    "catholic baptist methodist lutheran episcopal presbyterian orthodox jewish christian".split()) | WORKPLACE_KINDS
 # (kinds of workplace: "works at the warehouse nights", "the plant")
 #: When something happens, never part of a name ("works at the warehouse nights", "Quest pickup today").
 _WHEN_WORDS = frozenset("night nights day days evening evenings weekend weekends shift shifts overnight today tonight tomorrow".split())

@@ -186,8 +186,7 @@ def _british_duration(text: str, s: int, e: int, mon: int, day: int) -> bool:
     """Is ``mon/day`` a British count of days (``/7``), months (``/12``) or weeks (``/52``), by the words around it?"""
     if day not in (7, 12, 52) or not 1 <= mon <= day:
         return False
-    return _prev_word(text, s) in _DURATION_BEFORE or _next_word(text, e) in _DURATION_AFTER \
-        or text[max(0, s - 1) : s] == "(" and _next_word(text, e) in ("course",)
+    return _prev_word(text, s) in _DURATION_BEFORE or _next_word(text, e) in _DURATION_AFTER
 
 
 #: Tests, procedures and events whose date notes give as month/year ("colonoscopy 5/80", "flu shot 10/68",

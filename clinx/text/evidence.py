@@ -305,7 +305,7 @@ _NOT_EMPLOYER_WORD = frozenset(
 _NO_EMPLOYER = frozenset("family friends police state city town county government himself herself myself self teaching post".split())
 #: Kinds of workplace, which name no employer on their own ("works at the plant", "retired from the railroad",
 #: "GO TO WORK AT THE MILL"; the blind writers and i2b2 leave them): an employer's name is "Tyson plant", "Wamsutta Mills".
-_WORKPLACE_KINDS = frozenset(
+WORKPLACE_KINDS = frozenset(
     """
 plant plants factory factories mill mills warehouse warehouses farm farms ranch dairy orchard vineyard restaurant
 restaurants diner cafe cafeteria bakery kitchen bar pub store stores shop shops mall outlet supermarket grocery market
@@ -587,6 +587,7 @@ _OTHER_REGION_CODES = frozenset("on bc ab qc mb sk ns nb nl pe yt nt nu nsw vic 
 _AU_POSTCODE_RE = re.compile(r"[ \t]{1,2}\d{4}(?![\w-])")
 #: Australia's states' codes, and a town in capitals or capitalised before one and a postcode (an address line).
 _AU_STATE_CODES = ("NSW", "VIC", "QLD", "WA", "SA", "TAS", "ACT", "NT")
+_AU_STATE_CODES_SPACED = tuple(f" {code} " for code in _AU_STATE_CODES)  # (the gate's literals, built once)
 _AU_ADDRESS_RE = re.compile(
     r"(?<![\w-])([A-Z][A-Za-z'-]+(?:[ \t][A-Z][A-Za-z'-]+)?)[ \t]{1,2}(?:" + "|".join(_AU_STATE_CODES) + r")[ \t]{1,2}\d{4}(?![\w-])"
 )
@@ -2409,7 +2410,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             # time, no activity ("WORKS FOR STAPLES"; not "works for years", "retired from teaching")
             employer = (
                 pair in EMPLOYER_PAIRS and (pair[0] in _WORK_VERBS or pair[0] in _JOB_NOUNS or pair[0] in _AGENCY_WORKERS) and j == k and tj.cls != C and tj.low not in CARE_WORDS and tj.low not in FUNCTION_WORDS
-                and tj.low not in _NO_EMPLOYER and tj.low not in _WORKPLACE_KINDS and (
+                and tj.low not in _NO_EMPLOYER and tj.low not in WORKPLACE_KINDS and (
                     tj.case == "mixed" and tj.raw[:1].isupper()
                     or tj.case != "mixed" and tj.low not in _NOT_EMPLOYER_WORD and not tj.low.endswith(("ing", "ed")) and tj.low not in place_set
                 )
@@ -2475,7 +2476,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             add(i, i + 1, "LOCATION", "evidence:place", 0.85)
     # ---- "Perth WA 6018", "PORT MACQUARIE NSW 2444": an Australian address line, the town before a state's code
     # and a postcode (a US state's code and ZIP code are read above)
-    if any(f" {code} " in text for code in _AU_STATE_CODES):
+    if any(code in text for code in _AU_STATE_CODES_SPACED):
         for m in _AU_ADDRESS_RE.finditer(text):
             out.append(Candidate(m.start(1), m.end(), "LOCATION", "evidence:place", 0.85))
     # ---- "the cole center", "at eliot community", "Kfoury & Sons": a name or an unknown word before "center"
@@ -2781,7 +2782,7 @@ def _placement_run(text: str, toks: list, k: int, the: bool, named: list, place_
                 or j > k and tj.low in _PLACEMENT_STOP:
             break  # (a landscape word the clinical vocabulary lists may name the place: "RETURN TO CEDAR RIDGE,")
         j += 1
-    if j == k or toks[k].low in _WORKPLACE_KINDS:
+    if j == k or toks[k].low in WORKPLACE_KINDS:
         return k  # ("works at the warehouse nights", "at the outlet mall": a kind of workplace, no name)
     last = toks[j - 1]
     nxt = toks[j] if j < n else None
