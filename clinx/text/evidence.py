@@ -1587,7 +1587,7 @@ _FINITE_VERBS = frozenset(
     """is was has had came went gave said says brought took left told saw got felt thought stated states reports
     reported called calls visited visits arrived arrives
     drives drove sits sat stays stayed lives helps helped works worked comes does brings takes picks checks manages
-    died passed""".split()
+    died passed found heard kept knew made met sent spoke wrote""".split()
 )
 #: Base forms that end like a past tense ("will need", "may proceed"): a modal may take them.
 _ED_BASE = frozenset("need feed bleed breed speed proceed succeed exceed heed seed shed shred embed wed".split())
@@ -1598,6 +1598,54 @@ def _finite_verb(nx: _Tok) -> bool:
     low = nx.low
     return low in _FINITE_VERBS or len(low) >= 5 and low.endswith("ed") and low not in _ED_BASE and nx.cls in (W, A) \
         or low.endswith(("'d", "’d")) and len(low) >= 4  # "ok'd", "d/c'd": shorthand past tenses
+
+
+#: Roles of the bedside team, whose surname often is an everyday word ("RT BAKER GAVE DUONEB", "rn cook.").
+_BEDSIDE_ROLES = frozenset(
+    "rn rrt rt ot slp rd tech technician cna pct sw chaplain interpreter pharmacist therapist nurse dietitian aide sitter "
+    "physio paramedic medic np cm".split()
+)
+#: Words after which the bedside role's word is its person, the subject or the one told ("RN BAKER AWARE").
+_AFTER_SURNAME = frozenset("aware notified updated eval re".split())
+#: Everyday words in the surname lexicon that follow a role as its object or kind ("RN STAFF", "RT CALL").
+_ROLE_OBJECTS = frozenset("staff call report order orders shift student float pool station desk side hand back foot".split())
+
+
+def _word_surname_after_role(text: str, toks: list, i: int, k: int) -> bool:
+    """Is ``toks[k]``, a surname that is also a word, the person of the bedside role ``toks[i]`` before it?
+
+    Only where what follows leaves no other reading: a finite verb or a predicate ("RT BAKER GAVE", "RD Fox
+    following", "SLP Wren eval"), another person joined by "and", "&" or "+" ("RN Sparrow + Mendes", "ot lark and
+    slp ...") or, for a word the clinical vocabulary does not claim, the clause's end ("d/w rn cook.", "BY TECH
+    ROOK."). "RT" is also "right": after it only a verb or a predicate will do ("RT HAND." is the right hand).
+    """
+    t, nk = toks[i], toks[k]
+    if t.low == "cm" and _NUMBER_BEFORE_RE.search(text, max(0, t.s - 12), t.s):
+        return False  # "3 cm": a unit, no case manager
+    if t.low not in _BEDSIDE_ROLES or nk.cls not in (A, C) or len(nk.low) < 3 or nk.low not in _lex()[1]:
+        return False
+    if nk.low in FUNCTION_WORDS or nk.low in _NEVER or nk.low in _ROLE_OBJECTS or nk.low in CREDENTIALS or nk.low in TITLES \
+            or nk.low in ROLES or nk.low in RELATIONS or nk.low in _CALENDAR_GIVEN_NAMES:
+        return False
+    if nk.case == "mixed" and not nk.raw[:1].isupper() or _gap(text, t, nk) != " ":
+        return False
+    nx = toks[k + 1] if k + 1 < len(toks) else None
+    g = _gap(text, nk, nx) if nx is not None and not nk.dot else ""
+    if g == " ":
+        if _finite_verb(nx) or nx.low in _PREDICATE_AFTER_NAME or nx.low in _AFTER_SURNAME or nx.low in _SUBJECT_MODALS:
+            return True
+        if nx.low == "and" and k + 2 < len(toks):
+            return _person_word(toks[k + 2])
+        if nx.low == "on" and t.low != "rt" and _NUMBER_AFTER_RE.match(text, nx.e):
+            return True  # "last seen by np bishop on 3/2"
+    if g in (" + ", " & ", "+", "&"):
+        return _person_word(nx)
+    return t.low != "rt" and nk.cls == A and (nk.dot or _CLAUSE_END_RE.match(text, nk.e) is not None)
+
+
+def _person_word(t: _Tok) -> bool:
+    """Is ``t`` a role or a word only a name can be ("slp", "Mendes"), as the second of two joined people?"""
+    return t.low in ROLES or t.low in TITLES or t.cls in (N, U) or t.cls == A and t.raw[:1].isupper() and t.low in _lex()[1]
 
 
 #: Words that follow a verb as its object or complement ("rn mark the site", "d/w hope to").
@@ -1633,6 +1681,8 @@ def _verb_follows(text: str, toks: list, j: int) -> bool:
             return False  # "case manager ray from the cole center": where the person works, no verb's object
         if _finite_verb(nx):
             return False  # "SON WILL CALLED FROM ALBANY", "NURSE GRACE GAVE REPORT": the name is the subject
+        if nx.low in _SUBJECT_MODALS and nx.low != t.low and j + 2 < len(toks) and toks[j + 2].cls in (W, C, A):
+            return False  # "facility nurse crystal can do neuro checks": a modal and its verb after the subject
         if nx.low in _NEVER or nx.low in _PREDICATE_AFTER_NAME:
             return False  # "SW Sandy following", "case manager Grace aware", "SW Rose to see pt": a predicate, no object
         if _patient_opens_clause(toks, j + 1):
@@ -1649,6 +1699,8 @@ _SPECIES_ENDINGS = ("us", "ii", "ae", "um", "is", "ens", "es")
 _AFTER_RELATIVE = frozenset("at from here present does is was has will who visiting visited in and".split())
 #: Modal verbs that are given names too, and verbs after them that are surnames too ("son will call", "may stay").
 _MODALS = frozenset("will may can".split())
+#: Modal verbs that follow the subject they take ("nurse crystal can do", "aide joy will return").
+_SUBJECT_MODALS = frozenset("will can may should would could must".split())
 _BASE_VERBS = frozenset("call stay visit bring pick drive walk watch care check meet help sign bell rush".split())
 #: Words that open the predicate of a person named just before ("SW Sandy following", "SW Rose to see pt").
 # ("doula hope en route", "np rose who agrees", "outreach worker sunny coming tmrw")
@@ -1798,6 +1850,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 # "wife ida, she is primary cg", "grandma mae does pickup": a given name that is also a clinical
                 # abbreviation (IDA, MAE), right after a relative's word and closing its clause or before a verb
                 j = k + 1
+            elif j == k and low in RELATIONS and nk.cls == C and nk.low in _lex()[0] and len(nk.low) >= 3 and k + 1 < len(toks) \
+                    and toks[k + 1].cls == N and _joined(text, nk, toks[k + 1], comma=False) and nk.low not in FUNCTION_WORDS \
+                    and (nk.case != "mixed" or nk.raw[:1].isupper()):
+                j = _take_name(text, toks, k + 1, allow_ambiguous=False)  # "NEPHEW ARNOLD GOLDFARB": a given name the
+                # clinical vocabulary also lists (Arnold's nerve), before a surname only a name can be
             if j > k and said and (not _CLAUSE_END_RE.match(text, toks[j - 1].e) or nk.cls == U and not nk.raw[:1].isupper()):
                 j = k  # "X is <name>" ends its clause there ("HCP is Grace, her sister"; not "wife is pretty upset")
             if j > k and not (low in RELATIONS and is_eponym(text, toks[k:j])):  # ("Sister Mary Joseph nodule")
@@ -1858,6 +1915,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                     and (nk.low not in FUNCTION_WORDS or nk.low in _MODALS and k + 1 < len(toks) and (
                         _finite_verb(toks[k + 1]) or toks[k + 1].low in _PREDICATE_AFTER_NAME or toks[k + 1].low in _NAME_THEN_PREP)) \
                     and (nk.case != "mixed" or nk.raw[:1].isupper()) and not _verb_follows(text, toks, k)
+                role_surname = _word_surname_after_role(text, toks, i, k)
+                given = given or role_surname
                 weak = weak and not given
                 # ("Re:" heads a letter's subject line; mid-line it means "about": "D/W DR. HUNTER RE: CPM"; a clinical
                 # word after it is a topic, "RE: DISCHARGE PLANNING")
@@ -1865,6 +1924,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 topic = low in _TOPIC_LABELS and not _given_then_surname(text, toks, k)  # "re: new LBBB", "RE: GRACE HILL"
                 j = _take_name(text, toks, k, allow_ambiguous=colon and not topic or given or by_surname, pure_only=weak,
                                any_word=colon and field and not (low in _TOPIC_LABELS and nk.cls == C))
+                if j == k and role_surname:
+                    j = k + 1  # "RT BAKER GAVE", "rn bell re:": a surname the clinical vocabulary also claims
                 if j == k and low == "by" and nk.cls == U and 2 <= len(nk.raw) <= 3 and nk.raw.isalpha() \
                         and not text[nk.e : text.find("\n", nk.e) if "\n" in text[nk.e :] else len(text)].strip(" \t.;"):
                     j = k + 1  # "logged by ktw" closing its line: the writer's initials
@@ -3241,8 +3302,11 @@ def is_eponym(text: str, run: list) -> bool:
         if more is None:
             break
         if more.group(1).lower() in _ALL_EPONYM_HEADS and not (lower and more.group(1) in _VERB_HEADS):
-            # (the names between are people's in an eponym, not a relative or a title: "Kathy and Son Sign ...")
+            # (the names between are people's in an eponym, not a relative or a title: "Kathy and Son Sign ...";
+            # in lower case no capital marks them, and a function word is none: "wife grace on line")
             between = text[run[-1].e : more.start(1)].lower().replace("'s", " ").replace("’s", " ").split()
+            if lower and any(w in FUNCTION_WORDS and w not in ("and", "&") for w in between):
+                return False
             return not any(w in RELATIONS or w in TITLES for w in between)
     # "neg Ortolani/Barlow", "GREY TURNER/CULLEN NEG": paired with an eponym across a slash, an exam sign too
     if text.startswith("/", run[-1].e):

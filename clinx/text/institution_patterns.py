@@ -12,7 +12,7 @@ import re
 from clinx.text import evidence as _E
 from clinx.text import institutions as _I
 from clinx.text.base import Candidate
-from clinx.text.lexicons import places, word_places
+from clinx.text.lexicons import is_clinical_term, places, word_places
 
 #: "Our Lady of Peace", "our lady of the lake", "OUR LADY OF PERPETUAL HELP": a parish, a school or a hospital.
 _OUR_LADY_RE = re.compile(r"(?i)\bour[ \t]+lady[ \t]+of[ \t]+(?:the[ \t]+)?")
@@ -20,13 +20,16 @@ _WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’]*")
 _BLANK_RE = re.compile(r"[ \t]")
 _GAP_RE = re.compile(r"[ \t]{1,2}")
 #: Veterans', fraternal and trade-union bodies numbered by post, lodge or local ("VFW Post 8914", "UAW Local 600",
-#: "American Legion Post 12", "Elks Lodge #1049", "Troop 45"): the number names one hall.
+#: "American Legion Post 12", "Elks Lodge #1049", "Troop 45"; any trade's union: "boilermakers local 29",
+#: "CARPENTERS' UNION LOCAL 27"): the number names one hall.
 _NUMBERED_BODY_RE = re.compile(
     r"(?i)\b(?:(?:vfw|american[ \t]+legion|amvets|dav|elks|moose|eagles|knights[ \t]+of[ \t]+columbus|teamsters|ibew|uaw|"
-    r"seiu|afscme|ufcw|usw|cwa|iatse|ila|ilwu|liuna|laborers|carpenters|plumbers|pipefitters|ironworkers|"
+    r"seiu|afscme|ufcw|usw|cwa|iatse|ila|ilwu|liuna|(?P<trade>[a-z]{3,}ers)['’]?|"
     r"boy[ \t]+scouts?|girl[ \t]+scouts?|cub[ \t]+scouts?)[ \t]+(?:union[ \t]+|lodge[ \t]+|hall[ \t]+)?"
     r"(?:post|local|lodge|chapter|council|troop|pack|aerie|hall)[ \t]*(?:no\.?[ \t]*|#[ \t]*)?\d{1,5})\b"
 )
+#: Words ending like a trade's members that name none ("others", "numbers", "orders").
+_NOT_TRADES = frozenset("others numbers orders answers papers layers matters members users customers results".split())
 #: A cue of going to school before a school's name ("attends", "junior at", "kids at", "teacher at").
 _SCHOOL_CUE_RE = re.compile(
     r"(?i)\b(?:attends|attend|attended|attending|(?:student|junior|senior|sophomore|freshman|grader|teacher|coach|"
@@ -60,6 +63,9 @@ def find_patterned_institutions(text: str) -> list[Candidate]:
                 out.append(Candidate(m.start(), end, "HOSPITAL", "rule:patterned_institution", 0.9))
     if any(k in low for k in _HALL_WORDS):
         for m in _NUMBERED_BODY_RE.finditer(text):
+            trade = m.group("trade")
+            if trade and (trade.lower() in _NOT_TRADES or is_clinical_term(trade) or is_clinical_term(trade[:-1])):
+                continue  # "fingers local 2", "others local": a body part or a word, no trade's union
             out.append(Candidate(m.start(), m.end(), "HOSPITAL", "rule:patterned_institution", 0.9))
     if any(k in low for k in _SCHOOL_LEVELS):
         for cue in _SCHOOL_CUE_RE.finditer(text):
@@ -273,7 +279,7 @@ lahey spaulding kindred vibra healthsouth davita fresenius labcorp kindercare vi
 #: line's end, a number, a function word, a time word, a unit ("mercy ED") or a town ("kaiser antioch").
 _SHORT_FORM_RE = re.compile(
     # (matched on the lower-cased text: faster than a case-insensitive scan)
-    r"(?<![\w'’-])(at|from|via|to|@)[ \t]+(" + "|".join(sorted(SYSTEM_SHORT_FORMS)) + r")(?![\w'’&-])"
+    r"(?<![\w'’-])(at|from|via|to|@|\()[ \t]*(" + "|".join(sorted(SYSTEM_SHORT_FORMS)) + r")(?![\w'’&-])"
 )
 _SHORT_FORM_ANY_CASE_RE = re.compile(_SHORT_FORM_RE.pattern, re.IGNORECASE)
 _SHORT_FORM_NEXT_RE = re.compile(r"[ \t]*(?:$|[\n.,;:()!?/\d\-]|([A-Za-z]+))")
@@ -282,6 +288,8 @@ _SHORT_FORM_FOLLOWERS = frozenset("today yesterday tomorrow last this next er ed
 _VERB_AFTER_TO = frozenset("advocate steward quest covenant".split())
 
 
+#: A specimen or its sending right before the cue ("labs to", "LABS (", "sent out to"), which makes "quest" the laboratory.
+_SPECIMEN_BEFORE_RE = re.compile(r"(?i)\b(?:labs?|specimens?|samples?|bloodwork|sent(?: out)?|drawn)[ \t]*$")
 _TITLE_WORD_RE = re.compile(r"(?<![\w'’-])[A-Z][a-z]{2,}")
 _TWO_WORDS_RE = re.compile(r"([A-Za-z]+)[ \t]([A-Za-z]+)")
 
@@ -300,7 +308,14 @@ def find_system_short_forms(text: str) -> list[Candidate]:
     matches = _SHORT_FORM_RE.finditer(lowered) if len(lowered) == len(text) else _SHORT_FORM_ANY_CASE_RE.finditer(text)
     for m in matches:
         cue, word = m.group(1).lower(), text[m.start(2) : m.end(2)]
-        if cue == "to" and word.lower() in _VERB_AFTER_TO:
+        if cue != "(" and m.end(1) == m.start(2):
+            continue  # ("atmercy": the cue is a word of its own)
+        # a specimen sent to a laboratory names it, though "quest" is a verb after "to" ("labs to Quest",
+        # "LABS (QUEST 3/2)"); in parentheses elsewhere the name must fill them ("(Kaiser)"; not "(regions of ...)")
+        sent = _SPECIMEN_BEFORE_RE.search(text, max(0, m.start() - 14), m.start()) is not None
+        if cue == "to" and word.lower() in _VERB_AFTER_TO and not sent:
+            continue
+        if cue == "(" and not sent and not text.startswith(")", m.end()):
             continue
         nxt = _SHORT_FORM_NEXT_RE.match(text, m.end())
         after = nxt.group(1).lower() if nxt is not None and nxt.group(1) else None

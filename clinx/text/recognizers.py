@@ -698,6 +698,8 @@ def _salutation_ok(m: re.Match, text: str) -> tuple[int, int] | None:
 
 #: What every British postcode above holds: a blank, a digit and two capitals closing a word ("M33 5BW").
 _UK_INWARD_GATE_RE = re.compile(r"[ \t]\d[A-Z]{2}\b")
+#: What every Canadian postal code holds: a letter and a digit, a blank, a digit, a letter and a digit.
+_CA_POSTCODE_GATE_RE = re.compile(r"[a-z][ \t]\d[a-z]\d")
 
 
 EXTRA_RECOGNIZERS: list[Recognizer] = [
@@ -789,6 +791,14 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "eircode",
         r"(?i)(?<![\w-])[acdefhknprtvwxy]\d{2}[ \t]?(?=[0-9a-z]{0,3}\d)(?=[0-9a-z]{0,3}[a-z])[0-9acdefhknprtvwxy]{4}(?![\w-])",
         "ZIP", 0.85, validator=_eircode_ok, gate=lambda t, low: "eircode" in low or "ireland" in low or "co. " in low,
+    ),
+    # "toronto, on m9a 4x9", "postal code K1A 0B1": a Canadian postal code, its two halves apart and in one case (no
+    # stage: "T2N0M0" is written whole or with blanks after each digit, and the codes' letters exclude D, F, I, O, Q, U)
+    Recognizer(
+        "ca_postcode",
+        r"(?<![\w/-])(?:[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ \t]\d[ABCEGHJ-NPRSTV-Z]\d"
+        r"|[abceghj-nprstvxy]\d[abceghj-nprstv-z][ \t]\d[abceghj-nprstv-z]\d)(?![\w-])",
+        "ZIP", 0.85, gate=lambda t, low: _CA_POSTCODE_GATE_RE.search(low) is not None,
     ),
     # "Sale, M33 5BW", "Leeds LS6 2QT": a British postcode, in capitals, its two halves apart (an ordinal's ending is no
     # inward code: "L4 5TH NERVE"; a spinal level has no letters after its digit: "L5 S1")

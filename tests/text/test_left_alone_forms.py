@@ -976,3 +976,93 @@ def test_a_hospital_before_its_unit_and_a_chr_go(text, gone):
 @pytest.mark.parametrize("text", ["d/c to TCU", "accepted to the TCU"], ids=["bare_unit", "the_unit"])
 def test_a_unit_alone_stays(text):
     assert "TCU" in _l2(text)
+
+
+# ---------------------------------------------------------------- the bedside team's surnames that are words, sixteenth session
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("RT BAKER GAVE DUONEB X1 @ 1030", "BAKER"),
+        ("SLP Wren eval - no aspiration", "Wren"),
+        ("RD Fox following for TF", "Fox"),
+        ("prone per ARDSnet; RN Sparrow + Mendes to assist", "Sparrow"),
+        ("D/W CHARGE RN WINTERS AND SUPERVISOR", "WINTERS"),
+        ("d/w dr lee (hospitalist) & rn cook.", "cook"),
+        ("ULNAR GUTTER SPLINT BY TECH ROOK. TDAP", "ROOK"),
+        ("called by rn bell re: pt in 412", "bell"),
+        ("ASKING RE D/C; CM PAGE AWARE, WILL F/U", "PAGE"),
+        ("last seen by np bishop on 3/2. advised ua", "bishop"),
+    ],
+    ids=["rt_before_a_verb", "slp_before_eval", "rd_before_following", "rn_joined_to_another", "rn_and_a_role",
+         "rn_closing_a_clause", "tech_closing_a_sentence", "rn_before_re", "cm_before_aware", "np_before_a_date"],
+)
+def test_a_surname_that_is_a_word_after_a_bedside_role_goes(text, gone):
+    assert gone not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("PAIN IN RT HAND.", "RT HAND"),
+        ("RT HAND GAVE WAY", "RT HAND"),
+        ("D/W RN STAFF.", "RN STAFF"),
+        ("rn walker at bedside", "walker"),
+        ("3 cm page", "cm page"),
+    ],
+    ids=["right_hand", "right_hand_before_a_verb", "nursing_staff", "walker_at_bedside", "a_unit_before_a_word"],
+)
+def test_a_side_a_body_part_or_a_staff_word_after_a_role_stays(text, kept):
+    assert kept in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("fall last night; aide sunny found her on floor", "sunny"),
+        ("asked if facility nurse crystal can do neuro checks", "crystal"),
+        ("is an elder at church. wife grace also on line.", "grace"),
+        ("her brother will can take him home", "will"),
+        ("POA: NEPHEW ARNOLD GOLDFARB (555-1212), NOTIFIED", "ARNOLD"),
+    ],
+    ids=["given_before_an_irregular_past", "given_before_a_modal", "given_before_on_in_lower_case",
+         "will_before_another_modal", "given_name_the_vocabulary_claims_before_a_surname"],
+)
+def test_a_given_name_that_is_a_word_before_its_verb_goes(text, gone):
+    assert gone not in _l2(text)
+
+
+def test_a_function_word_between_a_name_and_a_sign_breaks_the_eponym():
+    """In lower case no capital marks an eponym's names: "grace on line" is no "Grace ... line" sign."""
+    assert "cullen and grey turner signs" in _l2("cullen and grey turner signs neg")
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("LABS (QUEST 3/2): K 4.6", "QUEST"),
+        ("labs to Quest today", "Quest"),
+        ("boilermakers local 29 member - asbestos screening", "boilermakers"),
+        ("MEMBER CARPENTERS' UNION LOCAL 27. PARTNER", "CARPENTERS"),
+        ("condo (15 mabelle ave, toronto, on m9a 4x9) w/ wife", "m9a"),
+    ],
+    ids=["laboratory_in_parentheses_after_labs", "specimen_sent_to_the_laboratory", "any_trades_local",
+         "trades_union_local_with_apostrophe", "canadian_postal_code_in_lower_case"],
+)
+def test_a_laboratory_a_union_local_and_a_canadian_postal_code_go(text, gone):
+    assert gone not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("in quest of answers", "quest"),
+        ("wants to quest", "quest"),
+        ("lidocaine local 1% to the fingers local 2", "local 2"),
+        ("pT2N0M0 tumor, T2 N0 M0", "T2N0M0"),
+    ],
+    ids=["quest_as_a_noun", "quest_as_a_verb", "local_anaesthesia", "tumour_stage"],
+)
+def test_a_word_a_local_anaesthetic_and_a_stage_stay(text, kept):
+    assert kept in _l2(text)
