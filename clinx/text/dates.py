@@ -40,7 +40,7 @@ fev1/fvc hearing ecog nyha tmax temp map cvp pap pcwp rvsp ef pt/inr inr x gravi
 was is of rated level score: percocet norco vicodin sinemet carbidopa/levodopa vicodin dose dosing
 bipap cpap psv ps peep ac simv prvc vent settings setting ipap epap day tof four
 berg tinetti phq phq-9 phq9 gad gad-7 gad7 braden morse nihss fim slums audit cage total sofa apache
-recall ue le rue lue rle lle inattentive hyperactive
+recall ue le rue lue rle lle inattentive hyperactive fatigue
 """.split()
 )
 #: Words after a slash number that make it a dose, score or measurement.
@@ -109,7 +109,7 @@ def _of_event(text: str, s: int) -> bool:
 
 
 #: A motor strength grade's company ("strength 5/5 upper, 4/5 lower", "weak grip 4/5").
-_STRENGTH_RE = re.compile(r"(?i)\b(?:strength|strong|motor|power|grip|weak)")
+_STRENGTH_RE = re.compile(r"(?i)\b(?:strength|strong|motor|power|grip|weak|(?:mmt|ext|flex|df|pf)\b)")
 
 
 def _scale_line(text: str, s: int, e: int, company: re.Pattern, scale: int) -> bool:
@@ -154,8 +154,8 @@ def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
         return None
     if mon == day == 2 and nxt == "to" and not _TO_DATE_RE.match(text, e):
         return None  # "stopped 2/2 to chest pain": "secondary to" ("2/2 to 2/5" is a range of dates)
-    if text[max(0, s - 1) : s] in ("=", "+"):
-        return None  # a sum's total ("(3+2+1=6/9)"), no day
+    if text[max(0, s - 2) : s].strip()[-1:] in ("=", "+"):
+        return None  # a sum's total ("(3+2+1=6/9)", "mitoses 1 = 6/9"), no day
     if prev in DATE_CUES or prev == "of" and _of_event(text, s):
         return s, e
     if prev == "dose" and nxt not in NOT_DATE_AFTER and (mon, day) not in _FRACTIONS and _DOSE_TIME_RE.search(text, max(0, s - 24), s):
@@ -179,6 +179,8 @@ def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
 #: British notes count days, months and weeks as sevenths, twelfths and fifty-seconds ("cephalexin for 5/7", "Hx: 3/7
 #: productive cough", "8/52 postpartum"): words around such a count that a date does not take.
 _DURATION_BEFORE = frozenset("for x hx last past over within".split())
+#: Words before a count of weeks ("gp f/u 1/52", "clinic 4/52"): a follow-up's interval (a 12th or a 7th may be a date there).
+_WEEKS_BEFORE = frozenset("f/u fu review rv clinic".split())
 _DURATION_AFTER = frozenset("course hx history ago postpartum pp postop post-op post old duration".split())
 
 
@@ -186,7 +188,8 @@ def _british_duration(text: str, s: int, e: int, mon: int, day: int) -> bool:
     """Is ``mon/day`` a British count of days (``/7``), months (``/12``) or weeks (``/52``), by the words around it?"""
     if day not in (7, 12, 52) or not 1 <= mon <= day:
         return False
-    return _prev_word(text, s) in _DURATION_BEFORE or _next_word(text, e) in _DURATION_AFTER
+    prev = _prev_word(text, s)
+    return prev in _DURATION_BEFORE or day == 52 and prev in _WEEKS_BEFORE or _next_word(text, e) in _DURATION_AFTER
 
 
 #: Tests, procedures and events whose date notes give as month/year ("colonoscopy 5/80", "flu shot 10/68",
@@ -327,7 +330,9 @@ _MONTH_PREPOSITIONS = frozenset("in since of early late mid last next until by d
 _MONTH_CUES = frozenset(
     "appt appointment visit seen due sched scheduled til till thru through around "
     # a plan's month ("fitting planned sept.", "f/u echo Aug", "repeat colonoscopy Oct")
-    "planned repeat recheck f/u fu followup echo mri ct cxr colonoscopy mammogram".split()
+    "planned repeat recheck f/u fu followup echo mri ct cxr colonoscopy mammogram "
+    # an operation's month ("s/p L hip ORIF Aug.", "CABG Sept")
+    "orif tka tha tkr thr cabg pci ercp".split()
 )
 #: "since may." and "in may 2019" in lower case: the verb never ends a clause or comes before a year
 _MAY_CLOSED_RE = re.compile(r"[ \t]*(?:[.,;:)]|$|\n|['’]?\d\d\b|(?:19|20)\d\d\b)")
@@ -512,7 +517,8 @@ DATE_RECOGNIZERS: list[Recognizer] = [
     ),
     Recognizer(
         "date_month_day_any_case",
-        _month_start() + r"\.?\s{1,3}(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\b"
+        # ("JAN 28/24": a Canadian month, day and two-digit year)
+        _month_start() + r"\.?\s{1,3}(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\b(?:/(?:19|20)?\d\d\b(?![/.:]\d))?"
         r"(?!\s{0,2}(?:mm|cm|ml|mg|lesions?|nodules?|days?|weeks?|times?|units?)\b)(?![/.:]\d)",
         "DATE", 0.9, flags=re.I, gate=lambda t, low: _MONTH_DAY_GATE_RE.search(low) is not None,
         # every match starts where the gate's scan finds a month word, blanks and a digit

@@ -1248,6 +1248,22 @@ def _dash_signature(text: str, t: _Tok) -> bool:
 _THANKS_BEFORE_RE = re.compile(r"(?i)\b(?:thanks|thank[ \t]you|thx|ty|regards|sincerely|cheers)[,!.]?[ \t]*(?:\n[ \t]*)?$")
 
 
+#: Prepositions before a person handed to, seen by or spoken with ("report given to Stone, RN").
+_HANDOVER_PREPS = frozenset("to by with from".split())
+
+
+def _word_surname_after_preposition(text: str, toks: list, k: int) -> bool:
+    """Is token ``k``, a surname that is also a word, written capitalised right after "to", "by", "with" or "from" and
+    before a comma (its credential follows it: the caller checks)? ("per Long RN" is the long-term care nurse)"""
+    t = toks[k]
+    if t.cls not in (A, C) or k == 0 or t.low not in _lex()[1] or not t.raw[:1].isupper() or len(t.low) < 3:
+        return False
+    if t.low in FUNCTION_WORDS or t.low in _NEVER or t.low in ROLES or t.low in CREDENTIALS or t.low in TITLES:
+        return False
+    p = toks[k - 1]
+    return p.low in _HANDOVER_PREPS and _gap(text, p, t) == " " and text.startswith(",", t.e)
+
+
 def _word_surname_after_initial(text: str, toks: list, k: int) -> bool:
     """Is token ``k`` a capitalised everyday word right after a capital's initial ("K. BLACKWATER", "K. Blackwater")?"""
     t = toks[k]
@@ -1828,7 +1844,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         naming = low in _NAMING_WORDS or said and lows[i - 1] in _NAME_NOUNS
         relation = low in RELATIONS or said and lows[i - 1] in RELATIONS or low in _PEOPLE_LABELS and g is not None and ":" in g
         # "Baby Girl Reyes", "BABY BOY HOPE": a newborn's label before the family name, as a title is
-        titled = low in TITLES or low in _NEWBORN and i > 0 and lows[i - 1] == "baby" and _gap(text, toks[i - 1], t) == " "
+        titled = low in TITLES or low in _NEWBORN and i > 0 and (lows[i - 1] == "baby" and _gap(text, toks[i - 1], t) == " "
+                                                                 or lows[i - 1] == "infant" and _gap(text, toks[i - 1], t) == ": ")
         # a title is never followed by a comma ("MONITOR MS, FALL PRECAUTIONS": Mississippi or multiple sclerosis)
         if g is not None and (titled and "," not in g or relation and _relation_name_ok(text, toks, k)
                               or naming and nk.cls != C):
@@ -1851,10 +1868,10 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 # abbreviation (IDA, MAE), right after a relative's word and closing its clause or before a verb
                 j = k + 1
             elif j == k and low in RELATIONS and nk.cls == C and nk.low in _lex()[0] and len(nk.low) >= 3 and k + 1 < len(toks) \
-                    and toks[k + 1].cls == N and _joined(text, nk, toks[k + 1], comma=False) and nk.low not in FUNCTION_WORDS \
+                    and toks[k + 1].cls in (N, U) and _joined(text, nk, toks[k + 1], comma=False) and nk.low not in FUNCTION_WORDS \
                     and (nk.case != "mixed" or nk.raw[:1].isupper()):
-                j = _take_name(text, toks, k + 1, allow_ambiguous=False)  # "NEPHEW ARNOLD GOLDFARB": a given name the
-                # clinical vocabulary also lists (Arnold's nerve), before a surname only a name can be
+                j = _take_name(text, toks, k + 1, allow_ambiguous=False)  # "NEPHEW ARNOLD GOLDFARB", "dad Hemi Tuhiwai": a
+                # given name the clinical vocabulary also lists (Arnold's nerve, hemi-), before a surname only a name can be
             if j > k and said and (not _CLAUSE_END_RE.match(text, toks[j - 1].e) or nk.cls == U and not nk.raw[:1].isupper()):
                 j = k  # "X is <name>" ends its clause there ("HCP is Grace, her sister"; not "wife is pretty upset")
             if j > k and not (low in RELATIONS and is_eponym(text, toks[k:j])):  # ("Sister Mary Joseph nodule")
@@ -1952,7 +1969,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                     or cnt == 0 and _short_surname(toks[k]) and k > 0 and toks[k - 1].low in first and toks[k - 1].cls in (N, A)
                     and _joined(text, toks[k - 1], toks[k], comma=False) and (toks[k].case != "mixed" or toks[k].raw[:1].isupper())
                     # "K. BLACKWATER EMT-B", "seen by K. Blackwater, RN": a surname that is an everyday word, after an initial
-                    or cnt == 0 and _word_surname_after_initial(text, toks, k)):
+                    or cnt == 0 and _word_surname_after_initial(text, toks, k)
+                    # "REPORT GIVEN TO STONE, RN": a surname that is a word, between a preposition of handing over and the credential
+                    or cnt == 0 and _word_surname_after_preposition(text, toks, k)):
                 if toks[k].low in CREDENTIALS or toks[k].low in TITLES:
                     break
                 k -= 1
@@ -1963,6 +1982,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             # "Thomas Whitfield, MD"; "P. Galloway, MD": an initial vouches for an ambiguous surname
             if cnt and (any(toks[m].cls in (N, U) for m in span) or any(_is_initial(toks[m], text) for m in span) and any(toks[m].cls == A for m in span)
                         or cnt == 2 and _word_surname_after_initial(text, toks, i - 1)
+                        or cnt == 1 and _word_surname_after_preposition(text, toks, i - 1)
                         or cnt == 1 and _word_name_before_credential(text, toks[i - 1], t) and not _compound_before(text, toks, i - 1)
                         or cnt >= 2 and low in _PERSON_CREDENTIALS and toks[i - 2].low not in FUNCTION_WORDS and _given_then_surname(text, toks, i - 2)):
                 add(k + 1, j, "NAME", "evidence:credential", 0.9)
@@ -3257,6 +3277,8 @@ def _place_first() -> frozenset[str]:
 
 #: The word after a name run, past a possessive: the head noun of an eponym ("Baker's cyst").
 _NEXT_HEAD_RE = re.compile(r"(?:['’][sS]?)?\s{0,3}([A-Za-z]{1,30})")
+#: A sign's result right before it ("neg Murphy", "+ Murphy's", "POSITIVE SPURLING").
+_RESULT_BEFORE_RE = re.compile(r"(?i)(?:\b(?:neg|negative|pos|positive)|\+)[ \t]{0,2}$")
 #: Results an exam sign's possessive takes ("MURPHY'S NEG", "Allen's normal").
 _SIGN_RESULTS = frozenset("neg negative pos positive normal nl intact absent present equivocal".split())
 
@@ -3293,6 +3315,8 @@ def is_eponym(text: str, run: list) -> bool:
         return True
     if head in _SIGN_RESULTS and nx.group(0)[:1] in "'’":
         return True  # "MURPHY'S NEG", "Patrick's negative", "ALLEN'S NORMAL": an exam sign and its result
+    if len(run) == 1 and run[0].low in PAIRED_SIGNS and _RESULT_BEFORE_RE.search(text, max(0, run[0].s - 10), run[0].s):
+        return True  # "neg Murphy today", "+ Murphy's sign": the result before the sign
     if head in SPECIES and nx.group(0)[:1] in " \t" and not nx.group(1).istitle():
         return True  # "Candida glabrata", "CANDIDA ALBICANS": a genus before its species (never title case)
     # "Austin Flint murmur", "Cullen and Grey Turner signs": the head after one or two more capitalised names

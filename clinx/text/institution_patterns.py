@@ -279,7 +279,8 @@ lahey spaulding kindred vibra healthsouth davita fresenius labcorp kindercare vi
 #: line's end, a number, a function word, a time word, a unit ("mercy ED") or a town ("kaiser antioch").
 _SHORT_FORM_RE = re.compile(
     # (matched on the lower-cased text: faster than a case-insensitive scan)
-    r"(?<![\w'’-])(at|from|via|to|@|\()[ \t]*(" + "|".join(sorted(SYSTEM_SHORT_FORMS)) + r")(?![\w'’&-])"
+    r"(?<![\w'’-])(at|from|via|to|@|\(|(?:referred|sent|transferred|followed|managed)[ \t]+by)[ \t]*("
+    + "|".join(sorted(SYSTEM_SHORT_FORMS)) + r")(?![\w'’&-])"
 )
 _SHORT_FORM_ANY_CASE_RE = re.compile(_SHORT_FORM_RE.pattern, re.IGNORECASE)
 _SHORT_FORM_NEXT_RE = re.compile(r"[ \t]*(?:$|[\n.,;:()!?/\d\-]|([A-Za-z]+))")
@@ -311,11 +312,12 @@ def find_system_short_forms(text: str) -> list[Candidate]:
         if cue != "(" and m.end(1) == m.start(2):
             continue  # ("atmercy": the cue is a word of its own)
         # a specimen sent to a laboratory names it, though "quest" is a verb after "to" ("labs to Quest",
-        # "LABS (QUEST 3/2)"); in parentheses elsewhere the name must fill them ("(Kaiser)"; not "(regions of ...)")
+        # "LABS (QUEST 3/2)"); in parentheses elsewhere the name must fill them or their first field ("(Kaiser)",
+        # "(Quest, 3/2)"; not "(regions of ...)")
         sent = _SPECIMEN_BEFORE_RE.search(text, max(0, m.start() - 14), m.start()) is not None
         if cue == "to" and word.lower() in _VERB_AFTER_TO and not sent:
             continue
-        if cue == "(" and not sent and not text.startswith(")", m.end()):
+        if cue == "(" and not sent and not text.startswith((")", ", "), m.end()):
             continue
         nxt = _SHORT_FORM_NEXT_RE.match(text, m.end())
         after = nxt.group(1).lower() if nxt is not None and nxt.group(1) else None

@@ -836,6 +836,7 @@ oncology cardiology urology dermatology gastroenterology pulmonology nephrology 
 podiatry audiology pediatrics ophthalmology optometry health towers apartments commons estates gardens residences
 ambulance services specialists assoc foundation society detox program helpline taxi supply
 company corporation corp industries parish tabernacle cathedral interpreting builders
+assembly interpreters lumber freight
 """.split()
 )
 #: Words that say what kind of place, not which: a bare "to <these> <head>" names no institution

@@ -220,6 +220,22 @@ def _relative_name_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return m.start("v"), m.end("v")
 
 
+#: Month and weekday names that are given names too ("May (3)" is a count in May, no child).
+_CALENDAR_NAMES = frozenset("april may june july august".split())
+
+
+def _given_name_before_age_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """A given name before a child's age in parentheses ("Ruby (7) had anaphylaxis", "SIBLING HOPE (3)"), unless the word
+    is a function word, a clinical term, a month or lower case in a line that capitalises names."""
+    from clinx.text.lexicons import FUNCTION_WORDS, first_names, is_clinical_term
+
+    word = m.group("v")
+    low = word.lower()
+    if low not in first_names() or low in FUNCTION_WORDS or low in _CALENDAR_NAMES or is_clinical_term(low):
+        return None
+    return m.start("v"), m.end("v")
+
+
 def _lower_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Two signers' initials in lower case on a line of their own ("bh/kt"), unless either half is a
     clinical abbreviation or an everyday word ("abd/ext", "and/or")."""
@@ -799,6 +815,12 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?<![\w/-])(?:[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ \t]\d[ABCEGHJ-NPRSTV-Z]\d"
         r"|[abceghj-nprstvxy]\d[abceghj-nprstv-z][ \t]\d[abceghj-nprstv-z]\d)(?![\w-])",
         "ZIP", 0.85, gate=lambda t, low: _CA_POSTCODE_GATE_RE.search(low) is not None,
+    ),
+    # "Ruby (7) had anaphylaxis at school", "SIBLING HOPE (3) ATTENDS": a given name before a child's age in parentheses
+    Recognizer(
+        "given_name_before_age",
+        r"(?<![\w'’-])(?P<v>[A-Z][a-z]{2,}|[A-Z]{3,})[ \t]\((?:age[ \t])?\d{1,2}(?:[ \t]?(?:y|yo|yrs?|mos?))?\)",
+        "NAME", 0.85, validator=_given_name_before_age_ok, gate=lambda t, low: "(" in t,
     ),
     # "Sale, M33 5BW", "Leeds LS6 2QT": a British postcode, in capitals, its two halves apart (an ordinal's ending is no
     # inward code: "L4 5TH NERVE"; a spinal level has no letters after its digit: "L5 S1")

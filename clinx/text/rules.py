@@ -319,7 +319,7 @@ PATTERNS: list[tuple[str, str, str, float]] = [
         # "(?<![\w.])(?:9\d|1[01]\d)..." with its first digit first (the engine skips other positions);
         # "92 y.o." ends on a dot: no word boundary after it; "93 f on doac": a lower-case sex letter after a blank only
         # where a history goes on (not "ambulated 100 m")
-        r"[91](?<![\w.][91])(?:(?<=9)\d|(?<=1)[01]\d)(?=\s{0,2}-?\s{0,2}(?:(?:(?i:years?|yrs?|y/?o|yo[mf]?)|[MF](?!/)|(?<=\d)[mf](?!/)|(?<=\s)[mf](?=,|[ \t]{2,}\S|[ \t]+(?:w/?|with|on|s/p|c/o|h/o|pmh|hx|who|presents?|presenting|here|admitted|from|bibems|bib|biba|brought)\b))(?:[\s-]{1,2}(?i:old))?\b|(?i:y\.o\.)))",
+        r"[91](?<![\w.][91])(?:(?<=9)\d|(?<=1)[01]\d)(?=\s{0,2}-?\s{0,2}(?:(?:(?i:years?|yrs?|y/?o|yo[mfa]?)|[MF](?!/)|(?<=\d)[mf](?!/)|(?<=\s)[mf](?=,|[ \t]{2,}\S|[ \t]+(?:w/?|with|on|s/p|c/o|h/o|pmh|hx|who|presents?|presenting|here|admitted|from|bibems|bib|biba|brought)\b))(?:[\s-]{1,2}(?i:old))?\b|(?i:y\.o\.)))",
         "AGE",
         0.96,
     ),

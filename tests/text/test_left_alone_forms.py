@@ -1066,3 +1066,82 @@ def test_a_laboratory_a_union_local_and_a_canadian_postal_code_go(text, gone):
 )
 def test_a_word_a_local_anaesthetic_and_a_stage_stay(text, kept):
     assert kept in _l2(text)
+
+
+# ---------------------------------------------------------------- note words read as names, signs, more forms (sixteenth session)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("rang gp surgery re tetanus status", "tetanus"),
+        ("fhx: mom mdd, maternal uncle bipolar.", "mdd"),
+        ("called employer re FMLA/STD paperwork", "FMLA"),
+        ("+ Murphy's sign 3/30 in ED. neg Murphy today", "neg Murphy"),
+        ("nodding off at traffic lights; Epworth 17.", "Epworth 17"),
+        ("CAT I. TOCO Q3 MIN", "TOCO"),
+    ],
+    ids=["vaccine_after_re", "diagnosis_after_a_relative", "leave_form_after_re", "sign_after_its_result", "sleepiness_score",
+         "tocodynamometer"],
+)
+def test_note_words_and_a_sign_after_its_result_stay(text, kept):
+    assert kept in _l2(text)
+
+
+def test_a_name_beside_a_sign_after_its_result_still_goes():
+    assert "Murphy" not in _l2("daughter Ann Murphy visited")
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("REPORT GIVEN TO STONE, RN IN BAY 4.", "STONE"),
+        ("Seen today. Ruby (7) had anaphylaxis at school", "Ruby"),
+        ("INFANT: BOY NAKASHIMA-BELL  MRN 123", "NAKASHIMA"),
+        ("given to dad Hemi Tuhiwai. Referral", "Hemi"),
+        ("BNP 890 (Quest, 3/2).", "Quest"),
+        ("referred by mercy after admit 3/2", "mercy"),
+        ("PT JOHN DOE, F, 93 YOA, FOUND", "93"),
+        ("s/p L hip ORIF Aug. VS: BP 104/58", "Aug"),
+        ("ED  JAN 28/24 2140 |", "28/24"),
+        ("LOSING JOB AT NORTH FORK LUMBER; LAST", "FORK"),
+    ],
+    ids=["word_surname_between_to_and_a_credential", "given_name_before_a_childs_age", "infant_label_before_boy",
+         "relatives_given_name_the_vocabulary_claims_before_an_unknown_surname", "laboratory_in_its_parentheses_field",
+         "short_form_after_referred_by", "age_in_years_of_age", "month_after_an_operation", "canadian_month_day_year",
+         "lumber_yard"],
+)
+def test_these_sixteenth_session_forms_go(text, gone):
+    assert gone not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("sent to ICU, RN aware", "ICU"),
+        ("Grade (2) lesion.", "Grade (2)"),
+        ("works at a lumber yard", "lumber yard"),
+    ],
+    ids=["unit_before_a_credential", "grade_before_a_number", "generic_lumber_yard"],
+)
+def test_these_sixteenth_session_look_alikes_stay(text, kept):
+    assert kept in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("no diarrhea. fatigue 3/10. ecog 1.", "3/10"),
+        ("MMT L HIP FLEX 3-/5, KNEE EXT 3/5, DF 1/5.", "KNEE EXT 3/5"),
+        ("(tubules 3, nuclei 2, mitoses 1 = 6/9). DCIS", "6/9"),
+        ("gp f/u 1/52, diabetes clinic 4/52.", "4/52"),
+    ],
+    ids=["fatigue_out_of_ten", "strength_of_an_extension", "a_spaced_sums_total", "british_weeks_after_a_review"],
+)
+def test_scores_and_british_weeks_are_no_dates(text, kept):
+    assert kept in _l2(text)
+
+
+@pytest.mark.parametrize("text,gone", [("seen 3/10 for fatigue", "3/10"), ("DOB 4/52", "4/52")], ids=["seen_on", "birth_date"])
+def test_a_date_beside_those_words_still_goes(text, gone):
+    assert gone not in _l2(text)
