@@ -433,6 +433,9 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
         one = toks[idx[0]][2]
         if len(idx) == 1 and not one[:1].isupper() and (_everyday(one) and not _listed(_low(one)) or text.startswith(" of ", end)):
             continue  # "lambs", "tufts of hair": one lower-case everyday word, or a noun before "of"
+        if cat != "NAME" and len(idx) > 2 and _low(toks[idx[1]][2]) == "of" and text[start:end].islower() \
+                and _everyday(one, ambiguous=True) and not _kind(one) and not _listed(_low(one)):
+            continue  # "in quest of answers": a lower-case everyday noun and what it is of (not "university of ...")
         if cat == "LOCATION" and only_states(text[start:end]):
             continue  # "moved from tennessee": a state or a country alone is no identifier (Safe Harbor)
         if text[end - 2 : end].lower() in ("'s", "’s"):
