@@ -1492,6 +1492,15 @@ radiologist pathologist hospitalist intensivist np pa pcp md
 )
 #: A number right after a word: "Day 2", "May 5" are a count or a date, not a surname.
 _NUMBER_AFTER_RE = re.compile(r"[ \t]{0,2}\d")
+#: Words for a part of a hospital that notes give by its number ("Ward 22", "Bay 4", "BED 3"): before one they are
+#: no person and no town.
+UNIT_NUMBER_WORDS = frozenset("ward bay bed room pod unit level floor wing tower station cubicle suite".split())
+
+
+def unit_before_number(text: str, low: str, end: int) -> bool:
+    """Is the word ``low``, ending at ``end``, a part of a hospital given by the number after it ("Ward 22", "Bay 4")?"""
+    return low in UNIT_NUMBER_WORDS and _NUMBER_AFTER_RE.match(text, end) is not None
+
 #: Titles that only ever stand before a person ("MR" is also mitral regurgitation, "ms" multiple sclerosis).
 _DOCTOR_TITLES = frozenset("dr drs doctor prof professor rabbi rev reverend pastor imam".split())
 
@@ -2261,6 +2270,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             decided = True
         if decided and is_eponym(text, run):
             decided = False
+        if decided and len(run) == 1 and unit_before_number(text, run[0].low, run[0].e):
+            decided = False  # "admitted to Ward 22": a ward, a bay or a bed by its number, no Mr Ward
         if decided and " ".join(r.low for r in run) in STATE_NAMES:
             decided = False  # "son lives in florida": a state is no identifier
         if decided:

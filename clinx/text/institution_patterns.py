@@ -26,7 +26,9 @@ _NUMBERED_BODY_RE = re.compile(
     r"(?i)\b(?:(?:vfw|american[ \t]+legion|amvets|dav|elks|moose|eagles|knights[ \t]+of[ \t]+columbus|teamsters|ibew|uaw|"
     r"seiu|afscme|ufcw|usw|cwa|iatse|ila|ilwu|liuna|(?P<trade>[a-z]{3,}ers)['’]?|"
     r"boy[ \t]+scouts?|girl[ \t]+scouts?|cub[ \t]+scouts?)[ \t]+(?:union[ \t]+|lodge[ \t]+|hall[ \t]+)?"
-    r"(?:post|local|lodge|chapter|council|troop|pack|aerie|hall)[ \t]*(?:no\.?[ \t]*|#[ \t]*)?\d{1,5})\b"
+    r"(?:post|local|lodge|chapter|council|troop|pack|aerie|hall)[ \t]*(?:no\.?[ \t]*|#[ \t]*)?\d{1,5}"
+    # the local's number first, then its trade: "local 25 sheet metal workers union", "LOCAL 103 IBEW"
+    r"|local[ \t]+#?[ \t]?\d{1,5}[ \t]+(?:[a-z]+[ \t]+){0,3}(?:union|brotherhood|ibew|seiu|uaw|teamsters))\b"
 )
 #: Words ending like a trade's members that name none ("others", "numbers", "orders").
 _NOT_TRADES = frozenset("others numbers orders answers papers layers matters members users customers results".split())
@@ -266,13 +268,15 @@ _EXPANSION_TAILS = frozenset("aging veterans elderly youth families children wom
 
 
 #: One-word names by which notes call health systems, hospital chains, labs and care agencies, which are everyday
-#: words or surnames too ("seen at kaiser", "SVD AT REGIONS", "referred from mercy", "agreeable to encompass"): the
-#: lexicons list them only inside longer names.
+#: words or surnames too ("seen at kaiser", "SVD AT REGIONS", "referred from mercy", "agreeable to encompass"), and the
+#: children's hospital by its possessive ("TRANSFERRED TO CHILDREN'S FOR PEDS GI"; not "switched to children's motrin"):
+#: the lexicons list them only inside longer names.
 SYSTEM_SHORT_FORMS = frozenset(
     """
 mercy kaiser regions encompass quest baptist methodist presbyterian ascension adventist sentara atrium novant beaumont
 sutter dignity trinity banner intermountain geisinger ochsner allina essentia sanford avera christus covenant steward
 lahey spaulding kindred vibra healthsouth davita fresenius labcorp kindercare vitas amedisys bayada gentiva
+children's children’s childrens
 """.split()
 )
 #: The cue before one: a venue ("at", "from", "via", "@") or a transfer ("to"), and what may follow: punctuation, a
@@ -284,7 +288,7 @@ _SHORT_FORM_RE = re.compile(
 )
 _SHORT_FORM_ANY_CASE_RE = re.compile(_SHORT_FORM_RE.pattern, re.IGNORECASE)
 _SHORT_FORM_NEXT_RE = re.compile(r"[ \t]*(?:$|[\n.,;:()!?/\d\-]|([A-Za-z]+))")
-_SHORT_FORM_FOLLOWERS = frozenset("today yesterday tomorrow last this next er ed icu ccu micu l&d lab labs er. x".split())
+_SHORT_FORM_FOLLOWERS = frozenset("today yesterday tomorrow last this next er ed icu ccu micu l&d lab labs er. x pending".split())
 #: Words that are verbs after "to" ("to advocate", "to steward"): only after a venue cue.
 _VERB_AFTER_TO = frozenset("advocate steward quest covenant".split())
 

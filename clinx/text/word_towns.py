@@ -117,6 +117,8 @@ def find_word_towns(text: str) -> list[Candidate]:
                 break  # (capitalised inside a mixed-case sentence, "in Silver Bay" names a place)
             if n == 1 and not _ONE_WORD_END_RE.match(text, words[0].end()):
                 break  # "lives in public housing", "lives in hope that ...": the word of a phrase
+            if n == 1 and _E.unit_before_number(text, key, words[0].end()):
+                break  # "moved to Bay 4": a part of the hospital by its number
             end = words[n - 1].end() - (1 if words[n - 1].group().endswith(".") and parts[-1] not in ("st", "mt", "ft") else 0)
             out.append(Candidate(words[0].start(), end, "LOCATION", "rule:word_town", 0.85))
             break

@@ -1045,10 +1045,11 @@ def test_a_function_word_between_a_name_and_a_sign_breaks_the_eponym():
         ("labs to Quest today", "Quest"),
         ("boilermakers local 29 member - asbestos screening", "boilermakers"),
         ("MEMBER CARPENTERS' UNION LOCAL 27. PARTNER", "CARPENTERS"),
+        ("pt belongs to local 25 sheet metal workers union; health plan", "sheet"),
         ("condo (15 mabelle ave, toronto, on m9a 4x9) w/ wife", "m9a"),
     ],
     ids=["laboratory_in_parentheses_after_labs", "specimen_sent_to_the_laboratory", "any_trades_local",
-         "trades_union_local_with_apostrophe", "canadian_postal_code_in_lower_case"],
+         "trades_union_local_with_apostrophe", "local_number_before_its_trade", "canadian_postal_code_in_lower_case"],
 )
 def test_a_laboratory_a_union_local_and_a_canadian_postal_code_go(text, gone):
     assert gone not in _l2(text)
@@ -1153,3 +1154,31 @@ def test_a_body_parts_plural_before_local_is_no_trades_union():
 
     assert find_patterned_institutions("lidocaine local 1% to the fingers local 2") == []
     assert find_patterned_institutions("boilermakers local 29 member") != []
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("TRANSFERRED TO CHILDREN'S FOR PEDS GI EVAL.", "CHILDREN"), ("audiology referral to children's pending since 3/2", "children")],
+    ids=["transferred_to_childrens", "referral_to_childrens_pending"],
+)
+def test_the_childrens_hospital_by_its_possessive_goes(text, gone):
+    assert gone not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["switched to children's motrin", "gave children's tylenol"], ids=["after_to", "after_gave"])
+def test_a_childrens_medicine_stays(text):
+    assert "children's" in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("Mrs Hollis was admitted to Ward 22 (Care of the Elderly)", "Ward 22"), ("moved to Bay 4 overnight", "Bay 4")],
+    ids=["ward_by_its_number", "bay_by_its_number"],
+)
+def test_a_part_of_the_hospital_by_its_number_stays(text, kept):
+    assert kept in _l2(text)
+
+
+@pytest.mark.parametrize("text,gone", [("d/w Ward, RN", "Ward"), ("son Ward visited", "Ward")], ids=["nurse", "son"])
+def test_a_person_called_ward_still_goes(text, gone):
+    assert gone not in _l2(text)
