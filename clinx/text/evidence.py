@@ -111,7 +111,7 @@ CREDENTIALS = frozenset(
     """
 md m.d do d.o rn np pa pa-c phd dpt licsw lcsw otr otr/l crna rvt facc facs cnm lpn lvn mph msw pharmd dds dmd
 ccc-slp cde aprn fnp anp dnp bsn rd ldn rrt ccrn cnp pnp pnp-bc fnp-bc anp-bc cwocn cwon wocn cwcn cns acnp msn ccm lmhc lpc lmft lcsw-r psyd
-pgy emt emt-b emt-p nremt
+pgy emt emt-b emt-p nremt aemt
 rdcs rdms rcs rvs rcis chpn chp cen cnor ocn cpn cnrn cpht ibclc cdces atc fnp-c agacnp agacnp-bc pmhnp whnp cpnp rnc
 cna ascp bcps bcop
 chw cadc ladc lcpc lpcc cpss bcba rbt lcdc lmsw lsw mft lmt ld phn
@@ -1265,9 +1265,10 @@ def _word_surname_after_preposition(text: str, toks: list, k: int) -> bool:
 
 
 def _word_surname_after_initial(text: str, toks: list, k: int) -> bool:
-    """Is token ``k`` a capitalised everyday word right after a capital's initial ("K. BLACKWATER", "K. Blackwater")?"""
+    """Is token ``k`` a capitalised everyday word right after a capital's initial ("K. BLACKWATER", "K. Blackwater"), or
+    a surname the clinical vocabulary claims ("B. STONE, AEMT": the caller has the credential after it)?"""
     t = toks[k]
-    if t.cls != W or k == 0 or not t.raw[:1].isupper():
+    if not (t.cls == W or t.cls == C and t.low in _lex()[1] and len(t.low) >= 4) or k == 0 or not t.raw[:1].isupper():
         return False
     p = toks[k - 1]
     return _is_initial(p, text) and p.raw[:1].isupper() and p.dot and _joined(text, p, t, comma=False)
@@ -1522,11 +1523,14 @@ def _initials_before(text: str, toks: list, i: int) -> bool:
             or not _joined(text, p, toks[i]):
         return False
     ls, le = text.rfind("\n", 0, p.s) + 1, text.find("\n", p.s)
-    if text[ls : p.s].strip(" \t-") == "" and _SIGNATURE_REST_RE.match(text[toks[i].e : le if le >= 0 else len(text)]):
+    rest = text[toks[i].e : le if le >= 0 else len(text)]
+    if text[ls : p.s].strip(" \t-") == "" and (_SIGNATURE_REST_RE.match(rest) or rest.strip(" \t.").lower() in _SECOND_ROLES):
         # a line that opens with the initials and the credential ("ck, rn", "lp rn"), then nothing, a time or a
         # second role after a slash ("tm rn 2230", "HB RN / CHARGE ..."): a signature in any case, even when the
         # letters spell a clinical abbreviation (CK, LP)
         return p.raw.isalpha()
+    if p.raw.isupper() and p.raw.isalpha() and not rest.strip(" \t.") and text[ls : p.s].rstrip(" \t").endswith("."):
+        return True  # "NEXT VISIT 3/4. MF, RN": after the line's last sentence, initials and a credential closing it
     if not p.raw.isupper() or p.cls == C:
         return False
     if p.case != "mixed":
@@ -1540,6 +1544,8 @@ def _initials_before(text: str, toks: list, i: int) -> bool:
     return k < 0 or text[k] in "\n-/"
 
 
+#: A second role after a signer's credential, closing the line ("JT, RN CM": the nurse case manager).
+_SECOND_ROLES = frozenset("cm ccm charge cn np sw bsn ocn cen ccrn".split())
 #: What may follow a signer's initials and credential on their line: nothing, a clock time, a slash and another role.
 _SIGNATURE_REST_RE = re.compile(r"[ \t.]*(?:$|/|(?:[01]\d|2[0-3])[0-5]\d[ \t]*$)")
 

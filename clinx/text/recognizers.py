@@ -197,6 +197,19 @@ def _signature_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return m.span(g)
 
 
+#: Credentials and roles that close a dictation line after a slash ("Dictated by X / MD"): no typist's initials.
+_DICTATION_ROLES = frozenset("md do np pa rn rd pt ot sw".split())
+
+
+def _dictation_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """The typist's initials after a dictating signer's name and a slash ("Dictated by Amy Lee / tf"): on that line any
+    two or three letters are initials, even an abbreviation's (TF), but for a function word or a credential."""
+    from clinx.text.lexicons import FUNCTION_WORDS
+
+    letters = m.group("v").lower()
+    return None if letters in FUNCTION_WORDS or letters in _DICTATION_ROLES else m.span("v")
+
+
 #: Relatives after whose word an age over 89 may follow, in parentheses or after their name ("husband (97)", "wife Ana, 93,").
 _RELATIVES = r"(?:husband|wife|mother|mom|mum|father|dad|sister|brother|aunt|uncle|grandmother|grandfather|spouse|partner)"
 #: The kinds of military unit that follow an ordinal ("3rd battalion", "1ST CAVALRY DIVISION", "362nd engineer company").
@@ -753,6 +766,13 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "typist_initials",
         r"(?m)(?:\bmd|\bm\.d\.|\bdo|\bnp|\bpa-c|\bdpm)[ \t]?/[ \t]?(?P<v>[a-z]{2,4})[ \t]*$",
         "NAME", 0.85, validator=_signature_initials_ok, flags=re.I, gate=lambda t, low: "/" in t,
+    ),
+    # "Dictated by Amy Lee / tf", "DICTATED JOHN SMITH / JK": the typist's initials after a dictating signer's name and a
+    # slash, closing the line
+    Recognizer(
+        "dictation_typist_initials",
+        r"(?im)\b(?:dictated|transcribed)\b[^\n/]{3,60}[ \t]/[ \t]?(?P<v>[a-z]{2,3})[ \t]*$",
+        "NAME", 0.85, validator=_dictation_initials_ok, gate=lambda t, low: "dictated" in low or "transcribed" in low,
     ),
     # "transcribed by dp.", "TRANSCRIBED BY SW.": after a verb of writing and "by", two or three letters closing the
     # clause are the writer's initials, even letters an abbreviation also uses

@@ -1182,3 +1182,28 @@ def test_a_part_of_the_hospital_by_its_number_stays(text, kept):
 @pytest.mark.parametrize("text,gone", [("d/w Ward, RN", "Ward"), ("son Ward visited", "Ward")], ids=["nurse", "son"])
 def test_a_person_called_ward_still_goes(text, gone):
     assert gone not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("NEXT VISIT 3/4. MF, RN", "MF"),
+        ("LOVENOX 40 MG X28D.\nJT, RN CM", "JT"),
+        ("ACETAMINOPHEN 650 Q6H PRN.\nDICTATED JOHN SMITH / JK", "JK"),
+        ("Plan as above.\nDictated by Amy Lee / tf", "tf"),
+        ("CREW: JOE SMITH, PARAMEDIC (LIC 123); B. STONE, AEMT", "STONE"),
+    ],
+    ids=["initials_after_the_lines_last_sentence", "initials_before_two_roles", "typist_after_a_dictating_name",
+         "typist_letters_an_abbreviation_uses", "initial_and_a_surname_the_vocabulary_claims"],
+)
+def test_more_signers_go(text, gone):
+    assert gone not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("Dictated by Amy Lee, MD / md", "/ md"), ("WOUND CARE. ICU RN", "ICU RN"), ("S. AUREUS, MD aware", "AUREUS")],
+    ids=["credential_after_the_slash", "a_unit_before_the_credential", "a_species_before_a_credential"],
+)
+def test_look_alikes_of_signers_stay(text, kept):
+    assert kept in _l2(text)
