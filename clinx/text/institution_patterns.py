@@ -296,6 +296,11 @@ _VERB_AFTER_TO = frozenset("advocate steward quest covenant".split())
 #: A specimen or its sending right before the cue ("labs to", "LABS (", "sent out to"), which makes "quest" the laboratory.
 _SPECIMEN_BEFORE_RE = re.compile(r"(?i)\b(?:labs?|specimens?|samples?|bloodwork|sent(?: out)?|drawn)[ \t]*$")
 _TITLE_WORD_RE = re.compile(r"(?<![\w'’-])[A-Z][a-z]{2,}")
+#: A short form before one of its departments, with no cue ("Kaiser GYN", "MERCY ED", "Quest mobile lab").
+_SHORT_FORM_DEPT_RE = re.compile(
+    r"(?<![\w'’-])(" + "|".join(sorted(w for w in SYSTEM_SHORT_FORMS if w.isalpha())) + r")[ \t]+"
+    r"(ed|er|icu|gyn|ob|obgyn|ob/gyn|peds|l&d|cardiology|oncology|urgent[ \t]care|mobile[ \t]lab|psc)(?![\w'’&/-])"
+)
 _TWO_WORDS_RE = re.compile(r"([A-Za-z]+)[ \t]([A-Za-z]+)")
 
 
@@ -334,6 +339,12 @@ def find_system_short_forms(text: str) -> list[Candidate]:
                 or word[:1].islower() and _TITLE_WORD_RE.search(text, line_start + 1, m.start()):
             continue  # (a lower-case word in a sentence that capitalises names: "at mercy of")
         out.append(Candidate(m.start(2), m.end(2), "HOSPITAL", "rule:system_short_form", 0.85))
+    # "addressed by Kaiser GYN", "5 WEST MERCY ED", "BMP BY QUEST MOBILE LAB": before one of its departments a short form
+    # needs no cue, written capitalised or in a capitals line ("mercy ed" in a mixed-case line is no one's)
+    for m in _SHORT_FORM_DEPT_RE.finditer(lowered if len(lowered) == len(text) else text.lower()):
+        word = text[m.start(1) : m.end(1)]
+        if word[:1].isupper() and (word.isupper() == text[m.start(2) : m.end(2)].isupper() or word.istitle()):
+            out.append(Candidate(m.start(1), m.end(1), "HOSPITAL", "rule:system_short_form", 0.85))
     return out
 
 

@@ -1207,3 +1207,18 @@ def test_more_signers_go(text, gone):
 )
 def test_look_alikes_of_signers_stay(text, kept):
     assert kept in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("Menorrhagia is being addressed by Kaiser GYN. Plan", "Kaiser"), ("D/C FROM 5 WEST MERCY ED TO HOME", "MERCY"),
+     ("BMP IN AM BY QUEST MOBILE LAB.", "QUEST")],
+    ids=["system_before_its_service", "hospital_before_its_ed_in_capitals", "laboratory_before_its_mobile_lab"],
+)
+def test_a_short_form_before_its_department_goes(text, gone):
+    assert gone not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["Mercy rule ed", "The mercy ED staff"], ids=["a_rule", "lower_case_in_a_mixed_line"])
+def test_mercy_as_a_word_before_a_department_stays(text):
+    assert "ercy" in _l2(text)
