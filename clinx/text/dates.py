@@ -397,7 +397,9 @@ _SPAN_END_BEFORE = frozenset(("until", "til", "till"))
 #: ("DROVE FOR ACME UNTIL 2019"), not tonight's clock ("hold heparin until 2000", "NPO until 2100").
 _LIFE_PAST_RE = re.compile(
     r"(?i)\b(?:lived|worked|drove|smoked|drank|used|served|attended|stayed|resided|taught|played|practi[cs]ed|volunteered"
-    r"|studied|remained|owned|ran|managed|operated|was|were|had|went|employed|married)\b[^.;:\n]*$"
+    r"|studied|remained|owned|ran|managed|operated|was|were|had|went|employed|married"
+    # a former job or place, with no verb ("previously a warehouse operative at ... until 2014", "RETIRED ... UNTIL 2019")
+    r"|previously|formerly|former|retired)\b[^.;:\n]*$"
 )
 
 

@@ -1222,3 +1222,16 @@ def test_a_short_form_before_its_department_goes(text, gone):
 @pytest.mark.parametrize("text", ["Mercy rule ed", "The mercy ED staff"], ids=["a_rule", "lower_case_in_a_mixed_line"])
 def test_mercy_as_a_word_before_a_department_stays(text):
     assert "ercy" in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Previously a warehouse operative at Acme until 2014. Plays darts", "previously 20 yrs at holden plant until 2017 closure"],
+    ids=["former_job_without_a_verb", "years_at_a_former_workplace"],
+)
+def test_a_year_closing_a_former_job_goes(text):
+    assert "201" not in _l2(text)
+
+
+def test_a_clock_time_after_until_in_a_plan_stays():
+    assert "until 2000" in _l2("hold heparin until 2000")
