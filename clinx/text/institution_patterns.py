@@ -276,7 +276,7 @@ SYSTEM_SHORT_FORMS = frozenset(
 mercy kaiser regions encompass quest baptist methodist presbyterian ascension adventist sentara atrium novant beaumont
 sutter dignity trinity banner intermountain geisinger ochsner allina essentia sanford avera christus covenant steward
 lahey spaulding kindred vibra healthsouth davita fresenius labcorp kindercare vitas amedisys bayada gentiva
-children's children’s childrens
+children's children’s childrens rush
 """.split()
 )
 #: The cue before one: a venue ("at", "from", "via", "@") or a transfer ("to"), and what may follow: punctuation, a
@@ -290,7 +290,7 @@ _SHORT_FORM_ANY_CASE_RE = re.compile(_SHORT_FORM_RE.pattern, re.IGNORECASE)
 _SHORT_FORM_NEXT_RE = re.compile(r"[ \t]*(?:$|[\n.,;:()!?/\d\-]|([A-Za-z]+))")
 _SHORT_FORM_FOLLOWERS = frozenset("today yesterday tomorrow last this next er ed icu ccu micu l&d lab labs er. x pending".split())
 #: Words that are verbs after "to" ("to advocate", "to steward"): only after a venue cue.
-_VERB_AFTER_TO = frozenset("advocate steward quest covenant".split())
+_VERB_AFTER_TO = frozenset("advocate steward quest covenant rush".split())
 
 
 #: A specimen or its sending right before the cue ("labs to", "LABS (", "sent out to"), which makes "quest" the laboratory.

@@ -1235,3 +1235,13 @@ def test_a_year_closing_a_former_job_goes(text):
 
 def test_a_clock_time_after_until_in_a_plan_stays():
     assert "until 2000" in _l2("hold heparin until 2000")
+
+
+@pytest.mark.parametrize("text", ["F/U HAND CLINIC AT RUSH TODAY.", "labs drawn at rush"], ids=["capitals", "lower_case"])
+def test_rush_after_a_venue_cue_goes(text):
+    assert "rush" not in _l2(text).lower()
+
+
+@pytest.mark.parametrize("text", ["no need to rush", "in a rush to leave"], ids=["verb", "noun"])
+def test_rush_as_a_word_stays(text):
+    assert "rush" in _l2(text)
