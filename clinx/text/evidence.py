@@ -1720,6 +1720,8 @@ def _verb_follows(text: str, toks: list, j: int) -> bool:
             return False  # "PER RN GRACE PT PULLED AT FOLEY": the patient opens the next clause
         if t.low in _MODALS and nx.low in _BASE_VERBS and not (nx.case == "mixed" and nx.raw[:1].isupper()):
             return True  # "son will call tomorrow": a verb that is a surname too ("Will Call" is no one here)
+        if t.case == "mixed" and t.raw[:1].isupper() and nx.low.endswith(_ADJECTIVE_ENDINGS) and _gap(text, t, nx) == " ":
+            return False  # "Partner Will supportive": written capitalised mid-sentence before an adjective, no modal
         return _joined(text, t, nx, comma=False) and _gap(text, t, nx) != "" and nx.cls in (W, C) and "," not in _gap(text, t, nx)
     return False
 
@@ -1728,6 +1730,8 @@ def _verb_follows(text: str, toks: list, j: int) -> bool:
 _SPECIES_ENDINGS = ("us", "ii", "ae", "um", "is", "ens", "es")
 #: Words after a relative's given name ("WIFE IDA AT BEDSIDE", "grandma mae does pickup"): where or what the person is.
 _AFTER_RELATIVE = frozenset("at from here present does is was has will who visiting visited in and".split())
+#: Endings of adjectives, which no modal takes ("Partner Will supportive", "Will involved" is a verb's: "-ed" is none).
+_ADJECTIVE_ENDINGS = ("ive", "ful", "ous", "able", "ible", "ant", "ent")
 #: Modal verbs that are given names too, and verbs after them that are surnames too ("son will call", "may stay").
 _MODALS = frozenset("will may can".split())
 #: Modal verbs that follow the subject they take ("nurse crystal can do", "aide joy will return").
@@ -1945,7 +1949,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 given = given or (low in ROLES or low in _CLINICIAN_ROLES or case_manager) and low not in _WEAK_LABELS and nk.cls == A \
                     and (nk.low in first or low in _CLINICIAN_ROLES and nk.low in last and not _NUMBER_AFTER_RE.match(text, nk.e)) \
                     and (nk.low not in FUNCTION_WORDS or nk.low in _MODALS and k + 1 < len(toks) and (
-                        _finite_verb(toks[k + 1]) or toks[k + 1].low in _PREDICATE_AFTER_NAME or toks[k + 1].low in _NAME_THEN_PREP)) \
+                        _finite_verb(toks[k + 1]) or toks[k + 1].low in _PREDICATE_AFTER_NAME or toks[k + 1].low in _NAME_THEN_PREP)
+                        # "former sponsor Will. Girlfriend ...": capitalised in a mixed-case line, closing its sentence
+                        or nk.low in _MODALS and nk.case == "mixed" and nk.raw[:1].isupper() and nk.dot) \
                     and (nk.case != "mixed" or nk.raw[:1].isupper()) and not _verb_follows(text, toks, k)
                 role_surname = _word_surname_after_role(text, toks, i, k)
                 given = given or role_surname

@@ -1245,3 +1245,16 @@ def test_rush_after_a_venue_cue_goes(text):
 @pytest.mark.parametrize("text", ["no need to rush", "in a rush to leave"], ids=["verb", "noun"])
 def test_rush_as_a_word_stays(text):
     assert "rush" in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["Partner Will supportive; mother Ann", "former sponsor Will. Girlfriend Amy"],
+    ids=["before_an_adjective", "closing_a_sentence_after_a_role"],
+)
+def test_will_capitalised_where_no_verb_follows_goes(text):
+    assert "Will" not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["Son Will be notified", "Wife will call."], ids=["before_be", "lower_case_modal"])
+def test_will_as_a_modal_stays(text):
+    assert "ill" in _l2(text)
