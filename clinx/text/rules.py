@@ -231,7 +231,8 @@ DATE_RE = rf"""(?x)
 
 # ---- cue-introduced identifiers: (cue regex, category); the value follows the cue
 _ID_VALUE = r"(?P<v>[A-Za-z0-9](?:[A-Za-z0-9/.-]{0,28}[A-Za-z0-9])?)"
-_CUE_SEP = r"(?:\s{0,3}(?:[:#=]|is|was|number|no\.?|num\.?)){0,2}\s{0,3}#?\s{0,2}"
+# (the words in any case: "COLLAR NO 4471LX", "MRN IS 123")
+_CUE_SEP = r"(?:\s{0,3}(?:[:#=]|(?i:is|was|number|no\.?|num\.?))){0,2}\s{0,3}#?\s{0,2}"
 ID_CUES: list[tuple[str, str]] = [
     (
         r"MRN|MR\s?#|MR\s?(?:No|Num)\.?|med(?:ical)?\s{1,3}rec(?:ord)?s?(?:\s{1,3}(?:no\.?|num(?:ber)?|#))?|"
@@ -260,7 +261,7 @@ ID_CUES: list[tuple[str, str]] = [
         r"s/n|sn(?=\s{0,3}[:#]?\s{0,3}(?=[A-Za-z-]*\d)[A-Za-z0-9-]{6})|"
         # the VA's patient identifiers ("ICN 1012847756V339204", "EDIPI 1234567890")
         # a British police officer's collar number ("PC Adeyemi (collar 4471HT)")
-        r"icn|edipi|collar(?=\s{0,3}#?\s{0,2}\d)|"
+        r"icn|edipi|collar(?=\s{0,3}(?:#|(?i:no\.?|number))?\s{0,2}\d)|"
         # a laboratory's CLIA number, a portal's or a home exercise programme's access code, a key safe's code
         # ("CLIA 05D0987654", "access code k7tq2mx", "keysafe code 4471")
         r"clia|(?:access|door|gate|keysafe|key\s{0,2}safe|lockbox)\s{1,3}code",

@@ -1258,3 +1258,15 @@ def test_will_capitalised_where_no_verb_follows_goes(text):
 @pytest.mark.parametrize("text", ["Son Will be notified", "Wife will call."], ids=["before_be", "lower_case_modal"])
 def test_will_as_a_modal_stays(text):
     assert "ill" in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,gone", [("PC SMITH COLLAR NO 4471LX, CRIME REF 123", "4471LX"), ("ACCT NO 99812", "99812")],
+    ids=["collar_number_in_capitals", "account_number_in_capitals"],
+)
+def test_an_identifier_after_its_label_and_no_in_capitals_goes(text, gone):
+    assert gone not in _l2(text)
+
+
+def test_a_cervical_collar_stays():
+    assert _l2("collar no longer needed") == "collar no longer needed"
