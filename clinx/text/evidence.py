@@ -1128,7 +1128,7 @@ _PERSON_BEFORE = frozenset(
     "to for by per and called told asked paged notified updated informed contacted visited met thanked phoned texted".split()
 )
 #: Given names that are also month or weekday names: a date's, which the date recognisers decide.
-_CALENDAR_GIVEN_NAMES = frozenset("april may june july august sat sun mon tue wed thu fri".split())
+CALENDAR_GIVEN_NAMES = frozenset("april may june july august sat sun mon tue wed thu fri".split())
 
 
 #: Verbs a person does that a word opening a sentence does not ("Grace called", "Rose visited"; not "Mark noted").
@@ -1140,7 +1140,7 @@ _SPEAKING_VERBS = frozenset(
 def _word_given_name(t: _Tok) -> bool:
     """Is ``t`` a given name that is also an everyday word ("Grace", "SANDY", "rose"), written capitalised in a
     mixed-case line? Never a function word ("will") or a month or weekday name ("May", "Sat")."""
-    return t.cls == A and t.low in _lex()[0] and t.low not in FUNCTION_WORDS and t.low not in _CALENDAR_GIVEN_NAMES \
+    return t.cls == A and t.low in _lex()[0] and t.low not in FUNCTION_WORDS and t.low not in CALENDAR_GIVEN_NAMES \
         and (t.case != "mixed" or t.raw[:1].isupper())
 
 
@@ -1645,10 +1645,11 @@ _ROLE_OBJECTS = frozenset("staff call report order orders shift student float po
 def _word_surname_after_role(text: str, toks: list, i: int, k: int) -> bool:
     """Is ``toks[k]``, a surname that is also a word, the person of the bedside role ``toks[i]`` before it?
 
-    Only where what follows leaves no other reading: a finite verb or a predicate ("RT BAKER GAVE", "RD Fox
-    following", "SLP Wren eval"), another person joined by "and", "&" or "+" ("RN Sparrow + Mendes", "ot lark and
-    slp ...") or, for a word the clinical vocabulary does not claim, the clause's end ("d/w rn cook.", "BY TECH
-    ROOK."). "RT" is also "right": after it only a verb or a predicate will do ("RT HAND." is the right hand).
+    Only where what follows leaves no other reading: a finite verb, a modal or a predicate ("RT BAKER GAVE", "RD Fox
+    following", "SLP Wren eval", "CM PAGE AWARE"), another person joined by "and", "&" or "+" ("RN Sparrow + Mendes",
+    "ot lark and slp ..."), a date after "on" ("np bishop on 3/2") or, for a word the clinical vocabulary does not
+    claim, the clause's end ("d/w rn cook.", "BY TECH ROOK."). "RT" is also "right": after it only a verb, a modal
+    or a predicate will do ("RT HAND." is the right hand).
     """
     t, nk = toks[i], toks[k]
     if t.low == "cm" and _NUMBER_BEFORE_RE.search(text, max(0, t.s - 12), t.s):
@@ -1656,7 +1657,7 @@ def _word_surname_after_role(text: str, toks: list, i: int, k: int) -> bool:
     if t.low not in _BEDSIDE_ROLES or nk.cls not in (A, C) or len(nk.low) < 3 or nk.low not in _lex()[1]:
         return False
     if nk.low in FUNCTION_WORDS or nk.low in _NEVER or nk.low in _ROLE_OBJECTS or nk.low in CREDENTIALS or nk.low in TITLES \
-            or nk.low in ROLES or nk.low in RELATIONS or nk.low in _CALENDAR_GIVEN_NAMES:
+            or nk.low in ROLES or nk.low in RELATIONS or nk.low in CALENDAR_GIVEN_NAMES:
         return False
     if nk.case == "mixed" and not nk.raw[:1].isupper() or _gap(text, t, nk) != " ":
         return False

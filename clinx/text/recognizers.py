@@ -233,18 +233,14 @@ def _relative_name_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return m.start("v"), m.end("v")
 
 
-#: Month and weekday names that are given names too ("May (3)" is a count in May, no child).
-_CALENDAR_NAMES = frozenset("april may june july august".split())
-
-
 def _given_name_before_age_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """A given name before a child's age in parentheses ("Ruby (7) had anaphylaxis", "SIBLING HOPE (3)"), unless the word
-    is a function word, a clinical term, a month or lower case in a line that capitalises names."""
+    is a function word, a clinical term or a month's or a weekday's name ("May (3)")."""
+    from clinx.text.evidence import CALENDAR_GIVEN_NAMES
     from clinx.text.lexicons import FUNCTION_WORDS, first_names, is_clinical_term
 
-    word = m.group("v")
-    low = word.lower()
-    if low not in first_names() or low in FUNCTION_WORDS or low in _CALENDAR_NAMES or is_clinical_term(low):
+    low = m.group("v").lower()
+    if low not in first_names() or low in FUNCTION_WORDS or low in CALENDAR_GIVEN_NAMES or is_clinical_term(low):
         return None
     return m.start("v"), m.end("v")
 
