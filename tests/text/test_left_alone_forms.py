@@ -978,7 +978,7 @@ def test_a_unit_alone_stays(text):
     assert "TCU" in _l2(text)
 
 
-# ---------------------------------------------------------------- the bedside team's surnames that are words, sixteenth session
+# ---------------------------------------------------------------- the bedside team's surnames that are words, fifteenth session
 
 
 @pytest.mark.parametrize(
@@ -1068,7 +1068,7 @@ def test_a_word_a_local_anaesthetic_and_a_stage_stay(text, kept):
     assert kept in _l2(text)
 
 
-# ---------------------------------------------------------------- note words read as names, signs, more forms (sixteenth session)
+# ---------------------------------------------------------------- note words read as names, signs, more forms (fifteenth session)
 
 
 @pytest.mark.parametrize(
@@ -1111,7 +1111,7 @@ def test_a_name_beside_a_sign_after_its_result_still_goes():
          "short_form_after_referred_by", "age_in_years_of_age", "month_after_an_operation", "canadian_month_day_year",
          "lumber_yard"],
 )
-def test_these_sixteenth_session_forms_go(text, gone):
+def test_these_fifteenth_session_forms_go(text, gone):
     assert gone not in _l2(text)
 
 
@@ -1124,7 +1124,7 @@ def test_these_sixteenth_session_forms_go(text, gone):
     ],
     ids=["unit_before_a_credential", "grade_before_a_number", "generic_lumber_yard"],
 )
-def test_these_sixteenth_session_look_alikes_stay(text, kept):
+def test_these_fifteenth_session_look_alikes_stay(text, kept):
     assert kept in _l2(text)
 
 
