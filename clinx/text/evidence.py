@@ -1252,13 +1252,18 @@ _THANKS_BEFORE_RE = re.compile(r"(?i)\b(?:thanks|thank[ \t]you|thx|ty|regards|si
 _HANDOVER_PREPS = frozenset("to by with from".split())
 
 
+def _word_surname(t: _Tok) -> bool:
+    """Is ``t`` a surname of three letters or more that is also an everyday or clinical word ("Baker", "STONE"), and no
+    function word, cue word, role, credential or title? The helpers below say where such a word is a person."""
+    return t.cls in (A, C) and len(t.low) >= 3 and t.low in _lex()[1] and t.low not in FUNCTION_WORDS and t.low not in _NEVER \
+        and t.low not in ROLES and t.low not in CREDENTIALS and t.low not in TITLES
+
+
 def _word_surname_after_preposition(text: str, toks: list, k: int) -> bool:
     """Is token ``k``, a surname that is also a word, written capitalised right after "to", "by", "with" or "from" and
     before a comma (its credential follows it: the caller checks)? ("per Long RN" is the long-term care nurse)"""
     t = toks[k]
-    if t.cls not in (A, C) or k == 0 or t.low not in _lex()[1] or not t.raw[:1].isupper() or len(t.low) < 3:
-        return False
-    if t.low in FUNCTION_WORDS or t.low in _NEVER or t.low in ROLES or t.low in CREDENTIALS or t.low in TITLES:
+    if k == 0 or not t.raw[:1].isupper() or not _word_surname(t):
         return False
     p = toks[k - 1]
     return p.low in _HANDOVER_PREPS and _gap(text, p, t) == " " and text.startswith(",", t.e)
@@ -1654,10 +1659,9 @@ def _word_surname_after_role(text: str, toks: list, i: int, k: int) -> bool:
     t, nk = toks[i], toks[k]
     if t.low == "cm" and _NUMBER_BEFORE_RE.search(text, max(0, t.s - 12), t.s):
         return False  # "3 cm": a unit, no case manager
-    if t.low not in _BEDSIDE_ROLES or nk.cls not in (A, C) or len(nk.low) < 3 or nk.low not in _lex()[1]:
+    if t.low not in _BEDSIDE_ROLES or not _word_surname(nk):
         return False
-    if nk.low in FUNCTION_WORDS or nk.low in _NEVER or nk.low in _ROLE_OBJECTS or nk.low in CREDENTIALS or nk.low in TITLES \
-            or nk.low in ROLES or nk.low in RELATIONS or nk.low in CALENDAR_GIVEN_NAMES:
+    if nk.low in _ROLE_OBJECTS or nk.low in RELATIONS or nk.low in CALENDAR_GIVEN_NAMES:
         return False
     if nk.case == "mixed" and not nk.raw[:1].isupper() or _gap(text, t, nk) != " ":
         return False

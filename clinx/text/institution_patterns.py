@@ -301,6 +301,7 @@ _SHORT_FORM_DEPT_RE = re.compile(
     r"(?<![\w'’-])(" + "|".join(sorted(w for w in SYSTEM_SHORT_FORMS if w.isalpha())) + r")[ \t]+"
     r"(ed|er|icu|gyn|ob|obgyn|ob/gyn|peds|l&d|cardiology|oncology|urgent[ \t]care|mobile[ \t]lab|psc)(?![\w'’&/-])"
 )
+_SHORT_FORM_DEPT_ANY_CASE_RE = re.compile(_SHORT_FORM_DEPT_RE.pattern, re.IGNORECASE)
 _TWO_WORDS_RE = re.compile(r"([A-Za-z]+)[ \t]([A-Za-z]+)")
 
 
@@ -341,7 +342,9 @@ def find_system_short_forms(text: str) -> list[Candidate]:
         out.append(Candidate(m.start(2), m.end(2), "HOSPITAL", "rule:system_short_form", 0.85))
     # "addressed by Kaiser GYN", "5 WEST MERCY ED", "BMP BY QUEST MOBILE LAB": before one of its departments a short form
     # needs no cue, written capitalised or in a capitals line ("mercy ed" in a mixed-case line is no one's)
-    for m in _SHORT_FORM_DEPT_RE.finditer(lowered if len(lowered) == len(text) else text.lower()):
+    # (as above: the lower-cased text only where lowering keeps every offset)
+    depts = _SHORT_FORM_DEPT_RE.finditer(lowered) if len(lowered) == len(text) else _SHORT_FORM_DEPT_ANY_CASE_RE.finditer(text)
+    for m in depts:
         word = text[m.start(1) : m.end(1)]
         if word[:1].isupper() and (word.isupper() == text[m.start(2) : m.end(2)].isupper() or word.istitle()):
             out.append(Candidate(m.start(1), m.end(1), "HOSPITAL", "rule:system_short_form", 0.85))
