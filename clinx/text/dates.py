@@ -269,7 +269,7 @@ _WEEKDAYS = frozenset("mon tue tues wed thu thur thurs fri sat sun monday tuesda
 #: not "the 4th ventricle", "the 3rd time", "the 2nd dose".
 _ORDINAL_NEXT = frozenset(
     """of at and or to through in when for was were is are we she he they pt patient with showed shows revealed
-reviewed noted but then per""".split()
+reviewed noted but then per w/""".split()
 )
 
 

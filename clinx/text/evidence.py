@@ -1131,9 +1131,12 @@ _PERSON_BEFORE = frozenset(
 CALENDAR_GIVEN_NAMES = frozenset("april may june july august sat sun mon tue wed thu fri".split())
 
 
-#: Verbs a person does that a word opening a sentence does not ("Grace called", "Rose visited"; not "Mark noted").
+#: Verbs a person does that a word opening a sentence does not ("Grace called", "Rose visited", "hope asks about
+#: hospice", "bill lives in Dayton"; not "Mark noted"). No past tense a thing takes too ("Bill denied", "claim declined").
 _SPEAKING_VERBS = frozenset(
-    "called calls phoned visited visiting came stated states reports reported asked requested brought says said".split()
+    "called calls phoned visited visiting came stated states reports reported asked requested brought says said asks "
+    "agrees agreed prefers preferred lives wants wanted declines understands verbalizes verbalized expresses expressed "
+    "voices voiced handed feels".split()
 )
 
 
@@ -1185,7 +1188,8 @@ _WHERE_FROM = frozenset("from at".split())
 
 def _after_apposition(text: str, toks: list, i: int) -> int:
     """Index of the verb after name ``toks[i]``: the next token, or the one after "from/at" and up to three words, or
-    after a role between commas ("Summer, night RN, reports"); a blank joins each."""
+    after a role between commas ("Summer, night RN, reports") or in parentheses ("rich (alternate hcp) agrees"); a
+    blank joins each."""
     n = len(toks)
     j = i + 1
     if j >= n:
@@ -1198,6 +1202,15 @@ def _after_apposition(text: str, toks: list, i: int) -> int:
             if toks[k].low in _SPEAKING_VERBS or toks[k].low == "will":
                 return k if k > j + 1 else i + 1
         return i + 1
+    if gap == " (":
+        close = text.find(")", toks[j].s, toks[j].s + 40)
+        if close > 0 and "\n" not in text[toks[j].s : close]:
+            k = j
+            while k < n and toks[k].s < close:
+                k += 1  # "rich (alternate hcp) agrees w/ plan": a role in parentheses between the name and its verb
+            if any(x.low in ROLES or x.low in RELATIONS for x in toks[j:k]):
+                return k if k < n and text[close + 1 : toks[k].s] == " " else n
+        return n
     if gap == ", ":
         for k in range(j, min(n, j + 4)):
             if toks[k].low in ROLES or toks[k].low in CREDENTIALS:
@@ -1641,8 +1654,9 @@ _BEDSIDE_ROLES = frozenset(
     "rn rrt rt ot slp rd tech technician cna pct sw chaplain interpreter pharmacist therapist nurse dietitian aide sitter "
     "physio paramedic medic np cm".split()
 )
-#: Words after which the bedside role's word is its person, the subject or the one told ("RN BAKER AWARE").
-_AFTER_SURNAME = frozenset("aware notified updated eval re".split())
+#: Words after which the bedside role's word is its person, the subject or the one told ("RN BAKER AWARE"), or who
+#: acted on another's word ("given by rn chase per dr ...").
+_AFTER_SURNAME = frozenset("aware notified updated eval re per".split())
 #: Everyday words in the surname lexicon that follow a role as its object or kind ("RN STAFF", "RT CALL").
 _ROLE_OBJECTS = frozenset("staff call report order orders shift student float pool station desk side hand back foot".split())
 
@@ -1734,7 +1748,7 @@ def _verb_follows(text: str, toks: list, j: int) -> bool:
 #: Latin endings of a species' name after its genus initial ("B. cereus", "S. marcescens"), never taken for a surname.
 _SPECIES_ENDINGS = ("us", "ii", "ae", "um", "is", "ens", "es")
 #: Words after a relative's given name ("WIFE IDA AT BEDSIDE", "grandma mae does pickup"): where or what the person is.
-_AFTER_RELATIVE = frozenset("at from here present does is was has will who visiting visited in and".split())
+_AFTER_RELATIVE = frozenset("at from here present does is was has will who visiting visited in and also".split())
 #: Endings of adjectives, which no modal takes ("Partner Will supportive", "Will involved" is a verb's: "-ed" is none).
 _ADJECTIVE_ENDINGS = ("ive", "ful", "ous", "able", "ible", "ant", "ent")
 #: Modal verbs that are given names too, and verbs after them that are surnames too ("son will call", "may stay").

@@ -991,7 +991,7 @@ def _bare_run(text: str, pos: int, strong: frozenset, line: bool = False) -> int
 #: ("Plan:" is a note's plan, "Program:" and "Facility:" often a description: not here.)
 _FIELD_LABEL_RE = re.compile(
     r"(?:employer|insurance|insurer|coverage|payer|payor|pharmacy|pharmacies(?: on file)?|hospice|home care|vna|"
-    r"day ?care|school|church|snf|ltc|alf|sober house|halfway house|shelter|dentist|outpt unit|dialysis unit|"
+    r"day ?care|school|church|snf|ltc|alf|sober house|halfway house|group home|day program|shelter|dentist|outpt unit|dialysis unit|"
     # a header's institution ("Hospital: Brightwater General", "Practice: ...", "Company: ...")
     r"hospital|clinic|practice|medical group|institution|organi[sz]ation|company|hha|ambulance|agency|home health agency|carrier|insurance carrier|"
     # a transfer form's facilities ("SENDING FACILITY: ...", "Receiving facility: ..."; a bare "Facility:" may describe)
@@ -1032,6 +1032,8 @@ none n/a na self unknown pending declined retired unemployed disabled same home 
 medi-cal private public yes no not tbd tba see per self-employed homeschooled homeschool dual eligible
 """.split()
 )
+#: A preposition after a field's organisation, before where it is ("Shoppers on Queen St E", "CVS in Braintree").
+_WHERE_AFTER_VALUE_RE = re.compile(r"(?i)[ \t]+(?:on|in|at|off|near)[ \t]+(?=\S)")
 _LIST_FIELDS = ("pharmacies", "insurance", "insurer", "coverage", "payer", "payor")
 _PLAN_KINDS = frozenset("ppo hmo pos epo advantage supplement medigap mail order plan primary secondary".split())
 
@@ -1063,6 +1065,7 @@ def find_institution_fields(text: str) -> list[Candidate]:
             first = re.match(r"[^,]*", text[vs:ve]).group()
             parts = [(0, first)]
         for st, part in parts:
+            part = _WHERE_AFTER_VALUE_RE.split(part, 1)[0]  # "Pharmacy: Shoppers on Queen St E": where it is, apart
             words = list(_WORD.finditer(part))
             while words and words[-1].group().lower() in _PLAN_KINDS:
                 words.pop()

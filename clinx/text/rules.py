@@ -237,7 +237,8 @@ ID_CUES: list[tuple[str, str]] = [
     (
         r"MRN|MR\s?#|MR\s?(?:No|Num)\.?|med(?:ical)?\s{1,3}rec(?:ord)?s?(?:\s{1,3}(?:no\.?|num(?:ber)?|#))?|"
         r"(?:patient|pt)\s{0,3}(?:id|#|no\.?|number)|record\s{0,3}(?:no\.?|num(?:ber)?|#)|chart\s{0,3}(?:no\.?|num(?:ber)?|#)|"
-        r"unit\s{1,3}(?:no\.?|number)|PID",
+        # (URN, "UR No": the Australian unit record number)
+        r"unit\s{1,3}(?:no\.?|number)|PID|URN|UR\s?(?:No|#)\.?",
         "MRN",
     ),
     (r"accession(?:\s{0,3}(?:no\.?|num(?:ber)?|#))?|acc(?:ession)?\.?(?:\s{0,3}(?:no\.?|num(?:ber)?|#))?", "ACCESSION"),
@@ -488,7 +489,7 @@ _CUE_START_WORDS = sorted(
         acct license licence device serial health beneficiary subscriber employee badge passport vehicle id zip postal task trip job
         provider prescriber registration gmc nmc shield batch
         post key lot claim conf confirmation auth authorization authorisation incident ticket tracking ref reference bleep
-        ohip medicare medicaid mbi last last4 run sn s/n icn edipi clia access door gate keysafe lockbox collar""".split()
+        ohip medicare medicaid mbi last last4 run sn s/n icn edipi clia access door gate keysafe lockbox collar urn ur""".split()
     ),
     key=lambda w: (-len(w), w),
 )

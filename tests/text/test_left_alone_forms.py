@@ -1270,3 +1270,81 @@ def test_an_identifier_after_its_label_and_no_in_capitals_goes(text, gone):
 
 def test_a_cervical_collar_stays():
     assert _l2("collar no longer needed") == "collar no longer needed"
+
+
+# ---------------------------------------------------------------- sixteenth session (2026-12-05, the fifth of the day)
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("comfort-focused care.\nhope asks about hospice at home", "hope"),
+        ("d/c rec SAR vs home w/ HHPT; Dawn prefers home", "Dawn"),
+        ("call light in reach.\nivy handed off to night shift.", "ivy"),
+        ("ROSE (DAUGHTER) STATES PT FELL AT HOME.", "ROSE"),
+    ],
+    ids=["asks", "prefers", "handed", "relation_in_parentheses"],
+)
+def test_a_given_name_opening_a_sentence_before_a_persons_verb_goes(text, gone):
+    assert gone not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("Hope is to get home by Friday.", "Hope is"),
+        ("Bill denied by insurance.", "Bill denied"),
+        ("Mark (L arm) wanted for biopsy.", "Mark (L arm)"),
+    ],
+    ids=["hope_as_a_noun", "bill_as_a_noun_before_a_past_a_thing_takes", "parentheses_without_a_role"],
+)
+def test_an_everyday_word_opening_a_sentence_stays(text, kept):
+    assert kept in _l2(text)
+
+
+def test_a_relatives_given_name_the_vocabulary_claims_before_also_goes():
+    assert " art " not in _l2("states his brother art also noticed word-finding difficulty")
+
+
+@pytest.mark.parametrize("text", ["haldol given by rn chase per dr lee.", "ABX HUNG BY RN CHASE PER ORDER."],
+                         ids=["lower_case", "capitals"])
+def test_a_bedside_roles_word_surname_before_per_goes(text):
+    assert "chase" not in _l2(text).lower()
+
+
+@pytest.mark.parametrize("text", ["RN STAFF PER POLICY.", "RN CALL PER PROTOCOL.", "RT HAND PER PT."],
+                         ids=["staff", "call", "right_hand"])
+def test_a_roles_object_before_per_stays(text):
+    assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [
+        ("HOME CARE TO REOPEN. PHARMACY: SHOPPERS ON QUEEN ST E.", "SHOPPERS", "PHARMACY:"),
+        ("group home: open arms (seekonk), house mgr on site", "open arms", "group home:"),
+    ],
+    ids=["pharmacy_before_where_it_is", "group_home_field"],
+)
+def test_an_organisation_field_value_goes(text, gone, kept):
+    out = _l2(text)
+    assert gone not in out and kept in out
+
+
+@pytest.mark.parametrize("text", ["Pharmacy: on file", "Employer: retired in 2019"], ids=["on_file", "retired"])
+def test_a_field_value_naming_no_organisation_stays(text):
+    assert text.split(": ")[1].split()[0] in _l2(text)
+
+
+@pytest.mark.parametrize("text,gone", [("34f, urn 0098 3312, from home", "3312"), ("UR No: 445566", "445566")],
+                         ids=["urn_with_a_blank", "ur_no"])
+def test_an_australian_unit_record_number_goes(text, gone):
+    assert gone not in _l2(text)
+
+
+def test_an_urn_of_ashes_stays():
+    assert "urn 2" in _l2("ashes kept in urn 2 yrs")
+
+
+def test_an_ordinal_day_before_with_goes():
+    assert "19th" not in _l2("informed it is on the 19th w/ dr lee")
