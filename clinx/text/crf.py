@@ -351,11 +351,13 @@ class CrfNer:
         self.tagger = _pycrfsuite().Tagger()
         self.tagger.open(str(path))
         self.min_marginal = float(min_marginal)
-        #: each category's threshold: ``min_marginal``, places' at most :data:`LOCATION_MIN_MARGINAL`
-        self.thresholds = {c: self.min_marginal for c in CATEGORIES} | {"LOCATION": min(self.min_marginal, LOCATION_MIN_MARGINAL)}
         #: the model file's digest: the pipeline fingerprint includes it
-        self.identity = f"crf-{_file_digest(str(path))}" + ("" if self.min_marginal == MIN_MARGINAL else f"-m{self.min_marginal:g}") \
-            + f"-loc{LOCATION_MIN_MARGINAL:g}"
+        self.identity = f"crf-{_file_digest(str(path))}" + ("" if self.min_marginal == MIN_MARGINAL else f"-m{self.min_marginal:g}")
+
+    @property
+    def thresholds(self) -> dict[str, float]:
+        """Each category's threshold: ``min_marginal``, a place's at most :data:`LOCATION_MIN_MARGINAL`."""
+        return {c: self.min_marginal for c in CATEGORIES} | {"LOCATION": min(self.min_marginal, LOCATION_MIN_MARGINAL)}
 
     def find(self, text: str) -> list[Candidate]:
         """NAME / LOCATION / HOSPITAL candidates the model tagged and the gate kept."""

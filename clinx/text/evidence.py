@@ -1737,6 +1737,8 @@ def _verb_follows(text: str, toks: list, j: int) -> bool:
             return False  # "SW Sandy following", "case manager Grace aware", "SW Rose to see pt": a predicate, no object
         if _patient_opens_clause(toks, j + 1):
             return False  # "PER RN GRACE PT PULLED AT FOLEY": the patient opens the next clause
+        if t.low in _MODALS and _gap(text, t, nx) == " " and (nx.low in _PREDICATE_ADJECTIVES or _progressive(nx.low)):
+            return False  # "brother will supportive", "grandson will flying in": no modal takes an adjective or an "-ing" form
         if t.low in _MODALS and nx.low in _BASE_VERBS and not (nx.case == "mixed" and nx.raw[:1].isupper()):
             return True  # "son will call tomorrow": a verb that is a surname too ("Will Call" is no one here)
         if t.case == "mixed" and t.raw[:1].isupper() and nx.low.endswith(_ADJECTIVE_ENDINGS) and _gap(text, t, nx) == " ":
@@ -1751,6 +1753,17 @@ _SPECIES_ENDINGS = ("us", "ii", "ae", "um", "is", "ens", "es")
 _AFTER_RELATIVE = frozenset("at from here present does is was has will who visiting visited in and also".split())
 #: Endings of adjectives, which no modal takes ("Partner Will supportive", "Will involved" is a verb's: "-ed" is none).
 _ADJECTIVE_ENDINGS = ("ive", "ful", "ous", "able", "ible", "ant", "ent")
+#: Adjectives said of a person named just before ("brother will supportive", "wife joy tearful"), which no modal takes.
+_PREDICATE_ADJECTIVES = frozenset("supportive tearful agreeable anxious concerned helpful available hopeful aware involved frustrated angry".split())
+#: Base verbs that end like a progressive form ("will bring", "may sing").
+_ING_BASE = frozenset("bring spring string swing cling fling sling sting wring".split())
+
+
+def _progressive(low: str) -> bool:
+    """Is ``low`` an "-ing" form ("flying", "visiting"), which no modal takes, not a base verb ending so ("bring")?"""
+    return len(low) >= 6 and low.endswith("ing") and low not in _ING_BASE
+
+
 #: Modal verbs that are given names too, and verbs after them that are surnames too ("son will call", "may stay").
 _MODALS = frozenset("will may can".split())
 #: Modal verbs that follow the subject they take ("nurse crystal can do", "aide joy will return").
@@ -1970,7 +1983,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                     and (nk.low not in FUNCTION_WORDS or nk.low in _MODALS and k + 1 < len(toks) and (
                         _finite_verb(toks[k + 1]) or toks[k + 1].low in _PREDICATE_AFTER_NAME or toks[k + 1].low in _NAME_THEN_PREP)
                         # "former sponsor Will. Girlfriend ...": capitalised in a mixed-case line, closing its sentence
-                        or nk.low in _MODALS and nk.case == "mixed" and nk.raw[:1].isupper() and nk.dot) \
+                        # (or in a line of capitals: "SPLINT APPLIED BY TECH WILL.")
+                        or nk.low in _MODALS and (nk.case == "mixed" and nk.raw[:1].isupper() or nk.case == "caps") and nk.dot) \
                     and (nk.case != "mixed" or nk.raw[:1].isupper()) and not _verb_follows(text, toks, k)
                 role_surname = _word_surname_after_role(text, toks, i, k)
                 given = given or role_surname

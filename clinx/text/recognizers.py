@@ -933,7 +933,9 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "dictation_initials_lower",
         # ("-- mb/rs": after a signature's dash too; "rtc 2 wks.   hn/rt": after a sentence and two blanks, on the last line)
         # ("jk/mm for Dr Okafor, attending": a typist's pair for the doctor who dictated)
-        r"(?m)(?:^[ \t]*(?:-{1,2}[ \t]?)?|(?P<mid>(?<=[.;!])[ \t]{2,}))(?P<v>[a-z]{2,3}/[a-z]{2,3})(?:[ \t]*$|(?P<for>[ \t]+for[ \t]+(?i:dr|doctor)\b))",
+        # ("jk/mm  D: 03/02  T: 03/03": the dictation's and the typing's dates may follow after two blanks, as in capitals)
+        r"(?m)(?:^[ \t]*(?:-{1,2}[ \t]?)?|(?P<mid>(?<=[.;!])[ \t]{2,}))(?P<v>[a-z]{2,3}/[a-z]{2,3})(?:[ \t]*$|(?P<for>[ \t]+for[ \t]+(?i:dr|doctor)\b)"
+        r"|(?=" + _DICTATION_FIELD_AFTER + r"))",
         "NAME", 0.85, validator=_lower_initials_ok, gate=lambda t, low: "/" in t,
     ),
     # "-- YA/CNGP" closing a note: the author's and the typist's initials in capitals after a signature's dash

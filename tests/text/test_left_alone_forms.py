@@ -1348,3 +1348,24 @@ def test_an_urn_of_ashes_stays():
 
 def test_an_ordinal_day_before_with_goes():
     assert "19th" not in _l2("informed it is on the 19th w/ dr lee")
+
+
+def test_a_lower_case_initials_pair_before_the_dictation_dates_goes():
+    out = _l2("questions answered.\njk/mm  D: 03/02  T: 03/03")
+    assert "jk" not in out and "mm" not in out
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("lives alone. brother will supportive. ciwa 8", "will"), ("son at bedside, wife will visiting? ok", "will"),
+     ("SPLINT APPLIED BY TECH WILL. ORTHO F/U", "WILL")],
+    ids=["before_an_adjective", "before_an_ing_form", "closing_a_sentence_in_capitals"],
+)
+def test_will_where_no_modal_can_stand_goes(text, gone):
+    assert gone not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["son will bring clothes.", "pt will continue lasix.", "this will upset him"],
+                         ids=["bring", "base_verb", "upset_is_a_verb"])
+def test_will_before_a_verb_stays(text):
+    assert "will" in _l2(text)
