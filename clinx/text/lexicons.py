@@ -150,6 +150,11 @@ def _common() -> tuple[dict[str, float], frozenset[str]]:
     return zipf, frozenset(dictionary)
 
 
+def common_words() -> frozenset[str]:
+    """Every word of the common-word list (``common_words.tsv``: wordfreq's, Zipf 3.0 and up), folded."""
+    return frozenset(_common()[0])
+
+
 def zipf(word: str) -> float:
     """wordfreq Zipf frequency of a folded word (0.0 below 3.0, i.e. rarer than ~1 per million words)."""
     return _common()[0].get(word, 0.0)
@@ -317,5 +322,6 @@ def clinical_term_spans(text: str) -> list[tuple[int, int]]:
 
 __all__ = [
     "AMBIGUOUS_NAMES", "FUNCTION_WORDS", "clinical_term_spans", "clinical_vocab", "everyday_names", "first_names", "fold",
-    "hospital_names", "hospitals", "organisation_names", "is_clinical_term", "last_names", "ordinary_words", "places", "zipf",
+    "common_words", "hospital_names", "hospitals", "organisation_names", "is_clinical_term", "last_names", "ordinary_words", "places",
+    "zipf",
 ]

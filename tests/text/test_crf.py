@@ -215,3 +215,33 @@ def test_gate_leaves_a_departments_kind_word_to_the_department():
     tags = ["B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL", "O", "O"]
     assert _gated("SILVER RIDGE EMERGENCY DEPT VISIT", tags) == [("SILVER RIDGE", "HOSPITAL")]
     assert _gated("from BAYOU TECHE NURSING", ["O", "B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL"]) == [("BAYOU TECHE NURSING", "HOSPITAL")]
+
+
+def test_a_lexicon_word_carries_its_clusters_and_an_unknown_word_none():
+    clusters = crf.word_clusters()
+    assert len(clusters) > 100_000 and "boston" in clusters and "zzqxv" not in clusters
+    text = "moved from Boston to zzqxv"
+    f = crf.features(text)
+    coarse, fine = clusters["boston"]
+    assert f"k1={coarse}" in f[2] and f"k2={fine}" in f[2]  # Boston
+    assert "k1=none" in f[4] and not any(x.startswith("k2=") for x in f[4])  # a word no lexicon knows
+    assert f"-1:k1={coarse}" in f[3] and not any(x.startswith("-1:k2=") for x in f[3])  # the coarse one lent to "to"
+
+
+def test_spherical_kmeans_of_the_cluster_builder_separates_two_groups():
+    import importlib.util
+    from pathlib import Path
+
+    import torch
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "build_word_clusters.py"
+    spec = importlib.util.spec_from_file_location("build_word_clusters", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    g = torch.Generator().manual_seed(0)
+    a = torch.tensor([1.0, 0.0, 0.0]) + 0.05 * torch.randn(20, 3, generator=g)
+    b = torch.tensor([0.0, 0.0, 1.0]) + 0.05 * torch.randn(20, 3, generator=g)
+    x = torch.nn.functional.normalize(torch.cat([a, b]), dim=1)
+    assign = mod.kmeans(x, 2).tolist()
+    assert len(set(assign[:20])) == 1 and len(set(assign[20:])) == 1 and assign[0] != assign[20]
+    assert mod.kmeans(x, 2).tolist() == assign  # the same seed, the same clusters
