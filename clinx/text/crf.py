@@ -363,6 +363,12 @@ def _kind(w: str) -> bool:
     return low in _GENERIC_WORDS or low in STREET_SUFFIXES
 
 
+def _closing_service(w: str) -> bool:
+    """A clinical word that may close an organisation's name, the service it gives ("PT", "Labs", "IOP", "Pathology"),
+    where the tagger is sure of it: a word, no function word."""
+    return w[0].isalpha() and _low(w) not in FUNCTION_WORDS
+
+
 def _slashed(text: str, start: int, end: int) -> bool:
     """Is the span joined by a slash to a word ("Cor/Cardiac", "CK/MB")? ("w/Anna": a short "with" is no pair.)"""
     if text[end : end + 1] == "/":
@@ -423,17 +429,20 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
     ev = None  # clinx's evidence tokens of the text, read once when a span needs them
     for _s, _e, cat, idx in spans_of(toks, tags):
         # placeholders, punctuation, clinical and function words at the edges are never the PHI itself
+        threshold = min_sure[cat] if isinstance(min_sure, dict) else min_sure
         while idx and _junk(toks[idx[0]][2]):
             idx = idx[1:]
-        while idx and (_junk(toks[idx[-1]][2]) and not (cat != "NAME" and len(idx) > 1 and _kind(toks[idx[-1]][2]))
+        while idx and (_junk(toks[idx[-1]][2]) and not (cat != "NAME" and len(idx) > 1 and (
+                _kind(toks[idx[-1]][2]) or _closing_service(toks[idx[-1]][2]) and sure(idx[-1]) >= threshold))
                        or _low(toks[idx[-1]][2]) in _WHEN_WORDS):
-            idx = idx[:-1]  # (not a kind word closing an organisation's or a street's name: "Bayou Teche Nursing & Rehab";
+            idx = idx[:-1]  # (not a kind word closing an organisation's or a street's name: "Bayou Teche Nursing & Rehab",
+            # nor a clinical word the tagger is sure closes it: "Peak Performance PT", "Northwell Health Labs";
             # a time after it is the sentence's: "works at the warehouse nights")
         if cat != "NAME" and len(idx) > 1 and _kind(toks[idx[-1]][2]) and _DEPARTMENT_AFTER_RE.match(text, toks[idx[-1]][1]):
             idx = idx[:-1]  # "SILVER RIDGE EMERGENCY DEPT": the kind before a department's noun is the department's
         if not idx:
             continue
-        if min(sure(i) for i in idx) < (min_sure[cat] if isinstance(min_sure, dict) else min_sure):
+        if min(sure(i) for i in idx) < threshold:
             continue
         start, end = toks[idx[0]][0], toks[idx[-1]][1]
         if _slashed(text, start, end):

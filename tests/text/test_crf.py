@@ -127,6 +127,22 @@ def test_gate_keeps_the_kind_word_closing_a_name_and_listed_one_word_organisatio
     assert _gated("referred to the Division of Cardiology", ["O", "O", "O", "B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL"]) == []
 
 
+def test_gate_keeps_a_clinical_word_the_model_is_sure_closes_an_organisation():
+    # the service an organisation gives closes its name ("PT", "Labs"): kept where the model is sure of it
+    tags = ["O", "O", "B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL", "O"]
+    assert _gated("PT at Peak Performance PT.", tags) == [("Peak Performance PT", "HOSPITAL")]
+    assert _gated("NORTHWELL HEALTH LABS, NY", ["B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL", "O", "O"]) == [("NORTHWELL HEALTH LABS", "HOSPITAL")]
+    # not where it is unsure of that word, nor a function word, nor in a person's name
+    ner = crf.CrfNer.__new__(crf.CrfNer)
+    tagger = _FixedTagger(tags)
+    tagger.marginal = lambda _l, i: 0.6 if i == 4 else 0.99
+    ner.tagger, ner.min_marginal, ner.identity = tagger, 0.8, "crf-test"
+    text = "PT at Peak Performance PT."
+    assert [text[c.start : c.end] for c in ner.find(text)] == ["Peak Performance"]
+    assert _gated("the Okafor Clinic of", ["O", "B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL"]) == [("Okafor Clinic", "HOSPITAL")]
+    assert _gated("seen by Ann Okafor PT", ["O", "O", "B-NAME", "I-NAME", "I-NAME"]) == [("Ann Okafor", "NAME")]
+
+
 def test_gate_drops_spans_the_model_is_unsure_of():
     ner = crf.CrfNer.__new__(crf.CrfNer)
     tagger = _FixedTagger(["O", "B-NAME"])
