@@ -363,6 +363,20 @@ def _kind(w: str) -> bool:
     return low in _GENERIC_WORDS or low in STREET_SUFFIXES
 
 
+def _capitalised_mid_sentence(text: str, tok: tuple[int, int, str]) -> bool:
+    """Is the token capitalised (not in capitals) in a mixed-case line, after a word of the same sentence? There the
+    capital is evidence of a name that a lower-case or all-capitals line cannot give."""
+    s, _e, w = tok
+    if not (w[:1].isupper() and w[1:].islower()):
+        return False
+    ls = text.rfind("\n", 0, s) + 1
+    le = text.find("\n", s)
+    if _line_case(text[ls : len(text) if le < 0 else le]) != "mixed":
+        return False
+    before = text[ls:s].rstrip()
+    return bool(before) and before[-1] not in ".!?:;-*•>\"'("
+
+
 def _closing_service(w: str) -> bool:
     """A clinical word that may close an organisation's name, the service it gives ("PT", "Labs", "IOP", "Pathology"),
     where the tagger is sure of it: a word, no function word."""
@@ -467,16 +481,21 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
             k += 1
         if run and is_eponym(text, run):
             continue  # "VIRCHOW NODE", "austin flint murmur": a name that names a sign or a thing
-        if cat == "NAME" and all(_everyday(toks[i][2], ambiguous=True) for i in idx):
-            continue  # "pt w/ grace period", "rn mark site": everyday words the rules read in context decide
+        if cat == "NAME" and all(_everyday(toks[i][2], ambiguous=True) for i in idx) and not (
+                not _everyday(toks[idx[0]][2]) and (len(idx) > 1 or _capitalised_mid_sentence(text, toks[idx[0]]))):
+            continue  # "pt w/ grace period", "rn mark site": everyday words the rules read in context decide; not where
+            # the first is a name too and a second word follows it ("rose hart") or it is capitalised in mixed case
+            # away from a sentence's start ("results phoned to Grace in Dr Roy's office")
         if cat != "NAME" and all(_generic(toks[i][2]) for i in idx):
             continue  # "came from Urgent Care", "works for the county": a kind of place, not one place
         if cat != "NAME" and len(idx) > 1 and _low(toks[idx[0]][2]) in _PERSON_WORDS and all(_generic(toks[i][2]) for i in idx[1:]):
             continue  # "patient advocate health care proxy": a person's role, then the kind of care
         if cat != "NAME" and len(idx) > 1 and _low(toks[idx[0]][2]) in _CARE_VERBS and all(_generic(toks[i][2]) for i in idx[1:]):
             continue  # "VNA TO RESUME SERVICES": a verb of arranging care and the kind of care
-        if cat != "NAME" and len(idx) == 1 and not _proper(toks[idx[0]][2]):
+        if cat != "NAME" and len(idx) == 1 and not _proper(toks[idx[0]][2]) \
+                and not (classify(_low(toks[idx[0]][2])) != C and _capitalised_mid_sentence(text, toks[idx[0]])):
             continue  # "the Division of Cardiology", "Seen at Two South": one everyday word names no one place
+            # (unless capitalised in mixed case away from a sentence's start: "ED at Grant", "dinner at Chili's")
         words = [_low(toks[i][2]) for i in idx if toks[i][2][0].isalpha()]
         if cat == "HOSPITAL" and any(" ".join(words[:k]) in _MAKERS for k in (1, 2, 3)):
             continue  # "Boston Scientific Promus Element": a device by its maker, not a place of care
