@@ -363,6 +363,19 @@ def _kind(w: str) -> bool:
     return low in _GENERIC_WORDS or low in STREET_SUFFIXES
 
 
+_AFTER_SLASH_RE = re.compile(r"/([A-Za-z][A-Za-z'-]*)")
+_BEFORE_SLASH_RE = re.compile(r"([A-Za-z][A-Za-z'-]*)/$")
+
+
+def _paired_with_a_word(text: str, start: int, end: int) -> bool:
+    """Is the word across the span's slash an everyday or clinical word, or no word ("Cor/Cardiac", "CK/MB")? Then
+    the pair is a header or a test; a name across it ("Okafor/Lin") makes a pair of names."""
+    after = _AFTER_SLASH_RE.match(text, end)
+    before = _BEFORE_SLASH_RE.search(text, max(0, start - 40), start)
+    words = [m.group(1) for m in (after, before) if m is not None]
+    return not words or any(_everyday(w) for w in words)
+
+
 def _capitalised_mid_sentence(text: str, tok: tuple[int, int, str]) -> bool:
     """Is the token capitalised (not in capitals) in a mixed-case line, after a word of the same sentence? There the
     capital is evidence of a name that a lower-case or all-capitals line cannot give."""
@@ -459,10 +472,13 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
         if min(sure(i) for i in idx) < threshold:
             continue
         start, end = toks[idx[0]][0], toks[idx[-1]][1]
-        if _slashed(text, start, end):
-            continue  # "Cor/Cardiac", "CK/MB/Tn": a header or test pair, not a name
+        if _slashed(text, start, end) and _paired_with_a_word(text, start, end):
+            continue  # "Cor/Cardiac", "CK/MB/Tn": a header or test pair, not a name (but "Okafor/Lin", "Mercy/Baystate")
+        while len(idx) > 1 and _low(toks[idx[-1]][2]) in _PERSON_WORDS:
+            idx = idx[:-1]  # "Okafor RN", "Brightview Case Manager": the role after a name or a place is context
+        end = toks[idx[-1]][1]
         if _low(toks[idx[-1]][2]) in _PERSON_WORDS:
-            continue  # "reviewed by Attending Provider": ends with a role, so names none
+            continue  # "reviewed by Attending Provider": a role alone, or roles, name none
         if cat == "NAME":
             while len(idx) > 1 and _low(toks[idx[0]][2]) in _PERSON_WORDS:
                 idx = idx[1:]  # "NURSE DEVON": the role before a name is context

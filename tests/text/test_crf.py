@@ -89,6 +89,9 @@ def test_gate_trims_roles_and_possessives_and_drops_pairs_and_roles():
     # a span that ends with a role names nobody; a word joined by a slash is a header pair
     assert _gated("reviewed by Attending Physician", ["O", "O", "B-HOSPITAL", "I-HOSPITAL"]) == []
     assert _gated("Cor/Cardiac RRR", ["B-NAME", "O", "O", "O"]) == []
+    # names joined by a slash are names ("covering Okafor/Lin"); a role after a name is trimmed off it
+    assert _gated("covering Okafor/Lin", ["O", "B-NAME", "O", "B-NAME"]) == [("Okafor", "NAME"), ("Lin", "NAME")]
+    assert _gated("called Okafor RN", ["O", "B-NAME", "I-NAME"]) == [("Okafor", "NAME")]
     # a NAME made only of everyday words is dropped; an organisation of everyday words is kept
     assert _gated("met with Broken Glass", ["O", "O", "B-NAME", "I-NAME"]) == []
     assert _gated("daycare at little lambs", ["O", "O", "B-HOSPITAL", "I-HOSPITAL"]) == [("little lambs", "HOSPITAL")]
