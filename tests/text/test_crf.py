@@ -155,7 +155,7 @@ def test_gate_keeps_a_clinical_word_the_model_is_sure_closes_an_organisation():
     # not where it is unsure of that word, nor a function word, nor in a person's name
     ner = crf.CrfNer.__new__(crf.CrfNer)
     tagger = _FixedTagger(tags)
-    tagger.marginal = lambda _l, i: 0.6 if i == 4 else 0.99
+    tagger.marginal = lambda _l, i: 0.4 if i == 4 else 0.99
     ner.tagger, ner.min_marginal, ner.identity = tagger, 0.8, "crf-test"
     text = "PT at Peak Performance PT."
     assert [text[c.start : c.end] for c in ner.find(text)] == ["Peak Performance"]
@@ -215,8 +215,18 @@ def test_the_gate_threshold_is_a_setting_and_part_of_the_identity():
     looser = TextPipeline("L2", l2={"ner_min_marginal": 0.5}).levels[-1].ner
     assert default.min_marginal == crf.MIN_MARGINAL and looser.min_marginal == 0.5
     assert default.identity != looser.identity  # outputs made under another threshold are not reused
+    # places and institutions need less than names (chosen on tune notes out of training; see PLACE_MIN_MARGINAL)
+    assert default.thresholds == {"NAME": crf.MIN_MARGINAL, "LOCATION": crf.PLACE_MIN_MARGINAL, "HOSPITAL": crf.PLACE_MIN_MARGINAL}
+    assert crf.PLACE_MIN_MARGINAL < crf.MIN_MARGINAL
+    assert TextPipeline("L2", l2={"ner_min_marginal": 0.3}).levels[-1].ner.thresholds == {"NAME": 0.3, "LOCATION": 0.3, "HOSPITAL": 0.3}
     # the setting is the crf layer's alone: another layer ignores it
     assert TextPipeline("L2", l2={"ner": None, "ner_min_marginal": 0.5}).levels[-1].ner is None
+
+
+def test_gate_drops_a_pharmacy_or_a_centre_named_only_by_how_or_where_it_serves():
+    assert _gated("GETS HIS MEDS FROM A MAIL-ORDER PHARMACY", ["O"] * 5 + ["B-HOSPITAL", "I-HOSPITAL"]) == []
+    assert _gated("Transfer to regional burn center", ["O", "O", "B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL"]) == []
+    assert _gated("TRANSFERRED FROM SATELLITE CAMPUS", ["O", "O", "B-HOSPITAL", "I-HOSPITAL"]) == []
 
 
 def test_gate_drops_a_hospital_named_only_by_its_level_or_its_part_in_a_transfer():
