@@ -474,8 +474,13 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
             idx = idx[:-1]  # "SILVER RIDGE EMERGENCY DEPT": the kind before a department's noun is the department's
         if not idx:
             continue
-        if min(sure(i) for i in idx) < threshold:
+        least = min(sure(i) for i in idx)
+        if least < threshold:
             continue
+        if cat != "NAME" and least < MIN_MARGINAL and all(_everyday(toks[i][2], ambiguous=True) for i in idx) \
+                and not any(_capitalised_mid_sentence(text, toks[i]) for i in idx):
+            continue  # "info from chart and ems", "COORDINATION OF CARE": below the names' threshold, everyday words
+            # alone (a surname's too: "care") with no capital a mixed-case line gives are not evidence enough of a place
         start, end = toks[idx[0]][0], toks[idx[-1]][1]
         if _slashed(text, start, end) and _paired_with_a_word(text, start, end):
             continue  # "Cor/Cardiac", "CK/MB/Tn": a header or test pair, not a name (but "Okafor/Lin", "Mercy/Baystate")

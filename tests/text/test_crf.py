@@ -163,6 +163,23 @@ def test_gate_keeps_a_clinical_word_the_model_is_sure_closes_an_organisation():
     assert _gated("seen by Ann Okafor PT", ["O", "O", "B-NAME", "I-NAME", "I-NAME"]) == [("Ann Okafor", "NAME")]
 
 
+def test_below_the_names_threshold_a_place_needs_more_than_everyday_words():
+    def unsure(text, tags, p=0.6):
+        ner = crf.CrfNer.__new__(crf.CrfNer)
+        tagger = _FixedTagger(tags)
+        tagger.marginal = lambda _l, _i: p
+        ner.tagger, ner.min_marginal, ner.identity = tagger, crf.MIN_MARGINAL, "crf-test"
+        return [text[c.start : c.end] for c in ner.find(text)]
+
+    assert unsure("info from chart and ems.", ["O", "O", "B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL", "O"]) == []
+    assert unsure("IN COORDINATION OF CARE", ["O", "B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL"]) == []
+    # a word no lexicon calls everyday, or a capital in mixed case, is evidence; and a sure model needs none
+    assert unsure("referred to okafor house", ["O", "O", "B-HOSPITAL", "I-HOSPITAL"]) == ["okafor house"]
+    assert unsure("daycare at Little Lambs now", ["O", "O", "B-HOSPITAL", "I-HOSPITAL", "O"]) == ["Little Lambs"]
+    assert unsure("daycare at little lambs", ["O", "O", "B-HOSPITAL", "I-HOSPITAL"]) == []
+    assert unsure("daycare at little lambs", ["O", "O", "B-HOSPITAL", "I-HOSPITAL"], p=0.9) == ["little lambs"]
+
+
 def test_gate_drops_spans_the_model_is_unsure_of():
     ner = crf.CrfNer.__new__(crf.CrfNer)
     tagger = _FixedTagger(["O", "B-NAME"])
