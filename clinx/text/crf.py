@@ -397,8 +397,8 @@ def _capitalised_mid_sentence(text: str, tok: tuple[int, int, str]) -> bool:
 
 def _closing_service(w: str) -> bool:
     """A clinical word that may close an organisation's name, the service it gives ("PT", "Labs", "IOP", "Pathology"),
-    where the tagger is sure of it: a word, no function word."""
-    return w[0].isalpha() and _low(w) not in FUNCTION_WORDS
+    where the tagger is sure of it: a word, no function word and no person's ("& Sons" is the completion's to add)."""
+    return w[0].isalpha() and _low(w) not in FUNCTION_WORDS and _low(w) not in _PERSON_WORDS
 
 
 def _slashed(text: str, start: int, end: int) -> bool:
@@ -445,6 +445,8 @@ _DEPARTMENT_AFTER_RE = re.compile(r"(?i)[ \t]+(?:dept|department|room|unit|ward|
 #: ``organisations.txt`` leaves them out ("provided info on ... meals on wheels", "uses dial-a-ride", "Mobile Outreach
 #: van": "Mobile" alone is also a town, so no word list of kinds could say it).
 _KINDS_OF_SERVICE = frozenset({"meals on wheels", "dial a ride", "dial-a-ride", "mobile outreach", "mobile crisis", "street outreach"})
+#: A relative's word right before a span ("wife, ", "daughter: ").
+_RELATION_BEFORE_RE = re.compile(r"(?i)\b(?:" + "|".join(map(re.escape, sorted(RELATIONS, key=len, reverse=True))) + r")[ \t]*[,:]?[ \t]*$")
 #: The ECG's ST segment and what notes say of it.
 _ST_SEGMENT_RE = re.compile(r"(?i)st[ \t-]+(?:segments?|elevations?|depressions?|changes?|abnormalit|waves?|flatten|t[ \t/-]?waves?)")
 
@@ -477,15 +479,18 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
         least = min(sure(i) for i in idx)
         if least < threshold:
             continue
-        if cat != "NAME" and least < MIN_MARGINAL and all(_everyday(toks[i][2], ambiguous=True) for i in idx) \
-                and not any(_capitalised_mid_sentence(text, toks[i]) for i in idx):
+        if cat != "NAME" and least < MIN_MARGINAL and (all(_everyday(toks[i][2], ambiguous=True) for i in idx)
+                                                        and not any(_capitalised_mid_sentence(text, toks[i]) for i in idx)
+                                                        or _RELATION_BEFORE_RE.search(text, max(0, toks[idx[0]][0] - 24), toks[idx[0]][0])):
             continue  # "info from chart and ems", "COORDINATION OF CARE": below the names' threshold, everyday words
-            # alone (a surname's too: "care") with no capital a mixed-case line gives are not evidence enough of a place
+            # alone (a surname's too: "care") with no capital a mixed-case line gives are not evidence enough of a place;
+            # nor is a span right after a relative's word ("his wife, Mary & sons visited"): that is the relative
         start, end = toks[idx[0]][0], toks[idx[-1]][1]
         if _slashed(text, start, end) and _paired_with_a_word(text, start, end):
             continue  # "Cor/Cardiac", "CK/MB/Tn": a header or test pair, not a name (but "Okafor/Lin", "Mercy/Baystate")
-        while len(idx) > 1 and _low(toks[idx[-1]][2]) in _PERSON_WORDS:
+        while len(idx) > 1 and _low(toks[idx[-1]][2]) in _PERSON_WORDS and _low(toks[idx[-1]][2]) not in RELATIONS:
             idx = idx[:-1]  # "Okafor RN", "Brightview Case Manager": the role after a name or a place is context
+            # (not a relative's word: "his wife, Mary & sons visited" names family, dropped below)
         end = toks[idx[-1]][1]
         if _low(toks[idx[-1]][2]) in _PERSON_WORDS:
             continue  # "reviewed by Attending Provider": a role alone, or roles, name none
@@ -508,20 +513,17 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
         if run and is_eponym(text, run):
             continue  # "VIRCHOW NODE", "austin flint murmur": a name that names a sign or a thing
         if cat == "NAME" and all(_everyday(toks[i][2], ambiguous=True) for i in idx) and not (
-                not _everyday(toks[idx[0]][2]) and (len(idx) > 1 or _capitalised_mid_sentence(text, toks[idx[0]]))):
-            continue  # "pt w/ grace period", "rn mark site": everyday words the rules read in context decide; not where
-            # the first is a name too and a second word follows it ("rose hart") or it is capitalised in mixed case
-            # away from a sentence's start ("results phoned to Grace in Dr Roy's office")
+                len(idx) > 1 and not _everyday(toks[idx[0]][2])):
+            continue  # "pt w/ grace period", "rn mark site", "Pt says Grace before meals": everyday words the rules read
+            # in context decide; not where the first is a name too and a second word follows it ("rose hart")
         if cat != "NAME" and all(_generic(toks[i][2]) for i in idx):
             continue  # "came from Urgent Care", "works for the county": a kind of place, not one place
         if cat != "NAME" and len(idx) > 1 and _low(toks[idx[0]][2]) in _PERSON_WORDS and all(_generic(toks[i][2]) for i in idx[1:]):
             continue  # "patient advocate health care proxy": a person's role, then the kind of care
         if cat != "NAME" and len(idx) > 1 and _low(toks[idx[0]][2]) in _CARE_VERBS and all(_generic(toks[i][2]) for i in idx[1:]):
             continue  # "VNA TO RESUME SERVICES": a verb of arranging care and the kind of care
-        if cat != "NAME" and len(idx) == 1 and not _proper(toks[idx[0]][2]) \
-                and not (classify(_low(toks[idx[0]][2])) != C and _capitalised_mid_sentence(text, toks[idx[0]])):
+        if cat != "NAME" and len(idx) == 1 and not _proper(toks[idx[0]][2]):
             continue  # "the Division of Cardiology", "Seen at Two South": one everyday word names no one place
-            # (unless capitalised in mixed case away from a sentence's start: "ED at Grant", "dinner at Chili's")
         words = [_low(toks[i][2]) for i in idx if toks[i][2][0].isalpha()]
         if cat == "HOSPITAL" and any(" ".join(words[:k]) in _MAKERS for k in (1, 2, 3)):
             continue  # "Boston Scientific Promus Element": a device by its maker, not a place of care
