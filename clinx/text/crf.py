@@ -395,6 +395,11 @@ def _capitalised_mid_sentence(text: str, tok: tuple[int, int, str]) -> bool:
     return bool(before) and before[-1] not in ".!?:;-*•>\"'("
 
 
+def _joining(w: str) -> bool:
+    """A function word or a mark inside a phrase ("and", "of", "&")."""
+    return not w[0].isalnum() or _low(w) in FUNCTION_WORDS
+
+
 def _closing_service(w: str) -> bool:
     """A clinical word that may close an organisation's name, the service it gives ("PT", "Labs", "IOP", "Pathology"),
     where the tagger is sure of it: a word, no function word and no person's ("& Sons" is the completion's to add)."""
@@ -479,12 +484,14 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
         least = min(sure(i) for i in idx)
         if least < threshold:
             continue
-        if cat != "NAME" and least < MIN_MARGINAL and (all(_everyday(toks[i][2], ambiguous=True) for i in idx)
-                                                        and not any(_capitalised_mid_sentence(text, toks[i]) for i in idx)
-                                                        or _RELATION_BEFORE_RE.search(text, max(0, toks[idx[0]][0] - 24), toks[idx[0]][0])):
-            continue  # "info from chart and ems", "COORDINATION OF CARE": below the names' threshold, everyday words
-            # alone (a surname's too: "care") with no capital a mixed-case line gives are not evidence enough of a place;
-            # nor is a span right after a relative's word ("his wife, Mary & sons visited"): that is the relative
+        if cat != "NAME" and least < MIN_MARGINAL and (
+                all(_everyday(toks[i][2], ambiguous=True) for i in idx) and any(_joining(toks[i][2]) for i in idx)
+                and not any(_capitalised_mid_sentence(text, toks[i]) for i in idx)
+                or _RELATION_BEFORE_RE.search(text, max(0, toks[idx[0]][0] - 24), toks[idx[0]][0])):
+            continue  # "info from chart and ems", "COORDINATION OF CARE": below the names' threshold, everyday words (a
+            # surname's too: "care") joined by a function word or a mark, with no capital a mixed-case line gives, are a
+            # phrase, not evidence enough of a place ("little lambs" is); nor is a span right after a relative's word
+            # ("his wife, Mary & sons visited"): that is the relative
         start, end = toks[idx[0]][0], toks[idx[-1]][1]
         if _slashed(text, start, end) and _paired_with_a_word(text, start, end):
             continue  # "Cor/Cardiac", "CK/MB/Tn": a header or test pair, not a name (but "Okafor/Lin", "Mercy/Baystate")
