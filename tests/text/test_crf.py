@@ -32,6 +32,16 @@ def test_features_read_letter_case_lexicons_and_neighbours():
     assert "place" in f[7]  # ludlow: a listed town
 
 
+def test_a_word_the_note_capitalises_mid_sentence_carries_that_everywhere_in_it():
+    text = "Daughter Fern Okafor at bedside. Plan per team.\nfern agrees w/ plan\nFERN TO CALL"
+    toks = crf.tokens(text)
+    f = crf.features(text, toks)
+    fern = [i for i, t in enumerate(toks) if t[2].lower() == "fern"]
+    assert len(fern) == 3 and all("doccap" in f[i] for i in fern)  # in lower case and capitals too
+    # a capital at a sentence's or a line's start, or in a capitals line, is no such evidence
+    assert not any("doccap" in f[i] for i, t in enumerate(toks) if t[2].lower() in ("plan", "daughter", "to", "call"))
+
+
 def test_bio_labels_and_spans_round_trip():
     text = "call Mary Ann Smith at Mercy"
     toks = crf.tokens(text)
