@@ -410,6 +410,16 @@ def _capitalised_mid_sentence(text: str, tok: tuple[int, int, str]) -> bool:
     return bool(before) and before[-1] not in ".!?:;-*•>\"'("
 
 
+#: What may follow a state's code closing a place: punctuation, a ZIP code, the line's end.
+_AFTER_STATE_RE = re.compile(r"[ \t]*(?:[.,;:)/\n]|$|\d{5}\b|[A-Z]\d[A-Z])")
+
+
+def _clinical_code_in_sentence(text: str, tok: tuple[int, int, str]) -> bool:
+    """Is ``tok`` a two-letter clinical abbreviation ("nc", "OR") that the sentence goes on after?"""
+    _s, e, w = tok
+    return len(w) == 2 and w.isalpha() and classify(_low(w)) == C and not _AFTER_STATE_RE.match(text, e)
+
+
 def _joining(w: str) -> bool:
     """A function word or a mark inside a phrase ("and", "of", "&")."""
     return not w[0].isalnum() or _low(w) in FUNCTION_WORDS
@@ -487,11 +497,16 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
         while idx and _junk(toks[idx[0]][2]):
             idx = idx[1:]
         while idx and (_junk(toks[idx[-1]][2]) and not (cat != "NAME" and len(idx) > 1 and (
-                _kind(toks[idx[-1]][2]) or _closing_service(toks[idx[-1]][2]) and sure(idx[-1]) >= threshold))
+                (_kind(toks[idx[-1]][2]) or _closing_service(toks[idx[-1]][2])) and sure(idx[-1]) >= max(threshold, MIN_MARGINAL)))
                        or _low(toks[idx[-1]][2]) in _WHEN_WORDS):
-            idx = idx[:-1]  # (not a kind word closing an organisation's or a street's name: "Bayou Teche Nursing & Rehab",
-            # nor a clinical word the tagger is sure closes it: "Peak Performance PT", "Northwell Health Labs";
-            # a time after it is the sentence's: "works at the warehouse nights")
+            idx = idx[:-1]  # (not a kind word nor another clinical word the tagger is sure closes an organisation's or a
+            # street's name: "Bayou Teche Nursing & Rehab", "Peak Performance PT", "Northwell Health Labs"; where it is
+            # unsure, the unit after the name is the unit's: "PROVIDENCE PSYCH", and the completion adds the kind words
+            # of a name; a time after it is the sentence's: "works at the warehouse nights")
+        if cat == "LOCATION" and len(idx) > 1 and _clinical_code_in_sentence(text, toks[idx[-1]]):
+            idx = idx[:-1]  # "in salem, nc 2l": a two-letter code that is a clinical one, with the sentence going on, is
+            while idx and _junk(toks[idx[-1]][2]):  # the clinical one ("nc": nasal cannula), not the place's state
+                idx = idx[:-1]
         if cat != "NAME" and len(idx) > 1 and _kind(toks[idx[-1]][2]) and _DEPARTMENT_AFTER_RE.match(text, toks[idx[-1]][1]):
             idx = idx[:-1]  # "SILVER RIDGE EMERGENCY DEPT": the kind before a department's noun is the department's
         if not idx:
@@ -500,13 +515,14 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
         if least < threshold:
             continue
         if cat != "NAME" and least < MIN_MARGINAL and (
-                all(_everyday(toks[i][2], ambiguous=True) for i in idx) and any(_joining(toks[i][2]) for i in idx)
+                all(_everyday(toks[i][2], ambiguous=True) for i in idx)
+                and (any(_joining(toks[i][2]) for i in idx) or _generic(toks[idx[0]][2]))
                 and not any(_capitalised_mid_sentence(text, toks[i]) for i in idx)
                 or _RELATION_BEFORE_RE.search(text, max(0, toks[idx[0]][0] - 24), toks[idx[0]][0])):
-            continue  # "info from chart and ems", "COORDINATION OF CARE": below the names' threshold, everyday words (a
-            # surname's too: "care") joined by a function word or a mark, with no capital a mixed-case line gives, are a
-            # phrase, not evidence enough of a place ("little lambs" is); nor is a span right after a relative's word
-            # ("his wife, Mary & sons visited"): that is the relative
+            continue  # "info from chart and ems", "COORDINATION OF CARE", "state police involved": below the names'
+            # threshold, everyday words (a surname's too: "care") joined by a function word or a mark, or led by a kind
+            # word, with no capital a mixed-case line gives, are a phrase, not evidence enough of a place ("little
+            # lambs" is); nor is a span right after a relative's word ("his wife, Mary & sons visited"): the relative
         start, end = toks[idx[0]][0], toks[idx[-1]][1]
         if _slashed(text, start, end) and _paired_with_a_word(text, start, end):
             continue  # "Cor/Cardiac", "CK/MB/Tn": a header or test pair, not a name (but "Okafor/Lin", "Mercy/Baystate")

@@ -180,6 +180,9 @@ def test_below_the_names_threshold_a_phrase_of_everyday_words_is_no_place():
     assert unsure("referred to okafor house", ["O", "O", "B-HOSPITAL", "I-HOSPITAL"]) == ["okafor house"]
     assert unsure("daycare at Little Lambs now", ["O", "O", "B-HOSPITAL", "I-HOSPITAL", "O"]) == ["Little Lambs"]
     assert unsure("daycare at little lambs", ["O", "O", "B-HOSPITAL", "I-HOSPITAL"]) == ["little lambs"]
+    # led by a kind word, everyday words are a description ("state police"); an unsure unit closing a name is the unit's
+    assert unsure("fire last year, state police involved", ["O"] * 4 + ["B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL"]) == []
+    assert unsure("FROM PROVIDENCE PSYCH ON 1:1", ["O", "B-HOSPITAL", "I-HOSPITAL", "O", "O", "O", "O"]) == ["PROVIDENCE"]
     # everyday words joined by a function word or a mark are a phrase below the names' threshold, not above it
     assert unsure("goes to bread and roses", ["O", "O", "B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL"]) == []
     assert unsure("goes to bread and roses", ["O", "O", "B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL"], p=0.9) == ["bread and roses"]
@@ -243,6 +246,14 @@ def test_the_gate_threshold_is_a_setting_and_part_of_the_identity():
     assert TextPipeline("L2", l2={"ner_min_marginal": 0.3}).levels[-1].ner.thresholds == {"NAME": 0.3, "LOCATION": 0.3, "HOSPITAL": 0.3}
     # the setting is the crf layer's alone: another layer ignores it
     assert TextPipeline("L2", l2={"ner": None, "ner_min_marginal": 0.5}).levels[-1].ner is None
+
+
+def test_a_clinical_two_letter_code_the_sentence_goes_on_after_is_no_state():
+    tags = ["O", "O", "O", "O", "B-LOCATION", "I-LOCATION", "I-LOCATION", "O"]
+    assert _gated("fell at home in salem, nc 2l", tags + ["O"]) == [("salem", "LOCATION")]
+    # before punctuation or a ZIP code it is the state
+    assert _gated("fell at home in salem, nc.", tags) == [("salem, nc", "LOCATION")]
+    assert _gated("Lives in Salem, NC 27101", ["O", "O", "B-LOCATION", "I-LOCATION", "I-LOCATION", "O"]) == [("Salem, NC", "LOCATION")]
 
 
 def test_gate_drops_a_pharmacy_or_a_centre_named_only_by_how_or_where_it_serves():
