@@ -59,7 +59,11 @@ threshold that costs the real notes and the clinical lines nothing. Real notes
 hold far less PHI than the written ones, so the layer's errors weigh more on them.
 Places and institutions are the exception: their spans need only :data:`PLACE_MIN_MARGINAL`
 (0.5), which gained recall on tune notes left out of training and cost the real
-notes nothing with the model of 2026-12-05 (names below 0.8 did cost them; see the constant).
+notes nothing with the model of 2026-12-05 (names below 0.8 did cost them; see the constant);
+below 0.8 a phrase of everyday words (joined by a function word or led by a kind word) is
+still dropped. A kind or clinical word closing an organisation's name stays in it where the
+tagger is sure of it ("Peak Performance PT"), two words led by a given name that is an
+everyday word too are a name ("rose hart"), and a role after a name is trimmed off it.
 """
 
 from __future__ import annotations
