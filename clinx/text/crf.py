@@ -388,19 +388,6 @@ def _kind(w: str) -> bool:
     return low in _GENERIC_WORDS or low in STREET_SUFFIXES
 
 
-_AFTER_SLASH_RE = re.compile(r"/([A-Za-z][A-Za-z'-]*)")
-_BEFORE_SLASH_RE = re.compile(r"([A-Za-z][A-Za-z'-]*)/$")
-
-
-def _paired_with_a_word(text: str, start: int, end: int) -> bool:
-    """Is the word across the span's slash an everyday or clinical word, or no word ("Cor/Cardiac", "CK/MB")? Then
-    the pair is a header or a test; a name across it ("Okafor/Lin") makes a pair of names."""
-    after = _AFTER_SLASH_RE.match(text, end)
-    before = _BEFORE_SLASH_RE.search(text, max(0, start - 40), start)
-    words = [m.group(1) for m in (after, before) if m is not None]
-    return not words or any(_everyday(w) for w in words)
-
-
 def _capitalised_mid_sentence(text: str, tok: tuple[int, int, str]) -> bool:
     """Is the token capitalised (not in capitals) in a mixed-case line, after a word of the same sentence? There the
     capital is evidence of a name that a lower-case or all-capitals line cannot give."""
@@ -436,11 +423,21 @@ def _closing_service(w: str) -> bool:
     return w[0].isalpha() and _low(w) not in FUNCTION_WORDS and _low(w) not in _PERSON_WORDS
 
 
-def _slashed(text: str, start: int, end: int) -> bool:
-    """Is the span joined by a slash to a word ("Cor/Cardiac", "CK/MB")? ("w/Anna": a short "with" is no pair.)"""
-    if text[end : end + 1] == "/":
-        return True
-    return start >= 3 and text[start - 1] == "/" and text[start - 3 : start - 1].isalpha()
+#: The word right after a slash, and the word right before one.
+_AFTER_SLASH_RE = re.compile(r"/([A-Za-z][A-Za-z'-]*)")
+_BEFORE_SLASH_RE = re.compile(r"([A-Za-z][A-Za-z'-]*)/$")
+
+
+def _pair_with_a_word(text: str, start: int, end: int) -> bool:
+    """Is the span one half of a pair joined by a slash whose other half is an everyday or clinical word, or no word
+    ("Cor/Cardiac", "CK/MB/Tn": a header or a test pair)? A name across the slash makes a pair of names ("Okafor/Lin");
+    a short "with" makes no pair ("w/Anna")."""
+    if text[end : end + 1] != "/" and not (start >= 3 and text[start - 1] == "/" and text[start - 3 : start - 1].isalpha()):
+        return False
+    after = _AFTER_SLASH_RE.match(text, end)
+    before = _BEFORE_SLASH_RE.search(text, max(0, start - 40), start)
+    words = [m.group(1) for m in (after, before) if m is not None]
+    return not words or any(_everyday(w) for w in words)
 
 
 class CrfNer:
@@ -531,7 +528,7 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
             # word, with no capital a mixed-case line gives, are a phrase, not evidence enough of a place ("little
             # lambs" is); nor is a span right after a relative's word ("his wife, Mary & sons visited"): the relative
         start, end = toks[idx[0]][0], toks[idx[-1]][1]
-        if _slashed(text, start, end) and _paired_with_a_word(text, start, end):
+        if _pair_with_a_word(text, start, end):
             continue  # "Cor/Cardiac", "CK/MB/Tn": a header or test pair, not a name (but "Okafor/Lin", "Mercy/Baystate")
         while len(idx) > 1 and _low(toks[idx[-1]][2]) in _PERSON_WORDS and _low(toks[idx[-1]][2]) not in RELATIONS:
             idx = idx[:-1]  # "Okafor RN", "Brightview Case Manager": the role after a name or a place is context
