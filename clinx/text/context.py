@@ -39,13 +39,14 @@ from clinx.text.evidence import (
     cut_regions_out,
     drop_state_and_country_parts,
     regions_after_places,
-    streets_meeting_places,
     report_verb_word,
+    street_words_after_places,
+    streets_meeting_places,
 )
 from clinx.text.institutions import complete_institutions
 from clinx.text.lexicons import first_names, fold
 from clinx.text.ner import make_ner
-from clinx.text.rules import NON_NAMES, _extend_name_left, name_gazetteer, signer_codes
+from clinx.text.rules import NON_NAMES, _extend_name_left, initials_before_names, name_gazetteer, signer_codes
 
 #: Single-word anchors -> the category a boosted token most likely has.
 ANCHORS: dict[str, str] = {
@@ -571,7 +572,9 @@ class ContextLevel:
         else:  # ("keep": a span of the model that runs over a town's state leaves the state)
             cands = cut_regions_out(text, cands)
         cands = cands + compass_letters_of_places(text, cands)
+        cands = cands + street_words_after_places(text, cands)  # "([Colesville] Rd)": the street's word the model left
         cands = cands + signer_codes(text, cands)  # "[FILBERT BRIGHT], M.D.    FB59": the model's names too
+        cands = cands + initials_before_names(text, cands)  # "—S. [Oduya]": and their initials
         return apply_candidates(text, cands, self.name, salt=self.salt, keep_values=self.keep_values)
 
 

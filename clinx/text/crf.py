@@ -471,6 +471,8 @@ class CrfNer:
         return gated_spans(text, toks, tags, lambda i: tagger.marginal(tags[i], i), self.thresholds, "crf")
 
 
+#: A plural's possessive closing an institution's name ("City Children's", "BRIGHAM AND WOMEN'S").
+_PLURAL_POSSESSIVE_END_RE = re.compile(r"(?i)\b(?:children|women|men|people|veterans|kids)['’]s$")
 #: A department's noun after a kind word ("EMERGENCY DEPT", "Surgical Unit").
 _DEPARTMENT_AFTER_RE = re.compile(r"(?i)[ \t]+(?:dept|department|room|unit|ward|services)\b")
 #: Services that many local providers run under one name, or kinds of team, which notes name as a kind of help, as
@@ -587,8 +589,9 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
             continue  # "elder services and meals on wheels": a service many local providers run, named as its kind
         if cat == "LOCATION" and only_states(text[start:end]):
             continue  # "moved from tennessee": a state or a country alone is no identifier (Safe Harbor)
-        if text[end - 2 : end].lower() in ("'s", "’s"):
-            end -= 2  # "Dr. Thorne's service": the possessive is no part of the name
+        if text[end - 2 : end].lower() in ("'s", "’s") and not (cat != "NAME" and _PLURAL_POSSESSIVE_END_RE.search(text, start, end)):
+            end -= 2  # "Dr. Thorne's service": the possessive is no part of the name (but "CITY CHILDREN'S", "Women's":
+            # a plural's possessive ends an institution's name, and "[HOSPITAL]'S" would leave a letter of it)
         out.append(Candidate(start, end, cat, f"ner:{source}:{cat.lower()}", SCORE))
     return out
 

@@ -821,6 +821,36 @@ def compass_letters_of_places(text: str, cands: list) -> list[Candidate]:
     return out
 
 
+#: A street's word right after a removed name ("[Colesville] Rd", "[INDIAN SCHOOL] RD plant"): an abbreviation in any
+#: case, a full word capitalised; "Dr" and "St" only before a mark, a line's end or a number (and "St" before a word in
+#: lower case too), since before a word either may be a title: "Jones Dr. Smith", "St. Mary's", "called jones dr about".
+_STREET_WORD_AFTER_RE = re.compile(
+    r"[ \t](?:(?i:rd|ave?|blvd|ln|hwy|pkwy|tpke)\b\.?"
+    r"|(?:Road|Street|Avenue|Boulevard|Lane|Drive|Highway|Parkway|Turnpike|ROAD|STREET|AVENUE|BOULEVARD|LANE|DRIVE|HIGHWAY"
+    r"|PARKWAY|TURNPIKE)\b"
+    r"|(?i:dr|st)\b\.?(?=[ \t]*(?:[,;:)\n]|$)|[ \t]+\d)|(?i:st)\b\.?(?=[ \t]+[a-z]))"
+)
+_NAMED_PLACEHOLDER_RE = re.compile(r"\[(?:NAME|LOCATION|HOSPITAL)\]")
+
+
+def street_words_after_places(text: str, cands: list) -> list[Candidate]:
+    """The street's word after a removed place, institution or name ("(Giant Pharmacy, [Colesville] Rd)", "ON [INDIAN
+    SCHOOL] RD"), as a LOCATION candidate: a tagger or a rule that found the street's name without its word leaves the
+    word, and "[NAME] Rd" still says where. After candidates and placeholders of those three categories."""
+    ends = {c.end: c.category == "NAME" for c in cands if c.category in _PLACE_CATEGORIES or c.category == "NAME"}
+    if "[" in text:
+        ends.update((m.end(), m.group() == "[NAME]") for m in _NAMED_PLACEHOLDER_RE.finditer(text))
+    out = []
+    for e, after_name in sorted(ends.items()):
+        m = _STREET_WORD_AFTER_RE.match(text, e)
+        if m is not None and not (after_name and not (text[m.start() + 1].isupper() and text[m.start() + 2].islower())):
+            # (after a person's name only a capitalised word in a mixed-case line: "tess rd", "ANA RUIZ RD" sign as a
+            # dietitian, "Dr" as a doctor)
+            word_end = m.end() - (1 if text[m.end() - 1] == "." else 0)
+            out.append(Candidate(m.start() + 1, word_end, "LOCATION", "evidence:street_word_after_place", 0.85))
+    return out
+
+
 #: A flat's or a unit's number written before its street ("Flat 3, 8 Pittencrieff St", "Apt 4B, 12 Elm St", "Unit 5/22").
 _UNIT_BEFORE_RE = re.compile(r"(?i)(?<![\w-])(?:apt|apartment|unit|flat|suite|ste)\.?[ \t]?#?[ \t]?\d{1,5}[a-z]?(?:,[ \t]{1,2}|[ \t]{1,2}|/)$")
 

@@ -793,8 +793,10 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         # ("resident jane doe, 94. alert": a sentence's end after the age too)
         # ("Alleged victim: [NAME], 90 (DOB ...)": or a date of birth in parentheses)
         # ("Mrs Ada Byrne, 93 y, lives": a unit of years after it; "Nora Healy (Nonie), 96,": a nickname before it)
+        # ("great-grandmother (Ilona Farkas, 93) who": the parenthesis that holds name and age closing; "Odessa
+        # Washington, 94, "sharp as a tack"": a quotation after the comma)
         r"(?<=[A-Za-z)]),[ \t](?P<v>9\d|1[01]\d)(?:[ \t]?(?:y|yo|yrs?|y/o)\b)?"
-        r"(?:,(?=[ \t]+[a-z])|\.(?=[ \t]+[a-z])|(?=[ \t]\((?i:dob|d\.o\.b|born|b\.)))",
+        r"(?:,(?=[ \t]+[\"“']?[a-z])|\.(?=[ \t]+[a-z])|(?=\)(?!\d))|(?=[ \t]\((?i:dob|d\.o\.b|born|b\.)))",
         "AGE", 0.85, validator=_age_after_name_ok, flags=re.I, gate=lambda t, low: ", 9" in t or ", 1" in t,
     ),
     # "lives with husband (97)", "MOM (91) HAD 2 FALLS": an age over 89 in parentheses after a relative

@@ -1046,8 +1046,27 @@ def _extend_initials_right(text: str, c: Candidate) -> Candidate:
 
 
 #: A capital's initial right before a name: with its dot, or without one when it is no pronoun, article or sex
-#: ("T. Oyelowo", "K HOLLOWAY"; not "I Smith", "A Smith", "45 F Jones"), after a blank, a line's start or "(" or "-".
-_INITIAL_BEFORE_RE = re.compile(r"(?:^|(?<=[ \t\n(-]))(?<!\d[ \t])([A-Z]\.|[B-EG-HJ-LN-Z])[ \t]{1,2}$")
+#: ("T. Oyelowo", "K HOLLOWAY"; not "I Smith", "A Smith", "45 F Jones"), after a blank, a line's start or "(" or a
+#: dash ("—S. Oduya, PharmD": a signature's em dash).
+_INITIAL_BEFORE_RE = re.compile(r"(?:^|(?<=[ \t\n(\-—–]))(?<!\d[ \t])([A-Z]\.|[B-EG-HJ-LN-Z])[ \t]{1,2}$")
+_NAME_PLACEHOLDER_RE = re.compile(r"\[NAME\]")
+
+
+def initials_before_names(text: str, cands: list[Candidate]) -> list[Candidate]:
+    """The initial right before a NAME candidate or a ``[NAME]`` placeholder ("—S. [Oduya], PharmD"), as a NAME
+    candidate: L1's names take theirs in :func:`_extend_name_left`; this gives the model's names (and the names an
+    earlier level removed) theirs, since "S. [NAME]" leaves a letter of the name."""
+    starts = {c.start for c in cands if c.category == "NAME"}
+    if "[" in text:
+        starts.update(m.start() for m in _NAME_PLACEHOLDER_RE.finditer(text))
+    out = []
+    for s in sorted(starts):
+        if s == 0 or text[s - 1] not in " \t":
+            continue
+        m = _INITIAL_BEFORE_RE.search(text, max(0, s - 6), s)
+        if m is not None:
+            out.append(Candidate(m.start(1), m.end(1), "NAME", "rules:initial_before_name", 0.85))
+    return out
 
 
 def _extend_name_left(text: str, c: Candidate) -> Candidate:

@@ -96,6 +96,9 @@ def test_gate_trims_roles_and_possessives_and_drops_pairs_and_roles():
     # the role before a name is trimmed; a possessive is left out of the name
     assert _gated("called NURSE DEVON", ["O", "B-NAME", "I-NAME"]) == [("DEVON", "NAME")]
     assert _gated("Dr. Thorne's service", ["O", "O", "B-NAME", "O"]) == [("Thorne", "NAME")]
+    # (but a plural's possessive closing an institution's name is the name's: "[HOSPITAL]'S" would leave a letter)
+    assert _gated("TO CITY CHILDREN'S AT 1018", ["O", "B-HOSPITAL", "I-HOSPITAL", "O", "O"]) == [("CITY CHILDREN'S", "HOSPITAL")]
+    assert _gated("seen at Baystate's ED", ["O", "O", "B-HOSPITAL", "O"]) == [("Baystate", "HOSPITAL")]
     # a span that ends with a role names nobody; a word joined by a slash is a header pair
     assert _gated("reviewed by Attending Physician", ["O", "O", "B-HOSPITAL", "I-HOSPITAL"]) == []
     assert _gated("Cor/Cardiac RRR", ["B-NAME", "O", "O", "O"]) == []

@@ -300,6 +300,11 @@ def test_a_typists_initials_an_age_after_a_name_and_a_hearing_date():
     assert "Dr." in _l2("Dictated by Dr. Nguyen, transcribed by dp.")
     assert "92" not in _l2("mrs. murphy, 92, lives with daughter dawn.")
     assert _l2("o2 sat, 92, on ra") == "o2 sat, 92, on ra"
+    # the parenthesis holding a name and an age closing, a quotation after the age's comma
+    assert "93" not in _l2("GREAT-GRANDMOTHER (ILONA FARKAS, 93) WHO PROVIDES CHILDCARE")
+    assert "94" not in _l2('great-grandmother, mrs. odessa washington, 94, "sharp as a tack", helps')
+    for kept in ("o2 sat (ra, 92) on arrival", "SATS (NC, 94) STABLE", "BP (sitting, 92) low"):
+        assert _l2(kept) == kept
     assert "9/20" not in _l2("to attend hearing 9/20.")
 
 

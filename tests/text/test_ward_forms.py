@@ -563,6 +563,39 @@ def test_a_compass_letter_goes_with_its_street():
     assert "OREGON" not in out and " S " not in out, out
 
 
+def test_a_streets_word_goes_with_the_name_before_it():
+    from clinx.text.base import Candidate
+    from clinx.text.evidence import street_words_after_places
+
+    def words(text, cands=()):
+        return [text[c.start : c.end] for c in street_words_after_places(text, list(cands))]
+
+    # after a placeholder or a candidate a tagger found, an abbreviation in any case, a full word capitalised
+    assert words("Pharmacy ([HOSPITAL], [NAME] Rd) needs auth") == ["Rd"]
+    assert words("OUTSIDE THE [HOSPITAL] ON [HOSPITAL] RD ~1300") == ["RD"]
+    assert words("Employer: Ferro, Gaffney Road plant", [Candidate(17, 24, "NAME", "t", 0.8)]) == ["Road"]
+    assert words("lives near [LOCATION] St in town") == ["St"]
+    # "Dr" and "St" before a capitalised or a lower-case word may be titles; a lower-case full word is no street's
+    assert words("seen by [NAME] Dr. Smith today") == [] and words("called [NAME] dr about it") == []
+    assert words("Dr. [NAME] St. Luke's") == [] and words("wife [NAME] drove him") == []
+    assert words("[NAME] road trip") == []
+    # after a person's name, only a capitalised word in a mixed-case line: "tess rd", "ANA RUIZ RD" sign as dietitians
+    assert words("education w/ [NAME] rd next wk") == [] and words("SEEN BY [NAME] RD") == []
+    assert words("OUTSIDE [HOSPITAL] RD") == ["RD"]
+
+
+def test_an_initial_goes_with_the_name_after_it():
+    from clinx.text.rules import initials_before_names
+
+    def initials(text):
+        return [text[c.start : c.end] for c in initials_before_names(text, [])]
+
+    assert initials("F/u call 10/6.\n—S. [NAME], PharmD") == ["S."]
+    assert initials("seen by T. [NAME] today") == ["T."]
+    # not a pronoun, an article or the patient's sex after an age
+    assert initials("I [NAME]") == [] and initials("45 F [NAME]") == []
+
+
 @pytest.mark.parametrize(
     "text",
     ["MIBI was reportedly stopped 2/2 to chest pain, though", "MEDICATIONS:  Zestril, Zocor, hydrochlorothiazide",
