@@ -43,7 +43,7 @@ from clinx.text.evidence import (
     street_words_after_places,
     streets_meeting_places,
 )
-from clinx.text.institutions import complete_institutions
+from clinx.text.institutions import articles_of_institutions, complete_institutions, join_institution_parts
 from clinx.text.lexicons import first_names, fold
 from clinx.text.ner import make_ner
 from clinx.text.rules import NON_NAMES, _extend_name_left, initials_before_names, name_gazetteer, signer_codes
@@ -575,6 +575,11 @@ class ContextLevel:
         cands = cands + street_words_after_places(text, cands)  # "([Colesville] Rd)": the street's word the model left
         cands = cands + signer_codes(text, cands)  # "[FILBERT BRIGHT], M.D.    FB59": the model's names too
         cands = cands + initials_before_names(text, cands)  # "—S. [Oduya]": and their initials
+        # "[VETERANS HOME] AT [CARVERTON]": the small word between two parts of one institution's name that the model,
+        # or the model and L1, found apart (L1 joins its own parts): "AT" left would keep the name from being removed
+        removed = [Candidate(m.start(), m.end(), m.group()[1:-1], "placeholder", 1.0) for m in PLACEHOLDER_RE.finditer(text)]
+        cands = cands + join_institution_parts(text, cands + removed, with_and=False)
+        cands = cands + articles_of_institutions(text, cands + removed)  # "Facility: The [Arbors]": and the "The" it begins with
         return apply_candidates(text, cands, self.name, salt=self.salt, keep_values=self.keep_values)
 
 

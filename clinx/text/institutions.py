@@ -1378,11 +1378,13 @@ def find_hospital_acronyms(text: str) -> list[Candidate]:
 _JOIN_PARTS = re.compile(r"[ \t]{1,2}(?:of|at|for|de|del|du)(?:[ \t]{1,2}the)?[ \t]{1,2}|[ \t]?&[ \t]?|[ \t]{1,2}and[ \t]{1,2}", re.IGNORECASE)
 
 
-def join_institution_parts(text: str, cands: list[Candidate]) -> list[Candidate]:
+def join_institution_parts(text: str, cands: list[Candidate], *, with_and: bool = True) -> list[Candidate]:
     """One span over two found parts of an institution's name and the small word between them: "[Sacred Heart Soup
     Kitchen] of [South Marlow]", "[Veterans Home] at [Carverton]", "[Hebrew ElderLife] at [Roslyn Park]".
 
     The left part is an institution; the right one an institution, a place or, after "of"/"at"/"for", a name.
+    ``with_and=False``: not two institutions joined by "and" or "&" (L2 joins the model's parts, which may be two
+    mentions: "referral sent to [Gavin Foundation] and [Hope House]").
     Only the joining word is new: a span counts as removed when all of its letters are, and "of" left between
     two removed parts keeps the name's shape for no reader.
     """
@@ -1404,9 +1406,32 @@ def join_institution_parts(text: str, cands: list[Candidate]) -> list[Candidate]
         word = m.group().strip(" \t").lower()
         if right.category == "NAME" and not word.startswith(("of", "at", "for")):
             continue  # ("MGH and Dr. [NAME]": two mentions)
-        if right.category != "HOSPITAL" and word in ("and", "&"):
+        if word in ("and", "&") and (right.category != "HOSPITAL" or not with_and):
             continue  # ("[MGH] and [Boston]")
         out.append(Candidate(c.start, right.end, "HOSPITAL", "rule:institution_joined", 0.85))
+    return out
+
+
+#: "The" written as a name's first word right before an institution: capitalised where a sentence does not begin
+#: ("Facility: The Arbors", "at The Willows"), or in a line of capitals ("THE MEADOWS AT CEDAR RIDGE").
+_ARTICLE_BEFORE_RE = re.compile(r"(?:(?<=[ \t(,;:\-])|^)(?:The|THE)[ \t]$", re.MULTILINE)
+_SENTENCE_END_BEFORE_RE = re.compile(r"(?:^|[.!?][ \t]{1,2})$", re.MULTILINE)
+
+
+def articles_of_institutions(text: str, cands: list[Candidate]) -> list[Candidate]:
+    """An institution's span with the "The" its name begins with ("Facility: The [Arbors at Fox Chase]", "SEEN AT THE
+    [MEADOWS AT CEDAR RIDGE]"), as a HOSPITAL candidate: writers and annotators count it in the name, and a "The" left
+    keeps the name from being removed. Not a "The" that begins a sentence or a line, which is capitalised anyway."""
+    out = []
+    for c in cands:
+        if c.category != "HOSPITAL":
+            continue
+        m = _ARTICLE_BEFORE_RE.search(text, max(0, c.start - 5), c.start)
+        if m is None:
+            continue
+        if m.group().startswith("The") and _SENTENCE_END_BEFORE_RE.search(text, max(0, m.start() - 3), m.start()):
+            continue
+        out.append(Candidate(m.start(), c.end, "HOSPITAL", "rule:institution_article", 0.85))
     return out
 
 
@@ -1605,4 +1630,4 @@ def _sentence_start(text: str, pos: int) -> bool:
 from clinx.text import evidence as _E  # noqa: E402
 from clinx.text import lexicons as _L  # noqa: E402
 
-__all__ = ["find_affiliations", "find_capitalised_institutions", "find_kinds_of_places", "find_placement_replies", "join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_institution_fields", "find_header_institutions", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]
+__all__ = ["articles_of_institutions", "find_affiliations", "find_capitalised_institutions", "find_kinds_of_places", "find_placement_replies", "join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_institution_fields", "find_header_institutions", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]

@@ -731,3 +731,35 @@ def test_a_dictating_clinicians_code_spelled_by_their_initials_goes():
     out = _l2("Dictated by:  FILBERT BRIGHT, M.D.    FB59 \n")
     assert "FB59" not in out and "M.D." in out
     assert _l2("Mary to get MT1 scan").endswith("MT1 scan")  # letters of a function word spell no one
+
+
+def test_the_word_between_two_found_parts_of_an_institution_goes_at_l2():
+    from clinx.text.base import Candidate
+    from clinx.text.context import ContextLevel
+
+    level = ContextLevel(ner=None)
+
+    def with_model_span(text, words, category):
+        i = text.index(words)
+        return level.apply(text, proposals=[Candidate(i, i + len(words), category, "ner:crf:test", 0.8)]).text
+
+    # an institution L1 removed, then the model's place after "at": one name, and "at" left would keep it
+    assert with_model_span("moved to [HOSPITAL] at Silver Pond last week", "Silver Pond", "LOCATION") == "moved to [HOSPITAL] last week"
+    # a person and the institution after "at" are two mentions; "in" puts an institution in its town
+    assert with_model_span("seen by [NAME] at Silver Pond", "Silver Pond", "HOSPITAL") == "seen by [NAME] at [HOSPITAL]"
+    assert with_model_span("seen at [HOSPITAL] in Silver Pond", "Silver Pond", "LOCATION") == "seen at [HOSPITAL] in [LOCATION]"
+
+
+def test_the_the_an_institutions_name_begins_with_goes_with_it():
+    from clinx.text.base import Candidate
+    from clinx.text.institutions import articles_of_institutions
+
+    def spans(text, words):
+        i = text.index(words)
+        return [text[c.start : c.end] for c in articles_of_institutions(text, [Candidate(i, i + len(words), "HOSPITAL", "t", 0.8)])]
+
+    assert spans("Facility: The Arbors at Fox Chase", "Arbors at Fox Chase") == ["The Arbors at Fox Chase"]
+    assert spans("SEEN AT THE MEADOWS AT CEDAR RIDGE", "MEADOWS AT CEDAR RIDGE") == ["THE MEADOWS AT CEDAR RIDGE"]
+    # a sentence's or a line's capital, and a lower-case article, are the sentence's
+    assert spans("Pt d/c home. The Arbors called.", "Arbors") == [] and spans("The Arbors called", "Arbors") == []
+    assert spans("went to the Arbors", "Arbors") == []
