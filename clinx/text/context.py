@@ -46,7 +46,7 @@ from clinx.text.evidence import (
 from clinx.text.institutions import articles_of_institutions, complete_institutions, join_institution_parts
 from clinx.text.lexicons import first_names, fold
 from clinx.text.ner import make_ner
-from clinx.text.rules import NON_NAMES, _extend_name_left, initials_before_names, name_gazetteer, signer_codes
+from clinx.text.rules import NON_NAMES, _extend_name_left, initials_before_names, middle_initials_after_names, name_gazetteer, signer_codes
 
 #: Single-word anchors -> the category a boosted token most likely has.
 ANCHORS: dict[str, str] = {
@@ -575,6 +575,7 @@ class ContextLevel:
         cands = cands + street_words_after_places(text, cands)  # "([Colesville] Rd)": the street's word the model left
         cands = cands + signer_codes(text, cands)  # "[FILBERT BRIGHT], M.D.    FB59": the model's names too
         cands = cands + initials_before_names(text, cands)  # "—S. [Oduya]": and their initials
+        cands = cands + middle_initials_after_names(text, cands)  # "PT: [OKONJO, FAITH] A.   MRN": and middle initials
         # "[VETERANS HOME] AT [CARVERTON]": the small word between two parts of one institution's name that the model,
         # or the model and L1, found apart (L1 joins its own parts): "AT" left would keep the name from being removed
         removed = [Candidate(m.start(), m.end(), m.group()[1:-1], "placeholder", 1.0) for m in PLACEHOLDER_RE.finditer(text)]

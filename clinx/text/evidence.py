@@ -662,6 +662,21 @@ def _town_read_as_name(text: str, c) -> bool:
     return text[c.start : c.end].lower() in _lex()[4] and _CODES_AS_CREDENTIALS_RE.match(text, c.end) is None
 
 
+#: A word that puts what follows in a place ("moved up from [GARY], IN", "assisted living in [Cheshire], CT").
+_PLACE_CUE_BEFORE_RE = re.compile(r"(?i)\b(?:from|in|near|visiting|outside)[ \t]{1,2}$")
+#: A state's code after a comma, in capitals or in a lower-case line's lower case ("[CARSON], CA X 3 WKS", "caguas, pr").
+_CODE_AFTER_CUED_NAME_RE = re.compile(r",[ \t]([A-Z]{2}|[a-z]{2})\b(?![\w'’-])")
+_NUMBER_NEXT_RE = re.compile(r"[ \t]*\d+(?:\.\d+)?[a-zA-Z%/]")  # (a dose or a flow: "2l", "4lpm"; not "2 yrs")
+_NAME_PLACEHOLDER_RE = re.compile(r"\[NAME\]")
+
+
+def _name_after_place_cue(text: str, start: int, end: int) -> bool:
+    """Is the name at ``start:end`` a town read as a person's name: right after a place's cue word, and before a
+    state's code that is no credential or degree ("FROM [GARY], IN IN 2021"; not "seen by [Dr. Jackson], MS")?"""
+    return _PLACE_CUE_BEFORE_RE.search(text, max(0, start - 12), start) is not None \
+        and _CODES_AS_CREDENTIALS_RE.match(text, end) is None
+
+
 def regions_after_places(text: str, cands: list) -> list[Candidate]:
     """The states and countries that close a removed place's name, as LOCATION candidates: after a LOCATION or a
     HOSPITAL candidate or placeholder ("[LOCATION], OH [ZIP]"), and a state's code just before a ZIP code.
@@ -670,11 +685,18 @@ def regions_after_places(text: str, cands: list) -> list[Candidate]:
     default); a state or a country on its own still stays (Safe Harbor keeps states; ``drop_state_and_country_parts``).
     """
     ends = {c.end for c in cands if c.category in _PLACE_CATEGORIES or c.category == "NAME" and _town_read_as_name(text, c)}
+    # a town read as a person's name after a place's cue: its state's code goes with it though a word follows the code
+    cued = {c.end for c in cands if c.category == "NAME" and _name_after_place_cue(text, c.start, c.end)}
     if "[" in text:
         ends.update(m.end() for m in _PLACE_PLACEHOLDER_RE.finditer(text))
+        cued.update(m.end() for m in _NAME_PLACEHOLDER_RE.finditer(text) if _name_after_place_cue(text, m.start(), m.end()))
     out = []
-    for end in sorted(ends):
+    for end in sorted(ends | cued):
         r = region_after(text, end)
+        if r is None and end in cued and (m := _CODE_AFTER_CUED_NAME_RE.match(text, end)) is not None \
+                and m.group(1).lower() in US_STATES and not (
+                    classify(m.group(1).lower()) == C and _NUMBER_NEXT_RE.match(text, m.end())):
+            r = m.span(1)  # (not a clinical code before a dose: "in salem, nc 2l" is on a nasal cannula)
         if r is not None:
             out.append(Candidate(r[0], r[1], "LOCATION", "evidence:region_after_place", 0.9))
     for c in cands:  # "hazard ky 41701": a state's code before a removed ZIP code is part of the address

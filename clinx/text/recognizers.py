@@ -454,6 +454,22 @@ def _dash_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return None if _letters_are_a_word(letters) else m.span("v")
 
 
+#: Dotted letters that are an abbreviation, not initials ("a.m.", "e.g.", "n.p.o." are clinical terms or these).
+_DOTTED_WORDS = frozenset("am pm eg ie us uk dc nb ps".split())
+_DOTTED_GATE_RE = re.compile(r"[A-Za-z]\.[ ]?[A-Za-z]\.")
+
+
+def _dotted_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """Dotted initials unless the letters are a clinical abbreviation or a dotted word ("p.o.", "b.i.d.", "a.m.")."""
+    from clinx.text.evidence import CREDENTIALS
+    from clinx.text.lexicons import is_clinical_term
+
+    letters = m.group("v").replace(".", "").replace(" ", "").lower()
+    if letters in _DOTTED_WORDS or letters in CREDENTIALS or is_clinical_term(letters):
+        return None
+    return m.span("v")
+
+
 def _dash_signature_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """A given name and a surname after a signature's dash: the first a name (a given name when it is also a word) or,
     on the note's last line, an unknown word; the second no function word. "-- Chest Pain", "-- Will Follow" are no one."""
@@ -965,9 +981,17 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "dash_initials",
         # (the dash first, the look-behind after it: the engine skips to dashes; no word, slash or dash before it)
-        r"(?m)-(?<![\w/-]-)-?[ \t]?(?P<v>[A-Za-z]{2,3}|[A-Za-z]\.[ ]?[A-Za-z]\.(?:[ ]?[A-Za-z]\.)?)"
+        # ("— A.V.": an em or en dash signs as a hyphen does)
+        r"(?m)[-—–](?<![\w/\-—–][-—–])[-—–]?[ \t]?(?P<v>[A-Za-z]{2,3}|[A-Za-z]\.[ ]?[A-Za-z]\.(?:[ ]?[A-Za-z]\.)?)"
         r"(?P<role>[ \t]?/[ \t]?(?i:rn|lpn|np|md|pa|cna|rt|rrt|sw|cm|pt|ot|slp))?[ \t]*$",
-        "NAME", 0.85, validator=_dash_initials_ok, gate=lambda t, low: "-" in t,
+        "NAME", 0.85, validator=_dash_initials_ok, gate=lambda t, low: "-" in t or "—" in t or "–" in t,
+    ),
+    # "RECORDED BY: K.B., RN", "SIGNED J.O.B.", "K. Sorensen, MSW / J.R. (SW intern)": dotted initials after "by",
+    # "signed" or a signers' slash, or opening a line, before a comma, a parenthesis or the line's end
+    Recognizer(
+        "dotted_initials",
+        r"(?im)(?:\b(?:by|signed|signature)[ \t]*:?|/|^)[ \t]*(?P<v>[a-z]\.[ ]?[a-z]\.(?:[ ]?[a-z]\.)?)(?=[ \t]*(?:$|[,;(]))",
+        "NAME", 0.85, validator=_dotted_initials_ok, gate=lambda t, low: _DOTTED_GATE_RE.search(t) is not None,
     ),
     # "attending: sl", "Jane Doe, md / scribe ls": initials after a role's label closing the line
     Recognizer(

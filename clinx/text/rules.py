@@ -1101,6 +1101,28 @@ def _extend_name_left(text: str, c: Candidate) -> Candidate:
     return c if start == c.start else Candidate(start, c.end, c.category, c.source, c.score)
 
 
+#: A middle initial closing a name in a header ("PT: OKONJO, FAITH A.   MRN"): one capital and a full stop before two
+#: blanks, a line's end or a mark; with the name written surname first, the given name may have been read as something
+#: else ("MCALLISTER, JUNE B.": "[NAME], [DATE] B.").
+_MIDDLE_INITIAL_AFTER_RE = re.compile(r"[ \t]([A-Z]\.)(?=[ \t]{2,}|[ \t]*(?:$|\n|[,;)]))")
+_SURNAME_FIRST_PLACEHOLDERS_RE = re.compile(r"\[NAME\],[ \t]\[[A-Z]+\]")
+
+
+def middle_initials_after_names(text: str, cands: list[Candidate]) -> list[Candidate]:
+    """The middle initial after a NAME candidate, a ``[NAME]`` placeholder or a surname-first pair of placeholders
+    ("PT: [OKONJO, FAITH] A.   MRN"), as a NAME candidate: "A." left keeps the name from being removed."""
+    ends = {c.end for c in cands if c.category == "NAME"}
+    if "[" in text:
+        ends.update(m.end() for m in _NAME_PLACEHOLDER_RE.finditer(text))
+        ends.update(m.end() for m in _SURNAME_FIRST_PLACEHOLDERS_RE.finditer(text))
+    out = []
+    for e in sorted(ends):
+        m = _MIDDLE_INITIAL_AFTER_RE.match(text, e)
+        if m is not None:
+            out.append(Candidate(m.start(1), m.end(1), "NAME", "rules:middle_initial_after_name", 0.85))
+    return out
+
+
 #: Roles and relatives before whose given name and surname the given name is taken though it is a word or an
 #: abbreviation too ("SW PEG [DOYLE]", "house mgr will [tsosie]", "HUSBAND WILL [ORTIZ]").
 _ROLES_BEFORE_GIVEN = frozenset("""sw rn lpn cna np pa md cm mgr manager worker aide hha chaplain interpreter sponsor doula advocate

@@ -763,3 +763,41 @@ def test_the_the_an_institutions_name_begins_with_goes_with_it():
     # a sentence's or a line's capital, and a lower-case article, are the sentence's
     assert spans("Pt d/c home. The Arbors called.", "Arbors") == [] and spans("The Arbors called", "Arbors") == []
     assert spans("went to the Arbors", "Arbors") == []
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("RECORDED BY: K.B., RN, DON", "K.B."), ("AS WE LEFT.\nSIGNED J.O.B.", "J.O.B."), ("CELL 207-555-0158.\n— A.V.", "A.V."),
+     ("K. Sorensen, MSW / J.R. (SW intern)", "J.R.")],
+    ids=["after_by", "after_signed", "after_an_em_dash", "after_a_signers_slash"],
+)
+def test_dotted_initials_in_a_signature_go(text, gone):
+    assert gone not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["tylenol 650 mg p.o.\nb.i.d. x 3 days", "given by p.o. route", "seen 10 a.m.\np.m. dose held",
+                                  "signed by M.D., on call"],
+                         ids=["dosing", "route_after_by", "times_of_day", "credential"])
+def test_dotted_abbreviations_stay(text):
+    assert _l2(text) == text
+
+
+def test_a_middle_initial_goes_with_a_surname_first_name():
+    from clinx.text.rules import middle_initials_after_names
+
+    def initials(text):
+        return [text[c.start : c.end] for c in middle_initials_after_names(text, [])]
+
+    assert initials("PT: [NAME] A.   MRN [ID]") == ["A."] and initials("RESIDENT: [NAME], [DATE] B.   ROOM 204") == ["B."]
+    assert initials("pt: [NAME] J.\nDOB") == ["J."]
+    # a capital and a full stop that a word follows is the next sentence's or an abbreviation's
+    assert initials("called [NAME] A. Fib noted") == []
+
+
+def test_a_town_read_as_a_name_after_a_place_cue_keeps_no_state_code():
+    for text, code in [("PT MOVED UP FROM [NAME], IN IN 2021", "IN IN"), ("living in [NAME], CT admitted w/ pna", "CT admitted"),
+                       ("family moved from [NAME], pr 2 yrs ago", "pr 2")]:
+        assert code not in _l2(text), text
+    # no place's cue, or a credential's code: the person's
+    for text in ["reviewed with Dr. [NAME], CT shows bleed", "labs drawn in [NAME], MD office", "spoke to [NAME], PA re meds"]:
+        assert _l2(text) == text, text
