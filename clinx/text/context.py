@@ -36,6 +36,7 @@ from clinx.text.evidence import (
     check_states,
     classify,
     compass_letters_of_places,
+    nicknames_of_found_names,
     cut_regions_out,
     drop_state_and_country_parts,
     regions_after_places,
@@ -576,6 +577,7 @@ class ContextLevel:
         cands = cands + signer_codes(text, cands)  # "[FILBERT BRIGHT], M.D.    FB59": the model's names too
         cands = cands + initials_before_names(text, cands)  # "—S. [Oduya]": and their initials
         cands = cands + middle_initials_after_names(text, cands)  # "PT: [OKONJO, FAITH] A.   MRN": and middle initials
+        cands = cands + nicknames_of_found_names(text, cands)  # "[NAME] (\"Ben\")": and the names they go by
         # "[VETERANS HOME] AT [CARVERTON]": the small word between two parts of one institution's name that the model,
         # or the model and L1, found apart (L1 joins its own parts): "AT" left would keep the name from being removed
         removed = [Candidate(m.start(), m.end(), m.group()[1:-1], "placeholder", 1.0) for m in PLACEHOLDER_RE.finditer(text)]

@@ -494,6 +494,39 @@ def find_nicknames(text: str) -> list[Candidate]:
     return out
 
 
+#: A nickname in quotes right after a found name, in parentheses or not ("[NAME] (\"Ben\")"), or right before one
+#: ("pt: \"dutch\" [NAME]"), or before the legal name it stands for ("\"tiny\" (legal name [NAME])").
+_QUOTED_AFTER_RE = re.compile(r"[ \t]\(?[ \t]?[\"“'‘](?P<v>[A-Za-z][A-Za-z'’-]{0,14}(?:[ \t][A-Za-z][A-Za-z'’-]{1,14})?)[\"”'’]")
+_QUOTED_BEFORE_RE = re.compile(
+    r"[\"“'‘](?P<v>[A-Za-z][A-Za-z'’-]{0,14}(?:[ \t][A-Za-z][A-Za-z'’-]{1,14})?)[\"”'’][ \t]{1,2}(?:\((?:legal|real|full)(?:[ \t]name)?:?[ \t]{1,2})?$",
+    re.IGNORECASE,
+)
+
+
+_FIELD_START_BEFORE_RE = re.compile(r"(?:^|\n|:)[ \t]*$")
+
+
+def nicknames_of_found_names(text: str, cands: list) -> list[Candidate]:
+    """The quoted nickname beside a NAME candidate or a ``[NAME]`` placeholder (see :data:`_QUOTED_AFTER_RE`), as a
+    NAME candidate: a later level's names, the model's, get the nickname L1 gives its own (:func:`find_nicknames`).
+    Not a quotation of function words or note vocabulary ("[NAME] 'is worried'")."""
+    spans = {(c.start, c.end) for c in cands if c.category == "NAME"}
+    if "[" in text:
+        spans.update(m.span() for m in re.finditer(r"\[NAME\]", text))
+    out = []
+    for s, e in sorted(spans):
+        for m in (_QUOTED_AFTER_RE.match(text, e), _QUOTED_BEFORE_RE.search(text, max(0, s - 48), s)):
+            if m is None:
+                continue
+            if m.start() < s and "(" not in text[m.end("v") : s] and not _FIELD_START_BEFORE_RE.search(text, max(0, m.start() - 16), m.start()):
+                continue  # (before a name, only a header's nickname: "pt: \"dutch\" [NAME]"; not "said \"thanks\" [NAME]")
+            words = m.group("v").lower().split()
+            if any(w in FUNCTION_WORDS or w in _NEVER or classify(w) == C for w in words):
+                continue
+            out.append(Candidate(m.start("v"), m.end("v"), "NAME", "evidence:nickname", 0.9))
+    return out
+
+
 def _nicknames_between(text: str, first: frozenset, last: frozenset) -> list[Candidate]:
     """See :data:`_NICKNAME_BETWEEN_RE`: after a listed name, a nickname that is a given name (or the name's own word
     again) in parentheses, or any word but a function word in quotes; then a surname that is no everyday or

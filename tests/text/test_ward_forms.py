@@ -801,3 +801,15 @@ def test_a_town_read_as_a_name_after_a_place_cue_keeps_no_state_code():
     # no place's cue, or a credential's code: the person's
     for text in ["reviewed with Dr. [NAME], CT shows bleed", "labs drawn in [NAME], MD office", "spoke to [NAME], PA re meds"]:
         assert _l2(text) == text, text
+
+
+def test_a_quoted_nickname_beside_a_found_name_goes():
+    from clinx.text.evidence import nicknames_of_found_names
+
+    def nicknames(text):
+        return [text[c.start : c.end] for c in nicknames_of_found_names(text, [])]
+
+    assert nicknames('Pt: [NAME] ("Ben")   MRN [ID]') == ["Ben"] and nicknames('best friend [NAME] ("MA") after') == ["MA"]
+    assert nicknames('pt: "tiny" (legal name [NAME])') == ["tiny"] and nicknames('pt: "dutch" [NAME] (legal: [NAME])') == ["dutch"]
+    # speech is no nickname: function words, note vocabulary, or quoted words before a name mid-sentence
+    assert nicknames('wife [NAME] "is worried" about him') == [] and nicknames('said "thanks" [NAME]') == []
