@@ -66,6 +66,8 @@ FIELD_CATEGORY: dict[str, str] = {
 #: Matches a placeholder this package writes, e.g. ``[NAME]``. Later levels and
 #: the re-scan treat these as already-removed, never as new PHI.
 PLACEHOLDER_RE = re.compile(r"\[(?:" + "|".join(CATEGORIES) + r")\]")
+#: The placeholder of a removed name: later levels' completions (an initial, a nickname, a town's state) look for it.
+NAME_PLACEHOLDER_RE = re.compile(r"\[NAME\]")
 
 # One random salt per process unless the caller pins one: digests link spans
 # within a run but cannot be looked up in a table of common names across runs.

@@ -38,7 +38,7 @@ from bisect import bisect_right
 from functools import lru_cache
 from typing import NamedTuple
 
-from clinx.text.base import Candidate
+from clinx.text.base import NAME_PLACEHOLDER_RE, Candidate
 from clinx.text.recognizers import HOUSE_NUMBER_BEFORE_RE, TokenMatch
 from clinx.text.clinical import EPONYM_HEADS, EPONYMS, PAIRED_SIGNS, SPECIES
 from clinx.text.institutions import _LAST_WORD, _TOPONYM_WORDS, DATE_WORDS, NAME_ABBREVIATIONS, UNIT_AFTER, names_no_institution
@@ -501,8 +501,7 @@ _QUOTED_BEFORE_RE = re.compile(
     r"[\"“'‘](?P<v>[A-Za-z][A-Za-z'’-]{0,14}(?:[ \t][A-Za-z][A-Za-z'’-]{1,14})?)[\"”'’][ \t]{1,2}(?:\((?:legal|real|full)(?:[ \t]name)?:?[ \t]{1,2})?$",
     re.IGNORECASE,
 )
-
-
+#: A header's field or a line's start before a nickname written ahead of the name ("pt: \"dutch\" [NAME]").
 _FIELD_START_BEFORE_RE = re.compile(r"(?:^|\n|:)[ \t]*$")
 
 
@@ -512,7 +511,7 @@ def nicknames_of_found_names(text: str, cands: list) -> list[Candidate]:
     Not a quotation of function words or note vocabulary ("[NAME] 'is worried'")."""
     spans = {(c.start, c.end) for c in cands if c.category == "NAME"}
     if "[" in text:
-        spans.update(m.span() for m in re.finditer(r"\[NAME\]", text))
+        spans.update(m.span() for m in NAME_PLACEHOLDER_RE.finditer(text))
     out = []
     for s, e in sorted(spans):
         for m in (_QUOTED_AFTER_RE.match(text, e), _QUOTED_BEFORE_RE.search(text, max(0, s - 48), s)):
@@ -700,7 +699,6 @@ _PLACE_CUE_BEFORE_RE = re.compile(r"(?i)\b(?:from|in|near|visiting|outside)[ \t]
 #: A state's code after a comma, in capitals or in a lower-case line's lower case ("[CARSON], CA X 3 WKS", "caguas, pr").
 _CODE_AFTER_CUED_NAME_RE = re.compile(r",[ \t]([A-Z]{2}|[a-z]{2})\b(?![\w'’-])")
 _NUMBER_NEXT_RE = re.compile(r"[ \t]*\d+(?:\.\d+)?[a-zA-Z%/]")  # (a dose or a flow: "2l", "4lpm"; not "2 yrs")
-_NAME_PLACEHOLDER_RE = re.compile(r"\[NAME\]")
 
 
 def _name_after_place_cue(text: str, start: int, end: int) -> bool:
@@ -722,7 +720,7 @@ def regions_after_places(text: str, cands: list) -> list[Candidate]:
     cued = {c.end for c in cands if c.category == "NAME" and _name_after_place_cue(text, c.start, c.end)}
     if "[" in text:
         ends.update(m.end() for m in _PLACE_PLACEHOLDER_RE.finditer(text))
-        cued.update(m.end() for m in _NAME_PLACEHOLDER_RE.finditer(text) if _name_after_place_cue(text, m.start(), m.end()))
+        cued.update(m.end() for m in NAME_PLACEHOLDER_RE.finditer(text) if _name_after_place_cue(text, m.start(), m.end()))
     out = []
     for end in sorted(ends | cued):
         r = region_after(text, end)

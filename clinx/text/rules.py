@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import Callable, Iterable
 
 from clinx.records import Manifest
-from clinx.text.base import PLACEHOLDER_RE, Candidate, TextResult, apply_candidates, check_text, drop_inside
+from clinx.text.base import NAME_PLACEHOLDER_RE, PLACEHOLDER_RE, Candidate, TextResult, apply_candidates, check_text, drop_inside
 from clinx.text.clinical import CLINICAL_CODE_RE, CLINICAL_WORDS, EPONYM_HEADS, EPONYMS
 from clinx.text.evidence import (
     CREDENTIALS,
@@ -1049,7 +1049,6 @@ def _extend_initials_right(text: str, c: Candidate) -> Candidate:
 #: ("T. Oyelowo", "K HOLLOWAY"; not "I Smith", "A Smith", "45 F Jones"), after a blank, a line's start or "(" or a
 #: dash ("—S. Oduya, PharmD": a signature's em dash).
 _INITIAL_BEFORE_RE = re.compile(r"(?:^|(?<=[ \t\n(\-—–]))(?<!\d[ \t])([A-Z]\.|[B-EG-HJ-LN-Z])[ \t]{1,2}$")
-_NAME_PLACEHOLDER_RE = re.compile(r"\[NAME\]")
 
 
 def initials_before_names(text: str, cands: list[Candidate]) -> list[Candidate]:
@@ -1058,14 +1057,14 @@ def initials_before_names(text: str, cands: list[Candidate]) -> list[Candidate]:
     earlier level removed) theirs, since "S. [NAME]" leaves a letter of the name."""
     starts = {c.start for c in cands if c.category == "NAME"}
     if "[" in text:
-        starts.update(m.start() for m in _NAME_PLACEHOLDER_RE.finditer(text))
+        starts.update(m.start() for m in NAME_PLACEHOLDER_RE.finditer(text))
     out = []
     for s in sorted(starts):
         if s == 0 or text[s - 1] not in " \t":
             continue
         m = _INITIAL_BEFORE_RE.search(text, max(0, s - 6), s)
         if m is not None:
-            out.append(Candidate(m.start(1), m.end(1), "NAME", "rules:initial_before_name", 0.85))
+            out.append(Candidate(m.start(1), m.end(1), "NAME", "rule:initial_before_name", 0.85))
     return out
 
 
@@ -1113,13 +1112,13 @@ def middle_initials_after_names(text: str, cands: list[Candidate]) -> list[Candi
     ("PT: [OKONJO, FAITH] A.   MRN"), as a NAME candidate: "A." left keeps the name from being removed."""
     ends = {c.end for c in cands if c.category == "NAME"}
     if "[" in text:
-        ends.update(m.end() for m in _NAME_PLACEHOLDER_RE.finditer(text))
+        ends.update(m.end() for m in NAME_PLACEHOLDER_RE.finditer(text))
         ends.update(m.end() for m in _SURNAME_FIRST_PLACEHOLDERS_RE.finditer(text))
     out = []
     for e in sorted(ends):
         m = _MIDDLE_INITIAL_AFTER_RE.match(text, e)
         if m is not None:
-            out.append(Candidate(m.start(1), m.end(1), "NAME", "rules:middle_initial_after_name", 0.85))
+            out.append(Candidate(m.start(1), m.end(1), "NAME", "rule:middle_initial_after_name", 0.85))
     return out
 
 
