@@ -86,6 +86,9 @@ ANCHOR_PAIRS: dict[tuple[str, str], str] = {
     ("study", "of"): "NAME", ("images", "of"): "NAME", ("lives", "in"): "LOCATION", ("resident", "of"): "LOCATION",
 }
 
+#: Words before a place on the ward; the number after one is the room's, the bed's or the bay's (not an apartment's or
+#: a unit's, which may be part of an address).
+_PLACE_IN_WARD_WORDS = frozenset("room rm bed bay pod stretcher chair cubicle".split())
 _NUMERIC_CATS = frozenset({"DATE", "MRN", "ACCESSION", "ID", "SSN", "PHONE", "ZIP", "AGE"})
 _ALPHA_CATS = frozenset({"NAME", "HOSPITAL", "LOCATION"})
 
@@ -468,6 +471,8 @@ class ContextEnhancer:
                 continue  # "UROLOGY 4-6 WK", "f/u 2-3 days": a range of time, no date or ID
             if shape == "numeric" and "/" in t and i > 0 and infos[i - 1][1] in _SCORE_NAMES:
                 continue  # "born at 0312, apgars 8/9", "BP 90/60": a score or a vital sign after its name, near a date cue
+            if shape == "numeric" and i > 0 and infos[i - 1][1] in _PLACE_IN_WARD_WORDS and ends[i - 1] + 2 >= starts[i]:
+                continue  # "[DATE] B.   ROOM 204-A", "bed 12": a room, a bed or a bay on the ward, no date or ID
             if shape == "numeric" and CLOCK_RE.fullmatch(t) and i > 0 and infos[i - 1][1] in _TIME_PREPS and ends[i - 1] + 2 >= starts[i]:
                 continue  # "LM at 0320" beside a removed phone number: a clock time, the hour of the call
             if shape == "numeric" and cat not in _NUMBER_CATS:

@@ -813,3 +813,10 @@ def test_a_quoted_nickname_beside_a_found_name_goes():
     assert nicknames('pt: "tiny" (legal name [NAME])') == ["tiny"] and nicknames('pt: "dutch" [NAME] (legal: [NAME])') == ["dutch"]
     # speech is no nickname: function words, note vocabulary, or quoted words before a name mid-sentence
     assert nicknames('wife [NAME] "is worried" about him') == [] and nicknames('said "thanks" [NAME]') == []
+
+
+@pytest.mark.parametrize("text,kept", [("RESIDENT: [NAME], [DATE] B.   ROOM 204-A", "ROOM 204-A"), ("admitted 3/4, bed 12B, seen", "bed 12B")],
+                         ids=["room_after_a_removed_date", "bed_after_a_date"])
+def test_a_room_or_bed_number_near_a_date_stays(text, kept):
+    # L2's context pass reads a number with letters near a date as one; after a word for a place on the ward it is that place
+    assert kept in _l2(text)
