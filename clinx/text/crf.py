@@ -532,17 +532,15 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
         least = min(sure(i) for i in idx)
         if least < threshold:
             continue
-        if cat != "NAME" and least < _UNSURE and all(_everyday(toks[i][2], ambiguous=True) for i in idx) \
-                and not any(_capitalised_mid_sentence(text, toks[i]) for i in idx):
-            continue  # "works for a trucking company": below an even chance, everyday words alone are a phrase
         if cat != "NAME" and least < MIN_MARGINAL and (
                 all(_everyday(toks[i][2], ambiguous=True) for i in idx)
-                and (any(_joining(toks[i][2]) for i in idx) or _generic(toks[idx[0]][2]))
+                and (least < _UNSURE or any(_joining(toks[i][2]) for i in idx) or _generic(toks[idx[0]][2]))
                 and not any(_capitalised_mid_sentence(text, toks[i]) for i in idx)
                 or _RELATION_BEFORE_RE.search(text, max(0, toks[idx[0]][0] - 24), toks[idx[0]][0])):
             continue  # "info from chart and ems", "COORDINATION OF CARE", "state police involved": below the names'
             # threshold, everyday words (a surname's too: "care") joined by a function word or a mark, or led by a kind
-            # word, with no capital a mixed-case line gives, are a phrase, not evidence enough of a place ("little
+            # word, or below an even chance however joined ("works for a trucking company"), with no capital a
+            # mixed-case line gives, are a phrase, not evidence enough of a place ("little
             # lambs" is); nor is a span right after a relative's word ("his wife, Mary & sons visited"): the relative
         start, end = toks[idx[0]][0], toks[idx[-1]][1]
         if _pair_with_a_word(text, start, end):

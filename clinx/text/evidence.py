@@ -896,11 +896,11 @@ def street_words_after_places(text: str, cands: list) -> list[Candidate]:
     out = []
     for e, after_name in sorted(ends.items()):
         m = _STREET_WORD_AFTER_RE.match(text, e)
-        if m is not None and not (after_name and not (text[m.start() + 1].isupper() and text[m.start() + 2].islower())):
-            # (after a person's name only a capitalised word in a mixed-case line: "tess rd", "ANA RUIZ RD" sign as a
-            # dietitian, "Dr" as a doctor)
-            word_end = m.end() - (1 if text[m.end() - 1] == "." else 0)
-            out.append(Candidate(m.start() + 1, word_end, "LOCATION", "evidence:street_word_after_place", 0.85))
+        if m is None or after_name and not (text[m.start() + 1].isupper() and text[m.start() + 2].islower()):
+            continue  # (after a person's name only a capitalised word in a mixed-case line: "tess rd", "ANA RUIZ RD" sign
+            # as a dietitian, "Dr" as a doctor)
+        word_end = m.end() - (1 if text[m.end() - 1] == "." else 0)
+        out.append(Candidate(m.start() + 1, word_end, "LOCATION", "evidence:street_word_after_place", 0.85))
     return out
 
 
