@@ -124,6 +124,8 @@ _COUNT_RE = re.compile(r"[xX]\d{1,3}|\d{1,3}(?:\.\d)?(?:h|hr|hrs|d|wk|wks|mo|mos
 #: "4-6", "10-14": a range of small numbers, and the unit of time or count after one ("4-6 WK", "2-3 x/day").
 _RANGE_RE = re.compile(r"\d{1,2}-\d{1,2}")
 _UNIT_AFTER_RANGE_RE = re.compile(r"[ \t]{0,2}(?:wks?|weeks?|days?|d|hrs?|hours?|h|mos?|months?|min|mins|minutes|yrs?|years?|x|times)\b", re.I)
+#: "@" or "~" right before a four-digit number: a clock time ("@ 1630", "~0600"), never a phone's or an ID's digits.
+_TIME_MARK_BEFORE_RE = re.compile(r"[@~][ \t]?$")
 #: Words before a four-digit clock time ("LM at 0320", "@ 2230"): no phone or ID number stands there. "since" too,
 #: which the date rules leave out ("since 2000" there is a year; beside a removed phone number it is the hour).
 _TIME_PREPS = CLOCK_BEFORE | frozenset(("since", "~"))
@@ -429,7 +431,7 @@ class ContextEnhancer:
             si = bisect_right(breaks, starts[i]) if breaks else 0
             cat = None
             boost = 0.0
-            ph_anchor = False
+            ph_anchor = forward = False
             lo, hi = max(0, i - window), min(n, i + after + 1)
             for j in range(i - 1, lo - 1, -1):
                 if anchor[j] is not None and (not breaks or bisect_right(breaks, starts[j]) == si):
@@ -447,7 +449,7 @@ class ContextEnhancer:
             else:
                 for j in range(i + 1, hi):
                     if anchor[j] is not None and not is_ph[j] and (not breaks or bisect_right(breaks, starts[j]) == si):
-                        cat, boost = anchor[j], self.boost
+                        cat, boost, forward = anchor[j], self.boost, True
                         break
             # adjacent to a removed span, or continuing a token L2 just masked
             # ("[NAME] Okafor", "Re: Pavla [NAME]"): evidence on top of an anchor
@@ -473,8 +475,12 @@ class ContextEnhancer:
                 continue  # "born at 0312, apgars 8/9", "BP 90/60": a score or a vital sign after its name, near a date cue
             if shape == "numeric" and i > 0 and infos[i - 1][1] in _PLACE_IN_WARD_WORDS and ends[i - 1] + 2 >= starts[i]:
                 continue  # "[DATE] B.   ROOM 204-A", "bed 12": a room, a bed or a bay on the ward, no date or ID
-            if shape == "numeric" and CLOCK_RE.fullmatch(t) and i > 0 and infos[i - 1][1] in _TIME_PREPS and ends[i - 1] + 2 >= starts[i]:
-                continue  # "LM at 0320" beside a removed phone number: a clock time, the hour of the call
+            if shape == "numeric" and CLOCK_RE.fullmatch(t) and (
+                    i > 0 and infos[i - 1][1] in _TIME_PREPS and ends[i - 1] + 2 >= starts[i]
+                    or _TIME_MARK_BEFORE_RE.search(text, max(0, starts[i] - 2), starts[i])
+                    or forward and cat in _NUMBER_CATS):
+                continue  # "LM at 0320", "@ 1630", "PICKUP ~0600" beside a removed phone number: a clock time, the hour of
+                # the call; so is one before its ID or phone cue ("1ST ATTEMPT 0930: NUMBER ON FILE"): numbers follow cues
             if shape == "numeric" and cat not in _NUMBER_CATS:
                 # a name or place cue vouches for no plain number ("wife called at 2200"; a code with
                 # letters may be a user name), and a clock time is an identifier only after an ID cue

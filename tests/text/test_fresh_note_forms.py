@@ -138,6 +138,17 @@ def test_clock_time_beside_a_phone_is_kept_and_the_word_call_too():
     assert "0320" in out and "call" in out and "0192" not in out and "0170" not in out
 
 
+@pytest.mark.parametrize(
+    "text,kept,gone",
+    [("reached dtr Ines Ruiz 505-555-0102 @ 1630 |", "1630", "0102"), ("FUNERAL HOME 707-555-0157 - PICKUP ~0600.", "0600", "0157"),
+     ("1ST ATTEMPT 0930: NUMBER ON FILE 774-555-0121 NO ANSWER.", "0930", "0121")],
+    ids=["after_an_at_sign", "after_a_tilde", "before_its_cue"],
+)
+def test_a_clock_time_beside_a_phone_is_no_phone_or_id(text, kept, gone):
+    out = _l2(text)
+    assert kept in out and gone not in out
+
+
 def test_a_ward_named_by_floor_and_side_is_kept():
     out = _l2("HYDRO, NO OBSTRUCTION. TRANSFERRED TO 5 EAST 7/25. FOLEY REMOVED 7/27.")
     assert "5 EAST" in out and "7/25" not in out

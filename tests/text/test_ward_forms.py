@@ -768,16 +768,19 @@ def test_the_the_an_institutions_name_begins_with_goes_with_it():
 @pytest.mark.parametrize(
     "text,gone",
     [("RECORDED BY: K.B., RN, DON", "K.B."), ("AS WE LEFT.\nSIGNED J.O.B.", "J.O.B."), ("CELL 207-555-0158.\n— A.V.", "A.V."),
-     ("K. Sorensen, MSW / J.R. (SW intern)", "J.R.")],
-    ids=["after_by", "after_signed", "after_an_em_dash", "after_a_signers_slash"],
+     ("K. Sorensen, MSW / J.R. (SW intern)", "J.R."), ("fax 216-555-0151.\n— LPN G.H.", "G.H."), ("next call 1/31.\nRN: L.F.", "L.F."),
+     ("to school.\n— triage rn, m.k.", "m.k."), ("HER CELL NOT THE HOUSE.\n-- T.W., UNIT CLERK", "T.W.")],
+    ids=["after_by", "after_signed", "after_an_em_dash", "after_a_signers_slash", "after_a_credential", "after_a_credentials_colon",
+         "after_a_role_and_comma", "after_a_double_dash_before_a_role"],
 )
 def test_dotted_initials_in_a_signature_go(text, gone):
     assert gone not in _l2(text)
 
 
 @pytest.mark.parametrize("text", ["tylenol 650 mg p.o.\nb.i.d. x 3 days", "given by p.o. route", "seen 10 a.m.\np.m. dose held",
-                                  "signed by M.D., on call"],
-                         ids=["dosing", "route_after_by", "times_of_day", "credential"])
+                                  "signed by M.D., on call", "given by rn p.o.", "seen by md a.m."],
+                         ids=["dosing", "route_after_by", "times_of_day", "credential", "route_after_a_credential",
+                              "time_after_a_credential"])
 def test_dotted_abbreviations_stay(text):
     assert _l2(text) == text
 
