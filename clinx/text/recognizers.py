@@ -387,6 +387,7 @@ def _last_line(text: str, pos: int) -> bool:
 
 #: What every numbered street holds: a digit, an ordinal's ending and a blank ("14th st").
 _ORDINAL_GATE_RE = re.compile(r"\d(?:st|nd|rd|th)[ \t]")
+_ORDINAL_WORD_RE = re.compile(r"\d(?:st|nd|rd|th)\b")
 
 
 def _written_by_ok(m: re.Match, text: str) -> tuple[int, int] | None:
@@ -457,6 +458,25 @@ def _dash_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
 #: Dotted letters that are an abbreviation, not initials ("a.m.", "e.g.", "n.p.o." are clinical terms or these).
 _DOTTED_WORDS = frozenset("am pm eg ie us uk dc nb ps".split())
 _DOTTED_GATE_RE = re.compile(r"[A-Za-z]\.[ ]?[A-Za-z]\.")
+
+
+#: Words after an ordinal and "and" that are no street ("the 3rd and final dose").
+_NOT_A_STREET = frozenset("final last latest first second third fourth fifth next other".split())
+
+
+def _crossing_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """The named street of a crossing is no clinical word, function word, month, weekday or ordinal's word."""
+    from clinx.text.evidence import C, classify
+    from clinx.text.lexicons import FUNCTION_WORDS
+
+    word = (m.group("a") or m.group("b")).lower()
+    if len(word) < 3 or word in FUNCTION_WORDS or word in _NOT_A_STREET or classify(word) == C or word[:3] in _MONTH_OR_DAY_STEMS:
+        return None
+    return m.span("v")
+
+
+#: First three letters of months and weekdays ("5th and June", "3rd & Friday": dates).
+_MONTH_OR_DAY_STEMS = frozenset("jan feb mar apr may jun jul aug sep oct nov dec mon tue wed thu fri sat sun".split())
 
 
 def _dotted_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
@@ -1127,6 +1147,16 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?:st(?!\.[ \t]*[a-z])|street|ave|avenue|rd|road|blvd|boulevard|pl|place|dr|drive|ln|lane|way|terr|terrace|ct|court)\b",
         "LOCATION", 0.88, flags=re.I, validator=_with_house_number,
         gate=lambda t, low: _ORDINAL_GATE_RE.search(low) is not None,
+    ),
+    # "ON 5TH AND WALNUT", "(corner store, Kimball & 9th)": a numbered street and a named one meeting, after a word of
+    # where or a comma, closing the clause
+    Recognizer(
+        "ordinal_crossing",
+        r"(?im)(?:\b(?:on|at|of|near|corner)[ \t]+|[,(][ \t]*)(?P<v>\d{1,3}(?:st|nd|rd|th)[ \t]+(?:and|&)[ \t]+(?P<a>[a-z][a-z'’-]+)"
+        r"|(?P<b>[a-z][a-z'’-]+)[ \t]+(?:and|&)[ \t]+\d{1,3}(?:st|nd|rd|th))"
+        r"(?:[ \t]+(?:st|street|ave|avenue|rd|road|blvd))?(?=[ \t]*(?:[,.;)]|$)|[ \t]+(?:since|until|till|for|when|after|before)\b)",
+        "LOCATION", 0.85, validator=_crossing_ok,
+        gate=lambda t, low: ("and" in low or "&" in t) and _ORDINAL_WORD_RE.search(low) is not None,
     ),
     # "(617)5550148", "(617) 5550148": an area code in parentheses before seven digits written together
     Recognizer(

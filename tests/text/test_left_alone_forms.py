@@ -256,6 +256,23 @@ def test_the_town_after_an_address_goes(text, left):
 
 
 @pytest.mark.parametrize(
+    "text,gone",
+    [("SHE HAS BEEN STAYING ON 5TH AND WALNUT SINCE SEPT", "WALNUT"), ("Shot outside (corner store, Kimball & 9th) ~0200", "Kimball"),
+     ("FILL HX FROM CORNER DRUG (ELM & 3RD, BAYPORT)", "ELM")],
+    ids=["ordinal_first_before_since", "ordinal_last_in_parentheses", "ordinal_last_before_the_town"],
+)
+def test_a_numbered_street_meeting_a_named_one_goes(text, gone):
+    assert gone not in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["lesion at 4th and 5th toes.", "given on the 3rd and final dose.", "seen on the 5th and Friday."],
+                         ids=["two_ordinals", "ordinal_and_final", "ordinal_and_weekday"])
+def test_an_ordinal_and_a_word_that_is_no_street_stay_words(text):
+    out = _l2(text)
+    assert "[LOCATION]" not in out
+
+
+@pytest.mark.parametrize(
     "text,kept",
     [("lives at 12 Elm St, apt 4, with wife", ", with wife"), ("lives in Dover, alone", "alone"),
      ("fell at home in salem, nc 2l", "nc 2l"), ("FLYING BACK TO PORTLAND, OR TOMORROW", "OR TOMORROW")],
