@@ -88,6 +88,7 @@ class _FixedTagger:
 def _gated(text: str, tags: list[str]) -> list[tuple[str, str]]:
     ner = crf.CrfNer.__new__(crf.CrfNer)
     ner.tagger, ner.min_marginal, ner.identity = _FixedTagger(tags), 0.5, "crf-test"
+    ner.lower_tagger = ner.tagger
     assert len(crf.tokens(text)) == len(tags)
     return [(text[c.start : c.end], c.category) for c in ner.find(text)]
 
@@ -163,6 +164,7 @@ def test_gate_keeps_a_clinical_word_the_model_is_sure_closes_an_organisation():
     tagger = _FixedTagger(tags)
     tagger.marginal = lambda _l, i: 0.4 if i == 4 else 0.99
     ner.tagger, ner.min_marginal, ner.identity = tagger, 0.8, "crf-test"
+    ner.lower_tagger = ner.tagger
     text = "PT at Peak Performance PT."
     assert [text[c.start : c.end] for c in ner.find(text)] == ["Peak Performance"]
     assert _gated("the Okafor Clinic of", ["O", "B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL"]) == [("Okafor Clinic", "HOSPITAL")]
@@ -175,6 +177,7 @@ def test_below_the_names_threshold_a_phrase_of_everyday_words_is_no_place():
         tagger = _FixedTagger(tags)
         tagger.marginal = lambda _l, _i: p
         ner.tagger, ner.min_marginal, ner.identity = tagger, crf.MIN_MARGINAL, "crf-test"
+        ner.lower_tagger = ner.tagger
         return [text[c.start : c.end] for c in ner.find(text)]
 
     assert unsure("info from chart and ems.", ["O", "O", "B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL", "O"]) == []
@@ -196,6 +199,7 @@ def test_gate_drops_spans_the_model_is_unsure_of():
     tagger = _FixedTagger(["O", "B-NAME"])
     tagger.marginal = lambda _l, _i: 0.3
     ner.tagger, ner.min_marginal, ner.identity = tagger, 0.5, "crf-test"
+    ner.lower_tagger = ner.tagger
     assert ner.find("saw Okafor") == []
 
 
@@ -235,7 +239,11 @@ def test_the_shipped_model_card_names_its_data_and_no_blind_notes():
     files = [t["file"] for t in card["trained_on"]]
     assert files and not any("blind" in f for f in files)
     assert card["notes"] == sum(t["notes"] for t in card["trained_on"]) and card["spans"] > 1000
-    assert card["sha256_12"] == crf.CrfNer().identity.removeprefix("crf-")
+    assert crf.CrfNer().identity.removeprefix("crf-").startswith(card["sha256_12"] + "-")
+    # the model for lines in lower case learnt from the same notes, each in lower case
+    lower = json.loads((crf.model_path().parent / "crf_l2_lower.crfsuite.json").read_text())
+    assert lower["lower"] is True and [t["file"] for t in lower["trained_on"]] == files
+    assert crf.CrfNer().identity.endswith("-" + lower["sha256_12"])
 
 
 def test_the_gate_threshold_is_a_setting_and_part_of_the_identity():
@@ -327,3 +335,43 @@ def test_spherical_kmeans_of_the_cluster_builder_separates_two_groups():
     assign = mod.kmeans(x, 2).tolist()
     assert len(set(assign[:20])) == 1 and len(set(assign[20:])) == 1 and assign[0] != assign[20]
     assert mod.kmeans(x, 2).tolist() == assign  # the same seed, the same clusters
+
+
+class _RecordingTagger(_FixedTagger):
+    """A fixed tagger that records how many tokens each call tagged."""
+
+    def __init__(self, tag):
+        super().__init__([])
+        self.tag_all, self.calls = tag, []
+
+    def tag(self, features):
+        self.calls.append(len(features))
+        return [self.tag_all] * len(features)
+
+
+def _recording_ner():
+    ner = crf.CrfNer.__new__(crf.CrfNer)
+    ner.tagger, ner.lower_tagger = _RecordingTagger("O"), _RecordingTagger("B-NAME")
+    ner.min_marginal, ner.identity = 0.5, "crf-test"
+    return ner
+
+
+def test_lines_of_a_note_typed_in_lower_case_go_to_the_lower_case_model():
+    ner = _recording_ner()
+    text = "SEEN BY OKAFOR TODAY\nfern agrees with plan\nPLAN: CALL OKAFOR"
+    found = " ".join(text[c.start : c.end] for c in ner.find(text))
+    # the lower-case line went to the lower-case model; the lines in capitals to the shipped one, in two runs
+    assert ner.lower_tagger.calls == [4] and ner.tagger.calls == [4, 4]
+    assert "fern" in found and "OKAFOR" not in found
+
+
+def test_a_note_in_sentence_case_goes_to_the_shipped_model_whole():
+    # its lower-case lines are a paragraph's wrapped lines, not a note typed in lower case
+    ner = _recording_ner()
+    assert ner.find("Exam: the right groin is tender. The\ntesticles are nontender.") == []
+    assert ner.tagger.calls == [13] and ner.lower_tagger.calls == []
+
+
+def test_a_model_given_alone_reads_every_line():
+    ner = crf.CrfNer(model=crf.model_path())
+    assert ner.lower_tagger is ner.tagger and ner.identity.count("-") == 1
