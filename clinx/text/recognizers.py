@@ -876,6 +876,14 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?<![\w'’-])(?P<v>[A-Z][a-z]{2,}|[A-Z]{3,})[ \t]\((?:age[ \t])?\d{1,2}(?:[ \t]?(?:y|yo|yrs?|mos?))?\)",
         "NAME", 0.85, validator=_given_name_before_age_ok, gate=lambda t, low: "(" in t,
     ),
+    # 'pt keeps asking for "dawn"', 'calling out for "frank"': a given name in quotation marks that a patient asks or
+    # calls for (not "water", "help", "mom": no given names)
+    Recognizer(
+        "given_name_called_for",
+        r"(?i)\b(?:ask(?:s|ed|ing)?|call(?:s|ed|ing)?(?:[ \t]+out)?|cr(?:y|ies|ied|ying)(?:[ \t]+out)?|yell(?:s|ed|ing)?|"
+        r"scream(?:s|ed|ing)?|look(?:s|ed|ing))[ \t]+for[ \t]+[\"“'‘](?P<v>[a-z][a-z'’-]+)[\"”'’]",
+        "NAME", 0.85, validator=_given_name_before_age_ok, gate=lambda t, low: " for " in low and ('"' in t or "“" in t or "'" in t or "‘" in t),
+    ),
     # "Sale, M33 5BW", "Leeds LS6 2QT": a British postcode, in capitals, its two halves apart (an ordinal's ending is no
     # inward code: "L4 5TH NERVE"; a spinal level has no letters after its digit: "L5 S1")
     Recognizer(

@@ -317,3 +317,19 @@ def test_one_case_eponyms_and_abbreviations_are_kept(text):
 
 def test_a_relative_between_a_name_and_a_head_word_is_no_eponym():
     assert "Kathy" not in _l2("Kathy and Son Sign Consent")
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [('pt keeps asking for "dawn" - per dtr', "dawn"), ('0300 pt awake calling out for "frank" (late husband)', "frank"),
+     ('PT YELLING FOR "MARIA" OVERNIGHT', "MARIA")],
+    ids=["asking_for_in_lower_case", "calling_out_for", "yelling_for_in_capitals"],
+)
+def test_a_given_name_in_quotation_marks_a_patient_calls_for_is_removed(text, gone):
+    assert gone not in deidentify(text, "L2").text
+
+
+@pytest.mark.parametrize("text", ['pt asking for "water" and "help"', "asking for 'mom' all night", 'looking for "the bathroom"'],
+                         ids=["things", "a_relative", "a_place"])
+def test_what_a_patient_calls_for_that_is_no_given_name_stays(text):
+    assert deidentify(text, "L2").text == text
