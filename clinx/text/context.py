@@ -44,7 +44,7 @@ from clinx.text.evidence import (
     street_words_after_places,
     streets_meeting_places,
 )
-from clinx.text.institutions import articles_of_institutions, complete_institutions, join_institution_parts
+from clinx.text.institutions import articles_of_institutions, complete_institutions, join_institution_parts, possessive_businesses
 from clinx.text.lexicons import first_names, fold
 from clinx.text.ner import make_ner
 from clinx.text.rules import NON_NAMES, _extend_name_left, initials_before_names, middle_initials_after_names, name_gazetteer, signer_codes
@@ -594,6 +594,7 @@ class ContextLevel:
         removed = [Candidate(m.start(), m.end(), m.group()[1:-1], "placeholder", 1.0) for m in PLACEHOLDER_RE.finditer(text)]
         cands = cands + join_institution_parts(text, cands + removed, with_and=False)
         cands = cands + articles_of_institutions(text, cands + removed)  # "Facility: The [Arbors]": and the "The" it begins with
+        cands = cands + possessive_businesses(text, cands + removed)  # "works at [Kessler]'s (warehouse)": and its possessive
         return apply_candidates(text, cands, self.name, salt=self.salt, keep_values=self.keep_values)
 
 

@@ -1435,6 +1435,32 @@ def articles_of_institutions(text: str, cands: list[Candidate]) -> list[Candidat
     return out
 
 
+#: Where a business is named by its owner's possessive: after "at", "@", "from" or "job at" ("works nights at
+#: Kessler's", "fall @ Rosie's (diner)").
+_BUSINESS_CUE_BEFORE_RE = re.compile(r"(?i)(?:\bat|@|\bfrom)[ \t]{1,2}$")
+#: What follows the possessive of a business: its kind in parentheses, a mark, the line's end, or a word that is no
+#: noun the possessive could own ("at Rosie's (diner)", "at abu sami's w/ his friends"; not "at Mary's house").
+_AFTER_BUSINESS_RE = re.compile(
+    r"[ \t]*(?:\(|[,;.:!?\"”]|$)|[ \t]+(?:w/|(?:with|for|on|in|since|until|till|when|after|before|and|but|x\d|\d)\b)", re.IGNORECASE | re.MULTILINE
+)
+
+
+def possessive_businesses(text: str, cands: list[Candidate]) -> list[Candidate]:
+    """A removed name and its possessive after "at", "@" or "from", when no noun follows it, as a HOSPITAL candidate:
+    a shop, a diner or a workplace named for its owner ("WORKS NIGHTS AT [KESSLER]'S (WAREHOUSE)", "has coffee at
+    [abu sami]'s w/ friends"). The possessive is part of the business's name; left, it keeps the name from being
+    removed. Not "at [Mary]'s house" (the person's, whose house it is)."""
+    out = []
+    for c in cands:
+        if c.category != "NAME" or text[c.end : c.end + 2].lower() not in ("'s", "’s"):
+            continue
+        if text[c.end + 2 : c.end + 3].isalnum() or not _BUSINESS_CUE_BEFORE_RE.search(text, max(0, c.start - 6), c.start):
+            continue
+        if _AFTER_BUSINESS_RE.match(text, c.end + 2):
+            out.append(Candidate(c.start, c.end + 2, "HOSPITAL", "rule:possessive_business", 0.85))
+    return out
+
+
 #: A clinician's affiliation after the credential: "PRIYA MENON, MD - PASADENA HEART & VASCULAR", "M. LARSEN, MD (REVERE
 #: HEALTH)", "GUNNAR STRAND, MD - KOOTENAI CLINIC CARDIOLOGY".
 _AFFILIATION_RE = re.compile(

@@ -3,8 +3,11 @@ and union locals, schools named by their level after a school cue; and the words
 Values are invented; test ids name the form, never a value.
 """
 
+import re
+
 import pytest
 
+from clinx.text.base import Candidate
 from clinx.text.institution_patterns import (
     find_acronym_hospitals,
     find_acronym_pairs,
@@ -178,3 +181,24 @@ def test_a_company_after_a_cue_is_an_employer():
 def test_other_items_of_a_list_of_institutions(text, gone, kept):
     out = _l2(text)
     assert all(g not in out for g in gone) and kept in out, out
+
+
+@pytest.mark.parametrize(
+    "text,left",
+    [("PT WORKS NIGHTS AT KESSLER'S (WAREHOUSE), WAS WORKING OUT", "'S"), ("fall @ Rosie's (diner), 88 Canal St", "'s"),
+     ("has coffee at abu sami's w/ his friends", "'s")],
+    ids=["kind_in_parentheses", "at_sign", "word_after"],
+)
+def test_a_business_named_by_its_owners_possessive_goes_with_the_possessive(text, left):
+    from clinx.text.pipeline import deidentify
+
+    assert left not in deidentify(text, "L2").text
+
+
+def test_the_possessive_before_a_noun_it_owns_is_no_business():
+    from clinx.text.institutions import possessive_businesses
+
+    text = "slept at [NAME]'s house; works at [NAME]'s (bakery)"
+    cands = [Candidate(m.start(), m.end(), "NAME", "placeholder", 1.0) for m in re.finditer(r"\[NAME\]", text)]
+    assert [text[c.start : c.end] for c in possessive_businesses(text, cands)] == ["[NAME]'s"]
+    assert possessive_businesses(text, cands)[0].start == text.index("[NAME]'s (")
