@@ -35,7 +35,7 @@ a line with no capitals it has seen few of them; notes typed in lower case were 
 sentence case) :meth:`CrfNer.find` tags each run of lower-case lines with it and the lines in capitals with the shipped
 model; a note with a line in sentence case is the shipped model's whole, since there a lower-case line is a paragraph's
 wrapped line ("The\ntesticles are nontender": choosing line by line cost the i2b2 samples 0.967 -> 0.928 precision).
-Measured on the 2,360 blind notes: recall +0.0004 ± 0.0002 (notes in lower case +0.0014 ± 0.0006), precision +0.0003 ±
+Measured on the 2,360 blind notes: recall +0.0004 ± 0.0002 (notes in lower case +0.0013 ± 0.0006), precision +0.0003 ±
 0.0002; the held-out split and the i2b2 samples unchanged. One model learning each note in all three cases instead gained
 +0.0005 ± 0.0003 on the 2,000 and tagged ``INFO FROM CHART AND EMS`` an institution.
 
