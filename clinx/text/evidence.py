@@ -800,10 +800,10 @@ def streets_meeting_places(text: str, cands: list) -> list[Candidate]:
         m = _STREET_AFTER_AND_RE.match(text, c.end)
         if m is not None and _CROSSING_CUE_RE.search(text, max(0, c.start - 24), c.start) is not None \
                 and _crossing_words_ok(text, m.group(1), m.start(1)):
-            out.append(Candidate(m.start(1), m.end(1), "LOCATION", "evidence:crossing", 0.85))
+            out.append(Candidate(c.start, m.end(1), "LOCATION", "evidence:crossing", 0.85))
         b = _STREET_BEFORE_AND_RE.search(text, max(0, c.start - 48), c.start)
         if b is not None and _crossing_words_ok(text, b.group(1), b.start(1)):
-            out.append(Candidate(b.start(1), b.end(1), "LOCATION", "evidence:crossing", 0.85))
+            out.append(Candidate(b.start(1), c.end, "LOCATION", "evidence:crossing", 0.85))
     return out
 
 

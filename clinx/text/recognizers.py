@@ -467,10 +467,12 @@ _NOT_A_STREET = frozenset("final last latest first second third fourth fifth nex
 def _crossing_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """The named street of a crossing is no clinical word, function word, month, weekday or ordinal's word."""
     from clinx.text.evidence import C, classify
-    from clinx.text.lexicons import FUNCTION_WORDS
+    from clinx.text.lexicons import FUNCTION_WORDS, last_names, places
 
     word = (m.group("a") or m.group("b")).lower()
-    if len(word) < 3 or word in FUNCTION_WORDS or word in _NOT_A_STREET or classify(word) == C or word[:3] in _MONTH_OR_DAY_STEMS:
+    if len(word) < 3 or word in FUNCTION_WORDS or word in _NOT_A_STREET or word[:3] in _MONTH_OR_DAY_STEMS:
+        return None
+    if classify(word) == C and word not in last_names() and word not in places():
         return None
     return m.span("v")
 

@@ -258,15 +258,21 @@ def test_the_town_after_an_address_goes(text, left):
 @pytest.mark.parametrize(
     "text,gone",
     [("SHE HAS BEEN STAYING ON 5TH AND WALNUT SINCE SEPT", "WALNUT"), ("Shot outside (corner store, Kimball & 9th) ~0200", "Kimball"),
-     ("FILL HX FROM CORNER DRUG (ELM & 3RD, BAYPORT)", "ELM")],
-    ids=["ordinal_first_before_since", "ordinal_last_in_parentheses", "ordinal_last_before_the_town"],
+     ("FILL HX FROM CORNER DRUG (ELM & 3RD, BAYPORT)", "ELM"), ("meet at the towers on jefferson & 9th. told pt", "jefferson")],
+    ids=["ordinal_first_before_since", "ordinal_last_in_parentheses", "ordinal_last_before_the_town", "street_named_for_a_person"],
 )
 def test_a_numbered_street_meeting_a_named_one_goes(text, gone):
     assert gone not in _l2(text)
 
 
-@pytest.mark.parametrize("text", ["lesion at 4th and 5th toes.", "given on the 3rd and final dose.", "seen on the 5th and Friday."],
-                         ids=["two_ordinals", "ordinal_and_final", "ordinal_and_weekday"])
+def test_a_crossing_goes_whole_with_the_word_joining_its_streets():
+    out = _l2("JOB SITE, CORNER OF MCKINNEY AVE AND PEARL ST. NO LOC PER COWORKER")
+    assert "PEARL" not in out and "AVE AND" not in out and " AND [" not in out and "] AND" not in out
+
+
+@pytest.mark.parametrize("text", ["lesion at 4th and 5th toes.", "given on the 3rd and final dose.", "seen on the 5th and Friday.",
+                                  "pain at cervical and 5th."],
+                         ids=["two_ordinals", "ordinal_and_final", "ordinal_and_weekday", "clinical_word_no_surname"])
 def test_an_ordinal_and_a_word_that_is_no_street_stay_words(text):
     out = _l2(text)
     assert "[LOCATION]" not in out
