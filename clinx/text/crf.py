@@ -507,26 +507,20 @@ class CrfNer:
         if not toks:
             return []
         feats = features(text, toks)
-        cases = [f[1] for f in feats]
-        if "lc=mixed" in cases or "lc=lower" not in cases:
-            # a note written in sentence case (its lower-case lines are a paragraph's wrapped lines: "The\ntesticles
-            # are nontender."), or with no lower-case line: the shipped model reads all of it
-            tagger = self.tagger
-            tags = tagger.tag(feats)
-            return gated_spans(text, toks, tags, lambda i: tagger.marginal(tags[i], i), self.thresholds, "crf")
+        # In a note typed in lower case, runs of lower-case lines go to the model that learnt every note in lower case
+        # and lines in capitals (headers) to the shipped one: a line with no capitals lends no case evidence, and the
+        # lower-case model has seen every name, place and institution so. A note with a line in sentence case is the
+        # shipped model's whole: its lower-case lines are a paragraph's wrapped lines ("The\ntesticles are nontender").
+        typed_lower = not any(f[1] == "lc=mixed" for f in feats)
+        lower = [typed_lower and f[1] == "lc=lower" for f in feats]
         tags: list[str] = []
         sure: list[float] = []
-        # a note typed in lower case: its runs of lower-case lines go to the model that learnt every note in lower
-        # case, its lines in capitals (headers) to the shipped one. A line with no capitals lends no case evidence,
-        # and the lower-case model has seen every name, place and institution so (the shipped one learnt them mostly
-        # capitalised)
         i, n = 0, len(toks)
         while i < n:
-            low = cases[i] == "lc=lower"
             j = i + 1
-            while j < n and (cases[j] == "lc=lower") == low:
+            while j < n and lower[j] == lower[i]:
                 j += 1
-            tagger = self.lower_tagger if low else self.tagger
+            tagger = self.lower_tagger if lower[i] else self.tagger
             run = tagger.tag(feats[i:j])
             tags += run
             sure += [1.0 if t == "O" else tagger.marginal(t, k) for k, t in enumerate(run)]
