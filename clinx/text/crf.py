@@ -696,7 +696,9 @@ def train(notes, out: str | Path, *, negatives=(), params: dict | None = None, c
     n_notes = n_spans = 0
     for note in notes:
         spans = [s for s in note.spans if s[2] in cats]
-        text = note.text.lower() if lower and len(note.text.lower()) == len(note.text) else note.text
+        text = note.text
+        if lower and len(text.lower()) == len(text):  # (letters whose lower case is longer would move the spans)
+            text = text.lower()
         toks = tokens(text)
         trainer.append(features(text, toks), bio_labels(toks, spans))
         n_notes += 1

@@ -1435,8 +1435,8 @@ def articles_of_institutions(text: str, cands: list[Candidate]) -> list[Candidat
     return out
 
 
-#: Where a business is named by its owner's possessive: after "at", "@", "from" or "job at" ("works nights at
-#: Kessler's", "fall @ Rosie's (diner)").
+#: Where a business is named by its owner's possessive: after "at", "@" or "from" ("works nights at Kessler's",
+#: "fall @ Rosie's (diner)").
 _BUSINESS_CUE_BEFORE_RE = re.compile(r"(?i)(?:\bat|@|\bfrom)[ \t]{1,2}$")
 #: What follows the possessive of a business: its kind in parentheses, a mark, the line's end, or a word that is no
 #: noun the possessive could own ("at Rosie's (diner)", "at abu sami's w/ his friends"; not "at Mary's house").

@@ -234,8 +234,9 @@ def _relative_name_ok(m: re.Match, text: str) -> tuple[int, int] | None:
 
 
 def _given_name_before_age_ok(m: re.Match, text: str) -> tuple[int, int] | None:
-    """A given name before a child's age in parentheses ("Ruby (7) had anaphylaxis", "SIBLING HOPE (3)"), unless the word
-    is a function word, a clinical term or a month's or a weekday's name ("May (3)")."""
+    """A given name in a form that names a person (before a child's age in parentheses: "Ruby (7) had anaphylaxis",
+    "SIBLING HOPE (3)"; quoted after "asking for": 'asking for "dawn"'), unless the word is a function word, a
+    clinical term or a month's or a weekday's name ("May (3)")."""
     from clinx.text.evidence import CALENDAR_GIVEN_NAMES
     from clinx.text.lexicons import FUNCTION_WORDS, first_names, is_clinical_term
 
@@ -385,9 +386,8 @@ def _last_line(text: str, pos: int) -> bool:
     return nl < 0 or not text[nl:].strip()
 
 
-#: What every numbered street holds: a digit, an ordinal's ending and a blank ("14th st").
-_ORDINAL_GATE_RE = re.compile(r"\d(?:st|nd|rd|th)[ \t]")
-_ORDINAL_WORD_RE = re.compile(r"\d(?:st|nd|rd|th)\b")
+#: What every numbered street holds: a digit and an ordinal's ending ("14th st", "Kimball & 9th)").
+_ORDINAL_GATE_RE = re.compile(r"\d(?:st|nd|rd|th)\b")
 
 
 def _written_by_ok(m: re.Match, text: str) -> tuple[int, int] | None:
@@ -465,20 +465,18 @@ _NOT_A_STREET = frozenset("final last latest first second third fourth fifth nex
 
 
 def _crossing_ok(m: re.Match, text: str) -> tuple[int, int] | None:
-    """The named street of a crossing is no clinical word, function word, month, weekday or ordinal's word."""
+    """The named street of a crossing is no function word, date word ("5th and June", "3rd & Friday": dates) or
+    ordinal's word, nor a clinical word that is no surname or place too ("jefferson & 9th" is a crossing)."""
     from clinx.text.evidence import C, classify
+    from clinx.text.institutions import DATE_WORDS
     from clinx.text.lexicons import FUNCTION_WORDS, last_names, places
 
     word = (m.group("a") or m.group("b")).lower()
-    if len(word) < 3 or word in FUNCTION_WORDS or word in _NOT_A_STREET or word[:3] in _MONTH_OR_DAY_STEMS:
+    if len(word) < 3 or word in FUNCTION_WORDS or word in _NOT_A_STREET or word in DATE_WORDS:
         return None
     if classify(word) == C and word not in last_names() and word not in places():
         return None
     return m.span("v")
-
-
-#: First three letters of months and weekdays ("5th and June", "3rd & Friday": dates).
-_MONTH_OR_DAY_STEMS = frozenset("jan feb mar apr may jun jul aug sep oct nov dec mon tue wed thu fri sat sun".split())
 
 
 def _dotted_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
@@ -1166,7 +1164,7 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"|(?P<b>[a-z][a-z'’-]+)[ \t]+(?:and|&)[ \t]+\d{1,3}(?:st|nd|rd|th))"
         r"(?:[ \t]+(?:st|street|ave|avenue|rd|road|blvd))?(?=[ \t]*(?:[,.;)]|$)|[ \t]+(?:since|until|till|for|when|after|before)\b)",
         "LOCATION", 0.85, validator=_crossing_ok,
-        gate=lambda t, low: ("and" in low or "&" in t) and _ORDINAL_WORD_RE.search(low) is not None,
+        gate=lambda t, low: ("and" in low or "&" in t) and _ORDINAL_GATE_RE.search(low) is not None,
     ),
     # "(617)5550148", "(617) 5550148": an area code in parentheses before seven digits written together
     Recognizer(
