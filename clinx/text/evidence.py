@@ -1208,7 +1208,9 @@ def _joined(text: str, a: _Tok, b: _Tok, comma: bool = True) -> bool:
 
 #: Words after which a capitalised word that is also a name is a person ("spoke to Grace", "called Joy").
 _PERSON_BEFORE = frozenset(
-    "to for by per and called told asked paged notified updated informed contacted visited met thanked phoned texted".split()
+    "to for by per and called told asked paged notified updated informed contacted visited met thanked phoned texted "
+    # a plan's imperative, whose object is the person ("update Rose after re-eval", "call Joy w/ results")
+    "update call page notify inform ask tell remind thank contact text email".split()
 )
 #: Given names that are also month or weekday names: a date's, which the date recognisers decide.
 CALENDAR_GIVEN_NAMES = frozenset("april may june july august sat sun mon tue wed thu fri".split())
@@ -1219,7 +1221,7 @@ CALENDAR_GIVEN_NAMES = frozenset("april may june july august sat sun mon tue wed
 _SPEAKING_VERBS = frozenset(
     "called calls phoned visited visiting came stated states reports reported asked requested brought says said asks "
     "agrees agreed prefers preferred lives wants wanted declines understands verbalizes verbalized expresses expressed "
-    "voices voiced handed feels".split()
+    "voices voiced handed feels updated notified informed shared tearful".split()
 )
 
 
@@ -1245,9 +1247,11 @@ def _given_then_speaking(text: str, toks: list, i: int) -> bool:
     if not (v in _SPEAKING_VERBS or v in ("will", "to") and j + 1 < n and toks[j + 1].low in _WILL_VERBS
             and _gap(text, toks[j], toks[j + 1]) == " "):
         return False
-    return _sentence_start(text, t.s)
+    return _sentence_start(text, t.s) or _BULLET_BEFORE_RE.search(text, max(0, t.s - 6), t.s) is not None
 
 
+#: A list's bullet opening the line before a word ("- Joy asked re: driving", "* ROSE VISITED").
+_BULLET_BEFORE_RE = re.compile(r"(?:^|\n)[ \t]*[-*•][ \t]+$")
 #: "at the pharmacy", "from the VNA", "at Walgreens": where a person named after "per" works.
 _AT_PLACE_AFTER_RE = re.compile(r"(?i)[ \t]+(?:at|from)[ \t]+(?:the[ \t]+)?[a-z]")
 _POSSESSIVE_GAP_RE = re.compile(r"['’][sS][ \t]{1,2}$")
@@ -1263,8 +1267,30 @@ def _given_before_relation(text: str, toks: list, i: int) -> bool:
     return _POSSESSIVE_GAP_RE.fullmatch(text, t.e, toks[i + 1].s) is not None
 
 
+#: A contact's telephone right after a given name: "Faith (337) 555-0190", "joy's cell [PHONE]", "CALLED HOPE AT
+#: [PHONE]", "SKY TO BE CALLED AT [PHONE]"; the number as L1 left it (a placeholder) or as written.
+_PHONE_AFTER_NAME_RE = re.compile(
+    r"(?i)(?:['’]s[ \t]+(?:cell|mobile|phone|home|work|number|no\.?|#)[ \t]*[:#]?|[ \t]*[:@-]?"
+    r"(?:[ \t]+(?:to[ \t]+be[ \t]+called|can[ \t]+be[ \t]+reached|is[ \t]+reachable|reachable))?(?:[ \t]+at)?)[ \t]*"
+    r"(?:\[PHONE\]|\(?\d{3}\)?[ .-]?\d{3}[ .-]\d{4}\b)"
+)
+
+
+def _given_before_phone(text: str, toks: list, i: int) -> bool:
+    """Is ``toks[i]`` a given name that is also a word, right before a telephone number that is the person's
+    ("Contacts: Faith (337) 555-0190", "ray's cell [PHONE]", "SW CALLED HOPE AT [PHONE]")? A number says whom to
+    call; a word that says which line it is ("home", "cell", "main") is no given name in the lexicon."""
+    t = toks[i]
+    if not _word_given_name(t) or t.low in _NEVER:
+        return False
+    if i + 1 < len(toks) and toks[i + 1].s - t.e <= 1 and toks[i + 1].raw[:1].isupper() and t.raw[:1].isupper() \
+            and not t.raw.isupper():
+        return False  # "Hope Lodge (555) ...": a capitalised phrase names a place
+    return _PHONE_AFTER_NAME_RE.match(text, t.e) is not None
+
+
 #: Verbs after "will" that a person does ("WEI WILL CALL THE PHARMACY", "Rose will bring clothes").
-_WILL_VERBS = frozenset("call visit come bring update phone text pick stay drive".split())
+_WILL_VERBS = frozenset("call visit come bring update phone text pick stay drive send fax sign arrange meet".split())
 #: Where a person is from or what they do, between a name and its verb ("Mark from PT says", "Joy at front desk says").
 _WHERE_FROM = frozenset("from at".split())
 
@@ -2366,6 +2392,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             run = toks[i:j]
         elif _given_before_relation(text, toks, i):
             # "MARK'S SON TESFAYE", "rose's daughter": a given name owning a relative is a person
+            decided = True
+            j = i + 1
+            run = toks[i:j]
+        elif _given_before_phone(text, toks, i):
+            # "Contacts: Faith (337) 555-0190", "joy's cell [PHONE]": a given name owning a telephone is a person
             decided = True
             j = i + 1
             run = toks[i:j]

@@ -333,3 +333,53 @@ def test_a_given_name_in_quotation_marks_a_patient_calls_for_is_removed(text, go
                          ids=["things", "a_relative", "a_place"])
 def test_what_a_patient_calls_for_that_is_no_given_name_stays(text):
     assert deidentify(text, "L2").text == text
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("Contacts: Faith (337) 555-0190, Grace (337) 555-0191.", "Faith"),
+        ("grandson's fiance. ray's cell 602-555-0187.", "ray"),
+        ("SW CALLED HOPE AT 978-555-0193, NO ANSWER.", "HOPE"),
+        ("SKY TO BE CALLED AT (401) 555-0150 WITH RESULTS", "SKY"),
+    ],
+    ids=["contact_list", "possessive_cell_lower", "called_at_caps", "to_be_called_at"],
+)
+def test_a_word_name_owning_a_telephone_is_removed(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Main (337) 555-0183", "call back at (337) 555-0183", "Pt's cell 555-867-5309 on file", "Home: (337) 555-0183"],
+    ids=["line_kind_word", "adverb_before_at", "patient_abbreviation", "home_field"],
+)
+def test_a_word_before_a_telephone_that_names_no_person_is_kept(text):
+    out = _l2(text)
+    assert "[PHONE]" in out and "[NAME]" not in out
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("4. Link to counseling on d/c; update Rose after re-eval.", "Rose"),
+        ("Plan:\n- Joy asked re: driving to the wedding.", "Joy"),
+        ("Dispo: step-down.\nSummer updated; she'll call her father.", "Summer"),
+        ("she prefers home. amber will send med list + polst.", "amber"),
+        ("family mtg held. joy shared pt said many times no machines.", "joy"),
+    ],
+    ids=["imperative_before_name", "bullet_then_speaking", "name_then_updated", "lower_name_will_send", "lower_name_shared"],
+)
+def test_a_word_name_in_a_plan_or_a_bullet_is_removed(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["- Hope remains for recovery.", "update Plan of care as needed.", "update Grace Chapel re: visit.",
+     "Grace period for payment applies."],
+    ids=["bullet_then_other_verb", "imperative_before_everyday_word", "imperative_before_church", "name_word_before_noun"],
+)
+def test_a_word_after_a_bullet_or_an_imperative_that_is_no_person_is_kept(text):
+    out = _l2(text)
+    assert "[NAME]" not in out
