@@ -24,7 +24,7 @@ from bisect import bisect_right
 from clinx.records import Manifest
 from clinx.text.base import PLACEHOLDER_RE, Candidate, TextResult, apply_candidates, check_text, drop_inside
 from clinx.text.clinical import CLINICAL_CODE_RE
-from clinx.text.dates import CLOCK_BEFORE, CLOCK_RE
+from clinx.text.dates import CLOCK_BEFORE, CLOCK_RE, PHONE_AS_MEANS_RE
 from clinx.text.evidence import (
     CARE_WORDS,
     HEAD_AS_ADJECTIVE,
@@ -478,6 +478,7 @@ class ContextEnhancer:
             if shape == "numeric" and CLOCK_RE.fullmatch(t) and (
                     i > 0 and infos[i - 1][1] in _TIME_PREPS and ends[i - 1] + 2 >= starts[i]
                     or _TIME_MARK_BEFORE_RE.search(text, max(0, starts[i] - 2), starts[i])
+                    or PHONE_AS_MEANS_RE.search(text, max(0, starts[i] - 24), starts[i])
                     or forward and cat in _NUMBER_CATS):
                 continue  # "LM at 0320", "@ 1630", "PICKUP ~0600" beside a removed phone number: a clock time, the hour of
                 # the call; so is one before its ID or phone cue ("1ST ATTEMPT 0930: NUMBER ON FILE"): numbers follow cues

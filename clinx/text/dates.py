@@ -84,6 +84,9 @@ _DOSE_TIME_RE = re.compile(r"(?i)\b(?:last|next|final|first|1st|2nd|second|misse
 CLOCK_RE = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 #: Words before a four-digit number that make it a clock time, not a year ("haldol at 2000", "@ 1930").
 CLOCK_BEFORE = frozenset(("at", "@", "until", "til", "till", "around", "approx", "approximately", "by"))
+#: "by phone", "via phone", "over the phone" right before a four-digit number: the phone is how someone was reached and
+#: the number the hour of the call ("updated by phone 0410"), no extension.
+PHONE_AS_MEANS_RE = re.compile(r"(?i)\b(?:by|via|over[ \t]+the|on[ \t]+the)[ \t]{1,2}(?:tele)?phone[ \t]{1,2}$")
 
 
 #: A pain score's company: the word, its shorthand (CP, HA), or the arrow of a change ("4/10 -> 2/10").

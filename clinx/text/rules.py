@@ -80,7 +80,7 @@ from clinx.text.institution_patterns import (
     find_system_short_forms,
     find_unknown_referral_names,
 )
-from clinx.text.dates import DATE_RECOGNIZERS, YEAR_NAMES, date_modifiers, date_range_ends, score_change, strip_year
+from clinx.text.dates import CLOCK_RE, DATE_RECOGNIZERS, PHONE_AS_MEANS_RE, YEAR_NAMES, date_modifiers, date_range_ends, score_change, strip_year
 from clinx.text.recognizers import EXTRA_RECOGNIZERS, Recognizer
 
 # --------------------------------------------------------------------------- vocabularies
@@ -886,12 +886,10 @@ def _is_range(value: str) -> bool:
     a, b = parts
     if len(a) == 3 and len(b) == 4:
         return False
-    if all(_CLOCK_RE.fullmatch(p) for p in parts):
+    if all(CLOCK_RE.fullmatch(p) for p in parts):
         return True  # a shift: "0700-1900", "1900-0700"
     return int(b) > int(a)
 
-
-_CLOCK_RE = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 
 
 def _name_runs(text: str) -> list[Candidate]:
@@ -1215,6 +1213,9 @@ class RuleRecognizer:
                 s, e = m.span("v")
                 if CLINICAL_CODE_RE.fullmatch(text, s, e) or e - s <= 2 and text[s:e].isdigit():
                     continue  # ("VISIT #6", "dose #2": a count, no identifier)
+                if name == "cue_phone" and e - s == 4 and CLOCK_RE.fullmatch(text, s, e) \
+                        and PHONE_AS_MEANS_RE.search(text, max(0, s - 24), s) is not None:
+                    continue  # ("updated by phone 0410": the phone is how, the four digits the hour of the call)
                 cands.append(Candidate(s, e, _CUE_CATEGORY.get(name, "ID"), f"rule:{name}", 0.99))
         enabled = self.enabled
         keep_years = self.years == "keep"

@@ -141,12 +141,20 @@ def test_clock_time_beside_a_phone_is_kept_and_the_word_call_too():
 @pytest.mark.parametrize(
     "text,kept,gone",
     [("reached dtr Ines Ruiz 505-555-0102 @ 1630 |", "1630", "0102"), ("FUNERAL HOME 707-555-0157 - PICKUP ~0600.", "0600", "0157"),
-     ("1ST ATTEMPT 0930: NUMBER ON FILE 774-555-0121 NO ANSWER.", "0930", "0121")],
-    ids=["after_an_at_sign", "after_a_tilde", "before_its_cue"],
+     ("1ST ATTEMPT 0930: NUMBER ON FILE 774-555-0121 NO ANSWER.", "0930", "0121"),
+     ("Wife updated by phone 0410 (508-555-0129), driving in.", "0410", "0129"),
+     ("DTR UPDATED OVER THE PHONE 1740, (412) 555-0133", "1740", "0133")],
+    ids=["after_an_at_sign", "after_a_tilde", "before_its_cue", "after_by_phone", "after_over_the_phone"],
 )
 def test_a_clock_time_beside_a_phone_is_no_phone_or_id(text, kept, gone):
     out = _l2(text)
     assert kept in out and gone not in out
+
+
+@pytest.mark.parametrize("text,gone", [("cell phone 4410", "4410"), ("pt's phone 2231 (ext)", "2231"), ("phone: 555-0133", "0133")],
+                         ids=["line_kind_before_phone", "possessive_before_phone", "phone_field"])
+def test_a_number_after_a_phone_that_is_no_means_of_a_call_is_removed(text, gone):
+    assert gone not in _l2(text)
 
 
 def test_a_ward_named_by_floor_and_side_is_kept():
