@@ -1044,9 +1044,9 @@ def _extend_initials_right(text: str, c: Candidate) -> Candidate:
 
 
 #: A capital's initial right before a name: with its dot, or without one when it is no pronoun, article or sex
-#: ("T. Oyelowo", "K HOLLOWAY"; not "I Smith", "A Smith", "45 F Jones"), after a blank, a line's start or "(" or a
-#: dash ("—S. Oduya, PharmD": a signature's em dash).
-_INITIAL_BEFORE_RE = re.compile(r"(?:^|(?<=[ \t\n(\-—–]))(?<!\d[ \t])([A-Z]\.|[B-EG-HJ-LN-Z])[ \t]{1,2}$")
+#: ("T. Oyelowo", "K HOLLOWAY", "T.Q. Nguyen"; not "I Smith", "A Smith", "45 F Jones"), after a blank, a line's start
+#: or "(" or a dash ("—S. Oduya, PharmD": a signature's em dash).
+_INITIAL_BEFORE_RE = re.compile(r"(?:^|(?<=[ \t\n(\-—–]))(?<!\d[ \t])((?:[A-Z]\.){1,3}|[B-EG-HJ-LN-Z])[ \t]{1,2}$")
 
 
 def initials_before_names(text: str, cands: list[Candidate]) -> list[Candidate]:
@@ -1060,7 +1060,7 @@ def initials_before_names(text: str, cands: list[Candidate]) -> list[Candidate]:
     for s in sorted(starts):
         if s == 0 or text[s - 1] not in " \t":
             continue
-        m = _INITIAL_BEFORE_RE.search(text, max(0, s - 6), s)
+        m = _INITIAL_BEFORE_RE.search(text, max(0, s - 10), s)
         if m is not None:
             out.append(Candidate(m.start(1), m.end(1), "NAME", "rule:initial_before_name", 0.85))
     return out
@@ -1071,7 +1071,7 @@ def _extend_name_left(text: str, c: Candidate) -> Candidate:
     start = c.start
     if start == 0 or text[start - 1] not in " \t":
         return c  # no word before it across blanks: nothing to take in
-    m = _INITIAL_BEFORE_RE.search(text, max(0, start - 6), start)
+    m = _INITIAL_BEFORE_RE.search(text, max(0, start - 10), start)
     if m is not None:
         return Candidate(m.start(1), c.end, c.category, c.source, c.score)  # "seen by T. [Oyelowo]": the initial too
     first, _ = name_gazetteer()

@@ -472,15 +472,18 @@ def test_the_same_words_in_prose_keep_their_numbers(text):
         ("reviewed with J. Rose (R3).", "Rose"),
         ("seen by T. Oyelowo today", "T."),  # the initial goes with the surname the rules found
         ("discussed with K Holloway re plan", "K "),
+        ("MLS: T.Q. Nguyen (tech ID 3391)", "T.Q."),  # two dotted initials, the lab scientist's signature
     ],
-    ids=["initial-then-word-surname", "initial-then-flower-surname", "initial-before-found-surname", "undotted-initial"],
+    ids=["initial-then-word-surname", "initial-then-flower-surname", "initial-before-found-surname", "undotted-initial",
+         "two-dotted-initials"],
 )
 def test_an_initial_and_its_surname_go_together(text, gone):
     assert gone not in _l2(text)
 
 
-@pytest.mark.parametrize("text", ["Plan: A. Continue lasix", "A. Fib noted on tele", "E. coli in urine", "called by B. Will"],
-                         ids=["outline-letter", "letter-then-clinical", "species", "modal-after-initial"])
+@pytest.mark.parametrize("text", ["Plan: A. Continue lasix", "A. Fib noted on tele", "E. coli in urine", "called by B. Will",
+                                  "s/p C.T. Scan of chest"],
+                         ids=["outline-letter", "letter-then-clinical", "species", "modal-after-initial", "dotted-test-abbreviation"])
 def test_letters_before_words_that_are_no_surname_stay(text):
     assert _l2(text) == text
 
