@@ -175,12 +175,15 @@ for _first, _, _second in (s.partition(" ") for s in STATE_NAMES if " " in s):
 
 
 def _new_clause_after(text: str, e: int, s: int, ph_cat: str | None, low: str) -> bool:
-    """Does an everyday word that is also a name start a new clause after a removed place (``[HOSPITAL], fall``)?
+    """Does an everyday word that is also a name start a new clause after a removed place (``[HOSPITAL], fall``), or a
+    word that is no name open a parenthesis describing a removed institution (``[HOSPITAL] (bar)``)?
 
     After a person's name a comma may join a given name ("[NAME], John"), no other word; after an
     institution or a place it ends the name, and an ambiguous word there is the sentence's ("home with [HOSPITAL], daily
     visits", "from [HOSPITAL], fall at home"), not an identifier beside it.
     """
+    if ph_cat == "HOSPITAL" and "(" in text[e:s] and classify(low) not in ("N", "U"):
+        return True  # "[HOSPITAL] (bar)", "[HOSPITAL] (ice cream place)": what kind of place it is, no more of its name
     if "," not in text[e:s] or classify(low) != "A":
         return False
     # after a removed name, only a given name may follow the comma ("[NAME], Will" of "Smith, Will"; not "call back")

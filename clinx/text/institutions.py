@@ -1182,6 +1182,53 @@ def find_parenthesised_institutions(text: str) -> list[Candidate]:
     return out
 
 
+#: Kinds of business, venue and congregation a note describes a place by, where its name is everyday words ("forge
+#: (delmar ave)" names none of them; "Bounce (trampoline park, Kapolei)", "a florist (petals, on 3rd st)" do).
+BUSINESS_KINDS = frozenset(
+    """
+store shop place studio park congregation church mosque temple synagogue parish gym bar pub tavern restaurant diner
+cafe café coffeehouse salon barbershop mall market supermarket grocery grocer bodega bakery deli florist warehouse
+factory plant mill company firm shelter motel hotel club lounge grill pizzeria taqueria laundromat garage dealership
+farm ranch camp arena rink team league daycare preschool academy
+""".split()
+)
+_BUSINESS_KIND_RE = "|".join(sorted(BUSINESS_KINDS, key=len, reverse=True))
+#: A place word, up to three words that may be a name, then a parenthesis that says what kind of business it is ("at
+#: Saffron (Indian place on Elm)", "MEMBERS OF REDEEMED (PENTECOSTAL CONGREGATION ON ...)").
+_NAME_THEN_KIND_RE = re.compile(
+    r"(?i)(?:\b(?:at|outside|from|to|near|behind|of|with|by)|@)[ \t]{1,2}"
+    r"(?P<name>[^\W\d_](?:[^\W\d_]|['’&-])*(?:[ \t][^\W\d_](?:[^\W\d_]|['’&-])*){0,2})[ \t]?\("
+    r"(?:an?[ \t]+|the[ \t]+)?(?:[^\W\d_][\w-]*[ \t]+){0,2}(?:" + _BUSINESS_KIND_RE + r")s?\b"
+)
+#: A kind of business after an article or an owner, then its name in a parenthesis ("ran a florist (petals, on 3rd
+#: st)", "works at a bar (Flipside)"), the name closing it or before a comma or where it is.
+_KIND_THEN_NAME_RE = re.compile(
+    r"(?i)\b(?:an?|the|his|her|their|own)[ \t]+(?:[^\W\d_][\w-]*[ \t]+)?(?:" + _BUSINESS_KIND_RE + r")[ \t]?\("
+    r"(?P<name>[^\W\d_](?:[^\W\d_]|['’&-])*(?:[ \t][^\W\d_](?:[^\W\d_]|['’&-])*){0,2})(?=\)|,|[ \t]+(?:on|in|at|off|near)\b)"
+)
+
+
+def find_described_businesses(text: str) -> list[Candidate]:
+    """Businesses, venues and congregations whose names are everyday words, where the note says what kind of place
+    they are in a parenthesis beside the name: "FOOSH @ Bounce (trampoline park, Kapolei)", "dinner at Saffron (Indian
+    place on Elm)", "ran a florist (petals, on 3rd st)". The name is one to three words, none clinical, a function
+    word, a date's word or itself a kind of place ("at church (baptist church on main)" names none)."""
+    if "(" not in text:
+        return []
+    out = []
+    for rx in (_NAME_THEN_KIND_RE, _KIND_THEN_NAME_RE):
+        for m in rx.finditer(text):
+            words = m.group("name").split()
+            lows = [w.lower().replace("’", "'") for w in words]
+            bare = [w[:-2] if w.endswith("'s") else w for w in lows]
+            if any(w in _L.FUNCTION_WORDS or w in DATE_WORDS or w in BUSINESS_KINDS or _E.classify(w) == _E.C for w in bare):
+                continue
+            if names_no_institution(bare) or any(w in _E.ROLES or w in _E.RELATIONS for w in bare):
+                continue  # ("at work (warehouse)", "with son (store manager)": a kind, a role or a relative)
+            out.append(Candidate(m.start("name"), m.end("name"), "HOSPITAL", "rule:described_business", 0.85))
+    return out
+
+
 #: Units, services and staff that notes write right after an institution's distinctive word ("sentinel ortho", "Mercy
 #: pharmacist", "LAKESIDE CATH LAB", "providence heme clinic", "Pioneer ED note", "BRIGHT STAR HHA"); the value is
 #: the set of words one of which must follow (empty: the word alone is enough).
@@ -1656,4 +1703,4 @@ def _sentence_start(text: str, pos: int) -> bool:
 from clinx.text import evidence as _E  # noqa: E402
 from clinx.text import lexicons as _L  # noqa: E402
 
-__all__ = ["articles_of_institutions", "find_affiliations", "find_capitalised_institutions", "find_kinds_of_places", "find_placement_replies", "join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_institution_fields", "find_header_institutions", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]
+__all__ = ["articles_of_institutions", "find_affiliations", "find_capitalised_institutions", "find_kinds_of_places", "find_placement_replies", "join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_described_businesses", "BUSINESS_KINDS", "find_institution_fields", "find_header_institutions", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]

@@ -363,3 +363,36 @@ def test_an_everyday_word_after_an_institutions_comma_is_no_town():
 def test_tail_heads_after_found_parts(text, gone, kept):
     out = _l2(text)
     assert (gone is None or gone not in out) and kept in out, out
+
+
+# A business named by everyday words, where the note says in a parenthesis what kind of place it is.
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("FOOSH @ Bounce (trampoline park, Kapolei) ~1640", ["bounce"]),
+        ("on scene 2219 @ Rooster's (bar), corner of the lot", ["rooster"]),
+        ("weekends at scoops (ice cream place on the river road)", ["scoops"]),
+        ("pt ran a florist (petals, on the green) for 40 yrs", ["petals"]),
+        ("works at a bar (Flipside) nights", ["flipside"]),
+    ],
+    ids=["name_then_kind_after_at_sign", "possessive_name_then_kind", "lower_name_then_kind", "kind_then_name_then_where",
+         "kind_then_name_alone"],
+)
+def test_a_business_described_in_a_parenthesis_goes(text, gone):
+    _assert_gone_in_every_case(text, gone)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("goes to church (a big church on the hill) weekly", "goes to church"),
+        ("at work (warehouse job) since may", "at work (warehouse job)"),
+        ("lives with son (store manager)", "lives with son (store manager)"),
+        ("pain at rest (no place to sit)", "pain at rest (no place to sit)"),
+        ("drinks at Stubby's (bar) fridays", "(bar)"),
+    ],
+    ids=["kind_before_its_description", "kind_at_work", "relative_with_role", "clinical_before_place_word",
+         "kind_word_after_removed_name"],
+)
+def test_a_kind_a_relative_or_a_clinical_word_before_a_parenthesis_is_kept(text, kept):
+    _assert_kept_in_every_case(text, kept)
