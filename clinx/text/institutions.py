@@ -781,13 +781,18 @@ def find_kinds_of_places(text: str) -> list[Candidate]:
         lo = max(0, start - 60, text.rfind("\n", 0, start) + 1)
         before = list(_WORD.finditer(text, lo, start))
         pos = start
-        for i, w in enumerate(reversed(before)):
-            if i >= 4 or not _JOIN.fullmatch(text, w.end(), pos) or len(w.group()) < 2 or text[w.start() - 1 : w.start()] == "/":
+        kinds = 0
+        for w in reversed(before):
+            if kinds >= 4 or not _JOIN.fullmatch(text, w.end(), pos) or len(w.group()) < 2 or text[w.start() - 1 : w.start()] == "/":
                 break  # ("f/u cardiology assoc of ...": no part of an abbreviation)
             word = w.group().lower().replace("’", "'")
+            if word == "and" and start < m.start(1):
+                pos = w.start()  # ("Heart and Vascular Institute of Ohio": two kinds joined; the span opens on a kind)
+                continue
             if not (_kind_word(word) or word in GENERIC_QUALIFIERS and word not in FUNCTION_WORDS) or word in _NOT_KIND_BEFORE:
                 break
             start = pos = w.start()
+            kinds += 1
         if start == m.start(1) and m.group(1).lower() not in _KIND_OF_ALONE:
             continue  # ("center of Boston", "care of Dr. Lee": a kind and a place, no name)
         out.append(Candidate(start, end, "HOSPITAL", "rule:kind_of_place", 0.85))

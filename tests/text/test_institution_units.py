@@ -433,8 +433,11 @@ def test_a_service_after_a_doctors_name_and_a_comma_stays(text, kept):
         ("- f/u cardiovascular assoc of the berkshires dr lee 4 wks", "cardiovascular assoc of the berkshires"),
         ("DIGESTIVE HEALTH SPECIALISTS OF THE SOUTHEAST, DOTHAN", "DIGESTIVE HEALTH SPECIALISTS OF THE SOUTHEAST"),
         ("ASKED ABOUT HOSPICE OF THE FOOTHILLS? WILL CONSULT", "HOSPICE OF THE FOOTHILLS"),
+        ("sent to heart and vascular institute of ohio for cath", "heart and vascular institute of ohio"),
+        ("pt and family services of the valley called", "family services of the valley"),
     ],
-    ids=["assoc_of_town_lower", "assoc_of_the_region_after_abbreviation", "specialists_of_the_region_caps", "hospice_alone"],
+    ids=["assoc_of_town_lower", "assoc_of_the_region_after_abbreviation", "specialists_of_the_region_caps", "hospice_alone",
+         "two_kinds_joined_by_and", "and_after_no_kind_stays_out"],
 )
 def test_kinds_of_places_name_an_organisation(text, name):
     spans = [text[c.start : c.end] for c in find_kinds_of_places(text)]
