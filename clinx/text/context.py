@@ -47,7 +47,9 @@ from clinx.text.evidence import (
 from clinx.text.institutions import articles_of_institutions, complete_institutions, join_institution_parts, possessive_businesses
 from clinx.text.lexicons import first_names, fold
 from clinx.text.ner import make_ner
-from clinx.text.rules import NON_NAMES, _extend_name_left, initials_before_names, middle_initials_after_names, name_gazetteer, signer_codes
+from clinx.text.rules import (
+    NON_NAMES, _extend_name_left, initials_before_names, middle_initials_after_names, name_gazetteer, phone_extensions, signer_codes,
+)
 
 #: Single-word anchors -> the category a boosted token most likely has.
 ANCHORS: dict[str, str] = {
@@ -421,6 +423,8 @@ class ContextEnhancer:
             t, low, _, _, _, digit_score, _, _, _ = infos[i]
             if low in HEAD_AS_ADJECTIVE and i > 0 and anchor[i - 1] == "HOSPITAL":
                 continue  # "Hospital Course", "[HOSPITAL] Visit": the institution describes this noun
+            if low in _PLACE_IN_WARD_WORDS and i + 1 < n and infos[i + 1][0][:1].isdigit():
+                continue  # "Pt [NAME], rm 537", "bed 12": a room or a bed on the ward, no more of a name
             # a token with a digit is scored on its characters alone (memoised with the token)
             if digit_score is not None:
                 base, shape = digit_score
@@ -590,6 +594,7 @@ class ContextLevel:
         cands = cands + compass_letters_of_places(text, cands)
         cands = cands + street_words_after_places(text, cands)  # "([Colesville] Rd)": the street's word the model left
         cands = cands + signer_codes(text, cands)  # "[FILBERT BRIGHT], M.D.    FB59": the model's names too
+        cands = cands + phone_extensions(text, cands)  # "nurse line [ID] ext 31": the number's extension
         cands = cands + initials_before_names(text, cands)  # "—S. [Oduya]": and their initials
         cands = cands + middle_initials_after_names(text, cands)  # "PT: [OKONJO, FAITH] A.   MRN": and middle initials
         cands = cands + nicknames_of_found_names(text, cands)  # "[NAME] (\"Ben\")": and the names they go by

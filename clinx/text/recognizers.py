@@ -1015,13 +1015,15 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "NAME", 0.85, validator=_dash_initials_ok, gate=lambda t, low: "-" in t or "—" in t or "–" in t,
     ),
     # "RECORDED BY: K.B., RN", "SIGNED J.O.B.", "K. Sorensen, MSW / J.R. (SW intern)", "— LPN G.H.", "counselor: r.t.",
-    # "-- T.W., UNIT CLERK": dotted initials after "by", "signed", a signer's credential or role, a signers' slash or a
-    # signature's dash, or opening a line, before a comma, a parenthesis or the line's end
+    # "-- T.W., UNIT CLERK", "-M.A. / D.W.", "-BED MGMT, J.P.", "Pt T.M., rm 537": dotted initials after "by", "signed",
+    # a signer's credential or role, the patient's word, a signers' slash or a signature's dash (or its line's words and
+    # a comma), or opening a line, before a comma, a parenthesis, a slash or the line's end
     Recognizer(
         "dotted_initials",
         r"(?im)(?:\b(?:by|signed|signature|rn|lpn|lvn|np|md|pa|pa-c|pharmd|rph|cna|rrt|lcsw|msw|counselor|clerk|nurse|therapist"
-        r"|aide|tech|dietitian|chaplain|interpreter|scribe)\b[ \t]*[:,]?|/|^[ \t]*(?:[-—–]{1,2})?)[ \t]*"
-        r"(?P<v>[a-z]\.[ ]?[a-z]\.(?:[ ]?[a-z]\.)?)(?=[ \t]*(?:$|[,;(]))",
+        r"|aide|tech|dietitian|chaplain|interpreter|scribe|pt|patient)\b[ \t]*[:,]?|/|^[ \t]*[-—–]{1,2}[^\n,]{1,30},"
+        r"|^[ \t]*(?:[-—–]{1,2})?)[ \t]*"
+        r"(?P<v>[a-z]\.[ ]?[a-z]\.(?:[ ]?[a-z]\.)?)(?=[ \t]*(?:$|[,;(/]))",
         "NAME", 0.85, validator=_dotted_initials_ok, gate=lambda t, low: _DOTTED_GATE_RE.search(t) is not None,
     ),
     # "attending: sl", "Jane Doe, md / scribe ls": initials after a role's label closing the line

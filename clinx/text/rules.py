@@ -1029,6 +1029,30 @@ def signer_codes(text: str, cands: list[Candidate]) -> list[Candidate]:
     return out
 
 
+#: An extension after a telephone number ("555-0178 ext 31", "[ID] x 14", "[PHONE], ext. 2231").
+#: A bare "x" takes three digits or more: "x3", "x 10" after a number are how many times ("paged 4-4410 x3").
+_EXTENSION_AFTER_RE = re.compile(
+    r"(?i)[ \t]{0,2},?[ \t]{0,2}((?:ext\.?|extension)[ \t]{0,2}#?[ \t]{0,2}\d{1,6}|x[ \t]?\d{3,6})(?![\w/]|[.,]\d)"
+)
+_NUMBER_PLACEHOLDER_RE = re.compile(r"\[(?:PHONE|ID)\]")
+
+
+def phone_extensions(text: str, cands: list[Candidate]) -> list[Candidate]:
+    """The extension after a telephone number that ``cands`` (or an earlier level's placeholder) removed ("nurse line
+    [ID] ext 31"): the phone pattern takes an extension after a full number, not after a local one another rule found."""
+    if "x" not in text and "X" not in text:
+        return []
+    ends = [c.end for c in cands if c.category in ("PHONE", "ID")]
+    if "[" in text:
+        ends += [m.end() for m in _NUMBER_PLACEHOLDER_RE.finditer(text)]
+    out = []
+    for e in set(ends):
+        m = _EXTENSION_AFTER_RE.match(text, e)
+        if m is not None:
+            out.append(Candidate(m.start(1), m.end(1), "PHONE", "rule:phone_extension", 0.9))
+    return out
+
+
 #: A typist's initials after a slash closing the line ("TRANSCRIBED: JM/AF", "BY RC/LT").
 _TYPIST_AFTER_RE = re.compile(r"/[A-Za-z]{2,3}[ \t]*(?:\n|$)")
 
@@ -1259,6 +1283,7 @@ class RuleRecognizer:
         if "/" in text:
             cands = [_extend_initials_right(text, c) if c.category == "NAME" else c for c in cands]
         cands.extend(signer_codes(text, cands))
+        cands.extend(phone_extensions(text, cands))
         cands.extend(find_counties(text))
         cands.extend(find_place_fields(text))
         cands.extend(find_nicknames(text))

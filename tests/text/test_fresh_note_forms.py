@@ -157,6 +157,20 @@ def test_a_number_after_a_phone_that_is_no_means_of_a_call_is_removed(text, gone
     assert gone not in _l2(text)
 
 
+@pytest.mark.parametrize("text,gone", [("Spoke w/ their nurse line 555-0178 ext 31.", "31"), ("line 555-0178 x 3131", "3131"),
+                                       ("call 555-0178, ext. 2231 today", "2231")],
+                         ids=["ext_after_local_number", "x_after_local_number", "dotted_ext_after_comma"])
+def test_the_extension_of_a_local_number_goes_with_it(text, gone):
+    assert gone not in _l2(text)
+
+
+@pytest.mark.parametrize("text,kept", [("paged 4-4410 x3, no answer", "x3"), ("called 555-0178 x 10 attempts", "x 10"),
+                                       ("MRN 4471209 x2 labels printed", "x2")],
+                         ids=["count_after_pager", "spaced_count_after_number", "count_after_id"])
+def test_a_count_after_a_number_is_no_extension(text, kept):
+    assert kept in _l2(text)
+
+
 def test_a_ward_named_by_floor_and_side_is_kept():
     out = _l2("HYDRO, NO OBSTRUCTION. TRANSFERRED TO 5 EAST 7/25. FOLEY REMOVED 7/27.")
     assert "5 EAST" in out and "7/25" not in out

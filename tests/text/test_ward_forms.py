@@ -772,20 +772,30 @@ def test_the_the_an_institutions_name_begins_with_goes_with_it():
     "text,gone",
     [("RECORDED BY: K.B., RN, DON", "K.B."), ("AS WE LEFT.\nSIGNED J.O.B.", "J.O.B."), ("CELL 207-555-0158.\n— A.V.", "A.V."),
      ("K. Sorensen, MSW / J.R. (SW intern)", "J.R."), ("fax 216-555-0151.\n— LPN G.H.", "G.H."), ("next call 1/31.\nRN: L.F.", "L.F."),
-     ("to school.\n— triage rn, m.k.", "m.k."), ("HER CELL NOT THE HOUSE.\n-- T.W., UNIT CLERK", "T.W.")],
+     ("to school.\n— triage rn, m.k.", "m.k."), ("HER CELL NOT THE HOUSE.\n-- T.W., UNIT CLERK", "T.W."),
+     ("POD1 check\nPt T.M., rm 537", "T.M."), ("COURT DATE 2/19.\n-M.A. / D.W.", "M.A."),
+     ("called transport.\n-BED BOARD, K.L.", "K.L.")],
     ids=["after_by", "after_signed", "after_an_em_dash", "after_a_signers_slash", "after_a_credential", "after_a_credentials_colon",
-         "after_a_role_and_comma", "after_a_double_dash_before_a_role"],
+         "after_a_role_and_comma", "after_a_double_dash_before_a_role", "after_the_patients_word", "before_a_cosigners_slash",
+         "after_a_dashed_lines_words_and_comma"],
 )
 def test_dotted_initials_in_a_signature_go(text, gone):
     assert gone not in _l2(text)
 
 
 @pytest.mark.parametrize("text", ["tylenol 650 mg p.o.\nb.i.d. x 3 days", "given by p.o. route", "seen 10 a.m.\np.m. dose held",
-                                  "signed by M.D., on call", "given by rn p.o.", "seen by md a.m."],
+                                  "signed by M.D., on call", "given by rn p.o.", "seen by md a.m.", "pt p.o. intake poor, ok",
+                                  "-J. Smith, M.D."],
                          ids=["dosing", "route_after_by", "times_of_day", "credential", "route_after_a_credential",
-                              "time_after_a_credential"])
+                              "time_after_a_credential", "route_after_the_patients_word", "credential_closing_a_dashed_line"])
 def test_dotted_abbreviations_stay(text):
     assert _l2(text) == text
+
+
+@pytest.mark.parametrize("text", ["Pt T.M., rm 537", "Wife Ana Ruiz, bed 4 by the window"], ids=["room_after_a_name", "bed_after_a_name"])
+def test_a_room_or_bed_after_a_removed_name_stays(text):
+    out = _l2(text)
+    assert "[NAME]" in out and ("rm 537" in out or "bed 4" in out)
 
 
 def test_a_middle_initial_goes_with_a_surname_first_name():
