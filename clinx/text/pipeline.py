@@ -52,6 +52,15 @@ MAX_CHARS = 10_000_000
 FALLBACKS = ("l2", "original")
 
 
+def line_view(text: str) -> str:
+    """``text`` with Windows ("\\r\\n") and old Mac ("\\r") line ends read as "\\n", the offsets unchanged: a carriage
+    return before a line feed becomes a blank, a lone one a line feed. Notes exported from Windows systems end their
+    lines so, and the recognisers read a line's end as "\\n" (a signature "closing its line")."""
+    if "\r" not in text:
+        return text
+    return text.replace("\r\n", " \n").replace("\r", "\n")
+
+
 class TextPipeline:
     """Levels L1..``level`` chained; build once, call many times.
 
@@ -115,7 +124,7 @@ class TextPipeline:
             proposals = None
             if getattr(lvl, "ner", None) is not None:
                 # the statistical layer reads the text as written (see clinx.text.crf), its spans carried onto this level's input
-                proposals = carry_candidates(lvl.ner.find(text), done, len(text))
+                proposals = carry_candidates(lvl.ner.find(line_view(text)), done, len(text))
             r = self._apply(lvl, cur, manifest, proposals)
             done.append(r.removed)
             removed.extend(r.removed)
@@ -136,14 +145,19 @@ class TextPipeline:
         ``proposals``: the statistical layer's candidates in ``text``'s offsets (levels with a ``ner``).
         """
         extra = {} if proposals is None else {"proposals": proposals}
-        if text.isascii() or lvl.name not in SPAN_LEVELS:
+        lined = line_view(text) if lvl.name in SPAN_LEVELS else text  # (same offsets as text)
+        if lined is text and (text.isascii() or lvl.name not in SPAN_LEVELS):
             # ASCII: nothing to fold (the fast path); L3 rewrites, its validator re-scans the folded view
             return lvl.apply(text, manifest, **extra)
-        view = fold(text)
+        view = fold(lined)
         if view.identity:
-            return lvl.apply(text, manifest, **extra)
-        r = lvl.apply(view.text, manifest, **({} if proposals is None else {"proposals": []}))
-        cands = [Candidate(*view.span_back(s.start, s.end), s.category, s.source) for s in r.removed] + (proposals or [])
+            if lined is text:
+                return lvl.apply(text, manifest, **extra)
+            r = lvl.apply(lined, manifest, **extra)  # (the spans found in the line view are the text's)
+            cands = [Candidate(s.start, s.end, s.category, s.source) for s in r.removed]
+        else:
+            r = lvl.apply(view.text, manifest, **({} if proposals is None else {"proposals": []}))
+            cands = [Candidate(*view.span_back(s.start, s.end), s.category, s.source) for s in r.removed] + (proposals or [])
         out = apply_candidates(
             text,
             cands,
@@ -286,7 +300,7 @@ def rescan(
     never findings. Values are never included — only salted digests.
     """
     check_text(text)
-    view = fold(text)
+    view = fold(line_view(text))
     seen = view.text
     cands: list[Candidate] = list(_RULES.find(seen))
     if manifest:

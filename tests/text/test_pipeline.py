@@ -146,3 +146,23 @@ def test_process_salt_digest_is_the_keyed_blake2b_of_the_value():
         want = hashlib.blake2b(v.encode("utf-8", "surrogatepass"), key=base._PROCESS_SALT, digest_size=8).hexdigest()
         assert digest_value(v) == want
     assert digest_value("a") != digest_value("b")
+
+
+NOTE_LF = (
+    "PHONE NOTE 3/14 0930\nSpoke w/ daughter Ines Ruiz re: d/c plan, agrees.\nFax to Lakeview Manor 555-0178 ext 31.\n"
+    "Pt resting.\n-- kt/rn\n"
+)
+
+
+@pytest.mark.parametrize("ending", ["\r\n", "\r"], ids=["windows", "old_mac"])
+def test_a_note_with_other_line_ends_loses_what_it_would_with_line_feeds(ending):
+    """Notes exported from Windows end their lines with "\\r\\n": the recognisers read a line's end as "\\n", so a
+    signature closing its line ("-- kt/rn") went unread. The same note, line ends apart, loses the same spans, and the
+    output keeps the note's own line ends."""
+    from clinx.text.pipeline import TextPipeline
+
+    pipe = TextPipeline("L2")
+    lf = pipe.run(NOTE_LF)
+    other = pipe.run(NOTE_LF.replace("\n", ending))
+    assert other.text == lf.text.replace("\n", ending)
+    assert "kt" not in other.text and "Ines" not in other.text and "31" not in other.text
