@@ -20,6 +20,7 @@ are replaced. ASCII text skips the fold entirely.
 from __future__ import annotations
 
 import hashlib
+import re
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from pathlib import Path
@@ -53,12 +54,56 @@ FALLBACKS = ("l2", "original")
 
 
 def line_view(text: str) -> str:
-    """``text`` with Windows ("\\r\\n") and old Mac ("\\r") line ends read as "\\n", the offsets unchanged: a carriage
-    return before a line feed becomes a blank, a lone one a line feed. Notes exported from Windows systems end their
-    lines so, and the recognisers read a line's end as "\\n" (a signature "closing its line")."""
-    if "\r" not in text:
+    """``text`` as the recognisers read lines, the offsets unchanged.
+
+    Windows ("\\r\\n") and old Mac ("\\r") line ends read as "\\n": a carriage return before a line feed becomes a
+    blank, a lone one a line feed (notes exported from Windows systems end their lines so, and the recognisers read a
+    line's end as "\\n": a signature "closing its line"). And a hard-wrapped paragraph reads as one line: each line
+    feed where the writer's program wrapped (:func:`soft_wraps`) becomes a blank, so "Dr. John\\nSmith" is one name
+    and a cue at a line's end still reaches the name on the next.
+    """
+    if "\r" in text:
+        text = text.replace("\r\n", " \n").replace("\r", "\n")
+    wraps = soft_wraps(text)
+    if not wraps:
         return text
-    return text.replace("\r\n", " \n").replace("\r", "\n")
+    chars = list(text)
+    for k in wraps:
+        chars[k] = " "
+    return "".join(chars)
+
+
+#: A line that opens a field or a list item ("DOB: 3/4/51", "- cont lasix", "2) f/u"): no wrapped line's rest.
+_NEW_ITEM_RE = re.compile(r"[ \t]|[-*•>#]|\d{1,2}[.)][ \t]|[A-Za-z][A-Za-z /&()-]{0,24}:(?![0-9/])")
+#: Lines needed near the widest one before a note counts as hard-wrapped, and how near (characters).
+_WRAPPED_LINES, _WRAP_SLACK = 3, 12
+
+
+def soft_wraps(text: str) -> list[int]:
+    """Offsets of the line feeds a program put in to wrap a paragraph at a fixed width: where the next line's first
+    word would not have fitted on the line before it. A note counts as wrapped when three lines or more reach within
+    twelve characters of its widest line (at least 30); a line ending with a colon, a blank line, and a line that opens
+    a field, a list item or an indent are never joined. Typed notes, whose lines end where the writer pressed enter,
+    have none."""
+    if text.count("\n") < 3:
+        return []
+    lines = text.split("\n")
+    lens = [len(line.rstrip()) for line in lines]
+    width = max(lens)
+    if width < 30 or sum(n >= width - _WRAP_SLACK for n in lens) < _WRAPPED_LINES:
+        return []
+    out = []
+    pos = 0
+    for k in range(len(lines) - 1):
+        line, nxt = lines[k], lines[k + 1]
+        pos += len(line)
+        body = line.rstrip()
+        if body and nxt and not body.endswith(":") and _NEW_ITEM_RE.match(nxt) is None:
+            first = nxt.split(" ", 1)[0]
+            if lens[k] + 1 + len(first) > width:
+                out.append(pos)
+        pos += 1
+    return out
 
 
 class TextPipeline:

@@ -166,3 +166,53 @@ def test_a_note_with_other_line_ends_loses_what_it_would_with_line_feeds(ending)
     other = pipe.run(NOTE_LF.replace("\n", ending))
     assert other.text == lf.text.replace("\n", ending)
     assert "kt" not in other.text and "Ines" not in other.text and "31" not in other.text
+
+
+WRAPPED = (
+    "HPI: 67 y/o woman admitted from home after a fall, seen in the ED by Dr.\n"
+    "Okafor who called her daughter Grace Hill at work to say she would be kept\n"
+    "overnight for observation and a repeat CT in the morning; pt follows with\n"
+    "Dr. Patel at Lakeview Family Medicine in Springfield since 2015 for HTN.\n"
+    "PLAN:\n"
+    "- telemetry, PT/OT eval\n"
+    "- d/c planning with SW\n"
+)
+
+
+def test_a_hard_wrapped_paragraph_reads_as_one_line():
+    from clinx.text.pipeline import line_view, soft_wraps
+
+    wraps = soft_wraps(WRAPPED)
+    assert [WRAPPED[k - 3 : k] for k in wraps] == ["Dr.", "ept", "ith"]  # the paragraph's three wraps, nothing after
+    view = line_view(WRAPPED)
+    assert len(view) == len(WRAPPED) and "Dr. Okafor" in view and "PLAN:\n- telemetry" in view
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Pt resting comfortably in bed, call light in reach.\nDaughter at bedside overnight.\nVS stable.\n-- kt/rn\n",
+     "PT: OKAFOR, GRACE      MRN 4471209      DOB 3/4/1951\nADM: 3/14/2024 FROM HOME WITH DAUGHTER\n"
+     "ATTENDING: DR. PATEL, CARDIOLOGY SERVICE\nALLERGIES: NKDA\n",
+     "Assessment and plan for the afternoon visit today:\nContinue current regimen as discussed with the whole team\n"
+     "Follow up in two weeks\nReturn precautions reviewed with pt and family at the bedside today\nMD aware\n"],
+    ids=["typed_short_lines", "header_fields", "typed_lines_of_varied_width"],
+)
+def test_typed_lines_are_not_joined(text):
+    from clinx.text.pipeline import soft_wraps
+
+    assert soft_wraps(text) == []
+
+
+WRAPPED_NARROW = (
+    "Pt states he stays at Harbor Light\n"
+    "Shelter on Wharf St most nights since\n"
+    "March; meds filled at Safeway\n"
+    "pharmacy on Sandy Blvd. Husband works\n"
+    "nights at Lakeland Foods, will call.\n"
+)
+
+
+def test_an_institution_across_a_wrap_is_removed_and_the_wrap_stays():
+    out = deidentify(WRAPPED_NARROW, "L2").text
+    assert "Shelter" not in out and "Harbor" not in out and "Lakeland" not in out
+    assert "since\n" in out and "works\nnights" in out  # (a wrap inside a removed name goes with the name)
