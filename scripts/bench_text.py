@@ -46,6 +46,8 @@ precision is the fraction of removed letters and digits that lie in gold PHI:
     recognisers were tuned on ``tune`` only), ``.../notes_blind/...`` on 50
     notes written and annotated by agents that never saw the code (not part
     of ``notes``; never tuned on), ``.../notes_philter/...`` on the i2b2 samples;
+  * ``recall|precision/notes_blind_wrap60/L2`` and ``.../notes_blind_crlf/L2`` — the blind notes hard-wrapped at 60
+    characters and with Windows line ends, as exported and dictated notes are stored (the competitors run them too);
   * ``se/recall/<set>/<level>``, ``se/precision/<set>/<level>`` — standard errors by a
     cluster bootstrap over notes (1,000 resamples, seed 0);
   * ``retention/notes/L2`` — fraction of clinical-term occurrences (drugs,
@@ -362,6 +364,7 @@ def bench_notes(figures: dict, table: list, repeats: int) -> None:
         calibrated(figures, f"notes_per_s_1kb/{level}", figures[f"notes_per_s_1kb/{level}"], _CAL_SEEN[-1])
         figures["notes_mean_chars"] = round(chars / len(texts), 1)
     bench_l2_variants(figures, table, groups, repeats)
+    formats = bench_formats(figures, table, sets["notes_blind"])
     for comp, runner in (("presidio", _presidio_runner), ("philter", _philter_runner)):
         try:
             run = runner()
@@ -369,7 +372,7 @@ def bench_notes(figures: dict, table: list, repeats: int) -> None:
             print(f"competitor {comp}: skipped ({type(e).__name__}: {str(e)[:100]})")
             figures[f"competitor_skipped/{comp}"] = type(e).__name__
             continue
-        for name, notes in groups.items():
+        for name, notes in {**groups, **formats}.items():
             try:
                 t0 = time.process_time()
                 masks = run(notes)
@@ -383,6 +386,23 @@ def bench_notes(figures: dict, table: list, repeats: int) -> None:
             if name == "notes" and dt > 0:
                 figures[f"notes_per_s/{comp}"] = round(len(notes) / dt, 1)
             table.append((name, comp, sc.recall, sc.precision, sc.retention))
+
+
+def bench_formats(figures: dict, table: list, blind: list) -> dict[str, list]:
+    """L2 on the blind notes stored as other systems store them: hard-wrapped at 60 characters
+    (:func:`clinx.text.notes_eval.hard_wrapped`) and with Windows line ends (:func:`~clinx.text.notes_eval.with_crlf`);
+    ``recall|precision/notes_blind_<format>/L2`` against the notes as written. Returns the sets (competitors run them too)."""
+    from clinx.text.notes_eval import hard_wrapped, removed_mask, score_notes, with_crlf
+
+    sets = {"notes_blind_wrap60": [hard_wrapped(n, 60) for n in blind], "notes_blind_crlf": [with_crlf(n) for n in blind]}
+    pipe = TextPipeline("L2")
+    for name, notes in sets.items():
+        masks = [removed_mask(n.text, pipe.run(n.text)) for n in notes]
+        sc = score_notes(notes, masks)
+        _recall_precision(figures, f"{name}/L2", sc, notes, masks)
+        figures[f"n_notes/{name}"] = len(notes)
+        table.append((name, "L2", sc.recall, sc.precision, sc.retention))
+    return sets
 
 
 #: L2's variants beside the default (rules + the CRF layer): the rules alone, and the rules with spaCy instead of the CRF.

@@ -131,6 +131,37 @@ def philter_notes() -> list[Note]:
     return [load_i2b2_xml(p) for p in sorted(root.glob("*.xml"))]
 
 
+def hard_wrapped(note: Note, width: int = 60) -> Note:
+    """``note`` as a program that wraps paragraphs at ``width`` characters would store it: the last blank before a line
+    grows past ``width`` becomes a line feed (as in exported and dictated notes). The same length, so the gold spans
+    stand; a name may now run across a line ("Dr. John\\nSmith")."""
+    chars = list(note.text)
+    col, last_blank = 0, -1
+    for i, ch in enumerate(note.text):
+        if ch == "\n":
+            col, last_blank = 0, -1
+            continue
+        if ch == " ":
+            last_blank = i
+        col += 1
+        if col > width and last_blank >= 0:
+            chars[last_blank] = "\n"
+            col, last_blank = i - last_blank, -1
+    return Note(note.id, "".join(chars), note.spans, note.split, note.style, note.source)
+
+
+def with_crlf(note: Note) -> Note:
+    """``note`` with Windows line ends ("\\r\\n"), its gold spans moved with the text."""
+    shift = [0] * (len(note.text) + 1)
+    k = 0
+    for i, ch in enumerate(note.text):
+        shift[i] = k
+        k += ch == "\n"
+    shift[len(note.text)] = k
+    spans = tuple((a + shift[a], b + shift[b], c) for a, b, c in note.spans)
+    return Note(note.id, note.text.replace("\n", "\r\n"), spans, note.split, note.style, note.source)
+
+
 def removed_mask(text: str, result: TextResult) -> list[bool]:
     """Which characters of the original ``text`` a cumulative pipeline result removed.
 
@@ -235,6 +266,6 @@ def score_notes(notes: list[Note], masks: list[list[bool]], term_finder: Callabl
 
 
 __all__ = [
-    "Note", "Score", "dev_notes_path", "load_dev_notes", "load_i2b2_xml", "mask_from_spans", "philter_notes",
+    "Note", "Score", "dev_notes_path", "hard_wrapped", "load_dev_notes", "with_crlf", "load_i2b2_xml", "mask_from_spans", "philter_notes",
     "removed_mask", "score_notes",
 ]

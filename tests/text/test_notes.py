@@ -297,3 +297,18 @@ def test_i2b2_xml_reader(tmp_path):
     note = load_i2b2_xml(p)
     assert note.spans == ((5, 15, "DATE"), (19, 26, "NAME"), (40, 42, "AGE"))  # ages under 90 are no identifiers
     assert note.text[19:26] == "Tavares"
+
+
+def test_the_stored_formats_keep_the_gold_spans_on_their_text():
+    from clinx.text.notes_eval import Note, hard_wrapped, with_crlf
+
+    note = Note("f1", "Seen by Dr. John Smith today\nat Mercy Hospital, Springfield, for a fall at home.\nok",
+                ((12, 22, "NAME"), (32, 47, "HOSPITAL"), (49, 60, "LOCATION")))
+    crlf = with_crlf(note)
+    assert crlf.text.count("\r\n") == 2
+    assert [crlf.text[a:b] for a, b, _ in crlf.spans] == [note.text[a:b] for a, b, _ in note.spans]
+    wrapped = hard_wrapped(note, 20)
+    assert len(wrapped.text) == len(note.text) and wrapped.spans == note.spans
+    assert all(len(line) <= 20 for line in wrapped.text.split("\n"))
+    assert [wrapped.text[a:b].replace("\n", " ") for a, b, _ in wrapped.spans] == [note.text[a:b] for a, b, _ in note.spans]
+    assert "John\nSmith" in hard_wrapped(note, 16).text  # (a name may run across a wrap)
