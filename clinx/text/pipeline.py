@@ -54,16 +54,18 @@ FALLBACKS = ("l2", "original")
 
 
 def line_view(text: str) -> str:
-    """``text`` as the recognisers read lines, the offsets unchanged.
+    """``text`` as the recognisers read lines and blanks, the offsets unchanged.
 
-    Windows ("\\r\\n") and old Mac ("\\r") line ends read as "\\n": a carriage return before a line feed becomes a
-    blank, a lone one a line feed (notes exported from Windows systems end their lines so, and the recognisers read a
-    line's end as "\\n": a signature "closing its line"). And a hard-wrapped paragraph reads as one line: each line
-    feed where the writer's program wrapped (:func:`soft_wraps`) becomes a blank, so "Dr. John\\nSmith" is one name
-    and a cue at a line's end still reaches the name on the next.
+    A no-break space reads as a blank. Windows ("\\r\\n") and old Mac ("\\r") line ends read as "\\n": a carriage
+    return before a line feed becomes a blank, a lone one a line feed (notes exported from Windows systems end their
+    lines so, and the recognisers read a line's end as "\\n": a signature "closing its line"). And a hard-wrapped
+    paragraph reads as one line: each line feed where the writer's program wrapped (:func:`soft_wraps`) becomes a
+    blank, so "Dr. John\\nSmith" is one name and a cue at a line's end still reaches the name on the next.
     """
     if "\r" in text:
         text = text.replace("\r\n", " \n").replace("\r", "\n")
+    if "\xa0" in text:
+        text = text.replace("\xa0", " ")  # (a no-break space, as word processors and web forms write between words)
     wraps = soft_wraps(text)
     if not wraps:
         return text

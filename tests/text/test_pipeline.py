@@ -216,3 +216,19 @@ def test_an_institution_across_a_wrap_is_removed_and_the_wrap_stays():
     out = deidentify(WRAPPED_NARROW, "L2").text
     assert "Shelter" not in out and "Harbor" not in out and "Lakeland" not in out
     assert "since\n" in out and "works\nnights" in out  # (a wrap inside a removed name goes with the name)
+
+
+NOTE_CAPS = (
+    "MEDIC 12 RUN\nDISP 0214 TO BACKSTOP (BAR), 88 CANAL ST, MILLBURY.\nBYSTANDER STATES PT WORKS AT THE CAR WASH ACROSS THE "
+    "STREET - SUDSY'S.\nNARCAN 2 MG IN -> RR 14, GCS 14.\nTRANSPORT TO MERCY GENERAL, ETA 0251."
+)
+
+
+@pytest.mark.parametrize("note", [NOTE_LF, NOTE_CAPS], ids=["mixed_case", "capitals"])
+def test_no_break_spaces_between_words_lose_what_blanks_would(note):
+    """Word processors and web forms write no-break spaces between words; the statistical layer read them as no
+    blank ("SUDSY'S" went unread in the capitals note)."""
+    pipe = TextPipeline("L2")
+    plain = pipe.run(note)
+    nbsp = pipe.run(note.replace(" ", "\xa0"))
+    assert [(s.start, s.end) for s in nbsp.removed] == [(s.start, s.end) for s in plain.removed]
