@@ -563,6 +563,30 @@ def _role_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
 _SIGNER_TAIL_WORDS = frozenset("pta cota lisw discharge case charge social".split())
 
 
+#: What may follow the typist's initials on their line and after them: a date, a time (the transcription's).
+_AFTER_TYPIST_RE = re.compile(r"[\s\d/:.-]*")
+
+
+def _typist_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """Two signers' initials joined by a slash or a colon ("JT/MM", "KH:RB", "lkm/rt"), the dictating clinician's and
+    the typist's: on the note's last line (a date or a time may follow), or closing a signature's line after its
+    credential ("A. RAMIREZ, DPM  AR/MM"); not with a role or a credential ("PT/OT", "kd/rn"), two words ("AND/OR") or
+    clinical abbreviations ("BP/HR", "HOB/TED")."""
+    from clinx.text.evidence import CREDENTIALS, ROLES
+    from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term, zipf
+
+    if m.group("cred") is None and _AFTER_TYPIST_RE.fullmatch(text, m.end()) is None:
+        return None  # not the note's last words: "CS/RL MICU TEAM B" names a team
+    halves = re.split("[/:]", m.group("v").lower())
+    if any(h in CREDENTIALS or h in ROLES or h in _SIGNER_ROLES or h in _PAIR_ROLES for h in halves):
+        return None  # ("kd/rn": the signer and the credential, another recogniser's)
+    clinical = [is_clinical_term(h) or h in _DOTTED_ABBREVIATIONS for h in halves]  # ("AM/PM")
+    if all(h in FUNCTION_WORDS or zipf(h) >= 5.0 for h in halves) or all(clinical) \
+            or any(c and len(h) >= 3 for h, c in zip(halves, clinical)):
+        return None  # ("BP/HR", "IV/PO", "HOB/TED": readings, routes, orders; initials of three letters are no abbreviation)
+    return m.span("v")
+
+
 def _dash_signer_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """A signer after a signature's dash, closing the line: two initials pairs ("-- afds/rk", "-- ET/kb") unless both
     halves are clinical or either is a common word ("-- PT/OT", "- and/or"); or, before a comma and a credential or
@@ -1043,6 +1067,14 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?P<v>[A-Za-z]{2,4}/[A-Za-z]{2,4}|[A-Za-z]{2,3}(?=,)|[A-Za-z][A-Za-z'’-]+[ \t][A-Za-z]\.?(?=,)|[A-Za-z]\.[ \t]?[A-Za-z][A-Za-z'’-]+(?=,))"
         r"(?:,?[ \t]{1,2}(?P<role>[A-Za-z][A-Za-z-]*\.?)(?:[ \t,/][^\n]*)?)?[ \t]*$",
         "NAME", 0.85, validator=_dash_signer_ok, gate=lambda t, low: "-" in t or "—" in t or "–" in t,
+    ),
+    # "JT/MM" on the note's last line, "A. RAMIREZ, DPM  AR/MM", "KH:RB": the dictating clinician's and the typist's
+    # initials, in one letter case, alone on the last line or closing the signature's line after its credential
+    Recognizer(
+        "typist_initials",
+        r"(?m)(?:^[ \t]*(?:--?|[—–])?[ \t]?|(?P<cred>\b(?i:md|do|dpm|np|pa-c|pa|rn|dds|phd|lcsw|licsw|lisw)[ \t]{2,}))"
+        r"(?P<v>[A-Z]{2,3}[/:][A-Z]{2,4}|[a-z]{2,3}/[a-z]{2,4})(?=[ \t]*(?:$|[ \t]\d))",
+        "NAME", 0.85, validator=_typist_initials_ok, gate=lambda t, low: "/" in t or ":" in t,
     ),
     # "-- Kirra Walker (Physio)", "- JOHN T. OKAFOR, SW": a signer's given name and surname after a dash, on their own line
     Recognizer(
