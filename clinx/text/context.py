@@ -49,6 +49,7 @@ from clinx.text.lexicons import first_names, fold
 from clinx.text.ner import make_ner
 from clinx.text.rules import (
     NON_NAMES, _extend_name_left, initials_before_names, middle_initials_after_names, name_gazetteer, phone_extensions, signer_codes,
+    typists_after_names,
 )
 
 #: Single-word anchors -> the category a boosted token most likely has.
@@ -595,6 +596,7 @@ class ContextLevel:
         cands = cands + street_words_after_places(text, cands)  # "([Colesville] Rd)": the street's word the model left
         cands = cands + signer_codes(text, cands)  # "[FILBERT BRIGHT], M.D.    FB59": the model's names too
         cands = cands + phone_extensions(text, cands)  # "nurse line [ID] ext 31": the number's extension
+        cands = cands + typists_after_names(text, cands)  # "-- dr. [NAME] / ts": the typist after the model's names too
         cands = cands + initials_before_names(text, cands)  # "—S. [Oduya]": and their initials
         cands = cands + middle_initials_after_names(text, cands)  # "PT: [OKONJO, FAITH] A.   MRN": and middle initials
         cands = cands + nicknames_of_found_names(text, cands)  # "[NAME] (\"Ben\")": and the names they go by

@@ -71,7 +71,7 @@ from clinx.text.institutions import (
     names_no_institution,
     repeated_institution_words,
 )
-from clinx.text.lexicons import first_names, fold, ordinary_words
+from clinx.text.lexicons import first_names, fold, is_clinical_term, ordinary_words
 from clinx.text.word_towns import find_branch_towns, find_quarters, find_word_towns
 from clinx.text.institution_patterns import (
     complete_institution_lists,
@@ -1053,19 +1053,29 @@ def phone_extensions(text: str, cands: list[Candidate]) -> list[Candidate]:
     return out
 
 
-#: A typist's initials after a slash closing the line ("TRANSCRIBED: JM/AF", "BY RC/LT").
-_TYPIST_AFTER_RE = re.compile(r"/[A-Za-z]{2,3}[ \t]*(?:\n|$)")
+#: A typist's initials after a slash closing the line ("TRANSCRIBED: [JM]/AF", "-- dr. n. osei / ts").
+_TYPIST_AFTER_RE = re.compile(r"[ \t]?/[ \t]?([A-Za-z]{2,3})[ \t]*(?=\n|$)")
 
 
-def _extend_initials_right(text: str, c: Candidate) -> Candidate:
-    """Initials of two to four letters taken on over a second set after a slash at the line's end ("[JM]/AF"):
-    the dictating and the typing person's."""
-    if text[c.end : c.end + 1] != "/" or not 2 <= c.end - c.start <= 4 or not text[c.start : c.end].isalpha():
-        return c
-    m = _TYPIST_AFTER_RE.match(text, c.end)
-    if m is None or m.group().strip(" \t\n/").lower() in _ROLES_AFTER_SLASH:
-        return c  # ("kd/rn": the signer's credential stays)
-    return Candidate(c.start, c.end + len(m.group().rstrip(" \t\n")), c.category, c.source, c.score)
+def typists_after_names(text: str, cands: list[Candidate]) -> list[Candidate]:
+    """The typist's or the co-signer's initials after a slash closing the line of a NAME candidate or a ``[NAME]``
+    placeholder ("[JM]/AF", "-- dr. [osei] / ts", "- dr [menon-whitley] / ps"): the dictating and the typing person's.
+    Not a credential or a role ("kd/rn": the signer's credential stays) or a clinical word of three letters."""
+    if "/" not in text:
+        return []
+    ends = {c.end for c in cands if c.category == "NAME"}
+    if "[" in text:
+        ends.update(m.end() for m in NAME_PLACEHOLDER_RE.finditer(text))
+    out = []
+    for e in ends:
+        m = _TYPIST_AFTER_RE.match(text, e)
+        if m is None:
+            continue
+        low = m.group(1).lower()
+        if low in _ROLES_AFTER_SLASH or low in FUNCTION_WORDS or len(low) == 3 and is_clinical_term(low):
+            continue
+        out.append(Candidate(m.start(1), m.end(1), "NAME", "rule:typist_after_name", 0.85))
+    return out
 
 
 #: A capital's initial right before a name: with its dot, or without one when it is no pronoun, article or sex
@@ -1280,9 +1290,8 @@ class RuleRecognizer:
             cands.extend(find_evidence(text, lex, names=self._on("name_runs"), index=index))
         cands = [_extend_name_right(text, _extend_name_left(text, c)) if c.category == "NAME" else c for c in cands]
         cands = [_drop_credential(text, c) if c.category == "NAME" else c for c in cands]
-        if "/" in text:
-            cands = [_extend_initials_right(text, c) if c.category == "NAME" else c for c in cands]
         cands.extend(signer_codes(text, cands))
+        cands.extend(typists_after_names(text, cands))
         cands.extend(phone_extensions(text, cands))
         cands.extend(find_counties(text))
         cands.extend(find_place_fields(text))

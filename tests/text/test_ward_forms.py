@@ -3,6 +3,8 @@
 Values are invented; test ids name the form, never a value.
 """
 
+import re
+
 import pytest
 
 from clinx.text.pipeline import deidentify
@@ -858,3 +860,19 @@ def test_the_dictating_and_typing_initials_go(text, gone):
 )
 def test_pairs_that_are_no_typists_initials_stay(text):
     assert "[NAME]" not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("rtc 3 mo w/ labs.\n-- dr. n. osei / ts", "ts"), ("f/u 3 mo.\n- dr priyanka menon-whitley / ps", "ps"),
+     ("f/u 3 mo ~8/15.\n-- dr. lucero/sr", "sr")],
+    ids=["spaced_slash_after_title_and_name", "spaced_slash_after_hyphenated_surname", "tight_slash_after_surname"],
+)
+def test_the_typists_initials_after_a_signers_name_go(text, gone):
+    assert not re.search(rf"\b{gone}\b", _l2(text).split("\n")[-1])
+
+
+@pytest.mark.parametrize("text", ["-- Dr. Smith / HOB", "-- Dr. Smith / ICU", "-- Dr. Smith / rn"],
+                         ids=["clinical_word", "unit", "credential"])
+def test_a_unit_a_credential_or_a_clinical_word_after_a_signer_stays(text):
+    assert _l2(text).endswith(text.rsplit("/", 1)[1])
