@@ -50,6 +50,7 @@ from clinx.text.lexicons import (
     everyday_names,
     first_names,
     fold,
+    is_clinical_term,
     hospital_names,
     hospitals,
     last_names,
@@ -1289,6 +1290,32 @@ def _given_before_phone(text: str, toks: list, i: int) -> bool:
     return _PHONE_AFTER_NAME_RE.match(text, t.e) is not None
 
 
+#: A role or a credential, one word, in parentheses right after a word: "page (rn)", "bree (rmo)" (not "pain (ortho pa)").
+_ROLE_IN_PAREN_AFTER_RE = re.compile(r"[ \t]?\(([A-Za-z-]{2,8})\)")
+
+
+def _given_before_role(text: str, toks: list, i: int) -> bool:
+    """Is ``toks[i]`` a given name (or a word no lexicon knows) right before the person's role or credential in
+    parentheses ("spoke w/ page (rn)", "bree (rmo) for dr x")? Never a clinical or function word ("lasix (iv)")."""
+    t = toks[i]
+    if t.low in FUNCTION_WORDS or t.low in _NEVER or t.low in ROLES or t.low in CREDENTIALS or t.low in RELATIONS:
+        return False
+    if not (t.cls == A or t.cls == N and t.low in _lex()[0] or t.cls == U and len(t.low) >= 3) or is_clinical_term(t.low):
+        return False
+    if t.case == "mixed" and not t.raw[:1].isupper() and t.cls != U:
+        return False
+    m = _ROLE_IN_PAREN_AFTER_RE.match(text, t.e)
+    if m is None:
+        return False
+    role = m.group(1).lower().split()[-1]
+    return role in CREDENTIALS or role in ROLES or role in _SECOND_ROLES or role in _ROLES_IN_PAREN_ONLY
+
+
+#: Staff abbreviations that name a role only in parentheses after a person ("bree (rmo)": a resident medical officer;
+#: a senior house officer, a certified medical assistant). ("ma" is left out: alone it is a mother or a state.)
+_ROLES_IN_PAREN_ONLY = frozenset("cma rmo sho".split())
+
+
 #: Verbs after "will" that a person does ("WEI WILL CALL THE PHARMACY", "Rose will bring clothes").
 _WILL_VERBS = frozenset("call visit come bring update phone text pick stay drive send fax sign arrange meet".split())
 #: Where a person is from or what they do, between a name and its verb ("Mark from PT says", "Joy at front desk says").
@@ -2397,6 +2424,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             run = toks[i:j]
         elif _given_before_phone(text, toks, i):
             # "Contacts: Faith (337) 555-0190", "joy's cell [PHONE]": a given name owning a telephone is a person
+            decided = True
+            j = i + 1
+            run = toks[i:j]
+        elif _given_before_role(text, toks, i):
+            # "spoke w/ page (rn)", "bree (rmo)": a given name before the person's role in parentheses
             decided = True
             j = i + 1
             run = toks[i:j]

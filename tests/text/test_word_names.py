@@ -4,6 +4,8 @@ pins one rule and sentences it must leave alone (a nurse's role before RN, a ver
 Values are invented; test ids name the form, never a value.
 """
 
+import re
+
 import pytest
 
 from clinx.text.evidence import classify
@@ -383,3 +385,20 @@ def test_a_word_name_in_a_plan_or_a_bullet_is_removed(text, value):
 def test_a_word_after_a_bullet_or_an_imperative_that_is_no_person_is_kept(text):
     out = _l2(text)
     assert "[NAME]" not in out
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [("hebert's office, spoke w/ page (rn): lasix 40 mg po extra x3", "page"), ("reg: dr fatima al-sayed; rmo: x\nbree (rmo) for dr x", "bree"),
+     ("Seen by Kowalczyk (NP) today", "Kowalczyk")],
+    ids=["word_name_before_credential_in_parens", "word_name_before_officer_in_parens", "unknown_surname_before_credential"],
+)
+def test_a_name_before_its_role_in_parentheses_is_removed(text, value):
+    assert not re.search(rf"\b{value}\b", _l2(text))
+
+
+@pytest.mark.parametrize("text", ["seen by pt (rn) today", "lasix (iv) given", "nurse (rn) aware", "discussed with team (md, rn)",
+                                  "family (wife) at bedside"],
+                         ids=["patient_word", "drug_and_route", "role_word", "team_and_list", "relation_in_parens"])
+def test_a_word_before_parentheses_that_is_no_person_is_kept(text):
+    assert "[NAME]" not in _l2(text)
