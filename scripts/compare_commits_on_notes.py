@@ -1,12 +1,15 @@
 #!/usr/bin/env python
 """Paired L2 recall and precision of two commits on one annotated notes file, with a note-bootstrap SE.
 
-    python scripts/compare_commits_on_notes.py --notes NOTES.jsonl --base eae79ed [--head HEAD] [--ids t,r] [--head-ner crf+minilm] --out FILE.json
+    python scripts/compare_commits_on_notes.py --notes NOTES.jsonl --base eae79ed [--head HEAD] [--ids t,r] [--head-ner crf+minilm]
+        [--format wrap60|crlf|nbsp] --out FILE.json
 
 How a blind batch is measured without reading it: each commit scores every note (span counts only, no text
 leaves the scorer), and the difference is resampled by note, since the spans of one note share one writer.
 ``--head`` defaults to the working tree. Each commit is exported with ``git archive`` into a temporary folder
-and scored in its own interpreter, so the two code versions never share an import.
+and scored in its own interpreter, so the two code versions never share an import. ``--format`` scores the notes as
+another system would store them (:data:`FORMATS`: hard-wrapped at 60 characters, Windows line ends, no-break
+spaces), the gold spans moved with the text; both commits read the same rewritten file.
 """
 
 from __future__ import annotations
@@ -73,6 +76,25 @@ def paired(a: dict, b: dict, num: int, den: int, draws: int = 1000, seed: int = 
     return {"base": round(ratio(a, ids), 4), "head": round(ratio(b, ids), 4), "diff": round(ratio(b, ids) - ratio(a, ids), 4), "se": round(se, 4)}
 
 
+#: Stored formats a note may arrive in (--format), built by this checkout's clinx.text.notes_eval.
+FORMATS = ("as_written", "wrap60", "crlf", "nbsp")
+
+
+def write_format(notes: Path, fmt: str, dest: Path) -> Path:
+    """``notes`` rewritten in the stored format ``fmt`` (see :data:`FORMATS`) as a notes file at ``dest``."""
+    sys.path.insert(0, str(REPO))
+    from clinx.text.notes_eval import Note, hard_wrapped, load_dev_notes, with_crlf
+
+    def nbsp(n: Note) -> Note:
+        return Note(n.id, n.text.replace(" ", "\xa0"), n.spans, n.split, n.style, n.source)
+
+    change = {"wrap60": lambda n: hard_wrapped(n, 60), "crlf": with_crlf, "nbsp": nbsp}[fmt]
+    with dest.open("w", encoding="utf-8") as f:
+        for n in map(change, load_dev_notes(path=notes)):
+            f.write(json.dumps({"id": n.id, "split": n.split, "style": n.style, "text": n.text, "spans": [list(x) for x in n.spans]}) + "\n")
+    return dest
+
+
 def _rev(ref: str) -> str:
     return subprocess.run(["git", "-C", str(REPO), "rev-parse", ref], capture_output=True, text=True, check=True).stdout.strip()
 
@@ -84,18 +106,21 @@ def main() -> None:
     ap.add_argument("--head", default=None, help="commit to compare to (default: the working tree)")
     ap.add_argument("--ids", default="", help="only notes whose id starts with one of these comma-separated prefixes")
     ap.add_argument("--head-ner", default="", help="the head's text.l2.ner (e.g. crf+minilm); default: the shipped one")
+    ap.add_argument("--format", choices=FORMATS, default="as_written", help="score the notes stored so (default: as written)")
     ap.add_argument("--out", required=True, type=Path)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
+        notes = args.notes.resolve() if args.format == "as_written" else write_format(args.notes.resolve(), args.format, Path(tmp, "notes.jsonl"))
         Path(tmp, "base").mkdir()
-        base = score_tree(export(args.base, Path(tmp, "base")), args.notes.resolve(), args.ids)
+        base = score_tree(export(args.base, Path(tmp, "base")), notes, args.ids)
         if args.head:
             Path(tmp, "head").mkdir()
-            head = score_tree(export(args.head, Path(tmp, "head")), args.notes.resolve(), args.ids, args.head_ner)
+            head = score_tree(export(args.head, Path(tmp, "head")), notes, args.ids, args.head_ner)
         else:
-            head = score_tree(REPO, args.notes.resolve(), args.ids, args.head_ner)
+            head = score_tree(REPO, notes, args.ids, args.head_ner)
     result = {
-        "notes": str(args.notes), "ids": args.ids or "all", "n_notes": len(base), "n_spans": sum(v[1] for v in base.values()),
+        "notes": str(args.notes), "format": args.format, "ids": args.ids or "all", "n_notes": len(base),
+        "n_spans": sum(v[1] for v in base.values()),
         "base": _rev(args.base), "head": _rev(args.head) if args.head else "working tree", "head_ner": args.head_ner or "shipped",
         "recall": paired(base, head, 0, 1), "precision": paired(base, head, 2, 3),
         "per_note": {"base": base, "head": head},

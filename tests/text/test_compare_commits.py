@@ -19,3 +19,19 @@ def test_no_change_has_no_spread():
     base = {"a": [8, 10, 0, 0], "b": [9, 10, 0, 0]}
     r = C.paired(base, base, 0, 1, draws=100)
     assert r["diff"] == 0 and r["se"] == 0
+
+
+def test_a_stored_format_keeps_each_gold_span_on_its_text(tmp_path):
+    import json
+
+    from clinx.text.notes_eval import load_dev_notes
+
+    src = tmp_path / "notes.jsonl"
+    text = "Seen by Dr. John Smith today at Mercy Hospital in Springfield for a fall at home last night.\nok"
+    src.write_text(json.dumps({"id": "f1", "split": "blind", "style": "mixed", "text": text,
+                               "spans": [[12, 22, "NAME"], [32, 46, "HOSPITAL"], [50, 61, "LOCATION"]]}) + "\n")
+    for fmt in ("wrap60", "crlf", "nbsp"):
+        (note,) = load_dev_notes(path=C.write_format(src, fmt, tmp_path / f"{fmt}.jsonl"))
+        assert [note.text[a:b].replace("\xa0", " ").replace("\n", " ") for a, b, _ in note.spans] == \
+            ["John Smith", "Mercy Hospital", "Springfield"], fmt
+        assert note.text != text
