@@ -548,7 +548,11 @@ def _philter_runner():
                 nltk.pos_tag = pos_tag
             for k, n in enumerate(notes):
                 out = (dst / f"n{k}.txt").read_text(encoding="utf-8")
-                masks.append([a != b and b == "*" for a, b in zip(n.text, out)] + [False] * max(0, len(n.text) - len(out)))
+                # Philter reads its input in text mode, so a note's "\r\n" reaches it as "\n": its starred output is
+                # compared with that text, and each carriage return kept back is unmasked
+                read = n.text.replace("\r\n", "\n")
+                starred = iter([a != b and b == "*" for a, b in zip(read, out)] + [False] * max(0, len(read) - len(out)))
+                masks.append([False if ch == "\r" and n.text[i + 1 : i + 2] == "\n" else next(starred) for i, ch in enumerate(n.text)])
         return masks
 
     return run

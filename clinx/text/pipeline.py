@@ -14,7 +14,9 @@ Every span level (L1, L2) and the re-scan see the *folded* text
 (:func:`clinx.text.unicode.fold`: NFKC, zero-width and format characters
 removed, homoglyphs read as Latin), so ``Jаmes`` with a Cyrillic ``а`` is the
 name James; the spans they find are mapped back and the *original* characters
-are replaced. ASCII text skips the fold entirely.
+are replaced. ASCII text skips the fold entirely. Before the fold they read the *line view*
+(:func:`line_view`, the same length): Windows and old Mac line ends and no-break spaces as plain ones, and a
+paragraph a program hard-wrapped as one line.
 """
 
 from __future__ import annotations
