@@ -191,6 +191,8 @@ def table_text(fig: dict) -> str:
     rows = []
     for split, label in (("notes_tune", "notes, tuning split"), ("notes_heldout", "notes, held-out split (never tuned on)"), ("notes", "notes, all"),
                          ("notes_blind", "notes written blind to the code (never tuned on)"),
+                         ("notes_blind_wrap60", "the same, hard-wrapped at 60 characters"),
+                         ("notes_blind_crlf", "the same, with Windows line ends"),
                          ("notes_philter", "i2b2 samples in philter-ucsf (misses and false removals read, 2026-12-02/04/05, twice on 05)")):
         for sys_ in ("L1", "L2-rules", "L2", "L2+minilm", "L2+spacy", "presidio", "philter"):
             r, p = fig.get(f"recall/{split}/{sys_}"), fig.get(f"precision/{split}/{sys_}")
