@@ -50,9 +50,9 @@ from clinx.text.lexicons import (
     everyday_names,
     first_names,
     fold,
-    is_clinical_term,
     hospital_names,
     hospitals,
+    is_clinical_term,
     last_names,
     ordinary_words,
     organisation_names,
@@ -1307,7 +1307,7 @@ def _given_before_role(text: str, toks: list, i: int) -> bool:
     m = _ROLE_IN_PAREN_AFTER_RE.match(text, t.e)
     if m is None:
         return False
-    role = m.group(1).lower().split()[-1]
+    role = m.group(1).lower()
     return role in CREDENTIALS or role in ROLES or role in _SECOND_ROLES or role in _ROLES_IN_PAREN_ONLY
 
 
@@ -1379,6 +1379,14 @@ def _capitalised_given_mid_sentence(text: str, toks: list, i: int) -> bool:
                                         and not _finite_verb(nx)):
             return False  # "Grace Chapel", "King size bed": a capitalised phrase, or a noun the word describes
     return True
+
+
+#: The forms in which one word that may be a name is a person (each a predicate on ``(text, toks, i)``):
+#: "MARK'S SON TESFAYE" (owning a relative), "Contacts: Faith (337) 555-0190" (owning a telephone), "spoke w/ page (rn)"
+#: (before a role in parentheses), "Grace called for update." (opening a sentence before a verb of calling or
+#: visiting), "Spoke to Grace on phone" (capitalised after a lower-case word in a mixed-case sentence).
+_ONE_WORD_PERSON_FORMS = (_given_before_relation, _given_before_phone, _given_before_role, _given_then_speaking,
+                          _capitalised_given_mid_sentence)
 
 
 _DASH_BEFORE_RE = re.compile(r"(?:^|\n)[ \t]*(?:-{1,3}|—|–|~)[ \t]*$")
@@ -2417,30 +2425,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             decided = True
             j = i + 2
             run = toks[i:j]
-        elif _given_before_relation(text, toks, i):
-            # "MARK'S SON TESFAYE", "rose's daughter": a given name owning a relative is a person
-            decided = True
-            j = i + 1
-            run = toks[i:j]
-        elif _given_before_phone(text, toks, i):
-            # "Contacts: Faith (337) 555-0190", "joy's cell [PHONE]": a given name owning a telephone is a person
-            decided = True
-            j = i + 1
-            run = toks[i:j]
-        elif _given_before_role(text, toks, i):
-            # "spoke w/ page (rn)", "bree (rmo)": a given name before the person's role in parentheses
-            decided = True
-            j = i + 1
-            run = toks[i:j]
-        elif _given_then_speaking(text, toks, i):
-            # "Grace called for update.", "ROSE VISITED WITH GRANDKIDS": a given name opening a sentence before a
-            # verb of calling or visiting
-            decided = True
-            j = i + 1
-            run = toks[i:j]
-        elif _capitalised_given_mid_sentence(text, toks, i):
-            # "Spoke to Grace on phone", "Message left for Joy.": in a mixed-case sentence, a given name written
-            # capitalised after a lower-case word is a person
+        elif any(says_person(text, toks, i) for says_person in _ONE_WORD_PERSON_FORMS):
+            # a given name that is also a word, where the sentence says a person (see _ONE_WORD_PERSON_FORMS)
             decided = True
             j = i + 1
             run = toks[i:j]

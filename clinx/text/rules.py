@@ -892,7 +892,6 @@ def _is_range(value: str) -> bool:
     return int(b) > int(a)
 
 
-
 def _name_runs(text: str) -> list[Candidate]:
     """Runs of Title-case or CAPS tokens that look like person names.
 
