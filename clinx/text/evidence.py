@@ -614,6 +614,20 @@ _ZIP_NEXT_RE = re.compile(r"[ \t]{1,2}(?:\d{5}(?:-\d{4})?(?![\w-])|\[ZIP\])")
 # (and codes whose clinical readings never follow a town and its comma: "DECATUR, GA SINCE 2019"; not "nc", a nasal
 # cannula, "mo", months)
 _CODES_NO_WORD = frozenset("az nm wi tx fl ny nj tn ky ks ia nv wv wy vt nh ak mn il ri ut ga sd nd ne mt va wa al ar".split())
+#: A word that no clinical vocabulary holds, or a phone number: what follows a town's state ("[SCRANTON], PA ASKING",
+#: "[portland], me 207-555-0139"), not what follows a finding's abbreviation ("CA GLUC", "LA 4.3", "nc 2l").
+_WORD_OR_PHONE_NEXT_RE = re.compile(r"[ \t]+(?:([A-Za-z][A-Za-z'’-]*)|\(?\d{3}\)?[ .-]?\d{3}-\d{4}\b)")
+
+
+def _words_go_on(text: str, end: int) -> bool:
+    m = _WORD_OR_PHONE_NEXT_RE.match(text, end)
+    return m is not None and (m.group(1) is None or not is_clinical_term(m.group(1).lower()))
+
+
+#: US states' codes that are also a word or an abbreviation, none of which a town and its comma lead into ("[TUPELO], MS
+#: FOR FALL": no multiple sclerosis; "[GARDEN GROVE], CA UPDATED": no cancer; "[takoma park], md" as written). Not
+#: "in", "or", "oh", "ok", "hi" (words that go on a sentence: "boston, or salem"), nor "id" (an identifier's label).
+_CODES_AFTER_TOWN = frozenset("ca pa me md la mi ms co ct de ma sc mo nc".split())
 #: Canadian provinces' and Australian states' codes: after a town, as a US state's code is ("Nepean, ON", "ORANGE NSW 2800").
 _OTHER_REGION_CODES = frozenset("on bc ab qc mb sk ns nb nl pe yt nt nu nsw vic qld tas act sa".split())
 #: Western Australia's code is Washington's too: before four digits it is Australia's ("Perth WA 6018").
@@ -631,6 +645,7 @@ _STATES_AFTER_COMMA = frozenset({"washington", "new york"})
 #: Whose end a region may close: a town or an address, a place of care, and the placeholders they leave.
 _PLACE_CATEGORIES = ("LOCATION", "HOSPITAL")
 _PLACE_PLACEHOLDER_RE = re.compile(r"\[(?:LOCATION|HOSPITAL)\]")
+_LOCATION_PLACEHOLDER_RE = re.compile(r"\[LOCATION\]")
 #: Two letters, not after a letter or a digit, and one or two blanks right before a ZIP code ("hazard ky 41701").
 _CODE_BEFORE_ZIP_RE = re.compile(r"(?<![^\W_])([A-Za-z]{2})[ \t]{1,2}$")
 
@@ -646,13 +661,15 @@ def check_states(states: str) -> str:
     return states
 
 
-def region_after(text: str, end: int) -> tuple[int, int] | None:
+def region_after(text: str, end: int, town: bool = False) -> tuple[int, int] | None:
     """The span of a state or a country that closes the place ending at ``end`` (", OH", " TX 77074", ", Ghana"),
     or None.
 
     A two-letter code needs a comma before it or a ZIP code after it when it is in lower case, and punctuation, a
     ZIP code or a line's end after it ("boston, in a shelter" is no Indiana); a state's or a country's name needs
-    the comma or the ZIP code.
+    the comma or the ZIP code. After a ``town`` (a removed LOCATION, not an institution) and its comma, a code in
+    one letter case that a word shares but no reading of which follows a town goes on though a word follows it
+    ("FROM [SCRANTON], PA ASKING", "[portland], me 207-..."; not "[Mercy], OR at 1400", "[salem], nc 2l").
     """
     m = _REGION_AFTER_RE.match(text, end)
     if m is None:
@@ -674,7 +691,8 @@ def region_after(text: str, end: int) -> tuple[int, int] | None:
             return None  # "interpreter Duc (ID 44107)": an interpreter's number
         if not (comma or w1.isupper() or zip_next):
             return None
-        if not _CODE_END_RE.match(text, e) and not (comma and low in _CODES_NO_WORD):
+        if not _CODE_END_RE.match(text, e) and not (comma and low in _CODES_NO_WORD) and not (
+                comma and town and low in _CODES_AFTER_TOWN and (w1.isupper() or w1.islower()) and _words_go_on(text, e)):
             return None  # ("boston, in a shelter"; "TUCSON, AZ AT 0130": a code no word or abbreviation shares goes on)
         return s, e
     if low in _OTHER_REGION_CODES and (comma or w1.isupper()) and _CODE_END_RE.match(text, e):
@@ -717,14 +735,17 @@ def regions_after_places(text: str, cands: list) -> list[Candidate]:
     default); a state or a country on its own still stays (Safe Harbor keeps states; ``drop_state_and_country_parts``).
     """
     ends = {c.end for c in cands if c.category in _PLACE_CATEGORIES or c.category == "NAME" and _town_read_as_name(text, c)}
+    # towns (a LOCATION no person's name ends with too: "Dr. [Austin], MD" keeps its degree)
+    towns = {c.end for c in cands if c.category == "LOCATION"} - {c.end for c in cands if c.category == "NAME"}
     # a town read as a person's name after a place's cue: its state's code goes with it though a word follows the code
     cued = {c.end for c in cands if c.category == "NAME" and _name_after_place_cue(text, c.start, c.end)}
     if "[" in text:
         ends.update(m.end() for m in _PLACE_PLACEHOLDER_RE.finditer(text))
+        towns.update(m.end() for m in _LOCATION_PLACEHOLDER_RE.finditer(text))
         cued.update(m.end() for m in NAME_PLACEHOLDER_RE.finditer(text) if _name_after_place_cue(text, m.start(), m.end()))
     out = []
     for end in sorted(ends | cued):
-        r = region_after(text, end)
+        r = region_after(text, end, town=end in towns)
         if r is None and end in cued and (m := _CODE_AFTER_CUED_NAME_RE.match(text, end)) is not None \
                 and m.group(1).lower() in US_STATES and not (
                     classify(m.group(1).lower()) == C and _NUMBER_NEXT_RE.match(text, m.end())):

@@ -85,3 +85,48 @@ def test_states_keep_cuts_the_state_out_of_a_span_that_runs_over_it():
     assert deidentify(text, "L2", l1={"states": "keep"}).text == "lives at [LOCATION], OH [ZIP]."
     out = deidentify(text, "L2").text  # (the address as one place or as street, town and ZIP code: both go whole)
     assert out in ("lives at [LOCATION].", "lives at [LOCATION], [LOCATION] [ZIP].")
+
+
+def _after_town(text: str, place: str) -> str | None:
+    end = text.index(place) + len(place)
+    r = region_after(text, end, town=True)
+    return None if r is None else text[r[0] : r[1]]
+
+
+@pytest.mark.parametrize(
+    "text, place, region",
+    [
+        ("DAUGHTER CALLED FROM SCRANTON, PA ASKING ABOUT LASIX", "SCRANTON", "PA"),
+        ("sister in portland, me 207-555-0139", "portland", "me"),
+        ("SON IN GARDEN GROVE, CA UPDATED BY PHONE", "GARDEN GROVE", "CA"),
+        ("DISPATCHED TO HOUMA, LA FOR MALE DOWN", "HOUMA", "LA"),
+    ],
+    ids=["caps-pa-then-word", "lower-me-then-phone", "caps-ca-then-word", "caps-la-then-word"],
+)
+def test_after_a_town_a_code_a_word_shares_goes_though_a_word_follows(text, place, region):
+    assert _after_town(text, place) == region
+    assert _after(text, place) is None  # (after an institution, or a name, the word-sharing code still needs its end)
+
+
+@pytest.mark.parametrize(
+    "text, place",
+    [
+        ("fell at home in salem, nc 2l", "salem"),  # a nasal cannula before its flow
+        ("FLYING BACK TO PORTLAND, OR TOMORROW", "PORTLAND"),  # "or" goes on a sentence
+        ("lives in boston, in a shelter", "boston"),
+        ("moved to Jackson, Ms Reyes to follow", "Jackson"),  # a title in title case
+    ],
+    ids=["nasal-cannula", "or-word", "in-word", "title-case-title"],
+)
+def test_after_a_town_the_words_of_a_sentence_stay(text, place):
+    assert _after_town(text, place) is None
+
+
+def test_a_town_that_is_also_a_name_keeps_the_degree_after_it():
+    text = "seen by Austin, MD today; family from Scranton, PA asking"
+    a, s = text.index("Austin"), text.index("Scranton")
+    cands = [Candidate(a, a + 6, "NAME", "t", 0.9), Candidate(a, a + 6, "LOCATION", "t", 0.9),
+             Candidate(s, s + 8, "LOCATION", "t", 0.9)]
+    assert [text[c.start : c.end] for c in regions_after_places(text, cands)] == ["PA"]
+    assert deidentify("DAUGHTER CALLED FROM SCRANTON, PA ASKING ABOUT LASIX", "L2").text == \
+        "DAUGHTER CALLED FROM [LOCATION], [LOCATION] ASKING ABOUT LASIX"
