@@ -138,12 +138,13 @@ _WORD_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)?")
 
 #: Clinical tokens shaped like codes: vertebral levels (C5, C5-C6, T12-L1),
 #: MRI weightings (T1, T2W), TNM stages (T2N0M0), ECG leads (V1-V6),
-#: measurements (5cm, 2.5 mm, 10mg), markers (CD20, HbA1c, BRCA1), COVID-19.
+#: measurements (5cm, 2.5 mm, 10mg), markers (CD20, HbA1c, BRCA1), COVID-19, gravida and para (G3P1011).
 CLINICAL_CODE_RE = re.compile(
     r"""(?x)
     (?:[CTLS](?:[1-9]|1[0-2])(?:-[CTLS]?(?:[1-9]|1[0-2]))?)\b        # spine levels
     | T[12][Ww]?\b | T[0-4][a-c]?N[0-3][a-c]?M[01]\b                  # weighting, TNM
     | (?:A&)?O[xX][0-4](?:-[0-4])?\b                                  # orientation "A&Ox3", "OX1-2"
+    | [Gg]\d{1,2}[Pp]\d{1,4}\b                                          # gravida and para "G3P1011", "g1p0"
     | V[1-6](?:-V[1-6])?\b | CD\d{1,3}\b | HbA1c\b | BRCA[12]\b | COVID-19\b | H\d{1,2}N\d{1,2}\b
     | \d{1,4}(?:\.\d{1,3})?\s?(?:mm|cm|m|ml|mL|cc|mg|g|kg|mcg|ug|L|Hz|kHz|MHz|T|kV|kVp|mAs|HU|bpm|mmHg|%)\b
     """
