@@ -71,7 +71,7 @@ from clinx.text.institutions import (
     names_no_institution,
     repeated_institution_words,
 )
-from clinx.text.lexicons import first_names, fold, is_clinical_term, ordinary_words
+from clinx.text.lexicons import AMBIGUOUS_NAMES, first_names, fold, is_clinical_term, ordinary_words
 from clinx.text.word_towns import find_branch_towns, find_quarters, find_word_towns
 from clinx.text.institution_patterns import (
     complete_institution_lists,
@@ -1100,6 +1100,51 @@ def initials_before_names(text: str, cands: list[Candidate]) -> list[Candidate]:
     return out
 
 
+#: Words after which an everyday-word given name is the verb it also is ("will page [Dr. Osei]", "to bill [Medicaid]").
+_VERB_LEADS = frozenset("will to please pls can could should must may might would did shall 'll".split())
+_NAME_TITLE_START_RE = re.compile(r"(?i)(?:dr|drs|doctor|mr|mrs|ms|miss|mx|prof|rev|fr|sr|sgt|officer)\b")
+
+
+def given_names_before_names(text: str, cands: list[Candidate]) -> list[Candidate]:
+    """The given name that is an everyday word too ("will", "page", "rose", "grace") right before a NAME candidate or
+    a ``[NAME]`` placeholder, as a NAME candidate ("house mgr will [tsosie]", "CHARGE RN WILL [ODUM]", "CHR Will
+    [Tohee]"): a word the rules leave alone by itself is, before a found surname, the person's given name, and "will"
+    left keeps the name from being removed.
+
+    Not after a word that makes it a verb ("will page [Dr. Osei]", "to bill [NAME]"), not before a title ("page
+    Dr. [NAME]"), and in a mixed-case line only when capitalised ("Pt will [Rosa]..." is no sentence; "Will [Obuya]").
+    """
+    starts = {c.start: c for c in cands if c.category == "NAME"}
+    if "[" in text:
+        starts.update((m.start(), None) for m in NAME_PLACEHOLDER_RE.finditer(text) if m.start() not in starts)
+    ambiguous, given = AMBIGUOUS_NAMES, first_names()
+    out = []
+    for s, c in sorted(starts.items()):
+        if s < 2 or text[s - 1] not in " \t" or text[s - 2] in " \t":
+            continue  # one blank between the two names
+        span = _prev_word(text, s)
+        if span is None or span[0] > 0 and text[span[0] - 1] not in " \t\n(":
+            continue  # (a word of its own: not the end of "[NAME]-LAW", "SISTER-IN-LAW")
+        w = text[span[0] : span[1]]
+        low = w.lower()
+        if low not in ambiguous or low not in given or not (w.islower() or w.isupper() or w.istitle()):
+            continue
+        if c is not None and _NAME_TITLE_START_RE.match(text, s):
+            continue
+        lead = _prev_word(text, span[0])
+        if lead is not None and text[lead[0] : lead[1]].lower() in _VERB_LEADS:
+            continue
+        ls = text.rfind("\n", 0, s) + 1
+        le = text.find("\n", s)
+        line = text[ls : len(text) if le < 0 else le]
+        if "[" in line:
+            line = PLACEHOLDER_RE.sub(" ", line)  # (an earlier level's placeholders are no letter case of the line's)
+        if not (line.isupper() or line.islower()) and not w[0].isupper():
+            continue  # (a mixed-case line's lower-case word is the word)
+        out.append(Candidate(span[0], span[1], "NAME", "rule:given_name_before_name", 0.85))
+    return out
+
+
 def _extend_name_left(text: str, c: Candidate) -> Candidate:
     """Take in name particles and one given name before a surname span ("Nadia van der [Heijden]")."""
     start = c.start
@@ -1291,6 +1336,7 @@ class RuleRecognizer:
         cands = [_drop_credential(text, c) if c.category == "NAME" else c for c in cands]
         cands.extend(signer_codes(text, cands))
         cands.extend(typists_after_names(text, cands))
+        cands.extend(given_names_before_names(text, cands))
         cands.extend(phone_extensions(text, cands))
         cands.extend(find_counties(text))
         cands.extend(find_place_fields(text))

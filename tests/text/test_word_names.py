@@ -402,3 +402,49 @@ def test_a_name_before_its_role_in_parentheses_is_removed(text, value):
                          ids=["patient_word", "drug_and_route", "role_word", "team_and_list", "relation_in_parens"])
 def test_a_word_before_parentheses_that_is_no_person_is_kept(text):
     assert "[NAME]" not in _l2(text)
+
+
+# ---------------------------------------------------------------- a word's given name before a found surname
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("case mgr is will oduya 401-555-0138.", "will"),
+        ("REPORT TO CHARGE RN WILL ODUM. SON CALLED", "WILL"),
+        ("CHR Will Tohee visits weekly", "Will"),
+        ("Will Obuya, PT, DPT   NPI 1457320098", "Will"),
+    ],
+    ids=["lower-after-is", "caps-after-role", "mixed-capitalised", "signature"],
+)
+def test_an_everyday_given_name_before_a_found_surname_goes_with_it(text, value):
+    out = _l2(text)
+    assert re.search(rf"\b{value}\b", out) is None, out
+
+
+@pytest.mark.parametrize(
+    "text, kept",
+    [
+        ("please page Dr. Osei re K 3.1", "page"),  # a verb before a title
+        ("pt will follow up with pcp", "will"),
+        ("RN WILL CALL FAMILY IN AM", "WILL"),
+    ],
+    ids=["verb-before-title", "modal-lower", "modal-caps"],
+)
+def test_the_everyday_word_before_no_name_or_a_title_stays(text, kept):
+    assert re.search(rf"\b{kept}\b", _l2(text)) is not None
+
+
+def test_given_names_before_names_reads_the_line_and_the_word_before():
+    from clinx.text.base import Candidate
+    from clinx.text.rules import given_names_before_names
+
+    def found(text, surname):
+        s = text.index(surname)
+        return [text[c.start : c.end] for c in given_names_before_names(text, [Candidate(s, s + len(surname), "NAME", "t", 0.9)])]
+
+    assert found("case mgr is will oduya [PHONE].", "oduya") == ["will"]  # (a placeholder lends no case)
+    assert found("Plan: pt will oduya", "oduya") == []  # a mixed-case line's lower-case word is the word
+    assert found("will page smith re K", "smith") == []  # "will" makes "page" a verb
+    assert found("seen by grace  okafor", "okafor") == []  # one blank between the two names
+    assert found("case mgr is will [NAME] today", "[NAME]") == ["will"]  # an earlier level's name too
