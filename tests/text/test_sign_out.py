@@ -1,0 +1,80 @@
+"""Patients' names in sign-out, handoff and census lists, between the bed and the age and sex (clinx.text.sign_out).
+Values are invented; test ids name the form, never a value."""
+
+import pytest
+
+from clinx.text.clinical import CLINICAL_CODE_RE
+from clinx.text.pipeline import deidentify
+from clinx.text.sign_out import AGE_SEX_RE, find_listed_patients
+
+
+def _found(line: str) -> list[str]:
+    return [line[c.start : c.end] for c in find_listed_patients(line)]
+
+
+@pytest.mark.parametrize(
+    "line, name",
+    [
+        ("Bed 17 – J.T., 44F, EtOH w/d, CIWA q4h", "J.T."),
+        ("Rm 5 – Bertrand, H. 67M, lithium tox resolved", "Bertrand, H."),
+        ("bed 1 - r.t. 45m gsw abd s/p ex lap x2", "r.t."),
+        ("8W-05 Mahlangu, S. 23M open tib-fib fx", "Mahlangu, S."),
+        ("FT6 — Borowski, Ed 57M, back pain", "Borowski, Ed"),
+        ("703 foster kid j.d. 2 yo, failure to thrive", "j.d."),
+        ("• 9E-12 Strand 71M MSSA bacteremia, TEE neg", "Strand"),
+        ("• MICU-4 Nakamura-Reid 36F neutropenic fever", "Nakamura-Reid"),
+        ("- 3W FALL — LOWENTHAL, ROSE 96 Y/O, NO INJURY", "LOWENTHAL, ROSE"),
+        ("5S-24 \"Tiny\" Loughlin 48M LLE cellulitis", "\"Tiny\" Loughlin"),
+    ],
+    ids=["initials-after-bed-dash", "surname-initial", "lower-initials", "unit-bed-label", "surname-given-that-is-an-abbreviation",
+         "initials-after-words", "word-surname-after-bed", "hyphenated-after-unit", "caps-surname-given", "nickname"],
+)
+def test_the_name_between_a_bed_and_the_age_and_sex_is_found(line, name):
+    assert _found(line) == [name]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Bed 4: elderly 78F with confusion",
+        "HPI: pleasant 45M with cp",
+        "bed 3 - obese 45m, sob",
+        "Young 45M with cp",
+        "walked 45m with rw",
+        "HPI: 67 yo M with CHF",
+        "Pt is a 45 y/o F",
+        "CC: SOB 67M",
+        "d/c. 58 yo M w/ EtOH use",  # the end of an abbreviation is no initial
+        "Met pt bedside rm 612B. 41F, 2 kids",
+        "pt's 3 yo son with neighbour",
+    ],
+    ids=["adjective-after-bed", "adjective-after-field", "adjective-lower", "word-at-line-start", "distance",
+         "age-first", "article", "clinical-word", "abbreviation-dot", "room-letter", "possessive-of-patient"],
+)
+def test_words_of_a_sentence_before_an_age_are_no_name(line):
+    assert _found(line) == []
+
+
+def test_the_age_and_sex_forms():
+    for form in ("44F", "23 M", "45m", "96 Y/O", "2 yo", "61 y.o.", "93 y/o"):
+        assert AGE_SEX_RE.fullmatch(form), form
+    for other in ("5 mg", "45 min", "120/80", "x3", "2l"):
+        assert AGE_SEX_RE.search(other) is None, other
+
+
+def test_a_sign_out_list_loses_its_names_and_keeps_its_problems():
+    note = ("NIGHT SIGN-OUT 3/19\n"
+            "Bed 17 – J.T., 44F, EtOH w/d, CIWA q4h\n"
+            "• 9E-12 Strand 71M MSSA bacteremia, TEE neg\n"
+            "8W-05 Mahlangu, S. 23M open tib-fib fx\n")
+    out = deidentify(note, "L2").text
+    for value in ("J.T.", "Strand", "Mahlangu", " S. "):
+        assert value not in out, out
+    for kept in ("CIWA q4h", "MSSA bacteremia", "tib-fib fx", "44F", "71M"):
+        assert kept in out, out
+
+
+def test_gravida_and_para_are_a_clinical_code_not_an_identifier():
+    assert CLINICAL_CODE_RE.fullmatch("G3P1011") and CLINICAL_CODE_RE.fullmatch("g1p0")
+    out = deidentify("Pt Malia Kekumu, 28 y/o G3P1011 @ 39w2d by 8 wk US", "L2").text
+    assert "G3P1011" in out and "Kekumu" not in out
