@@ -550,7 +550,7 @@ def _role_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Two or three letters after a role's label closing a line ("attending: sl", "scribe ls"): initials even when an
     abbreviation shares them, unless they are a common word, a credential or a placeholder of none ("scribe: n/a")."""
     from clinx.text.evidence import CREDENTIALS, ROLES
-    from clinx.text.lexicons import FUNCTION_WORDS, zipf
+    from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term, zipf
 
     v = m.group("v").lower()
     if v in FUNCTION_WORDS or v in CREDENTIALS or v in ROLES or v in ("na", "nil", "tbd", "yes", "pgy") or zipf(v) >= 5.0:
@@ -642,6 +642,48 @@ def _closing_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
 
 #: Roles a signer writes after a slash ("rb/cm": case manager; "jt/rn").
 _SIGNER_ROLES = frozenset("rn cm sw np md pa ot pt lpn slp cna rt lcsw msw".split())
+
+
+#: What may stand on the line after an entry's signer: nothing, a separator, or the next entry's date or time.
+_NEXT_ENTRY_RE = re.compile(r"[ \t]*(?:\Z|\n[ \t]*(?:\Z|\n|[-=*_~#]{3}|\d{1,4}[/:.-]\d|\d{4}\b|\[DATE\]))")
+_DOTTED_WORDS = frozenset("am pm eg ie vs no".split())
+_DOTTED_ALONE_RE = re.compile(r"[-–—~]?[ \t]?(?:[A-Za-z]\.){1,3}")
+#: A line that is a list's item: it opens with a bullet's mark.
+_LIST_ITEM_RE = re.compile(r"[ \t]*(?:[-–—*•·>]|\d{1,2}[.)])[ \t]?\S")
+#: Departments and roles written after a dash as the writer's service ("-PT", "- RN", "-ED"), no person's initials.
+_SERVICE_SIGNERS = frozenset("ed er or icu ccu ot pt st sw cm rt rn md np pa do lpn cna slp rd sn ns pca hha ems".split())
+
+
+def _entry_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """Initials closing an entry ("...STEADY. -G.A.", "-tb" after a portal message, "— PS" on the note's last line,
+    "g." alone after an entry), unless a service ("-PT", "- RN"), or a line of a list ("- HTN\n- OA", "PMH:\n- TB").
+
+    Letters a clinical abbreviation shares ("NC", "tb", "OA") are never taken undotted ("On 2L. - NC"); letters a word
+    shares ("ps") only where the entry ends with them (a blank line, a separator, the next entry's date after them).
+    """
+    from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term, zipf
+
+    v = m.group("v")
+    letters = v.replace(".", "").lower()
+    if letters in _SERVICE_SIGNERS or letters in _SIGNER_ROLES or letters in _DOTTED_WORDS \
+            or "." not in v and (letters in FUNCTION_WORDS or zipf(letters) >= 5.0):
+        return None  # ("-PT", "- RN", "-ok", "a.m.")
+    ls = text.rfind("\n", 0, m.start("v")) + 1
+    own_line = text[ls : m.start("v")].strip(" \t-–—~") == ""
+    if own_line:
+        if m.group("dash") is None and "." not in v:
+            return None  # (bare letters alone on a line are the note's last line's, closing_initials)
+        prev_end = ls - 1
+        prev_start = text.rfind("\n", 0, max(0, prev_end)) + 1
+        prev = text[prev_start:prev_end] if prev_end > 0 else ""
+        if not prev.strip() or prev.rstrip().endswith(":") or _LIST_ITEM_RE.match(prev) and m.group("dash") is not None \
+                or _DOTTED_ALONE_RE.fullmatch(prev.strip()):
+            return None  # ("PMH:\n- TB", "- HTN\n- OA": an item of a list; "a.\nb.": a list's letters)
+        if text[m.end() : m.end() + 1] == "\n" and _LIST_ITEM_RE.match(text, m.end() + 1) and m.group("dash") is not None:
+            return None  # ("stable.\n- OA\n- DM": the first item of a list)
+    if "." not in v and (is_clinical_term(letters) or _letters_are_a_word(letters) and _NEXT_ENTRY_RE.match(text, m.end()) is None):
+        return None  # ("On 2L. - NC": a clinical abbreviation; "- ps\nMeds:", a word that does not close its entry)
+    return m.span("v")
 
 
 def _given_in_paren_ok(m: re.Match, text: str) -> tuple[int, int] | None:
@@ -1067,6 +1109,14 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?P<v>[A-Za-z]{2,4}/[A-Za-z]{2,4}|[A-Za-z]{2,3}(?=,)|[A-Za-z][A-Za-z'’-]+[ \t][A-Za-z]\.?(?=,)|[A-Za-z]\.[ \t]?[A-Za-z][A-Za-z'’-]+(?=,))"
         r"(?:,?[ \t]{1,2}(?P<role>[A-Za-z][A-Za-z-]*\.?)(?:[ \t,/][^\n]*)?)?[ \t]*$",
         "NAME", 0.85, validator=_dash_signer_ok, gate=lambda t, low: "-" in t or "—" in t or "–" in t,
+    ),
+    # "STEADY. -G.A.", "-tb" before the next entry, "— PS" on the last line, "g." alone after an entry: the writer's
+    # initials closing an entry, after a dash or dotted
+    Recognizer(
+        "entry_initials",
+        r"(?m)(?:^[ \t]*|(?<=[.;!?)])[ \t]{1,3})(?P<dash>--?|[—–~])?[ \t]?"
+        r"(?P<v>(?:[A-Za-z]\.){1,3}|(?<=[-—–~])(?:[A-Z]{2,3}|[a-z]{2,3})|(?<=[-—–~][ \t])(?:[A-Z]{2,3}|[a-z]{2,3}))[ \t]*$",
+        "NAME", 0.85, validator=_entry_initials_ok, gate=lambda t, low: "\n" in t or "-" in t or "—" in t or "–" in t,
     ),
     # "JT/MM" on the note's last line, "A. RAMIREZ, DPM  AR/MM", "KH:RB": the dictating clinician's and the typist's
     # initials, in one letter case, alone on the last line or closing the signature's line after its credential

@@ -876,3 +876,43 @@ def test_the_typists_initials_after_a_signers_name_go(text, gone):
                          ids=["clinical_word", "unit", "credential"])
 def test_a_unit_a_credential_or_a_clinical_word_after_a_signer_stays(text):
     assert _l2(text).endswith(text.rsplit("/", 1)[1])
+
+
+@pytest.mark.parametrize(
+    "text, gone",
+    [
+        ("NO FALLS. BS 146. -G.A.\n12/18 1400  RES C/O L KNEE PAIN", "G.A."),
+        ("left vm at 555-290-6614. -kd\n== pt portal msg 2/8 1102 ==", "-kd"),
+        ("pharmacy x5521 re vanc trough timing.\n— PK", "PK"),
+        ("Pharm re-time Lantus → 2100.\n—M.O.", "M.O."),
+        ("code cart checked.\ng.", "g."),
+        ("pt prefers home care. -kit\n--------", "-kit"),
+    ],
+    ids=["dotted-after-sentence", "letters-closing-entry", "em-dash-last-line", "em-dash-dotted",
+         "single-dotted-alone", "word-letters-before-separator"],
+)
+def test_initials_closing_an_entry_go(text, gone):
+    assert gone not in deidentify(text, "L2").text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "continue abx.\n- RN",
+        "f/u in 2 wk.\n-PT",
+        "plan as above\n-ED",
+        "PMH:\n- HTN\n- OA\n- TB\nMeds: asa",
+        "PMH:\n- TB\nMeds: asa",
+        "Assessment\nstable.\n- OA\n- DM",
+        "a.\nb.",
+        "ROS neg. -ok\n",
+        "left vm. -tb\n== portal msg ==",
+        "On 2L. - NC",
+        "PMH: HTN.\n- kit\nMeds: asa",
+    ],
+    ids=["role", "service", "department", "list-items", "single-item-after-field", "first-item-of-list",
+         "list-letters", "common-word", "clinical-abbreviation-closing-entry", "clinical-abbreviation-after-sentence",
+         "word-letters-mid-entry"],
+)
+def test_services_list_items_and_words_after_a_dash_stay(text):
+    assert deidentify(text, "L2").text == text
