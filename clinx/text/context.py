@@ -131,7 +131,7 @@ _UNIT_AFTER_RANGE_RE = re.compile(r"[ \t]{0,2}(?:wks?|weeks?|days?|d|hrs?|hours?
 _TIME_MARK_BEFORE_RE = re.compile(r"[@~][ \t]?$")
 #: Words before a four-digit clock time ("LM at 0320", "@ 2230"): no phone or ID number stands there. "since" too,
 #: which the date rules leave out ("since 2000" there is a year; beside a removed phone number it is the hour).
-_TIME_PREPS = CLOCK_BEFORE | frozenset(("since", "~"))
+_TIME_PREPS = CLOCK_BEFORE | frozenset(("since", "~", "before", "after"))  # ("IF QS BEFORE 0700": an hour)
 # ages, also as age-and-sex shorthand ("72M", "45F", "67yom"): ages under 90 are no identifiers (L1 removes the others)
 _AGE_WORD_RE = re.compile(r"\d{1,3}-?(?:years?|yrs?|months?|weeks?|days?|y/?o|[mf]|yo[mf]|yow[mf])(?:-old)?", re.I)
 # r"[.?!;\n]\s|\n" written to start on one character set (the engine skips other positions)

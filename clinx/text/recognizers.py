@@ -658,8 +658,9 @@ def _entry_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Initials closing an entry ("...STEADY. -G.A.", "-tb" after a portal message, "— PS" on the note's last line,
     "g." alone after an entry), unless a service ("-PT", "- RN"), or a line of a list ("- HTN\n- OA", "PMH:\n- TB").
 
-    Letters a clinical abbreviation shares ("NC", "tb", "OA") are never taken undotted ("On 2L. - NC"); letters a word
-    shares ("ps") only where the entry ends with them (a blank line, a separator, the next entry's date after them).
+    Letters a word or a clinical abbreviation shares ("kit", "ps", "NC") only where the entry ends with them (a blank
+    line, a separator, the next entry's date after them), and a clinical abbreviation's only on a line of its own or
+    after a double dash ("-- ck"; not "On 2L. - NC").
     """
     from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term, zipf
 
@@ -681,8 +682,11 @@ def _entry_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
             return None  # ("PMH:\n- TB", "- HTN\n- OA": an item of a list; "a.\nb.": a list's letters)
         if text[m.end() : m.end() + 1] == "\n" and _LIST_ITEM_RE.match(text, m.end() + 1) and m.group("dash") is not None:
             return None  # ("stable.\n- OA\n- DM": the first item of a list)
-    if "." not in v and (is_clinical_term(letters) or _letters_are_a_word(letters) and _NEXT_ENTRY_RE.match(text, m.end()) is None):
-        return None  # ("On 2L. - NC": a clinical abbreviation; "- ps\nMeds:", a word that does not close its entry)
+    if "." not in v and _letters_are_a_word(letters) and (
+            _NEXT_ENTRY_RE.match(text, m.end()) is None
+            or is_clinical_term(letters) and not (own_line or m.group("dash") == "--")):
+        return None  # ("- ps\nMeds:": letters a word shares that do not close the entry; "On 2L. - NC": after a
+        # sentence on its line, a clinical abbreviation, though a signature's own line or a double dash may close on one)
     return m.span("v")
 
 
@@ -726,7 +730,12 @@ def _code_signature_gate(t: str, low: str) -> bool:
 
 _TOWN_STATE_BEFORE_RE = re.compile(r"(?<![\w])[A-Za-z]{3,20},?[ \t]{1,2}(?i:" + _STATES_ANY_CASE + r")\.?,?[ \t]{1,3}$")
 _PAGING_BEFORE_RE = re.compile(
-    r"(?i:\b(?:page|paged|pager|pgr|beeper|bpr|call|callback|call\s{1,2}back|contact)\.?:?\s{0,2}(?:at\s{1,2})?#?\s{0,2})$"
+    r"(?i:\b(?:(?:page|paged|pagers?|pgrs?|beeper|bpr|spectra|spectralink|vocera|ascom)\.?:?\s{0,2}(?:at\s{1,2})?#?\s{0,2}"
+    # ("PAGE ACKERLEY 4866": the person paged between the word and the number; "SPECTRA 6001": a ward's handset)
+    r"(?:[a-z][a-z'-]+\s{1,2})?"
+    r"|(?:call|callback|call\s{1,2}back|contact)\.?:?\s{0,2}(?:at\s{1,2})?#?\s{0,2}"
+    # ("pgrs 3350 / 3371": the second pager of a list)
+    r"|(?:pgrs?|pagers?)\.?:?\s{0,2}#?\s{0,2}\d{3,5}\s{0,2}[/,&]\s{0,2}))$"
 )
 
 

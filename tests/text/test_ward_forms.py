@@ -916,3 +916,23 @@ def test_initials_closing_an_entry_go(text, gone):
 )
 def test_services_list_items_and_words_after_a_dash_stay(text):
     assert deidentify(text, "L2").text == text
+
+
+@pytest.mark.parametrize(
+    "text, gone",
+    [
+        ("dr obuya on. pgrs 3350 / 3371", "3371"),
+        ("PAGE ACKERLEY 4866 IF QS BEFORE 0700.", "4866"),
+        ("OFF: F. MACLEOD (SPECTRA 6001) / ON: AUGUSTINE", "6001"),
+        ("NIGHT SIGN-OUT\n-- ck", "ck"),
+    ],
+    ids=["second-pager-of-a-list", "pager-after-the-person-paged", "ward-handset", "double-dash-signer"],
+)
+def test_pagers_and_signers_of_a_sign_out_go(text, gone):
+    assert gone not in _l2(text)
+
+
+def test_an_hour_after_before_or_after_stays_beside_a_removed_number():
+    assert "0700" in _l2("PAGE ACKERLEY 4866 IF QS BEFORE 0700.")
+    assert "1500" in _l2("updates by phone 651-555-0108 after 1500.")
+    assert _l2("page at 0300") == "page at 0300" and _l2("paged overnight 0300") == "paged overnight 0300"
