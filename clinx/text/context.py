@@ -42,6 +42,7 @@ from clinx.text.evidence import (
     regions_after_places,
     report_verb_word,
     street_words_after_places,
+    streets_after_places,
     streets_meeting_places,
 )
 from clinx.text.institutions import articles_of_institutions, complete_institutions, join_institution_parts, possessive_businesses
@@ -588,6 +589,7 @@ class ContextLevel:
                 proposals = self.site.apply(text, proposals, remove=False)
             cands = cands + proposals
         cands = cands + streets_meeting_places(text, cands)  # the model's street, and the other street of the crossing
+        cands = cands + streets_after_places(text, cands)  # "[fry's pharmacy] on broadway": the street after a business
         if self.states == "with_place":  # "[LOCATION], OH": the state closing a removed town goes with it
             cands = cands + regions_after_places(text, cands)
         else:  # ("keep": a span of the model that runs over a town's state leaves the state)

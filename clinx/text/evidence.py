@@ -841,6 +841,78 @@ def _crossing_words_ok(text: str, words: str, start: int) -> bool:
     return True
 
 
+#: "on" and the street after a business, a home or a meeting place: a compass letter, an ordinal, one word and a
+#: street's word ("[CVS] on broadway", "apt on kedzie", "[KROGER] ON E 9 MILE RD"), closing a clause.
+_STREET_NAME_PART = r"(?:\d{1,3}(?:st|nd|rd|th|ST|ND|RD|TH)|[A-Za-z][A-Za-z'-]+)"
+_STREET_AFTER_ON_RE = re.compile(
+    r"[ \t]+(?:on|ON|On)[ \t]+(?:"
+    # with a street's word, whatever follows ("on memorial dr notified", "ON E 9 MILE RD")
+    r"(?P<suffixed>(?:(?i:[nsew])\.?[ \t])?(?:\d{1,3}[ \t])?" + _STREET_NAME_PART + r"(?:[ \t]" + _STREET_NAME_PART + r")?"
+    r"[ \t](?i:st|ave|av|rd|dr|blvd|ln|way|pkwy|hwy|road|street|avenue|drive|lane|boulevard)\b)"
+    # one word closing a clause ("on broadway today", "ON GRAND,", "apt on kedzie.")
+    r"|(?P<bare>(?:(?i:[nsew])\.?[ \t])?[A-Za-z][A-Za-z'-]+)"
+    r"(?=[ \t]*(?:[,.;:)]|$|\n)|[ \t]+(?i:in|today|tonight|tomorrow|and|near|by|for)\b))"
+)
+#: Words after "apt", "lives" and the like that put a home on a street ("eviction from apt on kedzie").
+_HOME_BEFORE_ON_RE = re.compile(r"(?i)\b(?:apt|apartment|house|place|lives|living|stays|staying|shelter|motel)$")
+#: Street names that are everyday words ("on broadway", "ON GRAND", "on oak"): a word in no name lexicon needs one of
+#: these, or a capital in a mixed-case line, to be a street after "on" ("[CVS] on hold", "on file", "on call").
+COMMON_STREET_NAMES = frozenset(
+    """broadway grand main oak elm maple pine cedar walnut chestnut spruce birch ash willow market church high park lake
+    hill center centre central union water mill bridge river spring front state washington lincoln madison jefferson
+    franklin jackson adams monroe harrison cleveland wilson lafayette commercial prospect pleasant summer winter
+    academy college school sunset highland highlands ridge valley forest meadow orchard cherry peach poplar hickory
+    magnolia dogwood sycamore locust beech holly laurel linden mulberry""".split()
+)
+
+
+def streets_after_places(text: str, cands: list) -> list[Candidate]:
+    """The street after a removed business or institution and "on", or after a home's word and "on", as LOCATION
+    candidates ("at [fry's pharmacy] on broadway today", "[DISCOUNT DRUG MART] ON GRAND,", "apt on kedzie."). The
+    street's word may be missing; its name is a name or unknown word, a common street name, or capitalised in a
+    mixed-case line, and never a function, clinical or time word ("[CVS] on hold", "on file", "on monday")."""
+    ends = {c.end for c in cands if c.category == "HOSPITAL"}
+    if "[" in text:
+        ends.update(m.end() for m in _HOSPITAL_PLACEHOLDER_RE.finditer(text))
+    for m in _ON_AFTER_HOME_RE.finditer(text):
+        if _HOME_BEFORE_ON_RE.search(text, max(0, m.start() - 12), m.start()):
+            ends.add(m.start())
+    out = []
+    for e in sorted(ends):
+        m = _STREET_AFTER_ON_RE.match(text, e)
+        if m is None:
+            continue
+        span = m.span("suffixed") if m.group("suffixed") else m.span("bare")
+        words = text[span[0] : span[1]].split()
+        lows = [w.lower() for w in words]
+        if any(w in FUNCTION_WORDS or w in TIME_WORDS or w in _NOT_STREETS or w in _WEEKDAYS_AND_MONTHS for w in lows):
+            continue
+        if not (len(words) > 1 and lows[-1] in STREET_SUFFIXES):  # (a street's word says it is one: "on memorial dr")
+            name, low = words[-1], lows[-1]
+            ls = text.rfind("\n", 0, span[0]) + 1
+            le = text.find("\n", span[0])
+            line = _PLACEHOLDER_IN_LINE_RE.sub(" ", text[ls : len(text) if le < 0 else le])
+            mixed = not (line.isupper() or line.islower())
+            c = classify(low)
+            if c == C or mixed and not name[0].isupper() \
+                    or c == W and low not in COMMON_STREET_NAMES and not (mixed and name[0].isupper()):
+                continue
+        out.append(Candidate(span[0], span[1], "LOCATION", "evidence:street_after_place", 0.85))
+    return out
+
+
+_HOSPITAL_PLACEHOLDER_RE = re.compile(r"\[HOSPITAL\]")
+_PLACEHOLDER_IN_LINE_RE = re.compile(r"\[[A-Z]+\]")
+_ON_AFTER_HOME_RE = re.compile(r"(?<=[A-Za-z])[ \t]+(?=(?:on|ON|On)[ \t])")
+#: Words after "on" that say how or when, never where.
+_NOT_STREETS = frozenset("hold call file site time board duty record track vacation leave foot line staff order schedule "
+                         "delivery backorder it them us me him her standby notice phone speaker video fire probation "
+                         "parole disability welfare break lunch shift nights days weekends weekend top display".split())
+_WEEKDAYS_AND_MONTHS = frozenset("monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri "
+                                 "sat sun january february march april may june july august september october november "
+                                 "december jan feb mar apr jun jul aug sep sept oct nov dec".split())
+
+
 _ONLY_PLACEHOLDERS_RE = re.compile(r"\[[A-Z]+\](?:[ \t,]+\[[A-Z]+\])*")
 _WORD_END_RE = re.compile(r"[^\W_](?![^\W_])|\]")
 

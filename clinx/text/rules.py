@@ -48,6 +48,7 @@ from clinx.text.evidence import (
     find_listed_children,
     find_place_fields,
     regions_after_places,
+    streets_after_places,
     streets_meeting_places,
     towns_after_places,
     report_verb_word,
@@ -1508,6 +1509,7 @@ class RuleLevel:
             cands.extend(manifest_candidates(text, manifest, fuzzy=self.fuzzy))
         cands.extend(towns_after_places(text, cands))  # "[7 lantern way], mystic, ct": the address goes on to its town
         cands.extend(streets_meeting_places(text, cands))  # "AT [HALSTED] AND TAYLOR": the other street of a crossing
+        cands.extend(streets_after_places(text, cands))  # "[cvs] on broadway", "apt on kedzie": the street after a place
         if self.states == "with_place":  # "Columbus, OH": the state closing a removed town goes with it
             cands.extend(regions_after_places(text, cands))
         cands.extend(compass_letters_of_places(text, cands))

@@ -130,3 +130,44 @@ def test_a_town_that_is_also_a_name_keeps_the_degree_after_it():
     assert [text[c.start : c.end] for c in regions_after_places(text, cands)] == ["PA"]
     assert deidentify("DAUGHTER CALLED FROM SCRANTON, PA ASKING ABOUT LASIX", "L2").text == \
         "DAUGHTER CALLED FROM [LOCATION], [LOCATION] ASKING ABOUT LASIX"
+
+
+# ---------------------------------------------------------------- the street after a business and "on"
+
+
+@pytest.mark.parametrize(
+    "text, street",
+    [
+        ("to pick up at [HOSPITAL] on broadway today.", "broadway"),
+        ("CALLED [HOSPITAL] ON GRAND, REFILLS READY", "GRAND"),
+        ("eviction from apt on kedzie. has been staying", "kedzie"),
+        ("[HOSPITAL] on memorial dr notified of new rx", "memorial dr"),
+        ("the [HOSPITAL] on e 9 mile rd in hazel park", "e 9 mile rd"),
+        ("works at [HOSPITAL] on Grand and is a student", "Grand"),
+    ],
+    ids=["lower-common-street", "caps-common-street", "home-word-unknown-street", "street-word-after-clinical-word",
+         "compass-number-street", "mixed-capitalised"],
+)
+def test_the_street_after_a_business_and_on_is_found(text, street):
+    from clinx.text.evidence import streets_after_places
+
+    assert [text[c.start : c.end] for c in streets_after_places(text, [])] == [street]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["called [HOSPITAL] on hold for 20 min", "[HOSPITAL] on call today", "sent to [HOSPITAL] on file.", "[HOSPITAL] on monday",
+     "lives on oxygen.", "lives on disability.", "Pt at [HOSPITAL] on arrival.", "[HOSPITAL] on lasix.",
+     "lives on the street.", "Pt at [HOSPITAL] on broadway."],
+    ids=["hold", "call", "file", "weekday", "clinical-after-home", "everyday-after-home", "arrival", "drug", "article",
+         "lower-word-in-mixed-line"],
+)
+def test_what_follows_on_that_is_no_street_stays(text):
+    from clinx.text.evidence import streets_after_places
+
+    assert streets_after_places(text, []) == []
+
+
+def test_a_pharmacy_and_its_street_go_at_l2():
+    out = deidentify("joaquin to pick up at fry's pharmacy on broadway today.", "L2").text
+    assert "broadway" not in out and "today" in out
