@@ -24,7 +24,7 @@ from bisect import bisect_right
 from clinx.records import Manifest
 from clinx.text.base import PLACEHOLDER_RE, Candidate, TextResult, apply_candidates, check_text, drop_inside
 from clinx.text.clinical import CLINICAL_CODE_RE
-from clinx.text.dates import CLOCK_BEFORE, CLOCK_RE, PHONE_AS_MEANS_RE
+from clinx.text.dates import CLOCK_BEFORE, CLOCK_RE, PHONE_AS_MEANS_RE, month_day_rejected
 from clinx.text.evidence import (
     CARE_WORDS,
     HEAD_AS_ADJECTIVE,
@@ -480,6 +480,8 @@ class ContextEnhancer:
                 shape = "alpha"
             if shape == "numeric" and "-" in t and _UNIT_AFTER_RANGE_RE.match(text, ends[i]) and _RANGE_RE.fullmatch(t):
                 continue  # "UROLOGY 4-6 WK", "f/u 2-3 days": a range of time, no date or ID
+            if shape == "numeric" and "/" in t and month_day_rejected(text, starts[i], ends[i]):
+                continue  # "bka 2/2 wet gangrene", "5/5 BLE": what L1's dates read as no date a date cue nearby does not make one
             if shape == "numeric" and "/" in t and i > 0 and infos[i - 1][1] in _SCORE_NAMES:
                 continue  # "born at 0312, apgars 8/9", "BP 90/60": a score or a vital sign after its name, near a date cue
             if shape == "numeric" and i > 0 and infos[i - 1][1] in _PLACE_IN_WARD_WORDS and ends[i - 1] + 2 >= starts[i]:

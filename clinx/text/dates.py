@@ -140,6 +140,21 @@ def score_change(text: str, s: int, e: int) -> bool:
 _TO_DATE_RE = re.compile(r"[ \t]{1,2}to[ \t]{1,2}\d")
 
 
+_MONTH_DAY_RE = re.compile(r"\d{1,2}/\d{1,2}")
+
+
+def month_day_rejected(text: str, s: int, e: int) -> bool:
+    """Is ``text[s:e]``, shaped like a month/day, one that :func:`_md_ok` reads as no date ("2/2 wet gangrene": secondary
+    to; "5/5 BLE", "pain 4/10")? L2's context asks, so that a date cue nearby does not overrule the reason."""
+    m = _MONTH_DAY_RE.fullmatch(text, s, e)
+    if m is None or _md_ok(m, text) is not None:
+        return False
+    a, b = (int(x) for x in m.group().split("/"))
+    # the reasons of shape only: "2/2" and "5/5", a fraction, a score out of 5, 9 or 10, or no date either way; other
+    # rejections (a word before or after it) stay the context's to weigh ("d/c 8/24 vs 8/25", "dhs 20/11")
+    return m.group() == "24/7" or a == b or (a, b) in _FRACTIONS or b in (5, 9, 10) and a <= b or not (1 <= a <= 31 and 1 <= b <= 31)
+
+
 def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Month/day ``7/22`` unless it is a dose, ratio, vital sign or score."""
     s, e = m.span()
