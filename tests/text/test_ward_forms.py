@@ -936,3 +936,31 @@ def test_an_hour_after_before_or_after_stays_beside_a_removed_number():
     assert "0700" in _l2("PAGE ACKERLEY 4866 IF QS BEFORE 0700.")
     assert "1500" in _l2("updates by phone 651-555-0108 after 1500.")
     assert _l2("page at 0300") == "page at 0300" and _l2("paged overnight 0300") == "paged overnight 0300"
+
+
+@pytest.mark.parametrize(
+    "text, kept",
+    [
+        ("admitted for r bka 2/2 wet gangrene, hx iddm", "2/2"),
+        ("ADMITTED 1/6 W/ SEPTIC SHOCK 2/2 RLL PNA", "2/2"),
+        ("bcx 1/17 4/4 bottles mrsa", "4/4"),
+        ("Mobile x-ray called, ETA 2 hrs. Will monitor q2h.", "ETA"),
+        ("DOI: 10/02/2023  VISIT: 10/05/2023", "DOI"),
+    ],
+    ids=["secondary-to-after-a-date-cue", "secondary-to-caps", "bottles", "arrival-estimate", "date-of-injury-label"],
+)
+def test_what_l1_reads_as_no_date_and_logistics_words_stay_at_l2(text, kept):
+    assert kept in _l2(text)
+
+
+def test_month_day_rejected_holds_only_the_reasons_of_shape():
+    from clinx.text.dates import month_day_rejected
+
+    def rejected(text, token):
+        s = text.index(token)
+        return month_day_rejected(text, s, s + len(token))
+
+    assert rejected("septic shock 2/2 RLL PNA", "2/2") and rejected("staff on site 24/7.", "24/7")
+    assert not rejected("d/c 8/24 vs 8/25.", "8/25")  # a day past the 12th: the context weighs the words around it
+    assert not rejected("seen 3/14 in clinic", "3/14")  # a date L1 takes is no rejection
+    assert _l2("Anticipate d/c 8/24 vs 8/25.") == "Anticipate d/c [DATE] vs [DATE]."
