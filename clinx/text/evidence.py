@@ -1750,7 +1750,7 @@ radiologist pathologist hospitalist intensivist np pa pcp md
 _NUMBER_AFTER_RE = re.compile(r"[ \t]{0,2}\d")
 #: Words for a part of a hospital that notes give by its number ("Ward 22", "Bay 4", "BED 3"): before one they are
 #: no person and no town.
-UNIT_NUMBER_WORDS = frozenset("ward bay bed room pod unit level floor wing tower station cubicle suite".split())
+UNIT_NUMBER_WORDS = frozenset("ward bay bed room rm pod unit level floor wing tower station cubicle suite".split())
 
 
 def unit_before_number(text: str, low: str, end: int) -> bool:
@@ -2057,6 +2057,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
     inst = [False] * n  # tokens already inside an institution's name
 
     def add(i: int, j: int, cat: str, source: str, score: float) -> None:
+        while cat == "NAME" and j - i > 1 and unit_before_number(text, toks[j - 1].low, toks[j - 1].e):
+            j -= 1  # "RESIDENT: EVELYN MARSH  RM 214B": the room after a name is the room's
         if j <= i:
             return
         # take in initials right before ("J. Kowalczyk", "K HOLLOWAY")

@@ -964,3 +964,15 @@ def test_month_day_rejected_holds_only_the_reasons_of_shape():
     assert not rejected("d/c 8/24 vs 8/25.", "8/25")  # a day past the 12th: the context weighs the words around it
     assert not rejected("seen 3/14 in clinic", "3/14")  # a date L1 takes is no rejection
     assert _l2("Anticipate d/c 8/24 vs 8/25.") == "Anticipate d/c [DATE] vs [DATE]."
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["RES: BEGAY, HARRISON  RM 214B  MED REC # SA-00471", "RESIDENT: EVELYN MARSH  RM 214B  DOB 02/27/1929",
+     "Pt: Jones, Mary  Rm 12"],
+    ids=["surname-first-header", "role-cue-header", "mixed-case-room"],
+)
+def test_the_room_after_a_name_stays_the_rooms(text):
+    out = _l2(text)
+    assert re.search(r"\b(?:RM|Rm) (?:214B|12)\b", out), out
+    assert "HARRISON" not in out and "MARSH" not in out and "Jones" not in out
