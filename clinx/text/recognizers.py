@@ -567,6 +567,17 @@ _SIGNER_TAIL_WORDS = frozenset("pta cota lisw discharge case charge social".spli
 _AFTER_TYPIST_RE = re.compile(r"[\s\d/:.-]*")
 
 
+#: Pairs of abbreviations that may close a note alone and are no initials ("IV/PO", "BP/HR", "and/or").
+_CLINICAL_PAIRS = frozenset("""iv/po po/iv bp/hr hr/bp am/pm pm/am and/or r/o s/p w/o w/ n/v d/c c/o h/o f/u y/o ct/mri mri/ct
+    o2/ra ra/o2 sq/iv iv/sq im/iv iv/im pt/inr inr/pt cbc/bmp bmp/cbc hob/ted ted/hob dnr/dni dni/dnr i/o i/d a/p""".split())
+
+
+def _alone_on_last_line(m: re.Match, text: str) -> bool:
+    """Is ``m`` alone on the note's last line (a dash or blanks before it; a date or a time may follow)?"""
+    ls = text.rfind("\n", 0, m.start()) + 1
+    return not text[ls : m.start()].strip(" \t-–—") and _AFTER_TYPIST_RE.fullmatch(text, m.end()) is not None and ls > 0
+
+
 def _typist_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Two signers' initials joined by a slash or a colon ("JT/MM", "KH:RB", "lkm/rt"), the dictating clinician's and
     the typist's: on the note's last line (a date or a time may follow), or closing a signature's line after its
@@ -578,7 +589,13 @@ def _typist_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     if m.group("cred") is None and _AFTER_TYPIST_RE.fullmatch(text, m.end()) is None:
         return None  # not the note's last words: "CS/RL MICU TEAM B" names a team
     halves = re.split("[/:]", m.group("v").lower())
-    if any(h in CREDENTIALS or h in ROLES or h in _SIGNER_ROLES or h in _PAIR_ROLES for h in halves):
+    roles = [h in CREDENTIALS or h in ROLES or h in _SIGNER_ROLES or h in _PAIR_ROLES for h in halves]
+    if m.group("cred") is None and _alone_on_last_line(m, text) and m.group("v").lower() not in _CLINICAL_PAIRS \
+            and all(len(h) == 2 or len(h) == 3 and not is_clinical_term(h) for h in halves) and not roles[-1]:
+        return m.span("v")  # ("ML/PS", "ss/ep", "SW/DL" alone closing the note: the dictating and the typing initials,
+        # whatever else two letters abbreviate; not "PT/OT", "IV/PO", "BP/HR", "abd/ext", nor a signer and a credential:
+        # "kd/rn")
+    if any(roles):
         return None  # ("kd/rn": the signer and the credential, another recogniser's)
     clinical = [is_clinical_term(h) or h in _DOTTED_ABBREVIATIONS for h in halves]  # ("AM/PM")
     if all(h in FUNCTION_WORDS or zipf(h) >= 5.0 for h in halves) or all(clinical) \

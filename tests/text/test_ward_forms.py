@@ -976,3 +976,21 @@ def test_the_room_after_a_name_stays_the_rooms(text):
     out = _l2(text)
     assert re.search(r"\b(?:RM|Rm) (?:214B|12)\b", out), out
     assert "HARRISON" not in out and "MARSH" not in out and "Jones" not in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["GAVE REPORT.\nML/PS", "mother's cell 718-555-0119.\nss/ep", "DICTATED: SZYMON WOJCIK, MD  8/30/23 1450\nSW/DL"],
+    ids=["clinical-letters", "lower-clinical-letters", "role-letters-first"],
+)
+def test_a_pair_of_initials_alone_closing_the_note_goes_whatever_the_letters_abbreviate(text):
+    assert _l2(text).endswith("\n[NAME]")
+
+
+@pytest.mark.parametrize(
+    "text", ["Plan as above.\nPT/OT", "Plan as above.\nIV/PO", "no events.\nBP/HR", "next visit 3/5.\n-- kd/rn"],
+    ids=["two-roles", "routes", "vital-signs", "signer-and-credential"],
+)
+def test_pairs_of_roles_routes_and_readings_closing_the_note_stay(text):
+    out = _l2(text)
+    assert out.split("\n")[-1].split("/")[-1] in text.split("\n")[-1], out
