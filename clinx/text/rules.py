@@ -1108,7 +1108,8 @@ _NAME_TITLE_START_RE = re.compile(r"(?i)(?:dr|drs|doctor|mr|mrs|ms|miss|mx|prof|
 
 
 def given_names_before_names(text: str, cands: list[Candidate]) -> list[Candidate]:
-    """The given name that is an everyday word too ("will", "page", "rose", "grace") right before a NAME candidate or
+    """The given name that is an everyday word too ("will", "page", "rose", "grace") or a Hmong given name's first
+    syllable that is an abbreviation too ("pa", "ka", "nou") right before a NAME candidate or
     a ``[NAME]`` placeholder, as a NAME candidate ("house mgr will [tsosie]", "CHARGE RN WILL [ODUM]", "CHR Will
     [Tohee]"): a word the rules leave alone by itself is, before a found surname, the person's given name, and "will"
     left keeps the name from being removed.
@@ -1129,8 +1130,10 @@ def given_names_before_names(text: str, cands: list[Candidate]) -> list[Candidat
             continue  # (a word of its own: not the end of "[NAME]-LAW", "SISTER-IN-LAW")
         w = text[span[0] : span[1]]
         low = w.lower()
-        if low not in ambiguous or low not in given or not (w.islower() or w.isupper() or w.istitle()):
-            continue
+        hmong = low in _HMONG_FIRST and c is not None and text[s : c.end].split()[0].lower().strip(",") in _HMONG_NAME_PARTS
+        if not (low in ambiguous and low in given or hmong) or not (w.islower() or w.isupper() or w.istitle()):
+            continue  # (a Hmong given name's first syllable before a clan or a given name's second syllable: "pa [vang]",
+            # "DAUGHTER-IN-LAW PA [KOU]"; not "seen by PA [John Smith]", a physician assistant)
         if c is not None and _NAME_TITLE_START_RE.match(text, s):
             continue
         lead = _prev_word(text, span[0])
@@ -1209,6 +1212,8 @@ _ROLES_BEFORE_GIVEN = frozenset("""sw rn lpn cna np pa md cm mgr manager worker 
 #: credentials elsewhere ("Pa Nhia Vang", "Ka Zoua Yang"): before a given name and a clan surname they are the name's.
 _HMONG_CLANS = frozenset("chang cha chue fang hang her heu khang kong kue lee ly lor lo moua pha phang thao vang vue xiong yang".split())
 _HMONG_FIRST = frozenset("pa ka yer nou xee kia".split())
+#: The clans and the second syllables of Hmong given names a first syllable stands before ("Pa Nhia", "Ka Zoua", "Pa Kou").
+_HMONG_NAME_PARTS = _HMONG_CLANS | frozenset("nhia kou houa zoua yia mai chia xia youa ying lia nou see yer".split())
 
 
 # (the particles of _PARTICLES that stand between a given name and a surname: not "mac", "st", which begin one)

@@ -448,3 +448,13 @@ def test_given_names_before_names_reads_the_line_and_the_word_before():
     assert found("will page smith re K", "smith") == []  # "will" makes "page" a verb
     assert found("seen by grace  okafor", "okafor") == []  # one blank between the two names
     assert found("case mgr is will [NAME] today", "[NAME]") == ["will"]  # an earlier level's name too
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [("pt: pa vang, 62 f, referred by dr xiong", "pa"), ("DAUGHTER-IN-LAW PA KOU PREFER HOME", "PA"),
+     ("bib mother (pa nhia) for wheeze", "pa")],
+    ids=["lower-before-clan", "caps-before-given", "in-parentheses"],
+)
+def test_a_hmong_given_names_first_syllable_before_a_found_name_goes(text, value):
+    assert re.search(rf"\b{value}\b", _l2(text)) is None
