@@ -112,7 +112,7 @@ CREDENTIALS = frozenset(
     """
 md m.d do d.o rn np pa pa-c phd dpt licsw lcsw otr otr/l crna rvt facc facs cnm lpn lvn mph msw pharmd dds dmd
 ccc-slp cde aprn fnp anp dnp bsn rd ldn rrt ccrn cnp pnp pnp-bc fnp-bc anp-bc cwocn cwon wocn cwcn cns acnp msn ccm lmhc lpc lmft lcsw-r psyd
-pgy emt emt-b emt-p nremt aemt
+pgy emt emt-a emt-b emt-i emt-p nremt aemt acp ccp
 rdcs rdms rcs rvs rcis chpn chp cen cnor ocn cpn cnrn cpht ibclc cdces atc fnp-c agacnp agacnp-bc pmhnp whnp cpnp rnc
 cna ascp bcps bcop
 chw cadc ladc lcpc lpcc cpss bcba rbt lcdc lmsw lsw mft lmt ld phn
@@ -1616,14 +1616,17 @@ def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit
         t = toks[j]
         if j > i and not _joined(text, toks[j - 1], t, comma=False):
             break
+        if n > 0 and text.startswith("  ", toks[j - 1].e):
+            break  # "RT D. MORROW  CALL REF #": two blanks end a header's field
         if t.low in TITLES:
             break  # "the rabbi (Rabbi Feingold)": the next title starts its own name
         if _is_initial(t, text) and j + 1 < len(toks) and _joined(text, t, toks[j + 1], comma=False):
             j += 1
             continue
-        if n == 0 and j > i and t.cls == A and toks[j - 1].dot and t.raw[:1].isupper() and t.raw[1:].islower() \
+        if n == 0 and j > i and t.cls == A and toks[j - 1].dot and t.raw[:1].isupper() \
+                and (t.raw[1:].islower() or t.case == "caps" and toks[j - 1].raw.isupper()) \
                 and t.low not in FUNCTION_WORDS and t.low not in _NEVER:
-            j += 1  # "seen by J. Brown": a capitalised surname that is also a word, vouched for by the initial before it
+            j += 1  # "seen by J. Brown", "RT D. MORROW": a surname that is also a word, vouched for by the initial before it
             n += 1
             continue
         # after the first token, an ambiguous word continues a name only before another name token

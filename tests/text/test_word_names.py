@@ -458,3 +458,21 @@ def test_given_names_before_names_reads_the_line_and_the_word_before():
 )
 def test_a_hmong_given_names_first_syllable_before_a_found_name_goes(text, value):
     assert re.search(rf"\b{value}\b", _l2(text)) is None
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [("CREW: D. FLETT PCP / S. HARPER ACP", "HARPER"), ("crew: t. marchetti paramedic, j. oakes emt-a.", "oakes"),
+     ("TRANSPORT RN S. ADEYEMI / RT D. MORROW  CALL REF # TX-23-2291", "MORROW")],
+    ids=["caps-initial-word-surname-before-paramedic-grade", "lower-before-emt-grade", "caps-after-role"],
+)
+def test_a_word_surname_after_a_dotted_initial_in_a_crew_list_goes(text, value):
+    assert value not in _l2(text)
+
+
+def test_two_blanks_end_a_name_taken_after_a_role():
+    from clinx.text.evidence import find_evidence
+
+    text = "RT D. MORROW  CALL REF # TX-23-2291"
+    spans = [text[c.start : c.end] for c in find_evidence(text) if c.category == "NAME"]
+    assert "D. MORROW" in spans and not any("CALL" in s for s in spans)
