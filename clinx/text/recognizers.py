@@ -923,9 +923,11 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         # ("Mrs Ada Byrne, 93 y, lives": a unit of years after it; "Nora Healy (Nonie), 96,": a nickname before it)
         # ("great-grandmother (Ilona Farkas, 93) who": the parenthesis that holds name and age closing; "Odessa
         # Washington, 94, "sharp as a tack"": a quotation after the comma)
-        r"(?<=[A-Za-z)]),[ \t](?P<v>9\d|1[01]\d)(?:[ \t]?(?:y|yo|yrs?|y/o)\b)?"
+        # ("• 705 Mrs. Goldfarb — 92, aspiration PNA": a census line's dash for the comma)
+        r"(?<=[A-Za-z)])(?:,|[ \t][—–-])[ \t](?P<v>9\d|1[01]\d)(?:[ \t]?(?:y|yo|yrs?|y/o)\b)?"
         r"(?:,(?=[ \t]+[\"“']?[a-z])|\.(?=[ \t]+[a-z])|(?=\)(?!\d))|(?=[ \t]\((?i:dob|d\.o\.b|born|b\.)))",
-        "AGE", 0.85, validator=_age_after_name_ok, flags=re.I, gate=lambda t, low: ", 9" in t or ", 1" in t,
+        "AGE", 0.85, validator=_age_after_name_ok, flags=re.I,
+        gate=lambda t, low: ", 9" in t or ", 1" in t or "— 9" in t or "– 9" in t or "- 9" in t or "— 1" in t or "– 1" in t or "- 1" in t,
     ),
     # "lives with husband (97)", "MOM (91) HAD 2 FALLS": an age over 89 in parentheses after a relative
     Recognizer(

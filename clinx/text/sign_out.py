@@ -40,7 +40,8 @@ _ITEM_MARKS = frozenset("-–—•*·|#>:")
 
 
 def find_listed_patients(text: str) -> list[Candidate]:
-    """NAME candidates: a patient's name before the age and sex in a list item (see the module docstring)."""
+    """NAME candidates: a patient's name before the age and sex in a list item (see the module docstring); and AGE
+    candidates: an age over 89 in the age and sex ("castellanos 98 m": Safe Harbor's ages 90 and over)."""
     out: list[Candidate] = []
     for a in AGE_SEX_RE.finditer(text):
         ls = text.rfind("\n", 0, a.start()) + 1
@@ -48,6 +49,12 @@ def find_listed_patients(text: str) -> list[Candidate]:
         span = _name_run(toks)
         if span is not None:
             out.append(Candidate(span[0], span[1], "NAME", "rule:listed_patient", 0.85))
+        digits = re.match(r"\d+", a.group()).group()
+        opens = toks and (toks[-1].group() in _ITEM_MARKS or _bed_like(toks, len(toks) - 1))
+        if 90 <= int(digits) <= 119 and (span is not None or opens):
+            # (after the name, or right where a list item opens: "Bed 3 - 92F"; "6MWT 210 m", "walked 95m" are metres,
+            # "spiked a temp of 101F" degrees)
+            out.append(Candidate(a.start(), a.start() + len(digits), "AGE", "rule:listed_patient_age", 0.9))
     return out
 
 

@@ -9,7 +9,7 @@ from clinx.text.sign_out import AGE_SEX_RE, find_listed_patients
 
 
 def _found(line: str) -> list[str]:
-    return [line[c.start : c.end] for c in find_listed_patients(line)]
+    return [line[c.start : c.end] for c in find_listed_patients(line) if c.category == "NAME"]
 
 
 @pytest.mark.parametrize(
@@ -78,3 +78,18 @@ def test_gravida_and_para_are_a_clinical_code_not_an_identifier():
     assert CLINICAL_CODE_RE.fullmatch("G3P1011") and CLINICAL_CODE_RE.fullmatch("g1p0")
     out = deidentify("Pt Malia Kekumu, 28 y/o G3P1011 @ 39w2d by 8 wk US", "L2").text
     assert "G3P1011" in out and "Kekumu" not in out
+
+
+def test_an_age_over_89_in_a_list_item_or_after_a_dash_goes():
+    out = deidentify('rm 4 "jojo" castellanos 98 m, end stage dementia', "L2").text
+    assert "98" not in out and "castellanos" not in out
+    assert "92" not in deidentify("• 705 Mrs. Goldfarb — 92, aspiration PNA, Zosyn day 4.", "L2").text
+    assert "92" not in deidentify("Bed 3 - 92F chf", "L2").text
+
+
+@pytest.mark.parametrize(
+    "text", ["6MWT 210 m, nadir SpO2 86%", "no working AC (indoor temp 91 F).", "HR 110 - 100 bpm"],
+    ids=["walk-distance", "temperature", "rate-range"],
+)
+def test_distances_temperatures_and_rates_are_no_ages(text):
+    assert deidentify(text, "L2").text == text
