@@ -55,7 +55,7 @@ from clinx.text.evidence import (
     units_before_streets,
 )
 from clinx.text.landmarks import find_landmarks
-from clinx.text.sign_out import find_listed_patients
+from clinx.text.sign_out import find_listed_patients, find_shift_names
 from clinx.text.institutions import (
     complete_institutions,
     find_bare_institutions,
@@ -1350,6 +1350,7 @@ class RuleRecognizer:
         cands.extend(find_nicknames(text))
         cands.extend(find_listed_children(text))
         cands.extend(find_listed_patients(text))
+        cands.extend(find_shift_names(text))
         cands.extend(find_initials_after_credentials(text))
         cands.extend(find_address_fields(text))
         cands.extend(find_word_towns(text))

@@ -14,6 +14,10 @@ The run is a name when it holds initials or a nickname ("703 foster kid j.d. 2 y
 at a line's start, after a bullet or a dash, after a bed or room (a token with a digit, "bed", "rm", "ch") or a
 patient's cue ("pt", "pt:"), and holds a name or an unknown word; a run of words that are names and everyday words
 alike ("Strand 71M") only right after a bed, a bullet or a dash, where no sentence's adjective stands.
+
+A sign-out's header names the clinicians of each shift after a label ("Night: Aisling", "NNP on: Oyinda", "NIGHT:
+ACKERLEY / DAY TEAM: ..."): one word there, closing its field, that the lexicons class as a name or unknown, or a
+name that is a word too written capitalised, is a person (:func:`find_shift_names`; not "Night: stable", "Off: keppra").
 """
 
 from __future__ import annotations
@@ -113,3 +117,27 @@ def _bed_like(toks: list[re.Match], i: int) -> bool:
     while j > 0 and toks[j - 1].end() == toks[j].start() and toks[j - 1].lastgroup in ("word", "other"):
         j -= 1
     return any(ch.isdigit() for t in toks[j : i + 1] for ch in t.group())
+
+
+#: A shift's label and its colon, then one word closing its field (a line's end, a slash, a bar, a parenthesis, a comma).
+_SHIFT_NAME_RE = re.compile(
+    r"(?im)(?:^|(?<=[|/;]))[ \t]*(?:night|nights|day|days|eve|evening|covering|coverage|cross[- ]?cover|on[ \t]call|oncoming|"
+    r"offgoing|incoming|outgoing|(?:rn|md|np|nnp|pa|resident|intern|charge|day[ \t]team|night[ \t]team)[ \t]+(?:on|off)|on|off)"
+    r"[ \t]*:[ \t]*(?P<v>[A-Za-z][A-Za-z'’-]+)(?=[ \t]*(?:$|/|\||\(|,))"
+)
+#: Values of a shift's field that name no one.
+_NO_ONE = frozenset("tbd tba me self same none pending unknown open vacant float agency locum resident intern team".split())
+
+
+def find_shift_names(text: str) -> list[Candidate]:
+    """NAME candidates: the clinician after a sign-out's shift label (see the module docstring)."""
+    out: list[Candidate] = []
+    for m in _SHIFT_NAME_RE.finditer(text):
+        w = m.group("v")
+        low = w.lower()
+        if low in _NO_ONE:
+            continue
+        c = _E.classify(low)
+        if c in (_E.N, _E.U) or c == _E.A and w[:1].isupper():
+            out.append(Candidate(m.start("v"), m.end("v"), "NAME", "rule:shift_name", 0.85))
+    return out

@@ -93,3 +93,23 @@ def test_an_age_over_89_in_a_list_item_or_after_a_dash_goes():
 )
 def test_distances_temperatures_and_rates_are_no_ages(text):
     assert deidentify(text, "L2").text == text
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [("Night: Aisling", "Aisling"), ("NNP off: Hollis (ext 7402) | NNP on: Oyinda", "Oyinda"),
+     ("NIGHT: ACKERLEY / DAY TEAM: BOATENG", "ACKERLEY")],
+    ids=["word-name-capitalised", "after-a-bar", "caps-before-a-slash"],
+)
+def test_the_clinician_after_a_shift_label_is_found(text, name):
+    from clinx.text.sign_out import find_shift_names
+
+    assert name in [text[c.start : c.end] for c in find_shift_names(text)]
+
+
+@pytest.mark.parametrize("text", ["Night: stable, no events", "Off: keppra", "Day: 3 of abx", "night: quiet", "On: TBD"],
+                         ids=["finding", "drug", "count", "lower-word", "placeholder-value"])
+def test_what_a_shift_label_reports_is_no_name(text):
+    from clinx.text.sign_out import find_shift_names
+
+    assert find_shift_names(text) == []
