@@ -889,10 +889,7 @@ def streets_after_places(text: str, cands: list) -> list[Candidate]:
             continue
         if not (len(words) > 1 and lows[-1] in STREET_SUFFIXES):  # (a street's word says it is one: "on memorial dr")
             name, low = words[-1], lows[-1]
-            ls = text.rfind("\n", 0, span[0]) + 1
-            le = text.find("\n", span[0])
-            line = _PLACEHOLDER_IN_LINE_RE.sub(" ", text[ls : len(text) if le < 0 else le])
-            mixed = not (line.isupper() or line.islower())
+            mixed = mixed_case_line(text, span[0])
             c = classify(low)
             if c == C or mixed and not name[0].isupper() \
                     or c == W and low not in COMMON_STREET_NAMES and not (mixed and name[0].isupper()):
@@ -903,6 +900,17 @@ def streets_after_places(text: str, cands: list) -> list[Candidate]:
 
 _HOSPITAL_PLACEHOLDER_RE = re.compile(r"\[HOSPITAL\]")
 _PLACEHOLDER_IN_LINE_RE = re.compile(r"\[[A-Z]+\]")
+
+
+def mixed_case_line(text: str, pos: int) -> bool:
+    """Is the line of ``text`` holding ``pos`` written in mixed case, an earlier level's placeholders aside ("to pick up at
+    [HOSPITAL] on broadway" is a lower-case line)? There a capital is evidence; in a line of one case it is none."""
+    ls = text.rfind("\n", 0, pos) + 1
+    le = text.find("\n", pos)
+    line = text[ls : len(text) if le < 0 else le]
+    if "[" in line:
+        line = _PLACEHOLDER_IN_LINE_RE.sub(" ", line)
+    return not (line.isupper() or line.islower())
 _ON_AFTER_HOME_RE = re.compile(r"(?<=[A-Za-z])[ \t]+(?=(?:on|ON|On)[ \t])")
 #: Words after "on" that say how or when, never where.
 _NOT_STREETS = frozenset("hold call file site time board duty record track vacation leave foot line staff order schedule "

@@ -48,6 +48,7 @@ from clinx.text.evidence import (
     find_listed_children,
     find_place_fields,
     regions_after_places,
+    mixed_case_line,
     streets_after_places,
     streets_meeting_places,
     towns_after_places,
@@ -1139,12 +1140,7 @@ def given_names_before_names(text: str, cands: list[Candidate]) -> list[Candidat
         lead = _prev_word(text, span[0])
         if lead is not None and text[lead[0] : lead[1]].lower() in _VERB_LEADS:
             continue
-        ls = text.rfind("\n", 0, s) + 1
-        le = text.find("\n", s)
-        line = text[ls : len(text) if le < 0 else le]
-        if "[" in line:
-            line = PLACEHOLDER_RE.sub(" ", line)  # (an earlier level's placeholders are no letter case of the line's)
-        if not (line.isupper() or line.islower()) and not w[0].isupper():
+        if not w[0].isupper() and mixed_case_line(text, s):
             continue  # (a mixed-case line's lower-case word is the word)
         out.append(Candidate(span[0], span[1], "NAME", "rule:given_name_before_name", 0.85))
     return out
