@@ -54,10 +54,10 @@ def find_listed_patients(text: str) -> list[Candidate]:
         if span is not None:
             out.append(Candidate(span[0], span[1], "NAME", "rule:listed_patient", 0.85))
         digits = re.match(r"\d+", a.group()).group()
-        opens = toks and (toks[-1].group() in _ITEM_MARKS or _bed_like(toks, len(toks) - 1))
+        opens = toks and (toks[-1].group() in _ITEM_MARKS and toks[-1].group() != ":" or _bed_like(toks, len(toks) - 1))
         if 90 <= int(digits) <= 119 and (span is not None or opens):
             # (after the name, or right where a list item opens: "Bed 3 - 92F"; "6MWT 210 m", "walked 95m" are metres,
-            # "spiked a temp of 101F" degrees)
+            # "spiked a temp of 101F", "Tmax: 101F" degrees: a field's colon opens no list item)
             out.append(Candidate(a.start(), a.start() + len(digits), "AGE", "rule:listed_patient_age", 0.9))
     return out
 

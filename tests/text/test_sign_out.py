@@ -88,8 +88,9 @@ def test_an_age_over_89_in_a_list_item_or_after_a_dash_goes():
 
 
 @pytest.mark.parametrize(
-    "text", ["6MWT 210 m, nadir SpO2 86%", "no working AC (indoor temp 91 F).", "HR 110 - 100 bpm"],
-    ids=["walk-distance", "temperature", "rate-range"],
+    "text", ["6MWT 210 m, nadir SpO2 86%", "no working AC (indoor temp 91 F).", "HR 110 - 100 bpm", "Tmax: 101F overnight",
+             "T: 99 F, HR 88"],
+    ids=["walk-distance", "temperature", "rate-range", "fever-after-a-field", "spaced-fever-after-a-field"],
 )
 def test_distances_temperatures_and_rates_are_no_ages(text):
     assert deidentify(text, "L2").text == text
