@@ -38,7 +38,7 @@ from bisect import bisect_right
 from functools import lru_cache
 from typing import NamedTuple
 
-from clinx.text.base import NAME_PLACEHOLDER_RE, Candidate
+from clinx.text.base import NAME_PLACEHOLDER_RE, PLACEHOLDER_RE, Candidate
 from clinx.text.recognizers import HOUSE_NUMBER_BEFORE_RE, TokenMatch
 from clinx.text.clinical import EPONYM_HEADS, EPONYMS, PAIRED_SIGNS, SPECIES
 from clinx.text.institutions import _LAST_WORD, _TOPONYM_WORDS, DATE_WORDS, NAME_ABBREVIATIONS, UNIT_AFTER, names_no_institution
@@ -865,6 +865,13 @@ COMMON_STREET_NAMES = frozenset(
     magnolia dogwood sycamore locust beech holly laurel linden mulberry""".split()
 )
 
+_HOSPITAL_PLACEHOLDER_RE = re.compile(r"\[HOSPITAL\]")
+_ON_AFTER_HOME_RE = re.compile(r"(?<=[A-Za-z])[ \t]+(?=(?:on|ON|On)[ \t])")
+#: Words after "on" that say how or when, never where.
+_NOT_STREETS = frozenset("hold call file site time board duty record track vacation leave foot line staff order schedule "
+                         "delivery backorder it them us me him her standby notice phone speaker video fire probation "
+                         "parole disability welfare break lunch shift nights days weekends weekend top display".split())
+
 
 def streets_after_places(text: str, cands: list) -> list[Candidate]:
     """The street after a removed business or institution and "on", or after a home's word and "on", as LOCATION
@@ -885,7 +892,7 @@ def streets_after_places(text: str, cands: list) -> list[Candidate]:
         span = m.span("suffixed") if m.group("suffixed") else m.span("bare")
         words = text[span[0] : span[1]].split()
         lows = [w.lower() for w in words]
-        if any(w in FUNCTION_WORDS or w in TIME_WORDS or w in _NOT_STREETS or w in _WEEKDAYS_AND_MONTHS for w in lows):
+        if any(w in FUNCTION_WORDS or w in TIME_WORDS or w in _NOT_STREETS or w in DATE_WORDS for w in lows):
             continue
         if not (len(words) > 1 and lows[-1] in STREET_SUFFIXES):  # (a street's word says it is one: "on memorial dr")
             name, low = words[-1], lows[-1]
@@ -898,10 +905,6 @@ def streets_after_places(text: str, cands: list) -> list[Candidate]:
     return out
 
 
-_HOSPITAL_PLACEHOLDER_RE = re.compile(r"\[HOSPITAL\]")
-_PLACEHOLDER_IN_LINE_RE = re.compile(r"\[[A-Z]+\]")
-
-
 def mixed_case_line(text: str, pos: int) -> bool:
     """Is the line of ``text`` holding ``pos`` written in mixed case, an earlier level's placeholders aside ("to pick up at
     [HOSPITAL] on broadway" is a lower-case line)? There a capital is evidence; in a line of one case it is none."""
@@ -909,16 +912,8 @@ def mixed_case_line(text: str, pos: int) -> bool:
     le = text.find("\n", pos)
     line = text[ls : len(text) if le < 0 else le]
     if "[" in line:
-        line = _PLACEHOLDER_IN_LINE_RE.sub(" ", line)
+        line = PLACEHOLDER_RE.sub(" ", line)
     return not (line.isupper() or line.islower())
-_ON_AFTER_HOME_RE = re.compile(r"(?<=[A-Za-z])[ \t]+(?=(?:on|ON|On)[ \t])")
-#: Words after "on" that say how or when, never where.
-_NOT_STREETS = frozenset("hold call file site time board duty record track vacation leave foot line staff order schedule "
-                         "delivery backorder it them us me him her standby notice phone speaker video fire probation "
-                         "parole disability welfare break lunch shift nights days weekends weekend top display".split())
-_WEEKDAYS_AND_MONTHS = frozenset("monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri "
-                                 "sat sun january february march april may june july august september october november "
-                                 "december jan feb mar apr jun jul aug sep sept oct nov dec".split())
 
 
 _ONLY_PLACEHOLDERS_RE = re.compile(r"\[[A-Z]+\](?:[ \t,]+\[[A-Z]+\])*")
@@ -953,7 +948,6 @@ def cut_regions_out(text: str, cands: list) -> list:
 
 #: (with the house number before it: "611 NE [82ND ST]")
 _COMPASS_BEFORE_RE = re.compile(r"(?:^|(?<=[\s,(]))(?:\d{1,6}[ \t]{1,2})?(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]$")
-_LOCATION_PLACEHOLDER_RE = re.compile(r"\[LOCATION\]")
 
 
 def compass_letters_of_places(text: str, cands: list) -> list[Candidate]:

@@ -746,6 +746,8 @@ def _code_signature_gate(t: str, low: str) -> bool:
     return _CODE_SIGNATURE_GATE_RE.search(t) is not None
 
 _TOWN_STATE_BEFORE_RE = re.compile(r"(?<![\w])[A-Za-z]{3,20},?[ \t]{1,2}(?i:" + _STATES_ANY_CASE + r")\.?,?[ \t]{1,3}$")
+#: Every age_after_name match holds a comma or a dash, a blank, then a 9 or a 1.
+_AGE_AFTER_NAME_GATE_RE = re.compile(r"[,—–-][ \t][91]")
 _PAGING_BEFORE_RE = re.compile(
     r"(?i:\b(?:(?:page|paged|pagers?|pgrs?|beeper|bpr|spectra|spectralink|vocera|ascom)\.?:?\s{0,2}(?:at\s{1,2})?#?\s{0,2}"
     # ("PAGE ACKERLEY 4866": the person paged between the word and the number; "SPECTRA 6001": a ward's handset)
@@ -927,7 +929,7 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?<=[A-Za-z)])(?:,|[ \t][—–-])[ \t](?P<v>9\d|1[01]\d)(?:[ \t]?(?:y|yo|yrs?|y/o)\b)?"
         r"(?:,(?=[ \t]+[\"“']?[a-z])|\.(?=[ \t]+[a-z])|(?=\)(?!\d))|(?=[ \t]\((?i:dob|d\.o\.b|born|b\.)))",
         "AGE", 0.85, validator=_age_after_name_ok, flags=re.I,
-        gate=lambda t, low: ", 9" in t or ", 1" in t or "— 9" in t or "– 9" in t or "- 9" in t or "— 1" in t or "– 1" in t or "- 1" in t,
+        gate=lambda t, low: _AGE_AFTER_NAME_GATE_RE.search(t) is not None,
     ),
     # "lives with husband (97)", "MOM (91) HAD 2 FALLS": an age over 89 in parentheses after a relative
     Recognizer(

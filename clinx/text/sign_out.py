@@ -30,7 +30,7 @@ from clinx.text.lexicons import first_names
 
 #: The age and sex that close a list item's name ("44F", "23 M", "45m", "96 Y/O", "2 yo", "61 y.o."): not a dose, a
 #: distance or a time ("5 mg", "45 min", "walked 45m" ends no name: "walked" is an everyday word).
-AGE_SEX_RE = re.compile(r"(?<![\w./:-])\d{1,3}[ \t]?(?:[MFmf]|[yY][ \t]?/[ \t]?[oO]|[yY][oO]|y\.o\.)(?![\w/])")
+AGE_SEX_RE = re.compile(r"(?<![\w./:-])(?P<age>\d{1,3})[ \t]?(?:[MFmf]|[yY][ \t]?/[ \t]?[oO]|[yY][oO]|y\.o\.)(?![\w/])")
 _TOKEN_RE = re.compile(
     r"(?P<init>(?<![\w/&.])(?:[A-Za-z]\.){1,3})(?![A-Za-z])"  # (not "d/c.", "f/u.", "612B.")
     r"|(?P<nick>[\"“'‘][A-Za-z][A-Za-z .'’-]{0,20}[\"”'’])"
@@ -39,7 +39,7 @@ _TOKEN_RE = re.compile(
     r"|(?P<other>\S)"
 )
 #: Words that open a list item before the name: a bed, a room, a chair, a bay, a patient's cue.
-_ITEM_WORDS = frozenset("bed rm room ch chair bay pod cubicle stretcher pt patient pt: name resident client".split())
+_ITEM_WORDS = frozenset("bed rm room ch chair bay pod cubicle stretcher pt patient name resident client".split())
 _ITEM_MARKS = frozenset("-–—•*·|#>:")
 
 
@@ -53,12 +53,12 @@ def find_listed_patients(text: str) -> list[Candidate]:
         span = _name_run(toks)
         if span is not None:
             out.append(Candidate(span[0], span[1], "NAME", "rule:listed_patient", 0.85))
-        digits = re.match(r"\d+", a.group()).group()
+        age = int(a.group("age"))
         opens = toks and (toks[-1].group() in _ITEM_MARKS and toks[-1].group() != ":" or _bed_like(toks, len(toks) - 1))
-        if 90 <= int(digits) <= 119 and (span is not None or opens):
+        if 90 <= age <= 119 and (span is not None or opens):
             # (after the name, or right where a list item opens: "Bed 3 - 92F"; "6MWT 210 m", "walked 95m" are metres,
             # "spiked a temp of 101F", "Tmax: 101F" degrees: a field's colon opens no list item)
-            out.append(Candidate(a.start(), a.start() + len(digits), "AGE", "rule:listed_patient_age", 0.9))
+            out.append(Candidate(*a.span("age"), "AGE", "rule:listed_patient_age", 0.9))
     return out
 
 
@@ -71,13 +71,14 @@ def _name_run(toks: list[re.Match]) -> tuple[int, int] | None:
     if i < 0:
         return None
     end, last = toks[i].end(), i
-    marks = words = ""
+    lettered = False  # initials or a nickname in the run
+    words = ""  # the word classes of the run, right to left
     comma = False
     while i >= 0:
         t = toks[i]
         kind = t.lastgroup
         if kind in ("init", "nick"):
-            marks += "i"
+            lettered = True
         elif kind == "word":
             low = t.group().lower()
             c = classify(low[:-2] if low.endswith(("'s", "’s")) else low)  # ("pt's 3 yo son": the patient's)
@@ -96,7 +97,7 @@ def _name_run(toks: list[re.Match]) -> tuple[int, int] | None:
     first = i + 1
     if first > last or toks[first].lastgroup == "comma":
         return None
-    if marks:
+    if lettered:
         return toks[first].start(), end
     if len(words) > 4:
         return None
