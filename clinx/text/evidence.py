@@ -87,7 +87,7 @@ anesthesiologist radiologist pathologist consultant tech technician midwife coac
 therapist operator provider hospitalist intensivist dentist pharmacist crna surgeon: chaplain interpreter ot pt/ot slp
 rt rrt sw cna pct staff aide pca sitter secretary receptionist coordinator director supervisor liaison educator counselor
 dietitian nutritionist rd caseworker advocate sponsor landlord mentor tutor doula foreman physio
-paramedic sonographer technologist scribe medic dispatcher attg worker volunteer phlebotomist
+paramedic sonographer technologist scribe medic dispatcher attg worker volunteer phlebotomist student spta pta
 """.split()
 )
 LABELS = frozenset(
@@ -2222,14 +2222,17 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 # a word follows it as an object follows a verb ("rn mark site") or it is lower case in mixed text
                 # ("foreman will is aware": a modal before a finite verb is a name, the verb's subject; so before "who" or
                 # where the person works: "house manager Will who states", "home aide will from visiting angels")
-                given = given or (low in ROLES or low in _CLINICIAN_ROLES or case_manager) and low not in _WEAK_LABELS and nk.cls == A \
+                # ("sponsor will.", "rn mark\n", "MD Smith, RN will."): a lower-case given name closing its clause
+                closing = not nk.raw[:1].isupper() and _CLAUSE_END_RE.match(text, nk.e) is not None
+                role_given = (low in ROLES or low in _CLINICIAN_ROLES or case_manager) and low not in _WEAK_LABELS and nk.cls == A \
                     and (nk.low in first or low in _CLINICIAN_ROLES and nk.low in last and not _NUMBER_AFTER_RE.match(text, nk.e)) \
-                    and (nk.low not in FUNCTION_WORDS or nk.low in _MODALS and k + 1 < len(toks) and (
+                    and (nk.low not in FUNCTION_WORDS or closing and nk.low == "will" or nk.low in _MODALS and k + 1 < len(toks) and (
                         _finite_verb(toks[k + 1]) or toks[k + 1].low in _PREDICATE_AFTER_NAME or toks[k + 1].low in _NAME_THEN_PREP)
                         # "former sponsor Will. Girlfriend ...": capitalised in a mixed-case line, closing its sentence
                         # (or in a line of capitals: "SPLINT APPLIED BY TECH WILL.")
                         or nk.low in _MODALS and (nk.case == "mixed" and nk.raw[:1].isupper() or nk.case == "caps") and nk.dot) \
-                    and (nk.case != "mixed" or nk.raw[:1].isupper()) and not _verb_follows(text, toks, k)
+                    and (closing or (nk.case != "mixed" or nk.raw[:1].isupper()) and not _verb_follows(text, toks, k))
+                given = given or role_given
                 role_surname = _word_surname_after_role(text, toks, i, k)
                 given = given or role_surname
                 weak = weak and not given
@@ -2239,7 +2242,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 topic = low in _TOPIC_LABELS and not _given_then_surname(text, toks, k)  # "re: new LBBB", "RE: GRACE HILL"
                 j = _take_name(text, toks, k, allow_ambiguous=colon and not topic or given or by_surname, pure_only=weak,
                                any_word=colon and field and not (low in _TOPIC_LABELS and nk.cls == C))
-                if j == k and role_surname:
+                if j == k and (role_surname or role_given and closing):
                     j = k + 1  # "RT BAKER GAVE", "rn bell re:": a surname the clinical vocabulary also claims
                 if j == k and low == "by" and nk.cls == U and 2 <= len(nk.raw) <= 3 and nk.raw.isalpha() \
                         and not text[nk.e : text.find("\n", nk.e) if "\n" in text[nk.e :] else len(text)].strip(" \t.;"):
@@ -2999,13 +3002,63 @@ def _repeated(text: str, toks: list, found: list[Candidate], named: list) -> lis
                 classify(w) in (N, U) or c.source == "evidence:placement" and len(content) == 1 and zipf(w) < 3.5
             ):
                 words[w] = c.category
-    if not words:
+    given = _given_words_found(toks, found)
+    if not words and not given:
         return []
     n = len(toks)
     # (not where a clinical word follows an institution's word: "sentinel lymph node" is the clinical term)
     return [Candidate(t.s, t.e, words[t.low], "evidence:repeated", 0.85)
             for k, t in enumerate(toks) if not named[k] and t.low in words
-            and not (words[t.low] == "HOSPITAL" and k + 1 < n and toks[k + 1].cls == C and toks[k + 1].low not in UNIT_AFTER)]
+            and not (words[t.low] == "HOSPITAL" and k + 1 < n and toks[k + 1].cls == C and toks[k + 1].low not in UNIT_AFTER)] \
+        + [Candidate(t.s, t.e, "NAME", "evidence:repeated", 0.85)
+           for k, t in enumerate(toks) if not named[k] and t.low in given and _used_as_person(text, toks, k)]
+
+
+def _given_words_found(toks: list, found: list[Candidate]) -> frozenset:
+    """Given names that are also everyday words ("will", "page", "grace") which a cue found as a name in this note."""
+    first = _lex()[0]
+    out = set()
+    starts = [t.s for t in toks]
+    for c in found:
+        if c.category != "NAME" or c.source == "evidence:repeated":
+            continue
+        k = bisect_right(starts, c.start - 1)
+        while k < len(toks) and toks[k].s < c.end:
+            t = toks[k]
+            if t.cls == A and t.low in first and t.low not in CALENDAR_GIVEN_NAMES:
+                out.add(t.low)
+            k += 1
+    return frozenset(out)
+
+
+#: Words before a person's name that call, ask or tell them ("call grace 555-...", "asked Rose to", "w/ will (pt ...").
+_TELL_BEFORE = frozenset("call called calling asked ask told tell notified notify updated update w".split())
+#: Words before an everyday word that make it the word, not a person ("the hope is", "her faith", "this summer").
+_DETERMINERS = frozenset("the a an this that our her his my their your its no any some every last next".split())
+
+
+def _used_as_person(text: str, toks: list, k: int) -> bool:
+    """Is ``toks[k]``, a given name that is also a word and that a cue found as a name elsewhere in the note, used as
+    a person here: before a finite verb ("mercy answered", "will is poa", "page has pt's phone"), a possessive
+    ("will's #"), after a word that calls or tells someone ("call grace 555-...", "asked Rose to"), or capitalised
+    inside a sentence of a mixed-case line ("advised Grace see")? "will" stays the modal before a base verb."""
+    t = toks[k]
+    prev = toks[k - 1] if k > 0 else None
+    if prev is not None and prev.low in _DETERMINERS and text[prev.e : t.s] == " ":
+        return False
+    if text[t.e : t.e + 2].lower() in ("'s", "’s"):
+        return True
+    nx = toks[k + 1] if k + 1 < len(toks) else None
+    same_clause = nx is not None and text[t.e : nx.s] == " "
+    if same_clause and (_finite_verb(nx) or nx.low in REPORT_VERBS or t.low != "will" and nx.low in _SUBJECT_MODALS):
+        return True
+    if prev is not None and prev.low in _TELL_BEFORE and text[prev.e : t.s].strip(" /") == "":
+        return True
+    return t.case == "mixed" and t.raw[:1].isupper() and prev is not None and not t.raw.isupper() \
+        and not _SENTENCE_GAP_RE.fullmatch(text, prev.e, t.s) and t.low != "will"
+
+
+_SENTENCE_GAP_RE = re.compile(r"[^\w]*[.!?:;\n][^\w]*")
 
 
 #: Heads of a school's name ("Arlington Elementary School", "Tufts University"), which sentences also begin with a verb.

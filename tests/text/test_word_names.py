@@ -476,3 +476,46 @@ def test_two_blanks_end_a_name_taken_after_a_role():
     text = "RT D. MORROW  CALL REF # TX-23-2291"
     spans = [text[c.start : c.end] for c in find_evidence(text) if c.category == "NAME"]
     assert "D. MORROW" in spans and not any("CALL" in s for s in spans)
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [("attended meetings daily; sponsor will.\naftercare: iop", "will"), ("d/w dr abernethy (neuro), rn will.", "will"),
+     ("eval by: d. whitfield, dpt / co-tx w/ spta mark", "mark")],
+    ids=["modal-word-closing-after-sponsor", "modal-word-closing-after-rn", "word-closing-line-after-assistant"],
+)
+def test_a_lower_case_word_name_closing_its_clause_after_a_role_goes(text, value):
+    assert re.search(rf"\b{value}\b", _l2(text)) is None
+
+
+@pytest.mark.parametrize(
+    "text, kept",
+    [("rn will call family in am.", "will"), ("sponsor will attend with him.", "will"), ("rn mark site before surgery", "mark")],
+    ids=["modal-before-verb", "modal-before-verb-sponsor", "verb-with-object"],
+)
+def test_a_lower_case_word_after_a_role_that_goes_on_stays(text, kept):
+    assert re.search(rf"\b{kept}\b", _l2(text)) is not None
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [("wife mercy at bs. mercy answered, pt napping. mercy works nights.", "mercy"),
+     ("spoke w/ son will at bs. will is poa. will's cell on file.", "will"),
+     ("Family: daughter Grace at bedside. Advised Grace see her doctor.", "Grace"),
+     ("nephew hunter at bs. call hunter after 5.", "hunter"),
+     ("WIFE ROSE VISITING. ROSE HAS EARLY DEMENTIA.", "ROSE")],
+    ids=["before-finite-verbs", "modal-word-before-is-and-possessive", "capitalised-inside-sentence",
+         "after-call", "caps-before-has"],
+)
+def test_a_word_name_a_cue_found_goes_where_used_as_a_person_elsewhere(text, value):
+    assert re.search(rf"\b{value}\b", _l2(text)) is None
+
+
+@pytest.mark.parametrize(
+    "text, kept",
+    [("son will at bs. we will call tmrw.", "will call"), ("wife hope at bs. the hope is discharge fri.", "hope is"),
+     ("daughter summer at bs. travelled this summer.", "this summer"), ("Pt seen with wife Grace. Grace period noted.", "Grace period")],
+    ids=["modal-before-base-verb", "after-determiner", "after-demonstrative", "sentence-start-before-noun"],
+)
+def test_a_word_name_elsewhere_used_as_the_word_stays(text, kept):
+    assert kept in _l2(text)
