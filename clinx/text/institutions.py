@@ -1198,12 +1198,22 @@ farm ranch camp arena rink team league daycare preschool academy
 """.split()
 )
 _BUSINESS_KIND_RE = "|".join(sorted(BUSINESS_KINDS, key=len, reverse=True))
-#: A place word, up to three words that may be a name, then a parenthesis that says what kind of business it is ("at
-#: Saffron (Indian place on Elm)", "MEMBERS OF REDEEMED (PENTECOSTAL CONGREGATION ON ...)").
+#: Kinds of programme, housing and service a parenthesis gives after a name of everyday words ("from the haven (shelter
+#: on canal st)", "at the crossing (supportive hsg)", "goes to bridges (adult day program)", "attends sunrise (pre-k)").
+SERVICE_KINDS = frozenset(
+    """
+program programme center centre housing hsg school rescue bank pantry house hospice iop php pre-k prek nursery kitchen
+ministry mission agency residence apartments
+""".split()
+)
+_VENUE_KIND_RE = "|".join(sorted(BUSINESS_KINDS | SERVICE_KINDS, key=len, reverse=True))
+#: A place word, up to three words that may be a name (after an optional "the", which is the name's), then a
+#: parenthesis that says what kind of place it is ("at Saffron (Indian place on Elm)", "MEMBERS OF REDEEMED
+#: (PENTECOSTAL CONGREGATION ON ...)", "AT THE ARK (ANIMAL RESCUE ON OLD MILL RD)").
 _NAME_THEN_KIND_RE = re.compile(
-    r"(?i)(?:\b(?:at|outside|from|to|near|behind|of|with|by)|@)[ \t]{1,2}"
-    r"(?P<name>[^\W\d_](?:[^\W\d_]|['’&-])*(?:[ \t][^\W\d_](?:[^\W\d_]|['’&-])*){0,2})[ \t]?\("
-    r"(?:an?[ \t]+|the[ \t]+)?(?:[^\W\d_][\w-]*[ \t]+){0,2}(?:" + _BUSINESS_KIND_RE + r")s?\b"
+    r"(?i)(?:\b(?:at|outside|from|to|near|behind|of|with|by|attends|attended|attending)|@)[ \t]{1,2}"
+    r"(?P<name>(?:the[ \t])?[^\W\d_](?:[^\W\d_]|['’&-])*(?:[ \t][^\W\d_](?:[^\W\d_]|['’&-])*){0,2})[ \t]?\("
+    r"(?:an?[ \t]+|the[ \t]+)?(?:[^\W\d_][\w-]*[ \t]+){0,2}(?:" + _VENUE_KIND_RE + r")s?(?![\w-])"
 )
 #: A kind of business after an article or an owner, then its name in a parenthesis ("ran a florist (petals, on 3rd
 #: st)", "works at a bar (Flipside)"), the name closing it or before a comma or where it is.
@@ -1226,6 +1236,10 @@ def find_described_businesses(text: str) -> list[Candidate]:
             words = m.group("name").split()
             lows = [w.lower().replace("’", "'") for w in words]
             bare = [w[:-2] if w.endswith("'s") else w for w in lows]
+            if len(bare) > 1 and bare[0] == "the":
+                bare = bare[1:]  # ("the haven (shelter)": the article is the name's, its words are what is judged)
+            if bare[0] in GENERIC_QUALIFIERS:
+                continue  # ("at medical respite (... house)": a kind of care, the parenthesis names the place)
             if any(w in _L.FUNCTION_WORDS or w in DATE_WORDS or w in BUSINESS_KINDS or _E.classify(w) == _E.C for w in bare):
                 continue
             if names_no_institution(bare) or any(w in _E.ROLES or w in _E.RELATIONS for w in bare):

@@ -396,3 +396,31 @@ def test_a_business_described_in_a_parenthesis_goes(text, gone):
 )
 def test_a_kind_a_relative_or_a_clinical_word_before_a_parenthesis_is_kept(text, kept):
     _assert_kept_in_every_case(text, kept)
+
+
+# A programme, a house or a school named by everyday words, the parenthesis saying what kind of service it is.
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("BIB EMS FROM THE HAVEN (SHELTER ON CANAL ST) AFTER FOUND DOWN", ["the haven"]),
+        ("goes to bridges (adult day program) tues/thurs", ["bridges"]),
+        ("attends sunrise (pre-k) on ridge st", ["sunrise"]),
+        ("teaches science at crossroads (alt middle school) downtown", ["crossroads"]),
+    ],
+    ids=["article_name_then_shelter", "name_then_day_program", "attends_name_then_pre_k", "name_then_school"],
+)
+def test_a_service_described_in_a_parenthesis_goes(text, gone):
+    _assert_gone_in_every_case(text, gone)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("pt lives at home (group home) with staff", "at home (group home)"),
+        ("back at school (middle school) now", "at school (middle school)"),
+        ("bed available at medical respite (a respite house) today", "medical respite"),
+    ],
+    ids=["home_before_its_kind", "school_before_its_kind", "kind_of_care_before_its_house"],
+)
+def test_a_kind_of_place_before_a_service_parenthesis_is_kept(text, kept):
+    _assert_kept_in_every_case(text, kept)
