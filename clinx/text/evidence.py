@@ -1684,7 +1684,10 @@ def report_verb_word(word: str) -> bool:
     """Is ``word`` one of :data:`REPORT_VERBS` written in one case ("STATES", "states"; not "States")? For passes that
     see a word without its line."""
     return word.lower() in REPORT_VERBS and (word.isupper() or word.islower())
-_AFTER_INITIAL_RE = re.compile(r"\.?(?:$|[ \t]*\n|[ \t]{2,}|,[ \t]|[ \t]*\))")
+#: A header's next field after a name on one line ("PT: OKONKWO, CHIDI A MRN 448...", "FEENEY, BRIGID M -- DOB"): what a
+#: line's end or two blanks say in a note whose export flattened its lines.
+HEADER_FIELD_AFTER = r"[ \t](?:MRN|DOB|AGE|SEX|ACCT|CSN|FIN|DOS|SSN|--|\|)(?![\w-])"
+_AFTER_INITIAL_RE = re.compile(r"\.?(?:$|[ \t]*\n|[ \t]{2,}|,[ \t]|[ \t]*\)|" + HEADER_FIELD_AFTER + ")")
 
 
 def _trailing_initial(text: str, last: _Tok, t: _Tok) -> bool:

@@ -31,6 +31,7 @@ from clinx.text.base import NAME_PLACEHOLDER_RE, PLACEHOLDER_RE, Candidate, Text
 from clinx.text.clinical import CLINICAL_CODE_RE, CLINICAL_WORDS, EPONYM_HEADS, EPONYMS
 from clinx.text.evidence import (
     CREDENTIALS,
+    HEADER_FIELD_AFTER,
     HEAD_AS_ADJECTIVE,
     ROLE_SHORTHANDS,
     ROLES,
@@ -1181,7 +1182,7 @@ def _extend_name_left(text: str, c: Candidate) -> Candidate:
 #: A middle initial closing a name in a header ("PT: OKONJO, FAITH A.   MRN"): one capital and a full stop before two
 #: blanks, a line's end or a mark; with the name written surname first, the given name may have been read as something
 #: else ("MCALLISTER, JUNE B.": "[NAME], [DATE] B.").
-_MIDDLE_INITIAL_AFTER_RE = re.compile(r"[ \t]([A-Z]\.)(?=[ \t]{2,}|[ \t]*(?:$|\n|[,;)]))")
+_MIDDLE_INITIAL_AFTER_RE = re.compile(r"[ \t](?:([A-Z]\.)(?=[ \t]{2,}|[ \t]*(?:$|\n|[,;)]))|([A-Z])\.?(?=" + HEADER_FIELD_AFTER + "))")
 _SURNAME_FIRST_PLACEHOLDERS_RE = re.compile(r"\[NAME\],[ \t]\[[A-Z]+\]")
 
 
@@ -1196,7 +1197,8 @@ def middle_initials_after_names(text: str, cands: list[Candidate]) -> list[Candi
     for e in sorted(ends):
         m = _MIDDLE_INITIAL_AFTER_RE.match(text, e)
         if m is not None:
-            out.append(Candidate(m.start(1), m.end(1), "NAME", "rule:middle_initial_after_name", 0.85))
+            g = 1 if m.group(1) else 2  # (a dotted initial, or one before the header's next field)
+            out.append(Candidate(m.start(g), m.end(g), "NAME", "rule:middle_initial_after_name", 0.85))
     return out
 
 

@@ -810,6 +810,17 @@ def test_a_middle_initial_goes_with_a_surname_first_name():
     assert initials("pt: [NAME] J.\nDOB") == ["J."]
     # a capital and a full stop that a word follows is the next sentence's or an abbreviation's
     assert initials("called [NAME] A. Fib noted") == []
+    # flattened headers: one blank, then the next field; without it a lone capital is a word ("A Fib", "A MONTH")
+    assert initials("ED NOTE PT: [NAME] A MRN [ID] DOB") == ["A"] and initials("PATIENT: [NAME] M -- DOB [DATE]") == ["M"]
+    assert initials("called [NAME] A MONTH AGO") == [] and initials("pt [NAME] A mrn") == []
+
+
+@pytest.mark.parametrize(
+    "text", ["ED NOTE PT: OKONKWO, CHIDI A MRN 44817203 DOB 03/11/1958", "PATIENT: FEENEY, BRIGID M -- DOB 12/25/1932"],
+    ids=["before-mrn", "before-dashes"],
+)
+def test_a_middle_initial_in_a_flattened_header_goes(text):
+    assert re.search(r"\b[AM] (?:MRN|--)", _l2(text)) is None
 
 
 def test_a_town_read_as_a_name_after_a_place_cue_keeps_no_state_code():
