@@ -572,10 +572,20 @@ _CLINICAL_PAIRS = frozenset("""iv/po po/iv bp/hr hr/bp am/pm pm/am and/or r/o s/
     o2/ra ra/o2 sq/iv iv/sq im/iv iv/im pt/inr inr/pt cbc/bmp bmp/cbc hob/ted ted/hob dnr/dni dni/dnr i/o i/d a/p""".split())
 
 
+#: The end of a sentence or a dash before a note's closing initials, where an export flattened the note onto one line
+#: ("... CAB VOUCHER GIVEN. JT/MM", "... 2/9. -- tb/cc").
+_SENTENCE_END_BEFORE_RE = re.compile(r"(?:[.;!?)]|[ \t][-–—]{1,2})[ \t]*[-–—]*[ \t]*$")
+
+
 def _alone_on_last_line(m: re.Match, text: str) -> bool:
-    """Is ``m`` alone on the note's last line (a dash or blanks before it; a date or a time may follow)?"""
+    """Is ``m`` alone on the note's last line (a dash or blanks before it; a date or a time may follow), or, in a note
+    with no line break, closing it after a sentence's end or a dash?"""
+    if _AFTER_TYPIST_RE.fullmatch(text, m.end()) is None:
+        return False
     ls = text.rfind("\n", 0, m.start()) + 1
-    return not text[ls : m.start()].strip(" \t-–—") and _AFTER_TYPIST_RE.fullmatch(text, m.end()) is not None and ls > 0
+    if ls == 0:
+        return "\n" not in text and _SENTENCE_END_BEFORE_RE.search(text, max(0, m.start() - 12), m.start()) is not None
+    return not text[ls : m.start()].strip(" \t-–—")
 
 
 def _typist_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
@@ -1152,7 +1162,9 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     # initials, in one letter case, alone on the last line or closing the signature's line after its credential
     Recognizer(
         "typist_initials",
-        r"(?m)(?:^[ \t]*(?:--?|[—–])?[ \t]?|(?P<cred>\b(?i:md|do|dpm|np|pa-c|pa|rn|dds|phd|lcsw|licsw|lisw)[ \t]{2,}))"
+        # (or after the last sentence, on the last line or where an export flattened the note: "... CAB VOUCHER GIVEN. JT/MM")
+        r"(?m)(?:^[ \t]*(?:--?|[—–])?[ \t]?|(?P<cred>\b(?i:md|do|dpm|np|pa-c|pa|rn|dds|phd|lcsw|licsw|lisw)[ \t]{2,})"
+        r"|(?<=[.;!?)])[ \t]{1,2}(?:--?[ \t]?)?)"
         r"(?P<v>[A-Z]{2,3}[/:][A-Z]{2,4}|[a-z]{2,3}/[a-z]{2,4})(?=[ \t]*(?:$|[ \t]\d))",
         "NAME", 0.85, validator=_typist_initials_ok, gate=lambda t, low: "/" in t or ":" in t,
     ),

@@ -1005,3 +1005,23 @@ def test_a_pair_of_initials_alone_closing_the_note_goes_whatever_the_letters_abb
 def test_pairs_of_roles_routes_and_readings_closing_the_note_stay(text):
     out = _l2(text)
     assert out.split("\n")[-1].split("/")[-1] in text.split("\n")[-1], out
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["RIDE TO SHELTER - CAB VOUCHER GIVEN. JT/MM", "pt to do vitals visit 2/9. -- tb/cc", "DAILY WTS, CALL IF UP 3 LB. JT/MM 10/15/21",
+     "first line.\nok given. JT/MM"],
+    ids=["caps-after-sentence", "lower-after-dash", "caps-before-date", "last-line-after-its-sentence"],
+)
+def test_a_pair_of_initials_closing_a_note_after_its_last_sentence_goes(text):
+    out = _l2(text)
+    assert "JT" not in out and "MM" not in out and "tb/cc" not in out, out
+
+
+@pytest.mark.parametrize(
+    "text", ["Plan as above. PT/OT", "tolerating diet. IV/PO", "pt seen at 10. JT/MM then lunch"],
+    ids=["two-roles", "routes", "words-after-the-pair"],
+)
+def test_a_pair_mid_text_or_of_roles_after_the_last_sentence_stays(text):
+    out = _l2(text)
+    assert "/" in out and ("OT" in out or "PO" in out or "JT/MM" in out), out
