@@ -623,10 +623,12 @@ def _dash_signer_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     from clinx.text.lexicons import FUNCTION_WORDS, first_names, is_clinical_term, last_names, zipf
 
     role = (m.group("role") or "").lower().rstrip(".")
-    if m.group("role") is not None and role not in CREDENTIALS and role not in ROLES and role not in _SIGNER_TAIL_WORDS:
-        return None  # "- bp, hr stable": a comma's tail that is no credential or role
     v = m.group("v")
     low = v.lower()
+    dotted = "." in v and re.fullmatch(r"(?:[a-z]\.){2,3}", low) is not None  # ("b.k.", "K.O.": dotted initials)
+    if m.group("role") is not None and role not in CREDENTIALS and role not in ROLES and role not in _SIGNER_TAIL_WORDS \
+            and not (dotted and role in _SIGNER_ROLES):
+        return None  # "- bp, hr stable": a comma's tail that is no credential or role ("—K.O., PT" after initials is one)
     if "/" in v:
         halves = low.split("/")
         if any(h in FUNCTION_WORDS or zipf(h) >= 5.0 or h in _SIGNER_ROLES for h in halves) or all(is_clinical_term(h) for h in halves):
@@ -635,6 +637,9 @@ def _dash_signer_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     if m.group("role") is None:
         return None
     words = low.replace(".", " ").split()
+    if dotted:
+        # "- b.k. rn", "—K.O., PT": dotted initials before the credential or role; not "- a.m. rn aware"
+        return None if low.replace(".", "") in _DOTTED_WORDS else m.span("v")
     if len(words) == 1:  # "GW", "CB": initials
         w = words[0]
         if w in CREDENTIALS or w in ROLES or w in FUNCTION_WORDS or zipf(w) >= 4.5 or len(w) == 3 and is_clinical_term(w):
@@ -1141,12 +1146,13 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         gate=lambda t, low: "attending" in low or "scribe" in low or "resident" in low or "fellow" in low or "intern" in low
         or "typist" in low or "transcriptionist" in low or "supervisor" in low or "preceptor" in low,
     ),
-    # "-- afds/rk", "-- ET/kb", "-- GW, RN CASE MGR", "-- grace l, rn", "—R. Long, RN": a signer after a signature's
-    # dash (an em or en dash too), at a line's start or after a sentence, closing the line
+    # "-- afds/rk", "-- ET/kb", "-- GW, RN CASE MGR", "-- grace l, rn", "—R. Long, RN", "- b.k. rn": a signer after a
+    # signature's dash (an em or en dash too), at a line's start or after a sentence, closing the line
     Recognizer(
         "dash_signer",
         r"(?m)(?:^[ \t]*|(?<=[.;!])[ \t]{1,3})(?:--?|[—–])[ \t]?"
-        r"(?P<v>[A-Za-z]{2,4}/[A-Za-z]{2,4}|[A-Za-z]{2,3}(?=,)|[A-Za-z][A-Za-z'’-]+[ \t][A-Za-z]\.?(?=,)|[A-Za-z]\.[ \t]?[A-Za-z][A-Za-z'’-]+(?=,))"
+        r"(?P<v>[A-Za-z]{2,4}/[A-Za-z]{2,4}|[A-Za-z]{2,3}(?=,)|[A-Za-z][A-Za-z'’-]+[ \t][A-Za-z]\.?(?=,)|[A-Za-z]\.[ \t]?[A-Za-z][A-Za-z'’-]+(?=,)"
+        r"|(?:[A-Za-z]\.){2,3}(?=,?[ \t]))"
         r"(?:,?[ \t]{1,2}(?P<role>[A-Za-z][A-Za-z-]*\.?)(?:[ \t,/][^\n]*)?)?[ \t]*$",
         "NAME", 0.85, validator=_dash_signer_ok, gate=lambda t, low: "-" in t or "—" in t or "–" in t,
     ),

@@ -1025,3 +1025,20 @@ def test_a_pair_of_initials_closing_a_note_after_its_last_sentence_goes(text):
 def test_a_pair_mid_text_or_of_roles_after_the_last_sentence_stays(text):
     out = _l2(text)
     assert "/" in out and ("OT" in out or "PO" in out or "JT/MM" in out), out
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["pain controlled. - b.k. rn, ed follow-up line", "recheck 3 mo.\n— a.f., phd", "HEP issued. —K.O., PT",
+     "CELL 618-555-0143. -R.T. RN"],
+    ids=["lower-before-credential", "own-line-before-degree", "caps-before-service-role", "caps-closing-flattened-note"],
+)
+def test_dotted_initials_after_a_signatures_dash_before_a_credential_go(text):
+    out = _l2(text)
+    assert not re.search(r"\b[A-Za-z]\.[A-Za-z]\.", out), out
+
+
+@pytest.mark.parametrize("text", ["pt stable. - a.m. rn aware", "- i.e. rn to call"], ids=["time-of-day", "that-is"])
+def test_dotted_abbreviations_after_a_dash_stay(text):
+    out = _l2(text)
+    assert re.search(r"\b(?:a\.m\.|i\.e\.)", out), out
