@@ -608,7 +608,12 @@ _REGION_AFTER_RE = re.compile(r"(,[ \t]{0,2}|[ \t]{1,2})([A-Za-z]+)(?:[ \t]+([A-
 #: What may follow a state's code that closes a place: a ZIP code, punctuation, a line's or the text's end
 #: ("Columbus, OH 43201", "Hondo TX | ...", "silver spring, md, calls"); never a word ("boston, in a shelter"), nor a
 #: hyphen joining a word ("Mercy Clinic, co-pay 20").
-_CODE_END_RE = re.compile(r"[ \t]*(?:\d{4,5}(?:-\d{4})?(?![\w-])|\[ZIP\]|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d\b|[.,;:|)(\]\r\n/]|-(?![^\W\d_])|$)|[ \t]{2,}")
+#: Or a header's next field, capitalised, after the code where an export flattened the lines ("Portland, OR Accession:
+#: SP-23-...", "Durham, NC Pt: ...", "Fontana, CA Date of injury: ..."; not "salem, or at the clinic: ...").
+_CODE_END_RE = re.compile(
+    r"[ \t]*(?:\d{4,5}(?:-\d{4})?(?![\w-])|\[ZIP\]|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d\b|[.,;:|)(\]\r\n/]|-(?![^\W\d_])|$)|[ \t]{2,}"
+    r"|[ \t][A-Z][A-Za-z]*(?:[ \t][A-Za-z#]+){0,2}:(?![\d/])"
+)
 _ZIP_NEXT_RE = re.compile(r"[ \t]{1,2}(?:\d{5}(?:-\d{4})?(?![\w-])|\[ZIP\])")
 #: US states' codes that no English word or clinical abbreviation shares: after a town's comma, whatever follows.
 # (and codes whose clinical readings never follow a town and its comma: "DECATUR, GA SINCE 2019"; not "nc", a nasal

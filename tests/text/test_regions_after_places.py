@@ -171,3 +171,22 @@ def test_what_follows_on_that_is_no_street_stays(text):
 def test_a_pharmacy_and_its_street_go_at_l2():
     out = deidentify("joaquin to pick up at fry's pharmacy on broadway today.", "L2").text
     assert "broadway" not in out and "today" in out
+
+
+@pytest.mark.parametrize(
+    "text, place, region",
+    [("Medical Center, Portland, OR Accession: SP-23-0144", "Portland", "OR"), ("Rehab, Durham, NC Pt: M. Hill", "Durham", "NC"),
+     ("Health Centre, Toronto ON Date: 2023-09-14", "Toronto", "ON"), ("center, Fontana, CA Date of injury: May 28th", "Fontana", "CA")],
+    ids=["word-code-before-field", "code-before-short-field", "province-before-field", "code-before-three-word-field"],
+)
+def test_a_code_before_a_headers_next_field_on_a_flattened_line_closes_the_place(text, place, region):
+    assert _after(text, place) == region
+
+
+@pytest.mark.parametrize(
+    "text, place",
+    [("went to boston, in a shelter now", "boston"), ("seen in salem, or at the clinic: ok", "salem"), ("Portland OR 3:00", "Portland")],
+    ids=["word-then-words", "word-then-words-before-colon", "word-then-time"],
+)
+def test_a_word_code_that_a_sentence_goes_on_from_stays(text, place):
+    assert _after(text, place) is None
