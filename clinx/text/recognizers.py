@@ -563,8 +563,9 @@ def _role_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
 _SIGNER_TAIL_WORDS = frozenset("pta cota lisw discharge case charge social".split())
 
 
-#: What may follow the typist's initials on their line and after them: a date, a time (the transcription's).
-_AFTER_TYPIST_RE = re.compile(r"[\s\d/:.-]*")
+#: What may follow the typist's initials on their line and after them: a date, a time (the transcription's), and the
+#: dictation's and the typing's fields before them ("JT/MM  D: 2/16/24  T: 2/17/24").
+_AFTER_TYPIST_RE = re.compile(r"(?:[\s\d/:.-]|(?<=[ \t])(?i:dd?|dt|t|dict|trans|job)[ \t]?[:#])*")
 
 
 #: Pairs of abbreviations that may close a note alone and are no initials ("IV/PO", "BP/HR", "and/or").
@@ -1147,10 +1148,11 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         or "typist" in low or "transcriptionist" in low or "supervisor" in low or "preceptor" in low,
     ),
     # "-- afds/rk", "-- ET/kb", "-- GW, RN CASE MGR", "-- grace l, rn", "—R. Long, RN", "- b.k. rn": a signer after a
-    # signature's dash (an em or en dash too), at a line's start or after a sentence, closing the line
+    # signature's dash (an em or en dash too), at a line's start or after a sentence or a number ("mrn 0048 -- kd, rn"),
+    # closing the line
     Recognizer(
         "dash_signer",
-        r"(?m)(?:^[ \t]*|(?<=[.;!])[ \t]{1,3})(?:--?|[—–])[ \t]?"
+        r"(?m)(?:^[ \t]*|(?<=[.;!?)\d])[ \t]{1,3})(?:--?|[—–])[ \t]?"
         r"(?P<v>[A-Za-z]{2,4}/[A-Za-z]{2,4}|[A-Za-z]{2,3}(?=,)|[A-Za-z][A-Za-z'’-]+[ \t][A-Za-z]\.?(?=,)|[A-Za-z]\.[ \t]?[A-Za-z][A-Za-z'’-]+(?=,)"
         r"|(?:[A-Za-z]\.){2,3}(?=,?[ \t]))"
         r"(?:,?[ \t]{1,2}(?P<role>[A-Za-z][A-Za-z-]*\.?)(?:[ \t,/][^\n]*)?)?[ \t]*$",
@@ -1171,7 +1173,7 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         # (or after the last sentence, on the last line or where an export flattened the note: "... CAB VOUCHER GIVEN. JT/MM")
         r"(?m)(?:^[ \t]*(?:--?|[—–])?[ \t]?|(?P<cred>\b(?i:md|do|dpm|np|pa-c|pa|rn|dds|phd|lcsw|licsw|lisw)[ \t]{2,})"
         r"|(?<=[.;!?)])[ \t]{1,2}(?:--?[ \t]?)?)"
-        r"(?P<v>[A-Z]{2,3}[/:][A-Z]{2,4}|[a-z]{2,3}/[a-z]{2,4})(?=[ \t]*(?:$|[ \t]\d))",
+        r"(?P<v>[A-Z]{2,3}[/:][A-Z]{2,4}|[a-z]{2,3}/[a-z]{2,4})(?=[ \t]*(?:$|[ \t]\d)|" + _DICTATION_FIELD_AFTER + ")",
         "NAME", 0.85, validator=_typist_initials_ok, gate=lambda t, low: "/" in t or ":" in t,
     ),
     # "-- Kirra Walker (Physio)", "- JOHN T. OKAFOR, SW": a signer's given name and surname after a dash, on their own line

@@ -1042,3 +1042,18 @@ def test_dotted_initials_after_a_signatures_dash_before_a_credential_go(text):
 def test_dotted_abbreviations_after_a_dash_stay(text):
     out = _l2(text)
     assert re.search(r"\b(?:a\.m\.|i\.e\.)", out), out
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["WIFE AWARE. PR/KLM  D: 2/16/24  T: 2/17/24", "bed alarm. mrn 00482217 -- kd, rn", "acct 800231776 -- rb/tk"],
+    ids=["pair-before-dictation-fields", "signer-after-a-number-and-dash", "pair-after-a-number-and-dash"],
+)
+def test_signers_initials_after_a_number_or_before_dictation_fields_go(text):
+    out = _l2(text)
+    assert not re.search(r"\b(?:PR|KLM|kd|rb|tk)\b", out), out
+
+
+@pytest.mark.parametrize("text", ["BP 120/80 - HR, RR stable", "pain 5/10 -- pt, family aware"], ids=["readings", "patient-and-family"])
+def test_readings_or_the_patient_after_a_number_and_dash_stay(text):
+    assert _l2(text) == text
