@@ -2877,9 +2877,47 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             continue
         out.append(Candidate(p.s, toks[i].e, "HOSPITAL", "evidence:hospital", 0.88))
         named[i - 1] = named[i] = inst[i - 1] = inst[i] = True
+    out.extend(_capitalised_word_names(text, toks, named))
     if out:
         out.extend(_listed_after(text, toks, out, named))
         out.extend(_repeated(text, toks, out, named))
+    return out
+
+
+#: What ends a sentence or a field between two words: a word after it may be capitalised for that alone.
+_SENTENCE_BREAK_RE = re.compile(r"[.!?:;\n|•*#>(\[\"“]|--|[-–—][ \t]")
+
+
+def _capitalised_word_names(text: str, toks: list, named: list) -> list[Candidate]:
+    """Given names that are everyday words, capitalised inside a sentence of a mixed-case line and closing a clause,
+    before a finite verb or a possessive ("reviewed w/ pt and Will;", "her great-niece Faith and ...", "Rose's").
+
+    A capital there says a name: "Will" is no modal inside a sentence. Not after a capitalised word, a determiner or a
+    verb of saying ("Last Will", "no Hope for", "reports Joy in"), nor before any other word ("Hope Street", "Art
+    line", "Young adult services"); places, units before their number and months stay.
+    """
+    first, place_set = _lex()[0], _lex()[4]
+    out = []
+    for k in range(1, len(toks)):
+        t = toks[k]
+        if named[k] or t.cls != A or t.case != "mixed" or not t.raw[:1].isupper() or not t.raw[1:].islower() or len(t.raw) < 3:
+            continue
+        if t.low not in first or t.low in CALENDAR_GIVEN_NAMES or t.low in FUNCTION_WORDS and t.low != "will" \
+                or t.low in place_set or t.low in COUNTRY_NAMES or t.low in STATE_NAMES or _NUMBER_AFTER_RE.match(text, t.e):
+            continue  # (a place's name, "in Canada"; a unit before its number, "Ward 84")
+        p = toks[k - 1]
+        if text.count("\n", p.e, t.s) or _SENTENCE_BREAK_RE.search(text, p.e, t.s) or not p.raw[:1].islower() \
+                or p.low in TITLES or p.low in RELATIONS:
+            continue  # (a sentence's first word; a name's second word or a cue's, which other passes read)
+        if p.low in _DETERMINERS or p.low in REPORT_VERBS or p.low in ("of", "with", "for", "using", "has", "have"):
+            continue  # ("no Hope for recovery", "reports Joy in visits", "full of Hope": the word, capitalised at will)
+        nx = toks[k + 1] if k + 1 < len(toks) else None
+        possessive = text[t.e : t.e + 2].lower() in ("'s", "’s")
+        verb = nx is not None and text[t.e : nx.s] == " " and (_finite_verb(nx) or nx.low in REPORT_VERBS)
+        if not (possessive or verb or _CLAUSE_END_RE.match(text, t.e)):
+            continue  # ("Hope Street", "Grace Baptist Church", "Art line", "Young adult services": a name's or a word's)
+        named[k] = True
+        out.append(Candidate(t.s, t.e, "NAME", "evidence:capitalised_word_name", 0.85))
     return out
 
 

@@ -519,3 +519,33 @@ def test_a_word_name_a_cue_found_goes_where_used_as_a_person_elsewhere(text, val
 )
 def test_a_word_name_elsewhere_used_as_the_word_stays(text, kept):
     assert kept in _l2(text)
+
+
+def _capitalised_word_names(text: str) -> list[str]:
+    from clinx.text.evidence import _capitalised_word_names as find, tokens
+
+    toks = tokens(text)
+    return [text[c.start : c.end] for c in find(text, toks, [False] * len(toks))]
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [("Return precautions reviewed w/ pt and Will; both agree.", "Will"), ("She is accompanied by her great-niece Faith.", "Faith"),
+     ("Grace prefers rehab, and Will agrees with her.", "Will"), ("Meds reconciled per Rose's list.", "Rose")],
+    ids=["will-closing-a-clause", "word-name-after-an-unlisted-relative", "will-before-a-finite-verb", "possessive"],
+)
+def test_a_word_name_capitalised_inside_a_sentence_goes(text, value):
+    assert _capitalised_word_names(text) == [value]
+    assert re.search(rf"\b{value}\b", _l2(text)) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Lives near Hope Street with her son.", "Placed the Art line today.", "To remain on Ward 84 overnight.",
+     "Moved here, in Canada since 2009.", "Will follow up in clinic.", "Results phoned to Will in the office.",
+     "states he has no Hope.", "reports Joy.", "using Young adult services"],
+    ids=["before-a-capitalised-word", "before-a-clinical-word", "before-a-number", "a-country", "sentence-start",
+         "before-other-words", "after-a-determiner", "after-a-verb-of-saying", "before-a-word"],
+)
+def test_a_capitalised_word_name_that_a_word_a_place_or_a_sentence_start_explains_is_not_taken(text):
+    assert _capitalised_word_names(text) == []
