@@ -539,6 +539,8 @@ _KINDS_OF_SERVICE = frozenset({"meals on wheels", "dial a ride", "dial-a-ride", 
 #: A relative's word right before a span ("wife, ", "daughter: ").
 _RELATION_BEFORE_RE = re.compile(r"(?i)\b(?:" + "|".join(map(re.escape, sorted(RELATIONS, key=len, reverse=True))) + r")[ \t]*[,:]?[ \t]*$")
 #: The ECG's ST segment and what notes say of it.
+#: Units of a hospital named by two words, which stay after the hospital's name as a unit's word does ("LAKESIDE CATH LAB").
+_UNITS_OF_TWO_WORDS = frozenset({"cath lab", "step down", "labor deck", "burn unit"})
 _ST_SEGMENT_RE = re.compile(r"(?i)st[ \t-]+(?:segments?|elevations?|depressions?|changes?|abnormalit|waves?|flatten|t[ \t/-]?waves?)")
 
 
@@ -572,6 +574,14 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
                 idx = idx[:-1]
         if cat != "NAME" and len(idx) > 1 and _kind(toks[idx[-1]][2]) and _DEPARTMENT_AFTER_RE.match(text, toks[idx[-1]][1]):
             idx = idx[:-1]  # "SILVER RIDGE EMERGENCY DEPT": the kind before a department's noun is the department's
+        if cat != "NAME":
+            cut = next((j for j in range(1, len(idx)) if _ST_SEGMENT_RE.match(text, toks[idx[j]][0])), None)
+            if cut is not None:
+                idx = idx[:cut]  # "Elm St and ST elevation": the ECG's segment after a street is the sentence's
+                while idx and (_junk(toks[idx[-1]][2]) or _low(toks[idx[-1]][2]) in ("and", "&")):
+                    idx = idx[:-1]
+        if cat == "HOSPITAL" and len(idx) > 2 and " ".join(_low(toks[i][2]) for i in idx[-2:]) in _UNITS_OF_TWO_WORDS:
+            idx = idx[:-2]  # "LAKESIDE CATH LAB": the hospital's unit after its name is the unit's
         if not idx:
             continue
         least = min(sure(i) for i in idx)

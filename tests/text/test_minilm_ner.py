@@ -29,12 +29,13 @@ def test_piece_states_cover_long_texts_in_windows():
 
 
 def test_a_programme_of_everyday_words_is_found_where_the_crf_finds_none(minilm):
-    # (the CRF of 2026-12-05i, with places and institutions at a marginal of 0.3, finds "fresh start" itself, and with
-    # its lower-case model of 2026-12-06 "open arms called back re bed")
-    text = "she works the register at dollar barn till 4"
+    # (the CRF of 2026-12-05i, with places and institutions at a marginal of 0.3, finds "fresh start" itself, with
+    # its lower-case model of 2026-12-06 "open arms called back re bed", and retrained on every tune note
+    # (2026-12-06, late) "she works the register at dollar barn till 4")
+    text = "lunch at the grateful table"
     assert CrfNer().find(text) == []
     found = [(text[c.start : c.end], c.category, c.source) for c in minilm.find(text)]
-    assert ("dollar barn", "HOSPITAL", "ner:minilm:hospital") in found
+    assert ("grateful table", "HOSPITAL", "ner:minilm:hospital") in found
 
 
 @pytest.mark.parametrize(
@@ -57,10 +58,10 @@ def test_the_stacked_layer_keeps_both_taggers_spans_and_names_both_models(minilm
 
 
 def test_the_pipeline_fingerprint_and_output_follow_the_layer():
-    text = "she works the register at dollar barn till 4"
+    text = "lunch at the grateful table"
     plain, both = TextPipeline("L2"), TextPipeline("L2", l2={"ner": "crf+minilm"})
     assert plain.fingerprint() != both.fingerprint()
-    assert "dollar barn" in plain.run(text).text and "dollar barn" not in both.run(text).text
+    assert "grateful table" in plain.run(text).text and "grateful table" not in both.run(text).text
 
 
 def test_an_unknown_layer_names_the_known_ones():
