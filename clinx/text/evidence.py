@@ -2839,6 +2839,17 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 add(i, i + 2, "LOCATION", "evidence:place", 0.85)
         elif t.cls in (N, U, A) and _state_after(text, t) and t.cls != C and not (t.cls == A and _clinical_code_after(text, t)):
             add(i, i + 1, "LOCATION", "evidence:place", 0.85)
+    # ---- "from seattle last year", "son in chicago": a listed town that no dictionary lists, frequent only as a name
+    # (the word classes call it everyday for its frequency), after a preposition of place, in a one-case line or
+    # capitalised
+    frequent = _frequent_places()
+    for i, t in enumerate(toks):
+        if t.cls != W or t.low not in frequent or named[i] or t.case == "mixed" and not t.raw[:1].isupper() \
+                or not _PLACE_PREPOSITION_BEFORE_RE.search(text, max(0, t.s - 12), t.s):
+            continue
+        if is_eponym(text, [t]) or i + 1 < n and is_eponym(text, toks[i : i + 2]) or _THING_AFTER_PLACE_RE.match(text, t.e):
+            continue  # ("Chicago classification", "Portland protocol", "Seattle Heart Failure Model")
+        add(i, i + 1, "LOCATION", "evidence:place", 0.85)
     # ---- a town that is an everyday word before its state: "LEBANON, NH" (a listed place), "Albany, NY 12208"
     # (any capitalised word before a state and a ZIP code: an address line)
     tok_ends = None
@@ -3654,6 +3665,33 @@ def _trigger_lists(toks: list, lows: list) -> tuple[list[int], ...]:
 @lru_cache(maxsize=1)
 def _extra_triggers() -> frozenset[str]:
     return _place_first() | _INSTITUTION_FIELDS | STREET_SUFFIXES | _SPECIALTY_HEADS | frozenset(_COMPASS) | _SOFT_HEADS
+
+
+#: A preposition of place right before a word ("from seattle", "in chicago", "area of columbus").
+_PLACE_PREPOSITION_BEFORE_RE = re.compile(r"(?i)\b(?:in|from|to|near|outside|of|at|around|visiting|toward|towards)[ \t]$")
+#: What a place names when a thing follows it: a protocol, a score or a model ("Chicago classification", "Seattle
+#: heart failure model", "Portland protocol").
+_THING_AFTER_PLACE_RE = re.compile(
+    r"(?i)[ \t]+(?:protocols?|regimens?|criteria|scores?|scales?|classification|rules?|models?|definition|consensus|"
+    r"heart|stool|triage|system|trial|study|method|procedure)\b"
+)
+
+
+@lru_cache(maxsize=1)
+def _frequent_places() -> frozenset[str]:
+    """Listed towns of one word that no dictionary lists but whose frequency makes the word classes call them
+    everyday words ("seattle", "chicago", "minneapolis"): names of places only. Not states, countries or clinical words."""
+    first, last, ordinary, clinical, place_set, _ = _lex()
+    return frozenset(
+        p for p in place_set
+        if " " not in p and len(p) >= 4 and p.isalpha() and p not in ordinary and p not in clinical and p not in STATE_NAMES
+        and p not in COUNTRY_NAMES and p not in first and p not in last and classify(p) == W and not p.endswith(_WORD_SUFFIXES)
+        and not _inflected(p, ordinary) and p not in _REGIONS_NOT_TOWNS
+    )
+
+
+#: Provinces, territories and countries the lists hold as towns too, and words that name a kind of area ("in metro").
+_REGIONS_NOT_TOWNS = frozenset("ontario quebec yukon palestine metro".split())
 
 
 @lru_cache(maxsize=1)

@@ -45,3 +45,23 @@ def test_gazetteer_holds_small_towns_but_no_words():
     p = places()
     assert {"tewksbury", "athol", "allston", "dorchester"} <= p
     assert not {"hope", "mercy", "chase", "droop", "cataract", "hometown", "okay"} & p
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [("navajo, in seattle since 2016. c/o foot wound", "seattle"), ("son (by phone from chicago), granddaughter", "chicago"),
+     ("lives in linden area of columbus w/ girlfriend", "columbus"), ("MOTHER FLYING IN FROM TORONTO JAN 11", "TORONTO")],
+    ids=["lower-after-in-before-since", "lower-after-from-in-parenthesis", "lower-after-of", "caps-after-from"],
+)
+def test_a_big_city_the_word_classes_call_everyday_goes_after_a_preposition_of_place(text, value):
+    assert value not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["per chicago classification type ii achalasia", "used the portland protocol for detox", "seattle heart failure model 1-yr",
+     "chicago is where she grew up"],
+    ids=["classification-after", "protocol-after", "model-after-no-preposition", "no-preposition-before"],
+)
+def test_a_big_city_naming_a_protocol_or_with_no_preposition_before_it_stays(text):
+    assert _l2(text) == text
