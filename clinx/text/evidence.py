@@ -761,7 +761,15 @@ def regions_after_places(text: str, cands: list) -> list[Candidate]:
         m = _CODE_BEFORE_ZIP_RE.search(text, max(0, c.start - 5), c.start) if c.category == "ZIP" else None
         if m is not None and m.group(1).lower() in US_STATES and not _not_idaho(m.group(1), text[c.start : c.end]):
             out.append(Candidate(m.start(1), m.end(1), "LOCATION", "evidence:region_after_place", 0.9))
+        if c.category == "LOCATION" and _ROAD_WORD_END_RE.search(text, c.start, c.end) and (m := _ROAD_NUMBER_RE.match(text, c.end)):
+            out.append(Candidate(m.start(1), m.end(1), "LOCATION", "evidence:road_number", 0.9))
     return out
+
+
+#: A road named by its number after a county's, a township's or a state's road word ("COUNTY RD 12", "Township Rd
+#: 118", "State Hwy 45"): the number is the road's name.
+_ROAD_WORD_END_RE = re.compile(r"(?i)\b(?:county|township|twp|state|us|farm|ranch|forest|service)[ \t]+(?:rd|road|hwy|highway|route|rte)\.?$")
+_ROAD_NUMBER_RE = re.compile(r"[ \t]{1,2}(\d{1,4}[A-Za-z]?)(?![\w.-]|[ \t]?(?:mg|mi|km|min|hrs?|yrs?|mph)\b)")
 
 
 def _not_idaho(code: str, zip_code: str) -> bool:

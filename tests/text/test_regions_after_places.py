@@ -190,3 +190,17 @@ def test_a_code_before_a_headers_next_field_on_a_flattened_line_closes_the_place
 )
 def test_a_word_code_that_a_sentence_goes_on_from_stays(text, place):
     assert _after(text, place) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["LOCATION: 4410 COUNTY RD 12, ALBERT LEA, MN", "ROLLOVER ON COUNTY RD 9 APPROX 0.5 MI N", "in barn at 2270 Township Rd 118, Killbuck"],
+    ids=["caps-after-house-number", "caps-before-distance", "township-road"],
+)
+def test_the_number_of_a_county_or_township_road_goes_with_it(text):
+    out = deidentify(text, "L2").text
+    assert not any(n in out for n in (" 12", " 9 ", " 118")), out
+
+
+def test_a_dose_or_a_distance_after_a_road_stays():
+    assert "5 mi" in deidentify("lives off County Rd 5 mi from town", "L2").text
