@@ -36,6 +36,7 @@ from clinx.text.evidence import (
     ROLE_SHORTHANDS,
     ROLES,
     SERVICES,
+    TITLES,
     _lexicon_index,
     check_states,
     classify,
@@ -1109,6 +1110,10 @@ _VERB_LEADS = frozenset("will to please pls can could should must may might woul
 _NAME_TITLE_START_RE = re.compile(r"(?i)(?:dr|drs|doctor|mr|mrs|ms|miss|mx|prof|rev|fr|sr|sgt|officer)\b")
 
 
+#: The patient's label opening a line, right before a word ("pt: ", "PT ", "Patient: ", "RESIDENT: ").
+_PATIENT_LABEL_BEFORE_RE = re.compile(r"(?im)^[ \t]*(?:pt|patient|name|resident|client)[ \t]*[:#-]?[ \t]*$")
+
+
 def given_names_before_names(text: str, cands: list[Candidate]) -> list[Candidate]:
     """The given name that is an everyday word too ("will", "page", "rose", "grace") or a Hmong given name's first
     syllable that is an abbreviation too ("pa", "ka", "nou") right before a NAME candidate or
@@ -1133,7 +1138,11 @@ def given_names_before_names(text: str, cands: list[Candidate]) -> list[Candidat
         w = text[span[0] : span[1]]
         low = w.lower()
         hmong = low in _HMONG_FIRST and c is not None and text[s : c.end].split()[0].lower().strip(",") in _HMONG_NAME_PARTS
-        if not (low in ambiguous and low in given or hmong) or not (w.islower() or w.isupper() or w.istitle()):
+        # ("pt: ama [owusu-ansah]", "PT AMA [SERWAA BOATENG]"): after the patient's label opening the line, any listed
+        # given name, an abbreviation's letters too
+        labelled = low in given and low not in TITLES and low not in CREDENTIALS \
+            and _PATIENT_LABEL_BEFORE_RE.search(text, max(0, span[0] - 16), span[0]) is not None
+        if not (low in ambiguous and low in given or hmong or labelled) or not (w.islower() or w.isupper() or w.istitle()):
             continue  # (a Hmong given name's first syllable before a clan or a given name's second syllable: "pa [vang]",
             # "DAUGHTER-IN-LAW PA [KOU]"; not "seen by PA [John Smith]", a physician assistant)
         if c is not None and _NAME_TITLE_START_RE.match(text, s):

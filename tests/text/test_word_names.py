@@ -549,3 +549,22 @@ def test_a_word_name_capitalised_inside_a_sentence_goes(text, value):
 )
 def test_a_capitalised_word_name_that_a_word_a_place_or_a_sentence_start_explains_is_not_taken(text):
     assert _capitalised_word_names(text) == []
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [("pt: ama owusu-ansah, 81 yo f. visit at home", "ama"), ("PT AMA SERWAA BOATENG, 29 YO G2P1001", "AMA"),
+     ("pt: tanner wolfe, 19m, dob 2/11/2005", "tanner")],
+    ids=["abbreviation-letters-after-label", "caps-abbreviation-letters-after-label", "word-given-name-after-label"],
+)
+def test_a_given_name_after_the_patients_label_before_a_found_surname_goes(text, value):
+    assert re.search(rf"\b{value}\b", _l2(text)) is None
+
+
+@pytest.mark.parametrize(
+    "text, kept",
+    [("pt ama from ED yesterday", "ama"), ("Patient: Mr Liam Fitzgerald-Nguyen   DOB 1/2/1950", "Mr")],
+    ids=["no-surname-after", "title-before-name"],
+)
+def test_a_word_after_the_patients_label_with_no_surname_or_a_title_stays(text, kept):
+    assert re.search(rf"\b{kept}\b", _l2(text)) is not None
