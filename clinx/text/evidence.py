@@ -2909,7 +2909,7 @@ _SENTENCE_BREAK_RE = re.compile(r"[.!?:;\n|•*#>(\[\"“]|--|[-–—][ \t]")
 
 def _capitalised_word_names(text: str, toks: list, named: list) -> list[Candidate]:
     """Given names that are everyday words, capitalised inside a sentence of a mixed-case line and closing a clause,
-    before a finite verb or a possessive ("reviewed w/ pt and Will;", "her great-niece Faith and ...", "Rose's").
+    before a finite verb or a possessive ("reviewed w/ pt and Will;", "her great-niece Faith.", "Rose's list").
 
     A capital there says a name: "Will" is no modal inside a sentence. Not after a capitalised word, a determiner or a
     verb of saying ("Last Will", "no Hope for", "reports Joy in"), nor before any other word ("Hope Street", "Art
@@ -2925,7 +2925,7 @@ def _capitalised_word_names(text: str, toks: list, named: list) -> list[Candidat
                 or t.low in place_set or t.low in COUNTRY_NAMES or t.low in STATE_NAMES or _NUMBER_AFTER_RE.match(text, t.e):
             continue  # (a place's name, "in Canada"; a unit before its number, "Ward 84")
         p = toks[k - 1]
-        if text.count("\n", p.e, t.s) or _SENTENCE_BREAK_RE.search(text, p.e, t.s) or not p.raw[:1].islower() \
+        if _SENTENCE_BREAK_RE.search(text, p.e, t.s) or not p.raw[:1].islower() \
                 or p.low in TITLES or p.low in RELATIONS:
             continue  # (a sentence's first word; a name's second word or a cue's, which other passes read)
         if p.low in _DETERMINERS or p.low in REPORT_VERBS or p.low in ("of", "with", "for", "using", "has", "have"):
@@ -3123,6 +3123,7 @@ def _used_as_person(text: str, toks: list, k: int) -> bool:
         and not _SENTENCE_GAP_RE.fullmatch(text, prev.e, t.s) and t.low != "will"
 
 
+#: The gap between two words that holds a sentence's or a field's end and nothing but marks (". ", ":\n").
 _SENTENCE_GAP_RE = re.compile(r"[^\w]*[.!?:;\n][^\w]*")
 
 
