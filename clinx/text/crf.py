@@ -538,9 +538,9 @@ _DEPARTMENT_AFTER_RE = re.compile(r"(?i)[ \t]+(?:dept|department|room|unit|ward|
 _KINDS_OF_SERVICE = frozenset({"meals on wheels", "dial a ride", "dial-a-ride", "mobile outreach", "mobile crisis", "street outreach"})
 #: A relative's word right before a span ("wife, ", "daughter: ").
 _RELATION_BEFORE_RE = re.compile(r"(?i)\b(?:" + "|".join(map(re.escape, sorted(RELATIONS, key=len, reverse=True))) + r")[ \t]*[,:]?[ \t]*$")
-#: The ECG's ST segment and what notes say of it.
 #: Units of a hospital named by two words, which stay after the hospital's name as a unit's word does ("LAKESIDE CATH LAB").
 _UNITS_OF_TWO_WORDS = frozenset({"cath lab", "step down", "labor deck", "burn unit"})
+#: The ECG's ST segment and what notes say of it.
 _ST_SEGMENT_RE = re.compile(r"(?i)st[ \t-]+(?:segments?|elevations?|depressions?|changes?|abnormalit|waves?|flatten|t[ \t/-]?waves?)")
 
 
