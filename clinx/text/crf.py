@@ -578,8 +578,8 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
             cut = next((j for j in range(1, len(idx)) if _ST_SEGMENT_RE.match(text, toks[idx[j]][0])), None)
             if cut is not None:
                 idx = idx[:cut]  # "Elm St and ST elevation": the ECG's segment after a street is the sentence's
-                while idx and (_junk(toks[idx[-1]][2]) or _low(toks[idx[-1]][2]) in ("and", "&")):
-                    idx = idx[:-1]
+                while idx and _junk(toks[idx[-1]][2]):
+                    idx = idx[:-1]  # (and the "and" or "&" before it)
         if cat == "HOSPITAL" and len(idx) > 2 and " ".join(_low(toks[i][2]) for i in idx[-2:]) in _UNITS_OF_TWO_WORDS:
             idx = idx[:-2]  # "LAKESIDE CATH LAB": the hospital's unit after its name is the unit's
         if not idx:

@@ -2109,7 +2109,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
     lows = [t.low for t in toks]
     # each pass visits only the tokens that can start its pattern: one lookup per token in a
     # table of every pass's trigger words (:func:`_trigger_lists`) instead of one scan per pass
-    cue_idx, saint_idx, hosp_idx, extra, town_idx, head_idx, venue_idx, run_idx, place_idx = _trigger_lists(toks, lows)
+    cue_idx, saint_idx, hosp_idx, extra, town_idx, head_idx, venue_idx, run_idx, place_idx, city_idx = _trigger_lists(toks, lows)
     for i in cue_idx:
         t = toks[i]
         if t.s and text[t.s - 1].isdigit():
@@ -2850,9 +2850,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
     # ---- "from seattle last year", "son in chicago": a listed town that no dictionary lists, frequent only as a name
     # (the word classes call it everyday for its frequency), after a preposition of place, in a one-case line or
     # capitalised
-    frequent = _frequent_places()
-    for i, t in enumerate(toks):
-        if t.cls != W or t.low not in frequent or named[i] or t.case == "mixed" and not t.raw[:1].isupper() \
+    for i in city_idx:
+        t = toks[i]
+        if named[i] or t.case == "mixed" and not t.raw[:1].isupper() \
                 or not _PLACE_PREPOSITION_BEFORE_RE.search(text, max(0, t.s - 12), t.s):
             continue
         if is_eponym(text, [t]) or i + 1 < n and is_eponym(text, toks[i : i + 2]) or _THING_AFTER_PLACE_RE.match(text, t.e):
@@ -3632,7 +3632,7 @@ def _hospital_starts(lows: list, index) -> list[int]:
 
 
 # bits of :func:`_trigger_table`: which pass of _find_names a word can start
-_T_CUE, _T_SAINT, _T_HOSP, _T_EXTRA, _T_TOWN, _T_HEAD, _T_VENUE, _T_PLACE1 = (1 << k for k in range(8))
+_T_CUE, _T_SAINT, _T_HOSP, _T_EXTRA, _T_TOWN, _T_HEAD, _T_VENUE, _T_PLACE1, _T_CITY = (1 << k for k in range(9))
 
 
 @lru_cache(maxsize=1)
@@ -3642,6 +3642,7 @@ def _trigger_table() -> dict[str, int]:
     for bit, words in (
         (_T_CUE, _CUE_WORDS), (_T_SAINT, ("st", "saint")), (_T_HOSP, hospitals()), (_T_EXTRA, _extra_triggers()),
         (_T_TOWN, _TOWN_TRIGGERS), (_T_HEAD, _HEAD_START), (_T_VENUE, _VENUE_WORDS), (_T_PLACE1, _place_first()),
+        (_T_CITY, _frequent_places()),
     ):
         for w in words:
             table[w] = table.get(w, 0) | bit
@@ -3652,7 +3653,7 @@ def _trigger_lists(toks: list, lows: list) -> tuple[list[int], ...]:
     """Token indices each pass of :func:`_find_names` visits, found with one table lookup per token.
 
     Returns (cue, saint, known hospital, extra, town service, institution head, venue, name run,
-    place) index lists, each equal to its plain form, one scan per pass (the property tests in
+    place, frequent city) index lists, each equal to its plain form, one scan per pass (the property tests in
     tests/text/test_speed_paths.py check): the word sets are fixed, so one pass over the tokens serves every later pass.
     """
     get = _trigger_table().get
@@ -3667,7 +3668,7 @@ def _trigger_lists(toks: list, lows: list) -> tuple[list[int], ...]:
     return (
         [i for i, b in hits if b & _T_CUE], [i for i, b in hits if b & _T_SAINT], [i for i, b in hits if b & _T_HOSP],
         [i for i, b in hits if b & _T_EXTRA], [i for i, b in hits if b & _T_TOWN], [i for i, b in hits if b & _T_HEAD],
-        [i for i, b in hits if b & _T_VENUE], run_idx, place_idx,
+        [i for i, b in hits if b & _T_VENUE], run_idx, place_idx, [i for i, b in hits if b & _T_CITY and toks[i].cls == W],
     )
 
 

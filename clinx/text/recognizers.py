@@ -137,8 +137,10 @@ def _extension_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return m.start(), m.end("v")
 
 
-#: A dictation's fields after its initials, two blanks on: the dates it was dictated and typed ("D: 01/04  T: 01/05").
-_DICTATION_FIELD_AFTER = r"[ \t]{2,}(?i:dd?|dt|t|dict|trans|job)[ \t]?[:#]"
+#: A dictation's field label: the dates it was dictated and typed, its job number ("D:", "T:", "DT:", "Job #").
+_DICTATION_FIELD_LABEL = r"(?i:dd?|dt|t|dict|trans|job)[ \t]?[:#]"
+#: A dictation's fields after its initials, two blanks on ("D: 01/04  T: 01/05").
+_DICTATION_FIELD_AFTER = r"[ \t]{2,}" + _DICTATION_FIELD_LABEL
 
 
 def _initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
@@ -565,7 +567,7 @@ _SIGNER_TAIL_WORDS = frozenset("pta cota lisw discharge case charge social".spli
 
 #: What may follow the typist's initials on their line and after them: a date, a time (the transcription's), and the
 #: dictation's and the typing's fields before them ("JT/MM  D: 2/16/24  T: 2/17/24").
-_AFTER_TYPIST_RE = re.compile(r"(?:[\s\d/:.-]|(?<=[ \t])(?i:dd?|dt|t|dict|trans|job)[ \t]?[:#])*")
+_AFTER_TYPIST_RE = re.compile(r"(?:[\s\d/:.-]|(?<=[ \t])" + _DICTATION_FIELD_LABEL + ")*")
 
 
 #: Pairs of abbreviations that may close a note alone and are no initials ("IV/PO", "BP/HR", "and/or").

@@ -64,6 +64,7 @@ def _trigger_lists_plain(toks: list, lows: list) -> tuple[list[int], ...]:
         [i for i, w in enumerate(lows) if w in E._VENUE_WORDS],
         [k for k, t in enumerate(toks) if t.cls is not E.C and t.cls is not E.W],
         [k for k, t in enumerate(toks) if not (t.cls == E.W and t.low not in place_first or t.cls == E.C)],
+        [k for k, t in enumerate(toks) if t.cls == E.W and t.low in E._frequent_places()],
     )
 
 
