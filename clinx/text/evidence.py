@@ -2157,6 +2157,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         # "Baby Girl Reyes", "BABY BOY HOPE": a newborn's label before the family name, as a title is
         titled = low in TITLES or low in _NEWBORN and i > 0 and (lows[i - 1] == "baby" and _gap(text, toks[i - 1], t) == " "
                                                                  or lows[i - 1] == "infant" and _gap(text, toks[i - 1], t) == ": ")
+        if titled and low in _DEGREES and i > 0 and named[i - 1] and _gap(text, toks[i - 1], t) == ", ":
+            titled = False  # "Dr. Jackson, MS Date: ...": a degree after a name and its comma, not the title "Ms"
         # a title is never followed by a comma ("MONITOR MS, FALL PRECAUTIONS": Mississippi or multiple sclerosis)
         if g is not None and (titled and "," not in g or relation and _relation_name_ok(text, toks, k)
                               or naming and nk.cls != C):

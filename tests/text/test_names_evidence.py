@@ -71,8 +71,9 @@ def test_signature_and_header_name_forms(text, gone, kept):
         ("CONT TO MONITOR MS, FALL PRECAUTIONS.", "FALL PRECAUTIONS"),
         ("Dr. John Smith A/P: stable", "A/P"),
         ("dr to call back", "dr to call back"),
+        ("Seen by Dr. Jackson, MS Date: 3/4/21", "MS Date:"),
     ],
-    ids=["title_then_comma", "assessment_after_name", "title_then_function_word"],
+    ids=["title_then_comma", "assessment_after_name", "title_then_function_word", "degree_after_name_not_a_title"],
 )
 def test_title_evidence_does_not_overreach(text, kept):
     assert kept in _out(text)
