@@ -858,16 +858,18 @@ def _crossing_words_ok(text: str, words: str, start: int) -> bool:
 #: street's word ("[CVS] on broadway", "apt on kedzie", "[KROGER] ON E 9 MILE RD"), closing a clause.
 _STREET_NAME_PART = r"(?:\d{1,3}(?:st|nd|rd|th|ST|ND|RD|TH)|[A-Za-z][A-Za-z'-]+)"
 _STREET_AFTER_ON_RE = re.compile(
-    r"[ \t]+(?:on|ON|On)[ \t]+(?:"
+    r"[ \t]+(?P<prep>on|ON|On|off|OFF|Off)[ \t]+(?:"
     # with a street's word, whatever follows ("on memorial dr notified", "ON E 9 MILE RD")
     r"(?P<suffixed>(?:(?i:[nsew])\.?[ \t])?(?:\d{1,3}[ \t])?" + _STREET_NAME_PART + r"(?:[ \t]" + _STREET_NAME_PART + r")?"
     r"[ \t](?i:st|ave|av|rd|dr|blvd|ln|way|pkwy|hwy|road|street|avenue|drive|lane|boulevard)\b)"
     # one word closing a clause ("on broadway today", "ON GRAND,", "apt on kedzie.")
     r"|(?P<bare>(?:(?i:[nsew])\.?[ \t])?[A-Za-z][A-Za-z'-]+)"
-    r"(?=[ \t]*(?:[,.;:)]|$|\n)|[ \t]+(?i:in|today|tonight|tomorrow|and|near|by|for)\b))"
+    r"(?=[ \t]*(?:[,.;:)]|$|\n)|[ \t]+(?:(?i:in|today|tonight|tomorrow|and|near|by|for|after|since|until|til|with|most|every)\b"
+    r"|(?i:w/)|\d{1,2}x\b)))"
 )
 #: Words after "apt", "lives" and the like that put a home on a street ("eviction from apt on kedzie").
-_HOME_BEFORE_ON_RE = re.compile(r"(?i)\b(?:apt|apartment|house|place|lives|living|stays|staying|shelter|motel)$")
+_HOME_BEFORE_ON_RE = re.compile(r"(?i)\b(?:apt|apartment|house|place|lives|living|stays|staying|shelter|motel|bungalow|duplex|condo|"
+                                r"townhouse|rowhouse|trailer|cottage|farmhouse)$")
 #: Street names that are everyday words ("on broadway", "ON GRAND", "on oak"): a word in no name lexicon needs one of
 #: these, or a capital in a mixed-case line, to be a street after "on" ("[CVS] on hold", "on file", "on call").
 COMMON_STREET_NAMES = frozenset(
@@ -883,7 +885,7 @@ _ON_AFTER_HOME_RE = re.compile(r"(?<=[A-Za-z])[ \t]+(?=(?:on|ON|On)[ \t])")
 #: Words after "on" that say how or when, never where.
 _NOT_STREETS = frozenset("hold call file site time board duty record track vacation leave foot line staff order schedule "
                          "delivery backorder it them us me him her standby notice phone speaker video fire probation "
-                         "parole disability welfare break lunch shift nights days weekends weekend top display".split())
+                         "parole disability welfare break lunch shift nights days weekends weekend top display left right".split())
 
 
 def streets_after_places(text: str, cands: list) -> list[Candidate]:
@@ -892,6 +894,9 @@ def streets_after_places(text: str, cands: list) -> list[Candidate]:
     street's word may be missing; its name is a name or unknown word, a common street name, or capitalised in a
     mixed-case line, and never a function, clinical or time word ("[CVS] on hold", "on file", "on monday")."""
     ends = {c.end for c in cands if c.category == "HOSPITAL"}
+    # "lives broadmoor, off napoleon", "KILLEEN, OFF TRIMMIER": a comma and "off" after a found place or town
+    offs = {c.end + 1 for c in cands if c.category in ("LOCATION", "NAME") and text[c.end : c.end + 6].lower() == ", off "}
+    ends |= offs
     if "[" in text:
         ends.update(m.end() for m in _HOSPITAL_PLACEHOLDER_RE.finditer(text))
     for m in _ON_AFTER_HOME_RE.finditer(text):
@@ -900,7 +905,7 @@ def streets_after_places(text: str, cands: list) -> list[Candidate]:
     out = []
     for e in sorted(ends):
         m = _STREET_AFTER_ON_RE.match(text, e)
-        if m is None:
+        if m is None or m.group("prep").lower() == "off" and e not in offs:
             continue
         span = m.span("suffixed") if m.group("suffixed") else m.span("bare")
         words = text[span[0] : span[1]].split()
@@ -926,7 +931,7 @@ def mixed_case_line(text: str, pos: int) -> bool:
     line = text[ls : len(text) if le < 0 else le]
     if "[" in line:
         line = PLACEHOLDER_RE.sub(" ", line)
-    return not (line.isupper() or line.islower())
+    return _line_case(line, 0, len(line)) == "mixed"
 
 
 _ONLY_PLACEHOLDERS_RE = re.compile(r"\[[A-Z]+\](?:[ \t,]+\[[A-Z]+\])*")

@@ -1222,29 +1222,56 @@ _KIND_THEN_NAME_RE = re.compile(
     r"(?P<name>[^\W\d_](?:[^\W\d_]|['’&-])*(?:[ \t][^\W\d_](?:[^\W\d_]|['’&-])*){0,2})(?=\)|,|[ \t]+(?:on|in|at|off|near)\b)"
 )
 
+#: A business's name after a venue word and before the street it stands on ("AT GOLD'S ON DORCHESTER AVE", "at the
+#: pill box on front st", "ran d'amico's on atwells ave"): the street says it is a place, as a parenthesis does.
+_NAME_ON_STREET_RE = re.compile(
+    r"(?i)\b(?:at|outside|from|to|near|behind|ran|runs|owns|owned)[ \t]{1,2}"
+    r"(?P<name>(?:the[ \t])?[^\W\d_](?:[^\W\d_]|['’&-])*(?:[ \t][^\W\d_](?:[^\W\d_]|['’&-])*){0,2})[ \t]+on[ \t]+"
+    r"(?:[nsew]\.?[ \t])?(?:\d{1,3}(?:st|nd|rd|th)?|[^\W\d_][\w'’-]*)(?:[ \t][^\W\d_][\w'’-]*)?[ \t]"
+    r"(?:st|ave|av|rd|dr|blvd|ln|way|pkwy|hwy|pike|road|street|avenue|drive|lane|boulevard)\b"
+)
+#: Spots on a street that a note names by kind ("at the corner on main st", "at the bus stop on elm ave").
+_STREET_SPOTS = frozenset(
+    """
+corner intersection stop station lot building apartment apt house friend friend's friends light lights stoplight
+sidewalk curb alley bridge overpass underpass bench entrance parking side end top bottom front back mailbox flat flats
+hall halls dorm dorms stn farmers food walk-in pantry clinic ladder roof stairs steps porch deck balcony scaffold
+scaffolding fence wall tree bike bicycle scooter skateboard motorcycle car truck van bus train chair bed horse
+""".split()
+)
+
 
 def find_described_businesses(text: str) -> list[Candidate]:
     """Businesses, venues and congregations whose names are everyday words, where the note says what kind of place
     they are in a parenthesis beside the name: "FOOSH @ Bounce (trampoline park, Kapolei)", "dinner at Saffron (Indian
     place on Elm)", "ran a florist (petals, on 3rd st)". The name is one to three words, none clinical, a function
     word, a date's word or itself a kind of place ("at church (baptist church on main)" names none)."""
-    if "(" not in text:
-        return []
+    rxs = (_NAME_THEN_KIND_RE, _KIND_THEN_NAME_RE) if "(" in text else ()
+    if " on " in text or " ON " in text:
+        rxs += (_NAME_ON_STREET_RE,)
     out = []
-    for rx in (_NAME_THEN_KIND_RE, _KIND_THEN_NAME_RE):
+    for rx in rxs:
         for m in rx.finditer(text):
             words = m.group("name").split()
             lows = [w.lower().replace("’", "'") for w in words]
             bare = [w[:-2] if w.endswith("'s") else w for w in lows]
             if len(bare) > 1 and bare[0] == "the":
                 bare = bare[1:]  # ("the haven (shelter)": the article is the name's, its words are what is judged)
+            start, end = m.span("name")
+            if rx is _NAME_ON_STREET_RE:
+                if any(w in _STREET_SPOTS for w in bare):
+                    continue
+                if len(bare) > 1 and (bare[-1] in BUSINESS_KINDS or bare[-1] in _E.WORKPLACE_KINDS):
+                    # ("at Piccadilly cafeteria on Veterans Blvd", "AT SYSCO WAREHOUSE ON ..."): the kind after the name
+                    bare = bare[:-1]
+                    end = m.start("name") + len(m.group("name").rsplit(None, 1)[0])
             if bare[0] in GENERIC_QUALIFIERS:
                 continue  # ("at medical respite (... house)": a kind of care, the parenthesis names the place)
             if any(w in _L.FUNCTION_WORDS or w in DATE_WORDS or w in BUSINESS_KINDS or _E.classify(w) == _E.C for w in bare):
                 continue
             if names_no_institution(bare) or any(w in _E.ROLES or w in _E.RELATIONS for w in bare):
                 continue  # ("at work (warehouse)", "with son (store manager)": a kind, a role or a relative)
-            out.append(Candidate(m.start("name"), m.end("name"), "HOSPITAL", "rule:described_business", 0.85))
+            out.append(Candidate(start, end, "HOSPITAL", "rule:described_business", 0.85))
     return out
 
 

@@ -398,6 +398,40 @@ def test_a_kind_a_relative_or_a_clinical_word_before_a_parenthesis_is_kept(text,
     _assert_kept_in_every_case(text, kept)
 
 
+# A business named by everyday words after a venue word, the street it stands on saying it is a place.
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("WAS A REGULAR AT GOLD'S ON DORCHESTER AVE. PARISHIONER", ["gold"]),
+        ("rx sent to the pill box on front st - pharmacist aware", ["pill box"]),
+        ("Works part time at Piccadilly cafeteria on Veterans Blvd, worried", ["piccadilly"]),
+    ],
+    ids=["possessive_name_then_street", "article_name_then_street", "name_then_kind_then_street"],
+)
+def test_a_business_before_its_street_goes(text, gone):
+    _assert_gone_in_every_case(text, gone)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("found down at the bus stop on elm ave by ems", "at the bus stop on"),
+        ("fell at home on oak st, no loc", "at home on"),
+        ("waiting at the corner on main st when struck", "at the corner on"),
+    ],
+    ids=["spot_on_a_street", "home_on_a_street", "corner_on_a_street"],
+)
+def test_a_spot_before_a_street_is_kept(text, kept):
+    _assert_kept_in_every_case(text, kept)
+
+
+def test_the_kind_after_a_business_before_its_street_is_left_out_of_the_name():
+    from clinx.text.institutions import find_described_businesses
+
+    text = "works at Piccadilly cafeteria on Veterans Blvd"
+    assert [text[c.start : c.end] for c in find_described_businesses(text)] == ["Piccadilly"]
+
+
 # A programme, a house or a school named by everyday words, the parenthesis saying what kind of service it is.
 @pytest.mark.parametrize(
     "text,gone",

@@ -168,6 +168,24 @@ def test_what_follows_on_that_is_no_street_stays(text):
     assert streets_after_places(text, []) == []
 
 
+@pytest.mark.parametrize(
+    "text, street",
+    [("lives broadmoor, off napoleon. married", "napoleon"), ("HOME IS KILLEEN, OFF TRIMMIER. 3 KIDS", "TRIMMIER"),
+     ("retired from nabisco on kedzie after 28 yrs", "kedzie"), ("1-story bungalow on archer in brighton park", "archer")],
+    ids=["off-after-a-place", "off-after-a-town-in-capitals", "on-before-after", "dwelling-word"],
+)
+def test_the_street_off_a_place_or_on_a_dwelling_goes_at_l2(text, street):
+    assert street not in deidentify(text, "L2").text
+
+
+@pytest.mark.parametrize("text", ["lives in boston, off meds since may", "second trailer on left. new address"],
+                         ids=["off-a-drug", "on-a-side"])
+def test_off_a_drug_or_on_a_side_is_no_street(text):
+    from clinx.text.evidence import streets_after_places
+
+    assert streets_after_places(text, []) == []
+
+
 def test_a_pharmacy_and_its_street_go_at_l2():
     out = deidentify("joaquin to pick up at fry's pharmacy on broadway today.", "L2").text
     assert "broadway" not in out and "today" in out
