@@ -127,6 +127,8 @@ _ID_CONNECTORS = frozenset({"no", "num", "number", "nr", "is", "#", "of"})
 _COUNT_RE = re.compile(r"[xX]\d{1,3}|\d{1,3}(?:\.\d)?(?:h|hr|hrs|d|wk|wks|mo|mos|min|mins)|\d{1,2}[yY]\d{1,2}[mM]|\d{1,2}[wW]\d[dD]")
 #: "4-6", "10-14": a range of small numbers, and the unit of time or count after one ("4-6 WK", "2-3 x/day").
 _RANGE_RE = re.compile(r"\d{1,2}-\d{1,2}")
+#: A bed or a bay as a sign-out writes one, alone or as a range of beds ("B4", "B7-12"): no ID without an ID's cue.
+_BED_CODE_RE = re.compile(r"[A-Za-z]\d{1,2}(?:-\d{1,2})?")
 _UNIT_AFTER_RANGE_RE = re.compile(r"[ \t]{0,2}(?:wks?|weeks?|days?|d|hrs?|hours?|h|mos?|months?|min|mins|minutes|yrs?|years?|x|times)\b", re.I)
 #: "@" or "~" right before a four-digit number: a clock time ("@ 1630", "~0600"), never a phone's or an ID's digits.
 _TIME_MARK_BEFORE_RE = re.compile(r"[@~][ \t]?$")
@@ -494,6 +496,8 @@ class ContextEnhancer:
                 continue  # "LM at 0320", "@ 1630", "PICKUP ~0600" beside a removed phone number: a clock time, the hour of
                 # the call; so is one before its ID or phone cue ("1ST ATTEMPT 0930: NUMBER ON FILE"): numbers follow cues
             if shape == "numeric" and cat not in _NUMBER_CATS:
+                if _BED_CODE_RE.fullmatch(t):
+                    continue  # "RNs: [NAME] (B1-6)", "0137 B11 [NAME]": the nurse's beds, the patient's bed
                 # a name or place cue vouches for no plain number ("wife called at 2200"; a code with
                 # letters may be a user name), and a clock time is an identifier only after an ID cue
                 if cat in _ALPHA_CATS and not any(ch.isalpha() for ch in t):

@@ -88,6 +88,7 @@ therapist operator provider hospitalist intensivist dentist pharmacist crna surg
 rt rrt sw cna pct staff aide pca sitter secretary receptionist coordinator director supervisor liaison educator counselor
 dietitian nutritionist rd caseworker advocate sponsor landlord mentor tutor doula foreman physio
 paramedic sonographer technologist scribe medic dispatcher attg worker volunteer phlebotomist student spta pta
+rns lpns cnas nps
 """.split()
 )
 LABELS = frozenset(

@@ -57,6 +57,16 @@ def test_placeholder_neighbour_is_masked():
     assert "Pavla" not in res.text
 
 
+@pytest.mark.parametrize("text", ["RNs: [NAME] (B1-6), [NAME] (B7-12).", "0137 B11 [NAME] - AF w/ RVR"],
+                         ids=["nurses_beds", "patients_bed"])
+def test_a_bed_code_beside_a_placeholder_stays(text):
+    assert L2.apply(text).text == text
+
+
+def test_an_id_cue_still_takes_a_code_shaped_like_a_bed():
+    assert "B12" not in deidentify("MRN B12 on the label", "L2").text
+
+
 def test_threshold_controls_masking():
     text = "Patient Okafor asks: any mass?"
     assert ContextEnhancer(threshold=1.01).find(text) == []

@@ -79,6 +79,11 @@ def test_title_evidence_does_not_overreach(text, kept):
     assert kept in _out(text)
 
 
+def test_surnames_after_a_plural_role_label_go():
+    out = _out("Tech: Obi-Rosen. RNs: Marsh (B1-6), Delgado-Pratt (B7-12). Charge: Huxley.")
+    assert "Marsh" not in out and "Delgado" not in out and "(B1-6)" in out
+
+
 # ----------------------------------------------------------------------------- organisations named by context
 
 
