@@ -895,15 +895,16 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         # a bar's tail, may follow the first)
         r"(?im)(?:^[ \t]*(?:-{1,2}[ \t]?)?(?P<v>[a-z]{2,3}|[a-z]\.[ ]?[a-z]\.)(?:[ \t]?/[ \t]?|,?[ \t])|[.;!][ \t]{1,3}(?P<w>[a-z]{2,3})[ \t]?/[ \t]?"
         # ("MRN 1234567. -- KM, RN": after a sentence, a signature's dash too)
-        r"|[.;!][ \t]{1,3}-{1,2}[ \t]?(?P<x>[a-z]{2,3}),?[ \t])"
-        r"(?:rn|lpn|np|md|pa|pa-c|cna|msw|lcsw|licsw|rrt|ma|cma|dpm|rd|dpt|slp|cnm)\.?"
+        r"|[.;!][ \t]{1,3}-{1,2}[ \t]?(?P<x>[a-z]{2,3})(?:,?[ \t]|[ \t]?/[ \t]?))"
+        r"(?:rn|lpn|np|md|pa|pa-c|cna|msw|lcsw|licsw|rrt|ma|cma|dpm|rd|dpt|slp|cnm|cm)\.?"
         r"(?:(?:,?[ \t]|[ \t]?/[ \t]?)(?:rn|lpn|np|md|cna|msw|lcsw|licsw|rrt|rd|ld|ldn|phn|cde|ibclc|bsn|ccm|cdces|cm)\b\.?)*"
         # ("-- jt, md (pgy-3) / attending ...": a parenthesis or a slash's tail too)
         # ("-- bh, np 617-555-0101": or a phone number after one blank)
-        r"(?:[ \t]*(?:,|\||[ \t]{2}|[ \t]-[ \t]|\(|/)[^\n]*|[ \t](?=[\d(])[^\n]*)?[ \t]*$",
+        # ("kr/cm ext 4417": or the signer's extension or pager)
+        r"(?:[ \t]*(?:,|\||[ \t]{2}|[ \t]-[ \t]|\(|/)[^\n]*|[ \t](?=[\d(])[^\n]*|[ \t](?:ext|x|pager|pg|cell)\.?[ \t]?\d[^\n]*)?[ \t]*$",
         "NAME", 0.85, validator=_signature_initials_ok,
         gate=lambda t, low: "rn" in low or "np" in low or "md" in low or "pa" in low or "cna" in low or "sw" in low or "rrt" in low
-        or "ma" in low or "dpm" in low or "rd" in low or "dpt" in low or "slp" in low or "cnm" in low,
+        or "ma" in low or "dpm" in low or "rd" in low or "dpt" in low or "slp" in low or "cnm" in low or "cm" in low,
     ),
     # "D. MCCRORY, MD / KLT", "S. Greenblatt MD/klp": the typist's initials after the signer's credential, closing the line
     Recognizer(
