@@ -1900,7 +1900,7 @@ _FINITE_VERBS = frozenset(
     """is was has had came went gave said says brought took left told saw got felt thought stated states reports
     reported called calls visited visits arrived arrives
     drives drove sits sat stays stayed lives helps helped works worked comes does brings takes picks checks manages
-    died passed found heard kept knew made met sent spoke wrote""".split()
+    died passed found heard kept knew made met sent spoke wrote covers pays approves requires accepts denies""".split()
 )
 #: Base forms that end like a past tense ("will need", "may proceed"): a modal may take them.
 _ED_BASE = frozenset("need feed bleed breed speed proceed succeed exceed heed seed shed shred embed wed".split())
@@ -3430,7 +3430,10 @@ def _known_hospitals(text: str, toks: list, lows: list, named: list, add, starts
                 # ("Walmart + McDonald's", "COSTCO", "cigna denied"); never a word or abbreviation on its own ("CVS: RRR")
                 # (a listed name of three words or more, or of two with a name or an unknown word among them, in any
                 # case: "PORTLAND PUBLIC SCHOOLS", "aids project worcester")
-                if cued or j > i + 1 and t.case == "mixed" and t.raw[:1].isupper() or j == i + 1 and _brand_word(key, t) \
+                if key in _EVERYDAY_BRANDS and not _everyday_brand_here(lows, i):
+                    break
+                brand = j == i + 1 and (_brand_word(key, t) or key in _EVERYDAY_BRANDS)
+                if cued or j > i + 1 and t.case == "mixed" and t.raw[:1].isupper() or brand \
                         or j > i + 2 or j == i + 2 and (toks[i].cls in (N, U) or toks[i + 1].cls in (N, U)):
                     add(i, j, "HOSPITAL", "evidence:organisation", 0.9)
                     _branch_street(text, toks, lows, j, named, add)
@@ -3450,6 +3453,19 @@ def _known_hospitals(text: str, toks: list, lows: list, named: list, add, starts
 
 #: One-word organisation names that are abbreviations of something else too: a venue word must come first.
 _CUED_ONLY_ORGS = frozenset("cvs bjs ups".split())
+#: Everyday words that notes write alone for the health company ("quest 12/18", "kaiser covers home draws"): listed in
+#: organisations.txt, a name wherever they stand unless an article or an owner comes first ("on a quest").
+_EVERYDAY_BRANDS = frozenset("quest kaiser".split())
+_WANTING = frozenset("want wants wanted like likes need needs try tries trying going".split())
+
+
+def _everyday_brand_here(lows: list, i: int) -> bool:
+    """Is the word of :data:`_EVERYDAY_BRANDS` at ``i`` the company: not after an article, an owner or "in", not before
+    "of" or "for" ("in quest of answers", "on a quest for"), not a verb after "wants to" ("wants to quest")?"""
+    prev = lows[i - 1] if i > 0 else ""
+    if prev in _DETERMINERS or prev == "in" or i + 1 < len(lows) and lows[i + 1] in ("of", "for"):
+        return False
+    return not (prev == "to" and i > 1 and lows[i - 2] in _WANTING)
 
 
 def _brand_word(key: str, t: _Tok) -> bool:

@@ -1285,6 +1285,7 @@ ed eds er ers icu micu sicu ccu cvicu nicu picu pacu lab labs laboratory pharmac
 hospitalists ortho orthopedics cards cardiology psych psychiatry gi ent heme onc oncology hem/onc heme/onc clinic
 dialysis snf ltach rehab shelter ambulance ems imaging radiology pediatrics peds fqhc otp hha vna records neurology
 derm dermatology obgyn ob/gyn urology nephrology detox hospice correctional rep reps representative tcu bhu irf
+pulm pulmonary pulmonology hepatology endo endocrinology rheum rheumatology gastro gastroenterology
 """.split(),
         frozenset(),
     ),
@@ -1487,7 +1488,7 @@ def join_institution_parts(text: str, cands: list[Candidate], *, with_and: bool 
     out = []
     starts = [c.start for c in inst]
     for c in inst:
-        if c.category != "HOSPITAL":
+        if c.category not in ("HOSPITAL", "LOCATION"):
             continue
         m = _JOIN_PARTS.match(text, c.end)
         if m is None:
@@ -1497,6 +1498,8 @@ def join_institution_parts(text: str, cands: list[Candidate], *, with_and: bool 
             continue
         right = inst[i]
         word = m.group().strip(" \t").lower()
+        if c.category == "LOCATION" and (word != "of" or right.category == "NAME"):
+            continue  # "[Sunrise] of [Bethesda]": a place's word before "of" and a place is a branch's name; not "[Boston] at [MGH]"
         if right.category == "NAME" and not word.startswith(("of", "at", "for")):
             continue  # ("MGH and Dr. [NAME]": two mentions)
         if word in ("and", "&") and (right.category != "HOSPITAL" or not with_and):

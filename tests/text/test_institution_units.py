@@ -166,8 +166,9 @@ def test_kind_words_with_a_faith_a_place_or_a_school_still_name_one(text, gone):
     [
         ("Referred to Hebrew ElderLife at Roslyn Park for long-term care.", ["hebrew elderlife at roslyn park"]),
         ("Pt's wife volunteers at Sacred Heart Soup Kitchen of South Marlow.", ["kitchen of south"]),
+        ("hpi: 94 yo f from sunrise of bethesda (asst living), unwitnessed fall", [" of "]),
     ],
-    ids=["joined_by_at", "joined_by_of"],
+    ids=["joined_by_at", "joined_by_of", "place_word_of_a_place"],
 )
 def test_the_small_word_between_two_found_parts_of_a_name_goes(text, gone):
     out = _l2(text).lower()
@@ -181,8 +182,9 @@ def test_the_small_word_between_two_found_parts_of_a_name_goes(text, gone):
         ("BIBA from Walgreens in Braintree after a fall", " in "),
         ("pt gets his meds from Brooks Pharmacy on Washington St.", " on "),
         ("Seen at MGH and Dr. Lee's office agreed", " and "),
+        ("from Boston at Mass General since", " at "),
     ],
-    ids=["in_town", "on_street", "and_a_person"],
+    ids=["in_town", "on_street", "and_a_person", "place_at_an_institution"],
 )
 def test_an_institution_and_its_town_street_or_a_person_stay_two_spans(text, kept):
     assert kept in _l2(text)

@@ -5,7 +5,7 @@ Each case is one tiny input for one form (test ids name the form, never a value)
 
 import pytest
 
-from clinx.text.pipeline import TextPipeline
+from clinx.text.pipeline import TextPipeline, deidentify
 
 L2 = TextPipeline("L2")
 L2_KEEP_YEARS = TextPipeline("L2", l1={"years": "keep"})
@@ -104,16 +104,27 @@ def test_surnames_after_a_plural_role_label_go():
         ("ICD placed 2005 (Tufts), no shocks.", ["Tufts"]),
         ("Medical Director, Parkside Cardiology", ["Parkside Cardiology"]),
         ("she attends Bethel AME church", ["Bethel"]),
+        ("pmh dm2 (a1c 7.8, quest 12/18), htn", ["quest"]),
+        ("pt has tufts health plan, not kaiser, told her to call", ["kaiser"]),
+        ("referred to Cooper hepatology, Dr. Mensah.", ["Cooper"]),
     ],
     ids=[
         "transport_service", "ambulance_company", "ambulance_caps_and_hyphen_town", "pharmacy", "chain_after_from",
         "chain_lower_after_at", "store_possessive_and_road", "store_apostrophe", "practice_possessive",
         "specialty_practice_caps", "hosp_abbreviation", "short_alias_in_parentheses", "specialty_practice_mixed", "church",
+        "lab_brand_everyday_word", "insurer_brand_everyday_word", "name_before_a_specialty",
     ],
 )
 def test_organisations_named_by_context(text, gone):
     out = _out(text)
     assert all(g not in out for g in gone), out
+
+
+@pytest.mark.parametrize("text,kept", [("on a quest for answers, pt researched", "quest"),
+                                       ("asked if kaiser covers home draws", "home draws")],
+                         ids=["article_before_everyday_brand", "verb_after_brand_is_no_name_word"])
+def test_an_everyday_brand_word_after_an_article_or_a_verb_after_it_stays(text, kept):
+    assert kept in deidentify(text, "L1").text
 
 
 @pytest.mark.parametrize(
