@@ -71,7 +71,7 @@ DATE_CUES = frozenset(
     """
 on dated date hours from since seen radiograph radiographs film films exam exams examination examinations study studies
 ct mri xray x-ray obtained comparison indication until til by before after last next due sched scheduled appt visit
-admitted admit discharged extubated intubated started stopped placed removed done performed intake
+admitted admit adm d/c dc discharged extubated intubated started stopped placed removed done performed intake
 edd edc lmp consult review
 mbss ogd egd tte tee eeg emg kub echo colonoscopy endoscopy mammogram mammo dexa
 dictated transcribed typed signed cosigned faxed
@@ -402,8 +402,10 @@ def _year_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     if prev in ("room", "rm", "bed", "ext", "x", "pager", "suite", "box", "unit", "#"):
         return None
     if CLOCK_RE.fullmatch(text, s, e) and (prev in CLOCK_BEFORE or text[max(0, s - 2) : s].strip() == "@") \
-            and not (prev in _SPAN_END_BEFORE and nxt not in _CLOCK_AFTER and _LIFE_PAST_RE.search(text, max(0, s - 80), s)):
-        return None  # "haldol 0.5 at 2000", "@ 1930": nursing notes time events on a 24-hour clock
+            and not (prev in _SPAN_END_BEFORE and nxt not in _CLOCK_AFTER
+                     and (_LIFE_PAST_RE.search(text, max(0, s - 80), s) or int(text[e - 2 : e]) % 5)):
+        return None  # "haldol 0.5 at 2000", "@ 1930": nursing notes time events on a 24-hour clock ("until 2012", "til
+        # 2022": a clock that ends a span is a round one, "NPO until 2100"; a year ends a life's span)
     return s, e
 
 
@@ -634,6 +636,16 @@ YEAR_RECOGNIZERS: list[Recognizer] = [
         "DATE", 0.8, validator=_year_ok, gate=lambda t, low: _YEAR_GATE_RE.search(t) is not None,
     ),
 ]
+YEAR_RECOGNIZERS.append(
+    Recognizer(
+        "date_year_of_study",
+        # "MRI 2023: L MESIAL ...", "Echo 2023: no residual shunt": a study's year before its findings' colon (date_year
+        # leaves a year before a colon: "2030: pt resting" is a nurse's time-stamped entry)
+        r"(?i)\b(?:mri|mra|ct|cta|echo|tte|tee|eeg|emg|cxr|xr|x-ray|xray|pet|colonoscopy|egd|mammo|mammogram|dexa|pft|pfts"
+        r"|cath|biopsy|bx|holter|ekg|ecg|us|ultrasound|angio|angiogram)[ \t]{1,2}(?P<v>19\d\d|20[0-3]\d):",
+        "DATE", 0.85, validator=lambda m, text: m.span("v"), gate=lambda t, low: ":" in t and _YEAR_GATE_RE.search(t) is not None,
+    )
+)
 YEAR_RECOGNIZERS.append(
     Recognizer(
         "date_year_range",

@@ -146,12 +146,24 @@ def test_institutions_and_places(text, gone):
         ("recheck inr thurs", "thurs"),
         ("I will see her again in November.", "November"),
         ("PULM CLINIC MAY 3.", "MAY 3"),
+        ("bed 14, adm 3/3 w/ l mca stroke", "3/3"),
+        ("plan d/c 3/4 if ag closed", "3/4"),
+        ("adm 19/11 w/ delirium ?uti", "19/11"),
+        ("SANG IN CHOIR UNTIL 2012. LIKES GOSPEL", "2012"),
+        ("MRI 2023: L MESIAL TEMPORAL SCLEROSIS.", "2023"),
     ],
     ids=["month_day", "apostrophe_year", "short_year", "month_ordinal", "lower_month_ordinal", "ordinal_of_month",
-         "the_ordinal", "month_year", "weekday_abbrev", "month_alone", "caps_month_day"],
+         "the_ordinal", "month_year", "weekday_abbrev", "month_alone", "caps_month_day", "equal_halves_after_adm",
+         "after_discharge_short", "day_first_after_adm", "year_ending_a_span", "study_year_before_findings"],
 )
 def test_dates_as_clinicians_write_them(text, gone):
     assert gone not in _out(text)
+
+
+@pytest.mark.parametrize("text", ["NPO until 2100 tonight", "hold heparin until 2000", "2030: pt resting, no distress"],
+                         ids=["round_clock_ending_a_span", "round_clock_after_until", "time_stamped_entry"])
+def test_clock_times_stay(text):
+    assert _out(text) == text
 
 
 def test_ages_over_89_in_capitals():
