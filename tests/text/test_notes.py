@@ -151,17 +151,23 @@ def test_institutions_and_places(text, gone):
         ("adm 19/11 w/ delirium ?uti", "19/11"),
         ("SANG IN CHOIR UNTIL 2012. LIKES GOSPEL", "2012"),
         ("MRI 2023: L MESIAL TEMPORAL SCLEROSIS.", "2023"),
+        ("2 admissions this yr (Jan, Mar) for aspiration PNA.", "Mar"),
+        ("PLAVIX 75 (STOPPED ON HIS OWN ~JAN).", "JAN"),
+        ("for bp, ran out may. no known stroke", "may"),
     ],
     ids=["month_day", "apostrophe_year", "short_year", "month_ordinal", "lower_month_ordinal", "ordinal_of_month",
          "the_ordinal", "month_year", "weekday_abbrev", "month_alone", "caps_month_day", "equal_halves_after_adm",
-         "after_discharge_short", "day_first_after_adm", "year_ending_a_span", "study_year_before_findings"],
+         "after_discharge_short", "day_first_after_adm", "year_ending_a_span", "study_year_before_findings",
+         "months_listed_together", "approximate_month", "may_closing_its_clause_after_out"],
 )
 def test_dates_as_clinicians_write_them(text, gone):
     assert gone not in _out(text)
 
 
-@pytest.mark.parametrize("text", ["NPO until 2100 tonight", "hold heparin until 2000", "2030: pt resting, no distress"],
-                         ids=["round_clock_ending_a_span", "round_clock_after_until", "time_stamped_entry"])
+@pytest.mark.parametrize("text", ["NPO until 2100 tonight", "hold heparin until 2000", "2030: pt resting, no distress",
+                                  "we may stop the drip", "ran out of meds"],
+                         ids=["round_clock_ending_a_span", "round_clock_after_until", "time_stamped_entry", "may_the_verb",
+                              "out_of"])
 def test_clock_times_stay(text):
     assert _out(text) == text
 
