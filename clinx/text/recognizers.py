@@ -1174,9 +1174,10 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "typist_initials",
         # (or after the last sentence, on the last line or where an export flattened the note: "... CAB VOUCHER GIVEN. JT/MM")
-        r"(?m)(?:^[ \t]*(?:--?|[—–])?[ \t]?|(?P<cred>\b(?i:md|do|dpm|np|pa-c|pa|rn|dds|phd|lcsw|licsw|lisw)[ \t]{2,})"
+        # ("JT/mm": the dictating clinician's initials in capitals, the typist's in lower case)
+        r"(?m)(?:^[ \t]*(?:--?|[—–])?[ \t]?|(?P<cred>\b(?i:md|do|dpm|np|fnp|aprn|cnm|pa-c|pa|rn|dds|phd|lcsw|licsw|lisw)[ \t]{2,})"
         r"|(?<=[.;!?)])[ \t]{1,2}(?:--?[ \t]?)?)"
-        r"(?P<v>[A-Z]{2,3}[/:][A-Z]{2,4}|[a-z]{2,3}/[a-z]{2,4})(?=[ \t]*(?:$|[ \t]\d)|" + _DICTATION_FIELD_AFTER + ")",
+        r"(?P<v>[A-Z]{2,3}[/:][A-Z]{2,4}|[a-z]{2,3}/[a-z]{2,4}|[A-Z]{2,3}/[a-z]{2,4})(?=[ \t]*(?:$|[ \t]\d)|" + _DICTATION_FIELD_AFTER + ")",
         "NAME", 0.85, validator=_typist_initials_ok, gate=lambda t, low: "/" in t or ":" in t,
     ),
     # "-- Kirra Walker (Physio)", "- JOHN T. OKAFOR, SW": a signer's given name and surname after a dash, on their own line

@@ -279,9 +279,10 @@ def test_header_and_value_lines_are_no_dictation_trailers(text):
 @pytest.mark.parametrize(
     "text,value",
     [("Pt resting comfortably. Will monitor. tq/rn", "tq"), ("AKR/TJ\n", "AKR"), ("bus pass given. -- kc/msw", "kc"),
-     ("d/c 3/4 if tolerating po.\nkr/cm ext 4417", "kr")],
+     ("d/c 3/4 if tolerating po.\nkr/cm ext 4417", "kr"), ("x\nSeen & examined w/ Dr. Okwuosa.  JT/mm", "mm"),
+     ("F/u SBHC 10/5.\nJoy Nwachukwu, FNP  jn/ar", "ar")],
     ids=["initials_and_role_after_a_sentence", "two_signers_in_capitals", "dash_initials_slash_role_after_a_sentence",
-         "initials_slash_case_manager_then_extension"],
+         "initials_slash_case_manager_then_extension", "dictator_capitals_typist_lower_case", "pair_after_a_nurse_practitioner"],
 )
 def test_signers_initials_found_by_the_probe_are_removed(text, value):
     for variant in (text, text.upper()):
