@@ -498,6 +498,7 @@ def find_nicknames(text: str) -> list[Candidate]:
 
 #: A nickname in quotes right after a found name, in parentheses or not ("[NAME] (\"Ben\")"), or right before one
 #: ("pt: \"dutch\" [NAME]"), or before the legal name it stands for ("\"tiny\" (legal name [NAME])").
+_PAREN_NICKNAME_AFTER_RE = re.compile(r"[ \t]\((?:(?i:goes[ \t]by|aka|a\.k\.a\.|called|prefers)[ \t])?(?P<v>[A-Za-z][a-z'’-]{1,14}|[A-Z]{2,15})\)")
 _QUOTED_AFTER_RE = re.compile(r"[ \t]\(?[ \t]?[\"“'‘](?P<v>[A-Za-z][A-Za-z'’-]{0,14}(?:[ \t][A-Za-z][A-Za-z'’-]{1,14})?)[\"”'’]")
 _QUOTED_BEFORE_RE = re.compile(
     r"[\"“'‘](?P<v>[A-Za-z][A-Za-z'’-]{0,14}(?:[ \t][A-Za-z][A-Za-z'’-]{1,14})?)[\"”'’][ \t]{1,2}(?:\((?:legal|real|full)(?:[ \t]name)?:?[ \t]{1,2})?$",
@@ -515,7 +516,13 @@ def nicknames_of_found_names(text: str, cands: list) -> list[Candidate]:
     if "[" in text:
         spans.update(m.span() for m in NAME_PLACEHOLDER_RE.finditer(text))
     out = []
+    first = _lex()[0]
     for s, e in sorted(spans):
+        m = _PAREN_NICKNAME_AFTER_RE.match(text, e)
+        v = m.group("v").lower() if m is not None else ""
+        if v in first and len(v) >= 3 and classify(v) != C and v not in CREDENTIALS and v not in ROLES and v not in TITLES:
+            # "son [william] (will) [bui]", "[william strand] (goes by bill)": a given name in parentheses after the name
+            out.append(Candidate(m.start("v"), m.end("v"), "NAME", "evidence:nickname", 0.9))
         for m in (_QUOTED_AFTER_RE.match(text, e), _QUOTED_BEFORE_RE.search(text, max(0, s - 48), s)):
             if m is None:
                 continue
@@ -1523,6 +1530,10 @@ _THANKS_BEFORE_RE = re.compile(r"(?i)\b(?:thanks|thank[ \t]you|thx|ty|regards|si
 _HANDOVER_PREPS = frozenset("to by with from".split())
 
 
+#: Officers of the police and the courts, whose initial and surname a note gives ("PD OFFICER R. HILL").
+_OFFICERS = frozenset("officer ofc deputy trooper detective".split())
+
+
 def _word_surname(t: _Tok) -> bool:
     """Is ``t`` a surname of three letters or more that is also an everyday or clinical word ("Baker", "STONE"), and no
     function word, cue word, role, credential or title? The helpers below say where such a word is a person."""
@@ -2219,7 +2230,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         # ("referral from cm joy.": a case manager's shorthand, not the unit after a number, "3 cm")
         case_manager = low == "cm" and not _NUMBER_BEFORE_RE.search(text, max(0, t.s - 12), t.s)
         cue = low in ROLES or low in LABELS or low in _CLINICIAN_ROLES or comm or (low == "with" and i > 0 and lows[i - 1] in _WITH_VERBS) \
-            or case_manager
+            or case_manager or low in _OFFICERS
         if cue and not last_tok and nk.low not in TITLES and nk.low not in RELATIONS:
             g = _cue_gap(text, t, nk)
             if g is not None and low == "md" and g.strip(" \t") and not (":" in g and i > 0 and lows[i - 1] in _MD_FIELD_WORDS):
@@ -2268,6 +2279,10 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                                any_word=colon and field and not (low in _TOPIC_LABELS and nk.cls == C))
                 if j == k and (role_surname or role_given and closing):
                     j = k + 1  # "RT BAKER GAVE", "rn bell re:": a surname the clinical vocabulary also claims
+                elif j == k and (low in ROLES or low in _OFFICERS) and nk.dot and nk.raw.isupper() and _is_initial(nk, text) and k + 1 < len(toks) \
+                        and _word_surname(toks[k + 1]) and _gap(text, nk, toks[k + 1]) == " " \
+                        and (toks[k + 1].case != "mixed" or toks[k + 1].raw[:1].isupper()):
+                    j = k + 2  # "PD OFFICER R. HILL (#4471)": a role, an initial and its dot, a surname that is a word
                 if j == k and low == "by" and nk.cls == U and 2 <= len(nk.raw) <= 3 and nk.raw.isalpha() \
                         and not text[nk.e : text.find("\n", nk.e) if "\n" in text[nk.e :] else len(text)].strip(" \t.;"):
                     j = k + 1  # "logged by ktw" closing its line: the writer's initials
