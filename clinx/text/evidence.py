@@ -496,9 +496,10 @@ def find_nicknames(text: str) -> list[Candidate]:
     return out
 
 
+#: A name in parentheses right after a found name, alone or after "goes by" ("[william] (will) [bui]", "(goes by bill)").
+_PAREN_NICKNAME_AFTER_RE = re.compile(r"[ \t]\((?:(?i:goes[ \t]by|aka|a\.k\.a\.|called|prefers)[ \t])?(?P<v>[A-Za-z][a-z'’-]{1,14}|[A-Z]{2,15})\)")
 #: A nickname in quotes right after a found name, in parentheses or not ("[NAME] (\"Ben\")"), or right before one
 #: ("pt: \"dutch\" [NAME]"), or before the legal name it stands for ("\"tiny\" (legal name [NAME])").
-_PAREN_NICKNAME_AFTER_RE = re.compile(r"[ \t]\((?:(?i:goes[ \t]by|aka|a\.k\.a\.|called|prefers)[ \t])?(?P<v>[A-Za-z][a-z'’-]{1,14}|[A-Z]{2,15})\)")
 _QUOTED_AFTER_RE = re.compile(r"[ \t]\(?[ \t]?[\"“'‘](?P<v>[A-Za-z][A-Za-z'’-]{0,14}(?:[ \t][A-Za-z][A-Za-z'’-]{1,14})?)[\"”'’]")
 _QUOTED_BEFORE_RE = re.compile(
     r"[\"“'‘](?P<v>[A-Za-z][A-Za-z'’-]{0,14}(?:[ \t][A-Za-z][A-Za-z'’-]{1,14})?)[\"”'’][ \t]{1,2}(?:\((?:legal|real|full)(?:[ \t]name)?:?[ \t]{1,2})?$",
@@ -897,8 +898,9 @@ _NOT_STREETS = frozenset("hold call file site time board duty record track vacat
 
 
 def streets_after_places(text: str, cands: list) -> list[Candidate]:
-    """The street after a removed business or institution and "on", or after a home's word and "on", as LOCATION
-    candidates ("at [fry's pharmacy] on broadway today", "[DISCOUNT DRUG MART] ON GRAND,", "apt on kedzie."). The
+    """The street after a removed business or institution and "on", after a home's word and "on", or after a found
+    place, a comma and "off", as LOCATION candidates ("at [fry's pharmacy] on broadway today", "[DISCOUNT DRUG MART] ON
+    GRAND,", "apt on kedzie.", "lives [broadmoor], off napoleon"). The
     street's word may be missing; its name is a name or unknown word, a common street name, or capitalised in a
     mixed-case line, and never a function, clinical or time word ("[CVS] on hold", "on file", "on monday")."""
     ends = {c.end for c in cands if c.category == "HOSPITAL"}
@@ -933,7 +935,9 @@ def streets_after_places(text: str, cands: list) -> list[Candidate]:
 
 def mixed_case_line(text: str, pos: int) -> bool:
     """Is the line of ``text`` holding ``pos`` written in mixed case, an earlier level's placeholders aside ("to pick up at
-    [HOSPITAL] on broadway" is a lower-case line)? There a capital is evidence; in a line of one case it is none."""
+    [HOSPITAL] on broadway" is a lower-case line)? There a capital is evidence; in a line of one case it is none. The
+    tokens' measure (:func:`_line_case`): one capital among fifty lower-case letters leaves a line lower case
+    ("Home/social: 1-story bungalow on archer ...")."""
     ls = text.rfind("\n", 0, pos) + 1
     le = text.find("\n", pos)
     line = text[ls : len(text) if le < 0 else le]

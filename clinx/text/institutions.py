@@ -1244,8 +1244,10 @@ scaffolding fence wall tree bike bicycle scooter skateboard motorcycle car truck
 def find_described_businesses(text: str) -> list[Candidate]:
     """Businesses, venues and congregations whose names are everyday words, where the note says what kind of place
     they are in a parenthesis beside the name: "FOOSH @ Bounce (trampoline park, Kapolei)", "dinner at Saffron (Indian
-    place on Elm)", "ran a florist (petals, on 3rd st)". The name is one to three words, none clinical, a function
-    word, a date's word or itself a kind of place ("at church (baptist church on main)" names none)."""
+    place on Elm)", "ran a florist (petals, on 3rd st)"; or after a venue word and before "on" and a street with a
+    street's word ("AT GOLD'S ON DORCHESTER AVE"), unless a spot or a thing on the street ("at the bus stop on elm ave"),
+    a kind after the name staying out of it ("Piccadilly cafeteria"). The name is one to three words, none clinical, a
+    function word, a date's word or itself a kind of place ("at church (baptist church on main)" names none)."""
     rxs = (_NAME_THEN_KIND_RE, _KIND_THEN_NAME_RE) if "(" in text else ()
     if " on " in text or " ON " in text:
         rxs += (_NAME_ON_STREET_RE,)
