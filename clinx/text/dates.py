@@ -319,7 +319,7 @@ def _may_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     prev = _prev_word(text, s)
     if prev in _MONTH_PREPOSITIONS and (word[0] == "M" or _MAY_CLOSED_RE.match(text, e)):
         return s, e
-    if (s > 0 and text[s - 1] == "~" or prev in ("out", "started", "stopped", "onset")) and _MAY_CLOSED_RE.match(text, e):
+    if (s > 0 and text[s - 1] == "~" or prev in _MONTH_VERBS) and _MAY_CLOSED_RE.match(text, e):
         return s, e  # "since ~may.", "ran out may.": the month closing its clause (the verb never does)
     return None
 
@@ -356,14 +356,14 @@ _MONTH_CUES = frozenset(
     # a plan's month ("fitting planned sept.", "f/u echo Aug", "repeat colonoscopy Oct")
     "planned repeat recheck f/u fu followup echo mri ct cxr colonoscopy mammogram "
     # an operation's month ("s/p L hip ORIF Aug.", "CABG Sept")
-    "orif tka tha tkr thr cabg pci ercp "
-    # a medication's or a finding's month ("started Aug;", "ran out may.", "(nadir 0.3 aug)", "onset jan")
-    "started stopped began out nadir onset diagnosed".split()
+    "orif tka tha tkr thr cabg pci ercp".split()
 )
+#: A medication's or a finding's month ("started Aug;", "ran out may.", "(nadir 0.3 aug)", "onset jan"): May's too.
+_MONTH_VERBS = frozenset("started stopped began out nadir onset diagnosed".split())
+_MONTH_CUES = _MONTH_CUES | _MONTH_VERBS
 #: Another month joined to this one ("(Jan, Mar)", "jan and oct 2022"): two months together date each other.
-_MONTH_ABBREV = r"(?:jan|feb|mar|apr|may|jun|june|jul|july|aug|sep|sept|oct|nov|dec)\.?"
-_MONTH_AFTER_RE = re.compile(r"(?i)(?:,[ \t]?|[ \t](?:and|&|or)[ \t]|/)" + _MONTH_ABBREV + r"(?![A-Za-z])")
-_MONTH_BEFORE_RE = re.compile(r"(?i)(?<![A-Za-z])" + _MONTH_ABBREV + r"(?:,[ \t]?|[ \t](?:and|&|or)[ \t]|/)$")
+_MONTH_AFTER_RE = re.compile(r"(?i)(?:,[ \t]?|[ \t](?:and|&|or)[ \t]|/)" + MONTH_ANY + r"\.?(?![A-Za-z])")
+_MONTH_BEFORE_RE = re.compile(r"(?i)(?<![A-Za-z])" + MONTH_ANY + r"\.?(?:,[ \t]?|[ \t](?:and|&|or)[ \t]|/)$")
 #: "since may." and "in may 2019" in lower case: the verb never ends a clause or comes before a year
 _MAY_CLOSED_RE = re.compile(r"[ \t]*(?:[.,;:)]|$|\n|['’]?\d\d\b|(?:19|20)\d\d\b)")
 
