@@ -321,7 +321,12 @@ def _may_ok(m: re.Match, text: str) -> tuple[int, int] | None:
         return s, e
     if (s > 0 and text[s - 1] == "~" or prev in _MONTH_VERBS) and _MAY_CLOSED_RE.match(text, e):
         return s, e  # "since ~may.", "ran out may.": the month closing its clause (the verb never does)
+    if _APOSTROPHE_YEAR_AFTER_RE.match(text, e):
+        return s, e  # "echo May '23": a year's two digits after an apostrophe follow no verb
     return None
+
+
+_APOSTROPHE_YEAR_AFTER_RE = re.compile(r"[ \t]{1,2}['’]\d\d\b")
 
 
 # "JAN OF THIS YEAR", "jan '19", "Oct 2018": a year after the month makes it a date
@@ -474,9 +479,9 @@ def date_range_ends(text: str, cands: list) -> list[Candidate]:
 
 
 def _year_range_ok(m: re.Match, text: str) -> tuple[int, int] | None:
-    """Two years, the second later and within a lifetime (``1985-1989``, ``2015-16``), unless a unit or a count
+    """Two years, the second later and within a lifetime (``1985-1989``, ``2015-16``, ``2015/2016``), unless a unit or a count
     follows (``2015-2020 mL``) or a room or a box comes before."""
-    a, b = re.split(r"[ \t]?[-–][ \t]?", m.group())
+    a, b = re.split(r"[ \t]?[-–][ \t]?|/", m.group())
     first = int(a)
     last = int(b) if len(b) == 4 else first // 100 * 100 + int(b)
     if not first < last <= first + 80:
@@ -627,9 +632,11 @@ DATE_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "date_season_year",
         # "spring of 2079", "Winter '98", "fall of 2019" ("fall 2019" alone is an event: s/p fall 2019)
-        r"\b(?:spring|summer|autumn|winter|fall(?=\s{1,3}of\b))\s{1,3}(?:of\s{1,3})?(?:(?:19|20)\d\d|['’]\d\d)\b",
+        # ("in fall 2021", "dx fall 2021", "fall '23": after "in" or a diagnosis, or before a year's two digits, a season)
+        r"\b(?:spring|summer|autumn|winter|fall(?=\s{1,3}of\b|\s{1,3}['’]\d)|(?<=\bin )fall|(?<=\bdx )fall)"
+        r"\s{1,3}(?:of\s{1,3})?(?:(?:19|20)\d\d|['’]\d\d)\b",
         "DATE", 0.85, flags=re.I,
-        gate=lambda t, low: ("spring" in low or "summer" in low or "autumn" in low or "winter" in low or "fall of" in low)
+        gate=lambda t, low: ("spring" in low or "summer" in low or "autumn" in low or "winter" in low or "fall" in low)
         and any(map(str.isdigit, t)),
     ),
     Recognizer(
@@ -642,8 +649,11 @@ DATE_RECOGNIZERS: list[Recognizer] = [
 #: Studies whose year stands before their findings' colon ("MRI 2023: ...").
 _STUDY_WORDS = frozenset(
     "mri mra ct cta echo tte tee eeg emg cxr xr xray pet colonoscopy egd mammo mammogram dexa pft pfts cath biopsy "
-    "bx holter ekg ecg us ultrasound angio angiogram".split()
+    "bx holter ekg ecg us ultrasound angio angiogram dxa".split()
 )
+#: Words before a year and its colon that make the year a date: a study's ("MRI 2023:") or "in" ("Last DXA in 2016:"; a
+#: nurse's time-stamped entry never follows "in").
+_STUDY_YEAR_BEFORE = _STUDY_WORDS | {"in"}
 
 #: Year-only recognisers, off when ``years="keep"``.
 YEAR_RECOGNIZERS: list[Recognizer] = [
@@ -661,7 +671,7 @@ YEAR_RECOGNIZERS.append(
         # leaves a year before a colon: "2030: pt resting" is a nurse's time-stamped entry); led by the year's digits,
         # the study's word checked behind it (a scan for a word list in any case costs a tenth of a note's rules)
         r"[12](?<![\w/.:,#-][12])(?:(?<=1)9\d\d|(?<=2)0[0-3]\d)(?=:)",
-        "DATE", 0.85, validator=lambda m, text: m.span() if _prev_word(text, m.start()) in _STUDY_WORDS else None,
+        "DATE", 0.85, validator=lambda m, text: m.span() if _prev_word(text, m.start()) in _STUDY_YEAR_BEFORE else None,
         gate=lambda t, low: ":" in t and _YEAR_GATE_RE.search(t) is not None,
     )
 )
@@ -669,8 +679,11 @@ YEAR_RECOGNIZERS.append(
     Recognizer(
         "date_year_range",
         # "ARMY 1985-1989", "(Fosamax 2015-2020)", "2015-16": date_year's look-arounds refuse each half of a range
-        r"[12](?<![\w/.:,#-][12])(?:(?<=1)9\d\d|(?<=2)0[0-3]\d)[ \t]?[-–][ \t]?(?:19\d\d|20[0-3]\d|\d\d)(?![\w/%:-]|[.,]\d)",
-        "DATE", 0.85, validator=_year_range_ok, gate=lambda t, low: _YEAR_GATE_RE.search(t) is not None and ("-" in t or "–" in t),
+        # ("cataracts OU 2015/2016": two whole years, a slash between them)
+        r"[12](?<![\w/.:,#-][12])(?:(?<=1)9\d\d|(?<=2)0[0-3]\d)(?:[ \t]?[-–][ \t]?(?:19\d\d|20[0-3]\d|\d\d)|/(?:19\d\d|20[0-3]\d))"
+        r"(?![\w/%:-]|[.,]\d)",
+        "DATE", 0.85, validator=_year_range_ok,
+        gate=lambda t, low: _YEAR_GATE_RE.search(t) is not None and ("-" in t or "–" in t or "/" in t),
     )
 )
 DATE_RECOGNIZERS.append(

@@ -20,6 +20,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
+#: An ordinal over 89 ("102ND", "91st"): the gate of age_ordinal_birthday, led by its digits.
+_ORDINAL_OVER_89_RE = re.compile(r"(?<!\d)(?:9\d|1[01]\d)(?:st|nd|rd|th)\b", re.I)
+
 #: validator(match, text) -> (start, end) to mask, or None to drop the match
 Validator = Callable[[re.Match, str], "tuple[int, int] | None"]
 #: gate(text, lower_text) -> False when the pattern cannot match
@@ -1044,6 +1047,19 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?i)\b(?:is|aged?|turned|turns)[ \t]{1,2}(?P<v>(?:ninety|one[ \t-]hundred)(?:[ \t-](?:and[ \t])?(?:one|two|three|four|five|six|seven|eight|nine|ten))?)\b"
         r"(?![ \t-]*(?:percent|%|degrees?|deg|°|point|one|two|three|four|five|six|seven|eight|nine|mg|ml|minutes?|mins?|seconds?|pounds?|lbs?|kg|times))",
         "AGE", 0.85, gate=lambda t, low: "ninety" in low or "hundred" in low,
+    ),
+    # "mrs. ada quarshie, ninety-three, at request of": an age over 89 in words between commas after a name
+    Recognizer(
+        "age_in_words_apposed",
+        r"(?i)(?<=,[ \t])(?P<v>(?:ninety|one[ \t-]hundred)(?:[ \t-](?:and[ \t])?(?:one|two|three|four|five|six|seven|eight|nine))?),",
+        "AGE", 0.85, gate=lambda t, low: "ninety" in low or "hundred" in low,
+    ),
+    # "A STORY FOR HER 102ND IN NOVEMBER", "his 95th birthday": an ordinal over 89 after a possessive is a birthday
+    # (not a growth chart's "her 95th percentile")
+    Recognizer(
+        "age_ordinal_birthday",
+        r"(?i)\b(?:her|his|my|their)[ \t](?P<v>(?:9\d|1[01]\d)(?:st|nd|rd|th))\b(?![ \t]*(?:percentile|%ile|centile|%|pctl))",
+        "AGE", 0.85, gate=lambda t, low: _ORDINAL_OVER_89_RE.search(t) is not None,
     ),
     Recognizer(
         "age_turned",

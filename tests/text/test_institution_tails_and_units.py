@@ -217,8 +217,10 @@ def test_clinical_pairs_and_counts_stay(text):
 @pytest.mark.parametrize(
     "text,left",
     [("pt is ninety-three", "ninety"), ("aged ninety one", "ninety"), ("turned 90 last week", "90"),
-     ("DOB 1/1/1930 (94)", "94"), ("mother (age 93) lives alone", "93")],
-    ids=["words_after_is", "words_after_aged", "after_turned", "parenthesis_after_birth_date", "age_word_after_relative"],
+     ("DOB 1/1/1930 (94)", "94"), ("mother (age 93) lives alone", "93"), ("visited mrs. ada quarshie, ninety-three, at", "ninety"),
+     ("A STORY FOR HER 102ND IN NOVEMBER", "102"), ("for his 91st birthday", "91")],
+    ids=["words_after_is", "words_after_aged", "after_turned", "parenthesis_after_birth_date", "age_word_after_relative",
+         "words_between_commas", "ordinal_after_possessive", "birthday_ordinal"],
 )
 def test_ages_over_89_in_more_forms_are_removed(text, left):
     assert left not in _l2(text)
@@ -229,8 +231,9 @@ def test_the_word_age_after_a_relative_is_no_name():
 
 
 @pytest.mark.parametrize(
-    "text", ["pt turned 90 degrees in bed", "turn q2h, turned 95%", "sat is ninety percent", "the fever is ninety nine point 5"],
-    ids=["degrees", "percent", "percent_in_words", "reading_in_words"],
+    "text", ["pt turned 90 degrees in bed", "turn q2h, turned 95%", "sat is ninety percent", "the fever is ninety nine point 5",
+             "weight at her 95th percentile"],
+    ids=["degrees", "percent", "percent_in_words", "reading_in_words", "growth_percentile"],
 )
 def test_numbers_that_are_no_ages_stay(text):
     assert "[AGE]" not in _l2(text)

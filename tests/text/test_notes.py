@@ -154,22 +154,32 @@ def test_institutions_and_places(text, gone):
         ("2 admissions this yr (Jan, Mar) for aspiration PNA.", "Mar"),
         ("PLAVIX 75 (STOPPED ON HIS OWN ~JAN).", "JAN"),
         ("for bp, ran out may. no known stroke", "may"),
+        ("Last DXA in 2016: T-score -3.1", "2016"),
+        ("PSH: cataracts OU 2015/2016, R TKA", "2015"),
+        ("HFpEF (EF 60%, echo May '23), hypothyroid", "May"),
+        ("dementia dx fall 2021, bell's palsy", "fall"),
+        ("UBW 70 kg in fall '23", "fall"),
     ],
     ids=["month_day", "apostrophe_year", "short_year", "month_ordinal", "lower_month_ordinal", "ordinal_of_month",
          "the_ordinal", "month_year", "weekday_abbrev", "month_alone", "caps_month_day", "equal_halves_after_adm",
          "after_discharge_short", "day_first_after_adm", "year_ending_a_span", "study_year_before_findings",
-         "months_listed_together", "approximate_month", "may_closing_its_clause_after_out"],
+         "months_listed_together", "approximate_month", "may_closing_its_clause_after_out", "year_before_colon_after_in",
+         "two_years_with_a_slash", "may_before_apostrophe_year", "fall_after_dx", "fall_before_apostrophe_year"],
 )
 def test_dates_as_clinicians_write_them(text, gone):
     assert gone not in _out(text)
 
 
 @pytest.mark.parametrize("text", ["NPO until 2100 tonight", "hold heparin until 2000", "2030: pt resting, no distress",
-                                  "we may stop the drip", "ran out of meds"],
+                                  "we may stop the drip", "ran out of meds", "ratio 2019/2015 taken"],
                          ids=["round_clock_ending_a_span", "round_clock_after_until", "time_stamped_entry", "may_the_verb",
-                              "out_of"])
+                              "out_of", "later_year_first"])
 def test_clock_times_stay(text):
     assert _out(text) == text
+
+
+def test_a_fall_in_a_year_keeps_its_word():
+    assert _out("s/p fall 2019 with hip fx") == "s/p fall [DATE] with hip fx"
 
 
 def test_ages_over_89_in_capitals():
