@@ -89,6 +89,7 @@ rt rrt sw cna pct staff aide pca sitter secretary receptionist coordinator direc
 dietitian nutritionist rd caseworker advocate sponsor landlord mentor tutor doula foreman physio
 paramedic sonographer technologist scribe medic dispatcher attg worker volunteer phlebotomist student spta pta
 rns lpns cnas nps
+emt emt-p emt-b emt-i aemt
 """.split()
 )
 LABELS = frozenset(
@@ -108,7 +109,10 @@ _CLAUSE_END_RE = re.compile(r"[ \t]*(?:[,.;:)!?]|\n|$)")
 # labels after which an ambiguous word is still not a name ("pt will", "called back")
 _WEAK_LABELS = frozenset("patient pt by per called seen read contact call".split())
 #: Verbs of care before "by": the surname after them may be an everyday word too ("seen by smith", "EVALUATED BY HILL").
-_BY_VERBS = frozenset("seen evaluated examined assessed followed managed reviewed cosigned co-signed consulted called paged visited".split())
+_BY_VERBS = frozenset(
+    "seen evaluated examined assessed followed managed reviewed cosigned co-signed consulted called paged visited "
+    "dictated transcribed signed authored documented".split()
+)
 CREDENTIALS = frozenset(
     """
 md m.d do d.o rn np pa pa-c phd dpt licsw lcsw otr otr/l crna rvt facc facs cnm lpn lvn mph msw pharmd dds dmd
@@ -1568,7 +1572,9 @@ def _word_surname_after_initial(text: str, toks: list, k: int) -> bool:
 def _is_initial(t: _Tok, text: str) -> bool:
     # "F/U", "S/P", "I&O" hold single letters too: an initial stands after a blank, a line start or a
     # signature's dash ("--W. Ferreira RN")
-    return len(t.raw) == 1 and t.raw.isalpha() and (t.dot or t.raw.isupper()) and (t.s == 0 or text[t.s - 1] in " \t\n(-")
+    # (a hyphen after a letter joins a word's tail: the P of "EMT-P" is no initial)
+    return len(t.raw) == 1 and t.raw.isalpha() and (t.dot or t.raw.isupper()) and (
+        t.s == 0 or text[t.s - 1] in " \t\n(" or text[t.s - 1] == "-" and (t.s == 1 or not text[t.s - 2].isalnum()))
 
 
 def _name_ok(t: _Tok, allow_ambiguous: bool) -> bool:
@@ -2008,6 +2014,8 @@ def _verb_follows(text: str, toks: list, j: int) -> bool:
         nx = toks[j + 1]
         if nx.low in _NAME_THEN_PREP:
             return False  # "case manager ray from the cole center": where the person works, no verb's object
+        if nx.dot and _is_initial(nx, text) and _gap(text, t, nx) == " ":
+            return False  # "RN Grace K. at bedside": the initial of a surname, no verb's object ("K" is potassium too)
         if _finite_verb(nx):
             return False  # "SON WILL CALLED FROM ALBANY", "NURSE GRACE GAVE REPORT": the name is the subject
         if nx.low in _SUBJECT_MODALS and nx.low != t.low and j + 2 < len(toks) and toks[j + 2].cls in (W, C, A):
@@ -2283,10 +2291,12 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                                any_word=colon and field and not (low in _TOPIC_LABELS and nk.cls == C))
                 if j == k and (role_surname or role_given and closing):
                     j = k + 1  # "RT BAKER GAVE", "rn bell re:": a surname the clinical vocabulary also claims
-                elif j == k and (low in ROLES or low in _OFFICERS) and nk.dot and nk.raw.isupper() and _is_initial(nk, text) and k + 1 < len(toks) \
+                elif j == k and (low in ROLES or low in _OFFICERS or low == "by" and i > 0 and lows[i - 1] in _BY_VERBS) \
+                        and nk.dot and nk.raw.isupper() and _is_initial(nk, text) and k + 1 < len(toks) \
                         and _word_surname(toks[k + 1]) and _gap(text, nk, toks[k + 1]) == " " \
                         and (toks[k + 1].case != "mixed" or toks[k + 1].raw[:1].isupper()):
-                    j = k + 2  # "PD OFFICER R. HILL (#4471)": a role, an initial and its dot, a surname that is a word
+                    j = k + 2  # "PD OFFICER R. HILL (#4471)", "Dictated by R. Hill": a role, an officer or a verb of
+                    # writing or care and "by", an initial and its dot, a surname that is a word
                 if j == k and low == "by" and nk.cls == U and 2 <= len(nk.raw) <= 3 and nk.raw.isalpha() \
                         and not text[nk.e : text.find("\n", nk.e) if "\n" in text[nk.e :] else len(text)].strip(" \t.;"):
                     j = k + 1  # "logged by ktw" closing its line: the writer's initials

@@ -1084,8 +1084,8 @@ def typists_after_names(text: str, cands: list[Candidate]) -> list[Candidate]:
 
 #: A capital's initial right before a name: with its dot, or without one when it is no pronoun, article or sex
 #: ("T. Oyelowo", "K HOLLOWAY", "T.Q. Nguyen"; not "I Smith", "A Smith", "45 F Jones"), after a blank, a line's start
-#: or "(" or a dash ("—S. Oduya, PharmD": a signature's em dash).
-_INITIAL_BEFORE_RE = re.compile(r"(?:^|(?<=[ \t\n(\-—–]))(?<!\d[ \t])((?:[A-Z]\.){1,3}|[B-EG-HJ-LN-Z])[ \t]{1,2}$")
+#: or "(" or a dash ("—S. Oduya, PharmD": a signature's em dash; not a hyphen after a letter, the tail of "EMT-P").
+_INITIAL_BEFORE_RE = re.compile(r"(?:^|(?<=[ \t\n(—–])|(?<=(?<!\w)-))(?<!\d[ \t])((?:[A-Z]\.){1,3}|[B-EG-HJ-LN-Z])[ \t]{1,2}$")
 
 
 def initials_before_names(text: str, cands: list[Candidate]) -> list[Candidate]:

@@ -87,8 +87,15 @@ def test_title_evidence_does_not_overreach(text, kept):
     ("son william (will) bui is hcp, cell 857-555-0190", "(will)", "is hcp"),
     ("hcp is son william strand (goes by bill) 301-555-0164.", "by bill", "goes by"),
     ("John Smith (HCP) called back", None, "(HCP)"),
+    ("Dictated by R. Hill 5/9/2022 16:45", "Hill", "Dictated by"),
+    ("CREW: EMT-P M. KING / EMT-B T. ROSE", "KING", "EMT-P"),
+    ("CREW: EMT-P M. KINGSLEY / EMT-B T. ROSENBAUM", "KINGSLEY", "EMT-P"),
+    ("Called by RN Faith K. for acute confusion", "Faith", "RN"),
+    ("nurse will check k. level", None, "will check k. level"),
 ], ids=["officer_initial_word_surname", "role_initial_capitalised_word_surname", "lower_side_and_body_part",
-        "nickname_between_given_and_surname", "goes_by_after_the_name", "abbreviation_after_the_name"])
+        "nickname_between_given_and_surname", "goes_by_after_the_name", "abbreviation_after_the_name",
+        "dictated_by_initial_word_surname", "emt_grade_initial_word_surname", "emt_grade_letter_is_no_initial",
+        "role_given_word_then_initial", "modal_before_a_lower_letter"])
 def test_names_beside_roles_and_names(text, gone, kept):
     out = _out(text)
     assert (gone is None or gone not in out) and kept in out, out
