@@ -540,6 +540,9 @@ _KINDS_OF_SERVICE = frozenset({"meals on wheels", "dial a ride", "dial-a-ride", 
 _RELATION_BEFORE_RE = re.compile(r"(?i)\b(?:" + "|".join(map(re.escape, sorted(RELATIONS, key=len, reverse=True))) + r")[ \t]*[,:]?[ \t]*$")
 #: Units of a hospital named by two words, which stay after the hospital's name as a unit's word does ("LAKESIDE CATH LAB").
 _UNITS_OF_TWO_WORDS = frozenset({"cath lab", "step down", "labor deck", "burn unit"})
+#: A hospital's unit of one word that stays after the hospital's name however sure the tagger is ("PROVIDENCE PSYCH",
+#: "denver health psych": the tune notes' writers leave it out of the name three times in four).
+_UNITS_OF_ONE_WORD = frozenset({"psych"})
 #: The ECG's ST segment and what notes say of it.
 _ST_SEGMENT_RE = re.compile(r"(?i)st[ \t-]+(?:segments?|elevations?|depressions?|changes?|abnormalit|waves?|flatten|t[ \t/-]?waves?)")
 
@@ -582,6 +585,8 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
                     idx = idx[:-1]  # (and the "and" or "&" before it)
         if cat == "HOSPITAL" and len(idx) > 2 and " ".join(_low(toks[i][2]) for i in idx[-2:]) in _UNITS_OF_TWO_WORDS:
             idx = idx[:-2]  # "LAKESIDE CATH LAB": the hospital's unit after its name is the unit's
+        elif cat == "HOSPITAL" and len(idx) > 1 and _low(toks[idx[-1]][2]) in _UNITS_OF_ONE_WORD:
+            idx = idx[:-1]
         if not idx:
             continue
         least = min(sure(i) for i in idx)
