@@ -1246,6 +1246,76 @@ scaffolding fence wall tree bike bicycle scooter skateboard motorcycle car truck
 )
 
 
+#: A venue word and a business's name of one to three words, closing the text before an "on" ("lifts at crunch", "ran
+#: d'amico's"): matched backwards from each " on " of a note (most have a few; a scan from every word costs more).
+_VENUE_NAME_BEFORE_ON_RE = re.compile(
+    r"(?i)(?:^|(?<=[\s(]))(?:at|ran|runs|owns|owned)[ \t]{1,2}"
+    r"(?P<name>[^\W\d_](?:[^\W\d_]|['’&.-])*(?:[ \t][^\W\d_](?:[^\W\d_]|['’&.-])*){0,2})$"
+)
+#: A street named by one or two words with no street's word, closing its clause after "on" ("on foothill. no guns", "on
+#: tchoupitoulas 2x/wk", "on atwells 40 yrs", "on laurel canyon w/ compadres", "on huntsville most sundays").
+_BARE_STREET_RE = re.compile(
+    r"(?P<street>[^\W\d_][\w'’-]*(?:[ \t][^\W\d_][\w'’-]*)?)"
+    r"(?=[ \t]*(?:[.,;:)\n]|$)|[ \t]+(?:\d|x\d|w/|(?:with|most|every|since|for|until|til|twice|once|daily|weekly|nightly)\b))"
+)
+_ON_RE = re.compile(r"[ \t][oO][nN][ \t]{1,2}")
+#: Words after "on" that say a state, not a street ("henry ford on hold").
+_NOT_STREETS = frozenset(
+    "hold call duty leave board track time schedule regimen therapy treatment diet watch alert file record site scene "
+    "arrival admission discharge".split()
+)
+#: Words after "at" that say a state, not a business ("BP AT TARGET ON CURRENT REGIMEN", "at goal on").
+_NOT_BUSINESSES = frozenset("target goal risk rest work home night times least bedside baseline peace ease odds fault".split())
+#: Verbs after which "at" aims at someone, not a place ("yelling at pedestrians on halsted").
+_AT_SOMEONE_VERBS = frozenset(
+    "yelling yelled yells shouting shouted screaming screamed staring stared looking looked pointing pointed swearing "
+    "swore cursing laughing laughed throwing threw swinging swung lunging lunged spitting spat aimed aiming angry mad "
+    "upset barking".split()
+)
+
+
+def _prev_word_low(text: str, i: int) -> str:
+    """The word right before offset ``i``, lower case ("" at the start)."""
+    m = re.search(r"([^\W\d_][\w'-]*)[ \t]*$", text[max(0, i - 24) : i])
+    return m.group(1).lower() if m else ""
+
+
+def find_businesses_on_bare_streets(text: str) -> list[Candidate]:
+    """A business named by everyday or unknown words after a venue word, and the street it stands on named with no
+    street's word, closing its clause ("lifts at crunch on foothill.", "climbs at gravity on tchoupitoulas 2x/wk",
+    "ran d'amico's on atwells 40 yrs"): the business (HOSPITAL) and the street (LOCATION). Neither may be a clinical,
+    function, date or time word, a kind of place, a spot on a street, a role or a relative ("at home on weekends", "at
+    rest on tte", "at church on sunday", "at her daughter's on fullerton" keeps its daughter); in mixed case both are
+    capitalised (the capitalised passes find most of those)."""
+    out = []
+    for on in _ON_RE.finditer(text):
+        m = _VENUE_NAME_BEFORE_ON_RE.search(text, max(0, on.start() - 48), on.start())
+        st = _BARE_STREET_RE.match(text, on.end()) if m is not None else None
+        if st is None:
+            continue
+        words, streets = m.group("name").split(), st.group("street").split()
+        if streets[-1].lower() in _E.STREET_SUFFIXES or any(w.lower() in _NOT_STREETS for w in streets) \
+                or words[0].lower() in _NOT_BUSINESSES or _prev_word_low(text, m.start()) in _AT_SOMEONE_VERBS:
+            continue  # (a street's word: find_described_businesses's; "on hold"; "at target"; "yelling at pedestrians")
+        if len(streets) == 2 and _E.classify(streets[1].lower()) in (_E.W, _E.C):
+            continue  # a street of two words ends in a name's or an unknown word ("laurel canyon"; not "current regimen")
+        bare = [w.lower().replace("’", "'") for w in words]
+        bare = [w[:-2] if w.endswith("'s") else w for w in bare]
+        low_streets = [w.lower() for w in streets]
+        line = text[text.rfind("\n", 0, on.start()) + 1 : on.start()]
+        if any(c.isupper() for c in line) and any(c.islower() for c in line) and not (
+                words[0][:1].isupper() and streets[0][:1].isupper()):
+            continue
+        if any(w in _L.FUNCTION_WORDS or w in DATE_WORDS or w in BUSINESS_KINDS or w in SERVICE_KINDS or w in _STREET_SPOTS
+               or w in _E.ROLES or w in _E.RELATIONS or _E.classify(w) == _E.C for w in bare + low_streets):
+            continue
+        if names_no_institution(bare) or bare[0] in GENERIC_QUALIFIERS:
+            continue
+        out.append(Candidate(m.start("name"), m.end("name"), "HOSPITAL", "rule:business_on_bare_street", 0.8))
+        out.append(Candidate(st.start("street"), st.end("street"), "LOCATION", "rule:business_on_bare_street", 0.8))
+    return out
+
+
 def find_described_businesses(text: str) -> list[Candidate]:
     """Businesses, venues and congregations whose names are everyday words, where the note says what kind of place
     they are in a parenthesis beside the name: "FOOSH @ Bounce (trampoline park, Kapolei)", "dinner at Saffron (Indian
@@ -1759,4 +1829,4 @@ def _sentence_start(text: str, pos: int) -> bool:
 from clinx.text import evidence as _E  # noqa: E402
 from clinx.text import lexicons as _L  # noqa: E402
 
-__all__ = ["articles_of_institutions", "find_affiliations", "find_capitalised_institutions", "find_kinds_of_places", "find_placement_replies", "join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_described_businesses", "BUSINESS_KINDS", "find_institution_fields", "find_header_institutions", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]
+__all__ = ["articles_of_institutions", "find_affiliations", "find_capitalised_institutions", "find_kinds_of_places", "find_placement_replies", "join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_described_businesses", "find_businesses_on_bare_streets", "BUSINESS_KINDS", "find_institution_fields", "find_header_institutions", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]

@@ -71,6 +71,7 @@ from clinx.text.institutions import (
     find_hospital_acronyms,
     find_institutions_before_units,
     find_described_businesses,
+    find_businesses_on_bare_streets,
     find_parenthesised_institutions,
     join_institution_parts,
     names_no_institution,
@@ -1369,6 +1370,7 @@ class RuleRecognizer:
         cands.extend(find_header_institutions(text))
         cands.extend(find_parenthesised_institutions(text))
         cands.extend(find_described_businesses(text))
+        cands.extend(find_businesses_on_bare_streets(text))
         cands.extend(find_institutions_before_units(text))
         cands.extend(find_hospital_acronyms(text))
         cands.extend(find_affiliations(text))

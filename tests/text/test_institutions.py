@@ -425,6 +425,36 @@ def test_a_spot_before_a_street_is_kept(text, kept):
     _assert_kept_in_every_case(text, kept)
 
 
+# A business of everyday or unknown words after a venue word, and the street with no street's word it stands on.
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("lifts at crunch on foothill. no guns in home", ["crunch", "foothill"]),
+        ("climbs at gravity on tchoupitoulas 2x/wk.", ["gravity", "tchoupitoulas"]),
+        ("hapkido at jung's on western 2x/wk, 2-3 beers", ["jung", "western"]),
+    ],
+    ids=["everyday_word_business_and_street", "street_before_a_frequency", "possessive_business"],
+)
+def test_a_business_on_a_bare_street_goes(text, gone):
+    _assert_gone_in_every_case(text, gone)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("at home on weekends.", "at home on weekends"),
+        ("pt at bedside on 2l.", "at bedside on 2l"),
+        ("stays at the arbors on hold.", "on hold"),
+        ("bib police after yelling at pedestrians on halsted.", "yelling at pedestrians"),
+        ("at goal on lisinopril 10 daily", "at goal on lisinopril"),
+        ("BP AT TARGET ON CURRENT REGIMEN", "at target on current regimen"),
+    ],
+    ids=["home_on_days", "spot_on_oxygen", "on_hold", "aimed_at_people", "clinical_goal_on_a_drug", "target_on_a_regimen"],
+)
+def test_what_is_no_business_before_on_is_kept(text, kept):
+    _assert_kept_in_every_case(text, kept)
+
+
 def test_the_kind_after_a_business_before_its_street_is_left_out_of_the_name():
     from clinx.text.institutions import find_described_businesses
 
