@@ -88,7 +88,7 @@ class _FixedTagger:
 def _gated(text: str, tags: list[str]) -> list[tuple[str, str]]:
     ner = crf.CrfNer.__new__(crf.CrfNer)
     ner.tagger, ner.min_marginal, ner.identity = _FixedTagger(tags), 0.5, "crf-test"
-    ner.lower_tagger = ner.tagger
+    ner.lower_tagger = ner.upper_tagger = ner.tagger
     assert len(crf.tokens(text)) == len(tags)
     return [(text[c.start : c.end], c.category) for c in ner.find(text)]
 
@@ -164,7 +164,7 @@ def test_gate_keeps_a_clinical_word_the_model_is_sure_closes_an_organisation():
     tagger = _FixedTagger(tags)
     tagger.marginal = lambda _l, i: 0.4 if i == 4 else 0.99
     ner.tagger, ner.min_marginal, ner.identity = tagger, 0.8, "crf-test"
-    ner.lower_tagger = ner.tagger
+    ner.lower_tagger = ner.upper_tagger = ner.tagger
     text = "PT at Peak Performance PT."
     assert [text[c.start : c.end] for c in ner.find(text)] == ["Peak Performance"]
     assert _gated("the Okafor Clinic of", ["O", "B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL"]) == [("Okafor Clinic", "HOSPITAL")]
@@ -177,7 +177,7 @@ def test_below_the_names_threshold_a_phrase_of_everyday_words_is_no_place():
         tagger = _FixedTagger(tags)
         tagger.marginal = lambda _l, _i: p
         ner.tagger, ner.min_marginal, ner.identity = tagger, crf.MIN_MARGINAL, "crf-test"
-        ner.lower_tagger = ner.tagger
+        ner.lower_tagger = ner.upper_tagger = ner.tagger
         return [text[c.start : c.end] for c in ner.find(text)]
 
     assert unsure("info from chart and ems.", ["O", "O", "B-HOSPITAL", "I-HOSPITAL", "I-HOSPITAL", "O"]) == []
@@ -199,7 +199,7 @@ def test_gate_drops_spans_the_model_is_unsure_of():
     tagger = _FixedTagger(["O", "B-NAME"])
     tagger.marginal = lambda _l, _i: 0.3
     ner.tagger, ner.min_marginal, ner.identity = tagger, 0.5, "crf-test"
-    ner.lower_tagger = ner.tagger
+    ner.lower_tagger = ner.upper_tagger = ner.tagger
     assert ner.find("saw Okafor") == []
 
 
@@ -243,7 +243,10 @@ def test_the_shipped_model_card_names_its_data_and_no_blind_notes():
     # the model for lines in lower case learnt from the same notes, each in lower case
     lower = json.loads((crf.model_path().parent / "crf_l2_lower.crfsuite.json").read_text())
     assert lower["lower"] is True and [t["file"] for t in lower["trained_on"]] == files
-    assert crf.CrfNer().identity.endswith("-" + lower["sha256_12"])
+    # and the model for lines in capitals, each in capitals
+    upper = json.loads((crf.model_path().parent / "crf_l2_upper.crfsuite.json").read_text())
+    assert upper["upper"] is True and not upper["lower"] and [t["file"] for t in upper["trained_on"]] == files
+    assert crf.CrfNer().identity == f"crf-{card['sha256_12']}-{lower['sha256_12']}-{upper['sha256_12']}"
 
 
 def test_the_gate_threshold_is_a_setting_and_part_of_the_identity():
@@ -351,7 +354,7 @@ class _RecordingTagger(_FixedTagger):
 
 def _recording_ner():
     ner = crf.CrfNer.__new__(crf.CrfNer)
-    ner.tagger, ner.lower_tagger = _RecordingTagger("O"), _RecordingTagger("B-NAME")
+    ner.tagger, ner.lower_tagger, ner.upper_tagger = _RecordingTagger("O"), _RecordingTagger("B-NAME"), _RecordingTagger("O")
     ner.min_marginal, ner.identity = 0.5, "crf-test"
     return ner
 
@@ -360,8 +363,8 @@ def test_lines_of_a_note_typed_in_lower_case_go_to_the_lower_case_model():
     ner = _recording_ner()
     text = "SEEN BY OKAFOR TODAY\nfern agrees with plan\nPLAN: CALL OKAFOR"
     found = " ".join(text[c.start : c.end] for c in ner.find(text))
-    # the lower-case line went to the lower-case model; the lines in capitals to the shipped one, in two runs
-    assert ner.lower_tagger.calls == [4] and ner.tagger.calls == [4, 4]
+    # the lower-case line went to the lower-case model; the lines in capitals to the capitals' one, in two runs
+    assert ner.lower_tagger.calls == [4] and ner.upper_tagger.calls == [4, 4] and ner.tagger.calls == []
     assert "fern" in found and "OKAFOR" not in found
 
 
@@ -369,9 +372,24 @@ def test_a_note_in_sentence_case_goes_to_the_shipped_model_whole():
     # its lower-case lines are a paragraph's wrapped lines, not a note typed in lower case
     ner = _recording_ner()
     assert ner.find("Exam: the right groin is tender. The\ntesticles are nontender.") == []
-    assert ner.tagger.calls == [13] and ner.lower_tagger.calls == []
+    assert ner.tagger.calls == [13] and ner.lower_tagger.calls == [] and ner.upper_tagger.calls == []
+
+
+def test_the_plain_case_models_pass_the_gate_with_a_margin():
+    def found(text, which):
+        ner = crf.CrfNer.__new__(crf.CrfNer)
+        ner.tagger, ner.lower_tagger, ner.upper_tagger = _RecordingTagger("O"), _RecordingTagger("O"), _RecordingTagger("O")
+        tagger = _FixedTagger(["O", "O", "B-NAME", "O"])
+        tagger.marginal = lambda _l, _i: crf.MIN_MARGINAL - crf.PLAIN_CASE_MARGIN / 2
+        setattr(ner, which, tagger)
+        ner.min_marginal, ner.identity = crf.MIN_MARGINAL, "crf-test"
+        return [text[c.start : c.end] for c in ner.find(text)]
+
+    # a name the capitals' model is a little less sure of than the threshold passes; the shipped model's does not
+    assert found("SEEN BY OKAFOR TODAY", "upper_tagger") == ["OKAFOR"]
+    assert found("Seen by Okafor today", "tagger") == []
 
 
 def test_a_model_given_alone_reads_every_line():
     ner = crf.CrfNer(model=crf.model_path())
-    assert ner.lower_tagger is ner.tagger and ner.identity.count("-") == 1
+    assert ner.lower_tagger is ner.tagger and ner.upper_tagger is ner.tagger and ner.identity.count("-") == 1
