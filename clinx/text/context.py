@@ -49,7 +49,7 @@ from clinx.text.institutions import articles_of_institutions, complete_instituti
 from clinx.text.lexicons import first_names, fold
 from clinx.text.ner import make_ner
 from clinx.text.rules import (
-    NON_NAMES, _extend_name_left, given_names_before_names, initials_before_names, middle_initials_after_names, name_gazetteer, phone_extensions, signer_codes,
+    NON_NAMES, _extend_name_left, given_names_before_names, initials_before_names, middle_initials_after_names, given_names_after_header_surnames, name_gazetteer, phone_extensions, signer_codes,
     typists_after_names,
 )
 
@@ -608,6 +608,7 @@ class ContextLevel:
         cands = cands + initials_before_names(text, cands)  # "—S. [Oduya]": and their initials
         cands = cands + given_names_before_names(text, cands)  # "house mgr will [tsosie]": and given names that are words
         cands = cands + middle_initials_after_names(text, cands)  # "PT: [OKONJO, FAITH] A.   MRN": and middle initials
+        cands = cands + given_names_after_header_surnames(text, cands)  # "PATIENT: [BROWN], WILL   MRN": and given names
         cands = cands + nicknames_of_found_names(text, cands)  # "[NAME] (\"Ben\")": and the names they go by
         # "[VETERANS HOME] AT [CARVERTON]": the small word between two parts of one institution's name that the model,
         # or the model and L1, found apart (L1 joins its own parts): "AT" left would keep the name from being removed

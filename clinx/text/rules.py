@@ -1212,6 +1212,29 @@ def middle_initials_after_names(text: str, cands: list[Candidate]) -> list[Candi
     return out
 
 
+#: A given name after a header's surname and its comma, filling the field: before two blanks, the line's end or the
+#: header's next field ("PATIENT: BROWN, WILL   MRN", "RESIDENT: DELACROIX, MAE   DOB").
+_GIVEN_FILLING_FIELD_RE = re.compile(
+    r",[ \t]?([^\W\d_][\w'’-]{1,20})(?=[ \t]{2,}|[ \t]*(?:$|\n)|" + HEADER_FIELD_AFTER + ")"
+)
+
+
+def given_names_after_header_surnames(text: str, cands: list[Candidate]) -> list[Candidate]:
+    """The given name after a NAME candidate or a ``[NAME]`` placeholder that follows the patient's label and a comma,
+    filling the field ("PATIENT: [BROWN], WILL   MRN", "RESIDENT: [DELACROIX], MAE   DOB"), as a NAME candidate,
+    though it is a word, a modal or a clinical abbreviation too: the header's field holds a name and nothing else."""
+    starts = {(c.start, c.end) for c in cands if c.category == "NAME"}
+    if "[" in text:
+        starts.update(m.span() for m in NAME_PLACEHOLDER_RE.finditer(text))
+    out = []
+    for s, e in sorted(starts):
+        m = _GIVEN_FILLING_FIELD_RE.match(text, e)
+        if m is not None and m.group(1).lower().rstrip(".") not in CREDENTIALS \
+                and _PATIENT_LABEL_BEFORE_RE.search(text, max(0, s - 16), s) is not None:  # ("RESIDENT: [NAME], MD")
+            out.append(Candidate(m.start(1), m.end(1), "NAME", "rule:given_name_after_header_surname", 0.85))
+    return out
+
+
 #: Roles and relatives before whose given name and surname the given name is taken though it is a word or an
 #: abbreviation too ("SW PEG [DOYLE]", "house mgr will [tsosie]", "HUSBAND WILL [ORTIZ]").
 _ROLES_BEFORE_GIVEN = frozenset("""sw rn lpn cna np pa md cm mgr manager worker aide hha chaplain interpreter sponsor doula advocate

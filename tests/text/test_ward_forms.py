@@ -815,6 +815,20 @@ def test_a_middle_initial_goes_with_a_surname_first_name():
     assert initials("called [NAME] A MONTH AGO") == [] and initials("pt [NAME] A mrn") == []
 
 
+def test_a_given_name_that_is_a_word_filling_a_header_field_goes():
+    from clinx.text.rules import given_names_after_header_surnames
+
+    def given(text):
+        return [text[c.start : c.end] for c in given_names_after_header_surnames(text, [])]
+
+    assert given("PATIENT: [NAME], WILL   MRN: [MRN]") == ["WILL"] and given("RESIDENT: [NAME], MAE   DOB [DATE]") == ["MAE"]
+    assert given("Name: [NAME], Will\nHPI") == ["Will"]
+    # no patient's label before it, a sentence going on, or a credential: no given name
+    assert given("spoke w/ [NAME], WILL   MRN") == [] and given("PT: [NAME], will go home") == []
+    assert given("RESIDENT: [NAME], MD") == []
+    assert "WILL" not in _l2("PATIENT: BROWN, WILL   MRN: 1029384   DOB: 02/14/1950")
+
+
 @pytest.mark.parametrize(
     "text", ["ED NOTE PT: OKONKWO, CHIDI A MRN 44817203 DOB 03/11/1958", "PATIENT: FEENEY, BRIGID M -- DOB 12/25/1932"],
     ids=["before-mrn", "before-dashes"],
