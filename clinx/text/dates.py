@@ -155,6 +155,12 @@ def month_day_rejected(text: str, s: int, e: int) -> bool:
     return m.group() == "24/7" or a == b or (a, b) in _FRACTIONS or b in (5, 9, 10) and a <= b or not (1 <= a <= 31 and 1 <= b <= 31)
 
 
+#: Words after which a month/day that looks like a fraction is a day ("f/u 3/3", "onset 1/2"); a unit or a count after it
+#: still makes it an amount (NOT_DATE_AFTER, "onset 1/2 hr ago").
+_FOLLOW_UP_CUES = frozenset("f/u fu onset".split())
+_SPANS_OF_TIME = frozenset("hour hours day days week weeks wk wks month months min mins minute minutes year years yr yrs".split())
+
+
 def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Month/day ``7/22`` unless it is a dose, ratio, vital sign or score."""
     s, e = m.span()
@@ -182,6 +188,8 @@ def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
         return s, e  # "RECHECK INR 1/10", "INR 12/29 WAS 1.8": an INR goal is a range of two small numbers ("INR 2/3")
     if prev in NOT_DATE_BEFORE or nxt in NOT_DATE_AFTER:
         return None
+    if prev in _FOLLOW_UP_CUES and nxt not in _COUNT_AFTER and nxt not in _SPANS_OF_TIME:
+        return s, e  # "f/u 3/3 with pcp", "onset 1/2 (dx at ed)": a visit's or an illness's day, however like a fraction
     if day == 10 and mon <= 10 and _scale_line(text, s, e, _PAIN_RE, 10):
         return None  # pain scale "4/10", "CP 4/10 -> 2/10", "HA 6/10", "pain 6/10, ... relief to 2/10"
     if day == 5 and mon <= 5 and _scale_line(text, s, e, _STRENGTH_RE, 5):

@@ -159,21 +159,24 @@ def test_institutions_and_places(text, gone):
         ("HFpEF (EF 60%, echo May '23), hypothyroid", "May"),
         ("dementia dx fall 2021, bell's palsy", "fall"),
         ("UBW 70 kg in fall '23", "fall"),
+        ("wound care f/u 4/4\npt: seen", "4/4"),
+        ("bell's palsy, onset 1/2 (dx at ed).", "1/2"),
     ],
     ids=["month_day", "apostrophe_year", "short_year", "month_ordinal", "lower_month_ordinal", "ordinal_of_month",
          "the_ordinal", "month_year", "weekday_abbrev", "month_alone", "caps_month_day", "equal_halves_after_adm",
          "after_discharge_short", "day_first_after_adm", "year_ending_a_span", "study_year_before_findings",
          "months_listed_together", "approximate_month", "may_closing_its_clause_after_out", "year_before_colon_after_in",
-         "two_years_with_a_slash", "may_before_apostrophe_year", "fall_after_dx", "fall_before_apostrophe_year"],
+         "two_years_with_a_slash", "may_before_apostrophe_year", "fall_after_dx", "fall_before_apostrophe_year",
+         "equal_halves_after_follow_up", "half_after_onset"],
 )
 def test_dates_as_clinicians_write_them(text, gone):
     assert gone not in _out(text)
 
 
 @pytest.mark.parametrize("text", ["NPO until 2100 tonight", "hold heparin until 2000", "2030: pt resting, no distress",
-                                  "we may stop the drip", "ran out of meds", "ratio 2019/2015 taken"],
+                                  "we may stop the drip", "ran out of meds", "ratio 2019/2015 taken", "onset 1/2 hour ago"],
                          ids=["round_clock_ending_a_span", "round_clock_after_until", "time_stamped_entry", "may_the_verb",
-                              "out_of", "later_year_first"])
+                              "out_of", "later_year_first", "half_an_hour_after_onset"])
 def test_clock_times_stay(text):
     assert _out(text) == text
 
