@@ -543,11 +543,12 @@ class CrfNer:
         if not toks:
             return []
         feats = features(text, toks)
-        # In a note typed in lower case, runs of lower-case lines go to the model that learnt every note in lower case
-        # and lines in capitals (headers) to the shipped one: a line with no capitals lends no case evidence, and the
-        # lower-case model has seen every name, place and institution so. A note with a line in sentence case is the
-        # shipped model's whole: its lower-case lines are a paragraph's wrapped lines ("The\ntesticles are nontender").
-        # Likewise lines in capitals in such a note go to the model that learnt every note in capitals.
+        # In a note with no line in sentence case, runs of lower-case lines go to the model that learnt every note in
+        # lower case and runs of lines in capitals to the one that learnt every note in capitals: such a line lends no
+        # case evidence, and those models have seen every name, place and institution so. They are less sure of each
+        # label than the shipped model is with capitals to go on, so their spans pass the gate PLAIN_CASE_MARGIN lower.
+        # A note with a line in sentence case is the shipped model's whole: its lower-case lines are a paragraph's
+        # wrapped lines ("The\ntesticles are nontender").
         typed_plain = not any(f[1] == "lc=mixed" for f in feats)
         taggers = {"lc=lower": self.lower_tagger, "lc=caps": self.upper_tagger}
         which = [taggers.get(f[1], self.tagger) if typed_plain else self.tagger for f in feats]

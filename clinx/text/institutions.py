@@ -59,6 +59,7 @@ import re
 from bisect import bisect_right
 
 from clinx.text.base import Candidate
+from clinx.text.dates import _prev_word
 
 #: Categories of a found span that a kind word can follow.
 ANCHOR_CATEGORIES = frozenset({"NAME", "LOCATION", "HOSPITAL"})
@@ -1274,12 +1275,6 @@ _AT_SOMEONE_VERBS = frozenset(
 )
 
 
-def _prev_word_low(text: str, i: int) -> str:
-    """The word right before offset ``i``, lower case ("" at the start)."""
-    m = re.search(r"([^\W\d_][\w'-]*)[ \t]*$", text[max(0, i - 24) : i])
-    return m.group(1).lower() if m else ""
-
-
 def find_businesses_on_bare_streets(text: str) -> list[Candidate]:
     """A business named by everyday or unknown words after a venue word, and the street it stands on named with no
     street's word, closing its clause ("lifts at crunch on foothill.", "climbs at gravity on tchoupitoulas 2x/wk",
@@ -1295,7 +1290,7 @@ def find_businesses_on_bare_streets(text: str) -> list[Candidate]:
             continue
         words, streets = m.group("name").split(), st.group("street").split()
         if streets[-1].lower() in _E.STREET_SUFFIXES or any(w.lower() in _NOT_STREETS for w in streets) \
-                or words[0].lower() in _NOT_BUSINESSES or _prev_word_low(text, m.start()) in _AT_SOMEONE_VERBS:
+                or words[0].lower() in _NOT_BUSINESSES or _prev_word(text, m.start()) in _AT_SOMEONE_VERBS:
             continue  # (a street's word: find_described_businesses's; "on hold"; "at target"; "yelling at pedestrians")
         if len(streets) == 2 and _E.classify(streets[1].lower()) in (_E.W, _E.C):
             continue  # a street of two words ends in a name's or an unknown word ("laurel canyon"; not "current regimen")
