@@ -1223,11 +1223,11 @@ def given_names_after_header_surnames(text: str, cands: list[Candidate]) -> list
     """The given name after a NAME candidate or a ``[NAME]`` placeholder that follows the patient's label and a comma,
     filling the field ("PATIENT: [BROWN], WILL   MRN", "RESIDENT: [DELACROIX], MAE   DOB"), as a NAME candidate,
     though it is a word, a modal or a clinical abbreviation too: the header's field holds a name and nothing else."""
-    starts = {(c.start, c.end) for c in cands if c.category == "NAME"}
+    names = {(c.start, c.end) for c in cands if c.category == "NAME"}
     if "[" in text:
-        starts.update(m.span() for m in NAME_PLACEHOLDER_RE.finditer(text))
+        names.update(m.span() for m in NAME_PLACEHOLDER_RE.finditer(text))
     out = []
-    for s, e in sorted(starts):
+    for s, e in sorted(names):
         m = _GIVEN_FILLING_FIELD_RE.match(text, e)
         if m is not None and m.group(1).lower().rstrip(".") not in CREDENTIALS \
                 and _PATIENT_LABEL_BEFORE_RE.search(text, max(0, s - 16), s) is not None:  # ("RESIDENT: [NAME], MD")
