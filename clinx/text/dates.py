@@ -156,9 +156,9 @@ def month_day_rejected(text: str, s: int, e: int) -> bool:
 
 
 #: Words after which a month/day that looks like a fraction is a day ("f/u 3/3", "onset 1/2"); a unit or a count after it
-#: still makes it an amount (NOT_DATE_AFTER, "onset 1/2 hr ago").
+#: still makes it an amount (NOT_DATE_AFTER, "onset 1/2 hr ago"; and the spans of time it lacks, "onset 1/2 hour ago").
 _FOLLOW_UP_CUES = frozenset("f/u fu onset".split())
-_SPANS_OF_TIME = frozenset("hour hours day days week weeks wk wks month months min mins minute minutes year years yr yrs".split())
+_SPANS_OF_TIME = frozenset("hour hours day days month months minute minutes year years yr yrs".split())
 
 
 def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:

@@ -1260,11 +1260,9 @@ _BARE_STREET_RE = re.compile(
     r"(?=[ \t]*(?:[.,;:)\n]|$)|[ \t]+(?:\d|x\d|w/|(?:with|most|every|since|for|until|til|twice|once|daily|weekly|nightly)\b))"
 )
 _ON_RE = re.compile(r"[ \t][oO][nN][ \t]{1,2}")
-#: Words after "on" that say a state, not a street ("henry ford on hold").
-_NOT_STREETS = frozenset(
-    "hold call duty leave board track time schedule regimen therapy treatment diet watch alert file record site scene "
-    "arrival admission discharge".split()
-)
+#: Words after "on" that say a state, not a street, beyond those of evidence._NOT_STREETS ("henry ford on hold"): a
+#: treatment's or a stay's ("at goal on current regimen", "on arrival").
+_NOT_STREETS_TOO = frozenset("regimen therapy treatment diet watch alert scene arrival admission discharge".split())
 #: Words after "at" that say a state, not a business ("BP AT TARGET ON CURRENT REGIMEN", "at goal on").
 _NOT_BUSINESSES = frozenset("target goal risk rest work home night times least bedside baseline peace ease odds fault".split())
 #: Verbs after which "at" aims at someone, not a place ("yelling at pedestrians on halsted").
@@ -1289,7 +1287,7 @@ def find_businesses_on_bare_streets(text: str) -> list[Candidate]:
         if st is None:
             continue
         words, streets = m.group("name").split(), st.group("street").split()
-        if streets[-1].lower() in _E.STREET_SUFFIXES or any(w.lower() in _NOT_STREETS for w in streets) \
+        if streets[-1].lower() in _E.STREET_SUFFIXES or any(w.lower() in _E._NOT_STREETS or w.lower() in _NOT_STREETS_TOO for w in streets) \
                 or words[0].lower() in _NOT_BUSINESSES or _prev_word(text, m.start()) in _AT_SOMEONE_VERBS:
             continue  # (a street's word: find_described_businesses's; "on hold"; "at target"; "yelling at pedestrians")
         if len(streets) == 2 and _E.classify(streets[1].lower()) in (_E.W, _E.C):
@@ -1297,6 +1295,8 @@ def find_businesses_on_bare_streets(text: str) -> list[Candidate]:
         bare = [w.lower().replace("’", "'") for w in words]
         bare = [w[:-2] if w.endswith("'s") else w for w in bare]
         low_streets = [w.lower() for w in streets]
+        # (the letters of the line up to "on"; evidence.mixed_case_line's measure of tokens, one capital among many
+        # lower-case words counting as lower case, would take three tune spans more: a change of its own to measure)
         line = text[text.rfind("\n", 0, on.start()) + 1 : on.start()]
         if any(c.isupper() for c in line) and any(c.islower() for c in line) and not (
                 words[0][:1].isupper() and streets[0][:1].isupper()):
