@@ -695,8 +695,9 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
             continue  # "Boston Scientific Promus Element": a device by its maker, not a place of care
         if cat != "NAME" and _INFINITIVE_BEFORE_RE.search(text, max(0, start - 16), start):
             continue  # "able to chop vegetables", "wants to walk dog": a verb after "to", no destination
-        if cat != "NAME" and _THING_AFTER_RE.match(text, end):
-            continue  # "per Portland protocol", "Ottawa criteria": a place that names a protocol or a score (the rules decide)
+        if cat != "NAME" and (_THING_AFTER_RE.match(text, end) or len(idx) > 1 and _THING_AFTER_RE.fullmatch(" " + toks[idx[-1]][2])):
+            continue  # "per Portland protocol", "Ottawa criteria": a place that names a protocol or a score (the rules decide),
+            # after the span or closing it ("used the [portland protocol]")
         if cat != "NAME" and _ST_SEGMENT_RE.match(text, start):
             continue  # "anterior st elevation", "ST depression V4-6": the ECG's ST segment, no saint's hospital
         if cat == "LOCATION" and _PLURAL_NUMBER_RE.match(text, start):
