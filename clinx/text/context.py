@@ -49,7 +49,7 @@ from clinx.text.institutions import articles_of_institutions, complete_instituti
 from clinx.text.lexicons import first_names, fold
 from clinx.text.ner import make_ner
 from clinx.text.rules import (
-    NON_NAMES, _extend_name_left, given_names_before_names, initials_before_names, middle_initials_after_names, given_names_after_header_surnames, name_gazetteer, phone_extensions, signer_codes,
+    NON_NAMES, _extend_name_left, given_names_before_names, initials_before_names, middle_initials_after_names, given_names_after_header_surnames, id_prefixes, surnames_closing_names, name_gazetteer, phone_extensions, signer_codes,
     typists_after_names,
 )
 
@@ -124,7 +124,8 @@ _UNITS_AFTER_NUMBER = frozenset("ft mi yd yds km".split())
 #: Words that may stand between an ID word and its number ("ID no. 4471", "record number is 4471").
 _ID_CONNECTORS = frozenset({"no", "num", "number", "nr", "is", "#", "of"})
 # "48h", "x12", "3y1m", "28w2d", "10d": a duration, a count or a child's or a pregnancy's age in shorthand, no code
-_COUNT_RE = re.compile(r"[xX]\d{1,3}|\d{1,3}(?:\.\d)?(?:h|hr|hrs|d|wk|wks|mo|mos|min|mins)|\d{1,2}[yY]\d{1,2}[mM]|\d{1,2}[wW]\d[dD]")
+# (in any case: "(12H POST DOSE)" in a note in capitals)
+_COUNT_RE = re.compile(r"[xX]\d{1,3}|\d{1,3}(?:\.\d)?(?:h|hr|hrs|d|wk|wks|mo|mos|min|mins)|\d{1,2}[yY]\d{1,2}[mM]|\d{1,2}[wW]\d[dD]", re.I)
 #: "4-6", "10-14": a range of small numbers, and the unit of time or count after one ("4-6 WK", "2-3 x/day").
 _RANGE_RE = re.compile(r"\d{1,2}-\d{1,2}")
 #: A bed or a bay as a sign-out writes one, alone or as a range of beds ("B4", "B7-12"): no ID without an ID's cue.
@@ -604,9 +605,11 @@ class ContextLevel:
         cands = cands + street_words_after_places(text, cands)  # "([Colesville] Rd)": the street's word the model left
         cands = cands + signer_codes(text, cands)  # "[FILBERT BRIGHT], M.D.    FB59": the model's names too
         cands = cands + phone_extensions(text, cands)  # "nurse line [ID] ext 31": the number's extension
+        cands = cands + id_prefixes(text, cands)  # "MRN BMC [ID]": the issuer's letters before the number
         cands = cands + typists_after_names(text, cands)  # "-- dr. [NAME] / ts": the typist after the model's names too
         cands = cands + initials_before_names(text, cands)  # "—S. [Oduya]": and their initials
         cands = cands + given_names_before_names(text, cands)  # "house mgr will [tsosie]": and given names that are words
+        cands = cands + surnames_closing_names(text, cands)  # "dr [hollis] ng / resident": the surname closing the field
         cands = cands + middle_initials_after_names(text, cands)  # "PT: [OKONJO, FAITH] A.   MRN": and middle initials
         cands = cands + given_names_after_header_surnames(text, cands)  # "PATIENT: [BROWN], WILL   MRN": and given names
         cands = cands + nicknames_of_found_names(text, cands)  # "[NAME] (\"Ben\")": and the names they go by

@@ -158,6 +158,8 @@ def month_day_rejected(text: str, s: int, e: int) -> bool:
 #: Words after which a month/day that looks like a fraction is a day ("f/u 3/3", "onset 1/2"); a unit or a count after it
 #: still makes it an amount (NOT_DATE_AFTER, "onset 1/2 hr ago"; and the spans of time it lacks, "onset 1/2 hour ago").
 _FOLLOW_UP_CUES = frozenset("f/u fu onset".split())
+#: A drug level's word: a month/day after it is the day the level was drawn, unless shaped like a score or a fraction.
+_LEVEL_WORDS = frozenset(("level", "lvl"))
 _SPANS_OF_TIME = frozenset("hour hours day days month months minute minutes year years yr yrs".split())
 
 
@@ -186,6 +188,9 @@ def _md_ok(m: re.Match, text: str) -> tuple[int, int] | None:
         return s, e  # "last dose 6/13" (not "next dose 1/2 tab")
     if prev in ("inr", "pt/inr") and day >= 5 and nxt not in NOT_DATE_AFTER:
         return s, e  # "RECHECK INR 1/10", "INR 12/29 WAS 1.8": an INR goal is a range of two small numbers ("INR 2/3")
+    if prev in _LEVEL_WORDS and nxt not in NOT_DATE_AFTER and mon != day and (mon, day) not in _FRACTIONS \
+            and not (day in (5, 9, 10) and mon <= day):
+        return s, e  # a drug level's day ("tac level 6/1 was 9.8", "recheck level 3/17"; "pain level 4/10" is a score)
     if prev in NOT_DATE_BEFORE or nxt in NOT_DATE_AFTER:
         return None
     if prev in _FOLLOW_UP_CUES and nxt not in _COUNT_AFTER and nxt not in _SPANS_OF_TIME:
@@ -539,6 +544,7 @@ _MONTH_DAY_GATE_RE = re.compile(r"(?:jan|feb|ma[ry]|apr|ju[nl]|aug|sep|oct|nov|d
 _MONTH_HYPHEN_GATE_RE = re.compile(r"-(?<=(?:jan|feb|mar|apr|may|jun|jul|aug|sep|ept|oct|nov|dec)-)\d")
 # a digit, blanks, and a month word's start (date_day_month_any_case; its own pattern checks the rest)
 _MONTH_STEM_ANY_RE = re.compile(r"\d(?:st|nd|rd|th)?\s{1,3}(?:of\s{1,3})?(?:jan|feb|march|apr|jun|jul|aug|sep|oct|nov|december)")
+_MONTH_RANGE_GATE_RE = re.compile(r"[-–][ \t]?(?:jan|feb|ma[ry]|apr|ju[nl]|aug|sep|oct|nov|dec)")
 _COMPACT_GATE_RE = re.compile(r"\d(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\d")
 # every date_holiday_phrase match holds one of these (a sound gate: literal tests, no scan for the pattern)
 _HOLIDAY_WORDS = ("christmas", "xmas", "new year", "newyear", "memorial", "independence", "valentine", "mother", "father",
@@ -614,6 +620,13 @@ DATE_RECOGNIZERS: list[Recognizer] = [
         # "Jan-5", "SEPT-22": a month abbreviation, hyphen, day (the mirror of date_day_month)
         r"(?<![\w/-])(?i:jan|feb|mar|apr|may|jun|jul|aug|sept?|oct|nov|dec)-(?:3[01]|[12][0-9]|0?[1-9])(?![\w/-]|[.:]\d)",
         "DATE", 0.85, gate=lambda t, low: _MONTH_HYPHEN_GATE_RE.search(low) is not None,
+    ),
+    Recognizer(
+        "date_month_range",
+        # "jan-apr 2024": two months joined by a dash before a year (the tokens see one hyphenated word, so the first
+        # month has no date word of its own); without a year a range of months is a season's pattern ("Jan-Mar flares")
+        r"(?<![\w-])" + MONTH_ANY + r"\.?[ \t]?[-–][ \t]?" + MONTH_ANY + r"\.?,?[ \t]{1,2}(?:(?:19|20)\d\d|['’]\d\d)\b",
+        "DATE", 0.85, flags=re.I, gate=lambda t, low: _MONTH_RANGE_GATE_RE.search(low) is not None,
     ),
     Recognizer(
         "date_compact",

@@ -791,8 +791,13 @@ def _not_idaho(code: str, zip_code: str) -> bool:
     return code.lower() == "id" and not zip_code.strip().startswith("83")
 
 
-#: One or two words after a comma ("[12 Elm St], Frog Hollow", "[cedar-riverside], minneapolis").
-_WORDS_AFTER_COMMA_RE = re.compile(r",[ \t]{1,2}([A-Za-z][A-Za-z'’-]+)(?:[ \t]([A-Za-z][A-Za-z'’-]+))?")
+#: One or two words after a comma ("[12 Elm St], Frog Hollow", "[cedar-riverside], minneapolis"), past the street's
+#: quarter and the flat's number that may stand between ("[1740 cedar ave] s, minneapolis", "[1840 cedar ave s], apt 3,
+#: minneapolis": the compass letter is taken after this pass, the unit is no town).
+_WORDS_AFTER_COMMA_RE = re.compile(
+    r"(?:[ \t](?i:n|s|e|w|ne|nw|se|sw)\.?(?=,))?(?:,[ \t]{1,2}(?i:apt|unit|ste|suite|flat|#)\.?[ \t]?#?[0-9][0-9A-Za-z-]{0,4}(?=,))?"
+    r",[ \t]{1,2}([A-Za-z][A-Za-z'’-]+)(?:[ \t]([A-Za-z][A-Za-z'’-]+))?"
+)
 
 
 def towns_after_places(text: str, cands: list) -> list[Candidate]:

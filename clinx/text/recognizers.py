@@ -795,7 +795,7 @@ def _before_ok(before: re.Pattern, then: Validator | None = None) -> Validator:
 #: :mod:`clinx.text.dates`: append one here (one edit) and ``RuleRecognizer`` runs it.
 # every grouped number above holds a digit, a blank and a digit ("0412 555", "2 9555")
 _GROUPED_DIGITS_RE = re.compile(r"\d \d")
-_HEALTH_NUMBER_WORD_RE = re.compile(r"medicare|phn|phin|ohip|ihi|hsn|hcn|nhs|health card|health number")
+_HEALTH_NUMBER_WORD_RE = re.compile(r"medicare|phn|phin|ohip|ihi|hsn|hcn|nhs|health card|health number|mcp|ramq|health ?#|id")
 
 
 def _eircode_ok(m: re.Match, text: str) -> tuple[int, int] | None:
@@ -1352,8 +1352,11 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "id_health_number_groups",
         # ("Medicare no. 2953 71846 1": an Australian Medicare number, its issue digit last)
-        r"(?<![\w-])(?i:(?:medicare|nhs|health[ ]card)(?:[ ](?:no|number)\.?)?|phn|phin|ohip|ihi|hsn|hcn|health[ ]number)[ \t]{0,2}[:#]?[ \t]{0,2}"
-        r"(?P<v>\d{3,5}(?:[ ]\d{1,5}){1,3}(?:[ -][A-Z]{2})?)(?![\w-])",
+        # ("MCP 204 881 337 015", "RAMQ: TREM 4805 1219", "MB HEALTH # 118 442 907", "plan id thp 889 204 661",
+        # "Medicaid ID 0051 8847 221": Canadian provinces' cards, and any ID in groups, with the issuer's letters before it)
+        r"(?<![\w-])(?i:(?:medicare|nhs|health[ ]card)(?:[ ](?:no|number)\.?)?|phn|phin|ohip|ihi|hsn|hcn|health[ ]number"
+        r"|mcp|ramq|health[ ]?#|id)[ \t]{0,2}[:#]?[ \t]{0,2}"
+        r"(?P<v>(?:(?!(?i:is|no|nr|of|the|was)[ ])[A-Za-z]{2,4}[ ])?\d{3,5}(?:[ ]\d{1,5}){1,3}(?:[ -][A-Z]{2})?)(?![\w-])",
         "ID", 0.9, gate=lambda t, low: _GROUPED_DIGITS_RE.search(t) is not None and _HEALTH_NUMBER_WORD_RE.search(low) is not None,
     ),
     # "x4471", "ext 4-3321", "extension 52210": four digits and more (x2, x10/hr are counts and rates)

@@ -37,6 +37,8 @@ from clinx.text.evidence import (
     ROLES,
     SERVICES,
     TITLES,
+    US_STATES,
+    _NEVER,
     _lexicon_index,
     check_states,
     classify,
@@ -77,7 +79,7 @@ from clinx.text.institutions import (
     names_no_institution,
     repeated_institution_words,
 )
-from clinx.text.lexicons import AMBIGUOUS_NAMES, first_names, fold, is_clinical_term, ordinary_words
+from clinx.text.lexicons import AMBIGUOUS_NAMES, first_names, fold, is_clinical_term, last_names, ordinary_words
 from clinx.text.word_towns import find_branch_towns, find_quarters, find_word_towns
 from clinx.text.institution_patterns import (
     complete_institution_lists,
@@ -1058,6 +1060,73 @@ def phone_extensions(text: str, cands: list[Candidate]) -> list[Candidate]:
     return out
 
 
+#: An ID's label, then a short letter code, right before a removed number: the code is the number's prefix ("MRN BMC
+#: [ID]", "fl lic me [ID]", "medicaid nhp [ID]", "ID MA [ID]"): an issuer's letters that the number recogniser left.
+_ID_PREFIX_BEFORE_RE = re.compile(
+    r"(?i)(?<![\w-])(?:mrn|id|lic|license|licence|medicaid|medicare|member[ \t]id|policy)[ \t]{0,2}[:#]?[ \t]{0,2}"
+    r"(?!(?:is|no|nr|num|of|the|was|for|and|per|pt|on|id|mrn|lic|ins|mbi)[ \t])([A-Za-z]{2,4})[ \t]{1,2}$"
+)
+_ID_PLACEHOLDER_RE = re.compile(r"\[(?:ID|MRN)\]")
+
+
+def id_prefixes(text: str, cands: list[Candidate]) -> list[Candidate]:
+    """The letter code between an ID's label and the number ``cands`` (or an earlier level's placeholder) removed
+    ("MRN BMC [ID]", "lic me [ID]"): part of the identifier as the issuer writes it ("mrn is [MRN]" keeps its verb)."""
+    starts = [c.start for c in cands if c.category in ("ID", "MRN")]
+    if "[" in text:
+        starts += [m.start() for m in _ID_PLACEHOLDER_RE.finditer(text)]
+    out = []
+    for s in set(starts):
+        m = _ID_PREFIX_BEFORE_RE.search(text, max(0, s - 40), s)
+        if m is not None and (len(m.group(1)) < 3 or m.group(1).lower() not in ordinary_words()):  # ("MRN here [ID]")
+            out.append(Candidate(m.start(1), m.end(1), "ID", "rule:id_prefix", 0.85))
+    return out
+
+
+#: A word after a found name, then what closes a field or a clause: a line's or the text's end, a slash, a comma, a
+#: parenthesis, a sentence's stop, or a phone number ("dr hollis ng / resident", "niece claudette may 603-555-0164").
+_SURNAME_CLOSING_RE = re.compile(
+    r"[ \t]([A-Za-z]{2,12})(?=[ \t]*(?:$|\n|[ \t]/|[,;)(]|\.(?:[ \t]*$|\s)|\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}|\d{3}[-. ]\d{4}\b))"
+)
+
+
+#: Words that end a clause after a name and are surnames too ("called wife joan back.", "son tom too,").
+_CLAUSE_ENDS = frozenset(
+    "back home too then soon ok okay more first last call down again well today alone later also "
+    # the phone's kind before its number ("girlfriend kim cell 508 555 2261", "daughter kia cb 651-555-0145")
+    "cell cb ph tel mobile mob pgr pager fax hm wk".split()
+)
+#: Modal verbs that are surnames ("Keisha Will", "Claudette May"): a function word, yet a surname where a field closes.
+_MODAL_SURNAMES = frozenset(("may", "will"))
+
+
+def surnames_closing_names(text: str, cands: list[Candidate]) -> list[Candidate]:
+    """The surname that is also a word or an abbreviation ("ng", "may", "will", "le") right after a NAME candidate
+    ending in a given name, written in the same case, when it closes the field or the clause ("dr [hollis] ng /
+    resident", "DR. [HOLLIS] NG" at a line's end, "niece [claudette] may 603-555-0164", "GIRLFRIEND [KEISHA] WILL."):
+    there the given name has its surname, not the sentence's next word ("[claudette] may call" keeps its verb)."""
+    given, surnames = first_names(), last_names()
+    out = []
+    for c in cands:
+        if c.category != "NAME":
+            continue
+        m = _SURNAME_CLOSING_RE.match(text, c.end)
+        if m is None:
+            continue
+        w, low = m.group(1), m.group(1).lower()
+        head = text[c.start : c.end].split()
+        prev = head[-1] if head else ""
+        if low not in surnames or low in ROLES or low in CREDENTIALS or low in TITLES or low in _CLAUSE_ENDS \
+                or low in _NEVER or low in US_STATES or low in FUNCTION_WORDS and low not in _MODAL_SURNAMES:
+            continue  # (nor a state's code: "plant in [noel] mo (evisceration line)")
+        if not (len(prev) > 2 and prev.isalpha() and prev.lower() in given):
+            continue  # (a surname before it leaves the word the sentence's: "[CATALDO] ALS.", "[K. PHAM] EN")
+        if not (prev.islower() and w.islower() or prev.isupper() and w.isupper()):
+            continue  # (a mixed-case line capitalises a surname: "Dr. Hollis Ng" is found whole)
+        out.append(Candidate(m.start(1), m.end(1), "NAME", "rule:surname_closing_name", 0.85))
+    return out
+
+
 #: A typist's initials after a slash closing the line ("TRANSCRIBED: [JM]/AF", "-- dr. n. osei / ts").
 _TYPIST_AFTER_RE = re.compile(r"[ \t]?/[ \t]?([A-Za-z]{2,3})[ \t]*(?=\n|$)")
 
@@ -1375,7 +1444,9 @@ class RuleRecognizer:
         cands.extend(signer_codes(text, cands))
         cands.extend(typists_after_names(text, cands))
         cands.extend(given_names_before_names(text, cands))
+        cands.extend(surnames_closing_names(text, cands))
         cands.extend(phone_extensions(text, cands))
+        cands.extend(id_prefixes(text, cands))
         cands.extend(find_counties(text))
         cands.extend(find_place_fields(text))
         cands.extend(find_nicknames(text))

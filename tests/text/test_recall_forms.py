@@ -435,3 +435,85 @@ def test_a_house_number_vouches_for_a_street_named_by_found_words(text, gone):
                                         ("wants to walk dog daily", "walk dog")], ids=["able_to", "wants_to"])
 def test_a_verb_after_to_is_no_destination_for_the_tagger(text, kept):
     assert kept in TextPipeline("L2").run(text).text
+
+
+# ----------------------------------------------------------------------------- forms of the tune notes yg-yi
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("depakote 1000 mg qhs, tac level 6/1 was 9.8", ["6/1"]),
+        ("LITHIUM 600 BID.\nLEVEL 8/21 06:10 (12H POST DOSE): 1.4", ["8/21"]),
+        ("adjuvant chemo at the cancer center jan-apr 2024, onc dr adeyemi.", ["jan", "apr", "2024"]),
+    ],
+    ids=["day_after_a_drug_level", "day_after_a_level_in_capitals", "range_of_months"],
+)
+def test_dates_after_a_level_and_ranges_of_months(text, gone):
+    out = _out(text)
+    assert all(g not in out for g in gone), out
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("pain level 4/10 after dose", "4/10"), ("LEVEL 8/21 06:10 (12H POST DOSE): 1.4", "12H")],
+    ids=["pain_score_after_level", "hours_after_dose_in_capitals"],
+)
+def test_scores_and_hours_near_a_level_stay(text, kept):
+    assert kept in _out(text)
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("PATIENT: ROSE KING  DOB 1/5/1996  MRN BMC 5538192", ["BMC", "5538192"]),
+        ("m. ostrowski, md  fl lic me 118842  tel 941-555-0186", ["lic me", "118842"]),
+        ("insurance: tufts health plan id thp 889 204 661, auth obtained", ["thp", "889", "661"]),
+        ("ins: medicaid nhp 300184562, active.", ["nhp", "300184562"]),
+        ("SEAMUS O'DRISCOLL, 81M, MCP 204 881 337 015, FROM HOME", ["204", "015"]),
+        ("Name: Marc Tremblay   RAMQ: TREM 4805 1219   Date: 2023-08-22", ["TREM", "4805", "1219"]),
+        ("need Medicaid ID 0051 8847 221 verified.", ["0051", "221"]),
+    ],
+    ids=["issuer_letters_after_mrn", "state_letters_after_licence", "grouped_digits_after_plan_id",
+         "issuer_letters_after_payer", "newfoundland_card", "quebec_card", "grouped_digits_after_id"],
+)
+def test_identifiers_with_their_issuer_letters_and_groups(text, gone):
+    out = _out(text)
+    assert all(g not in out for g in gone), out
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("mrn is 5538192 per chart", "mrn is"), ("Ins: Medicare MBI 1EG4-TE5-MK72, secondary", "MBI"),
+     ("Patient label (MRN here U004418260).", "here")],
+    ids=["verb_after_mrn", "kind_of_medicare_number", "word_after_mrn"],
+)
+def test_words_between_an_id_label_and_its_number_stay(text, kept):
+    assert kept in _out(text)
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("contact: niece claudette may 603-555-0164 (hcp)", ["claudette", "may"]),
+        ("BROUGHT BY POLICE AFTER 911 CALL FROM GIRLFRIEND KEISHA WILL.\nHPI: 25 YO M", ["KEISHA", "WILL"]),
+    ],
+    ids=["modal_surname_before_a_phone", "modal_surname_closing_a_sentence_in_capitals"],
+)
+def test_a_surname_that_is_a_word_closing_the_field_after_a_given_name(text, gone):
+    out = _out(text)
+    assert all(g not in out for g in gone), out
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("niece claudette may call back tonight", "may call"),
+        ("girlfriend kim cell 508 555 2261.", "cell"),
+        ("worked at a poultry plant in noel mo (evisceration line)", "mo ("),
+    ],
+    ids=["modal_verb_after_a_given_name", "kind_of_phone_after_a_given_name", "state_code_after_a_town"],
+)
+def test_words_after_a_given_name_that_are_no_surname_stay(text, kept):
+    assert kept in _out(text)
+
