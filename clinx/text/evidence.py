@@ -1682,6 +1682,8 @@ def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit
             break
         if n == 0 and t.cls == A and t.low in FUNCTION_WORDS and _verb_follows(text, toks, j):
             break  # "Daughter will contact", "son may visit": the modal verb, not a name
+        if n == 0 and j + 1 < len(toks) and _calling_verb_before_person(text, t, toks[j + 1]):
+            break  # "RN PAGE MD IF HR>120": the verb and whom to page
         if n > 0 and t.cls == C and _clinical_surname(text, toks[j - 1], t):
             j += 1
             n += 1
@@ -1766,6 +1768,19 @@ ortho cards neuro gi renal pulm onc psych surg surgery gen vascular wound pallia
 _PERSON_CREDENTIALS = CREDENTIALS - {"do", "d.o", "pa", "rd"}
 
 
+#: Given names that are the verb of reaching someone ("page"): before a credential, a role or a title with no comma
+#: between, the verb and whom to reach ("rn to page md", "RN PAGE MD IF HR>120"; "Page, RN" and, capitalised in mixed
+#: case, "per Page RN" name her).
+_CALLING_VERBS = frozenset(("page",))
+
+
+def _calling_verb_before_person(text: str, t: _Tok, nxt: _Tok) -> bool:
+    """Is ``t`` a calling verb (:data:`_CALLING_VERBS`) right before ``nxt``, a credential, a role or a title, with only
+    blanks between them?"""
+    return t.low in _CALLING_VERBS and (nxt.low in CREDENTIALS or nxt.low in ROLES or nxt.low in TITLES) \
+        and not text[t.e : nxt.s].strip() and not (t.case == "mixed" and t.raw[:1].isupper())  # ("per Page RN")
+
+
 def _word_name_before_credential(text: str, t: _Tok, cred: _Tok) -> bool:
     """Is ``t``, a name that is also an everyday word, alone before the credential ``cred`` a person ("Per Sandy RN",
     "PER ROSE RN", "Miller MD" closing a line)? Written capitalised in mixed case, in any case in a capitals or
@@ -1773,6 +1788,8 @@ def _word_name_before_credential(text: str, t: _Tok, cred: _Tok) -> bool:
     is no given name ("Miller", but also "Long", "Care", "Burn") only where a signature stands: the credential ends
     its line ("Per Long RN, pt stable" names no one)."""
     if cred.low not in _PERSON_CREDENTIALS or t.low in FUNCTION_WORDS or t.low in _ROLE_MODIFIERS or t.low in _NEVER:
+        return False
+    if _calling_verb_before_person(text, t, cred):
         return False
     if t.cls != A or t.case == "mixed" and not t.raw[:1].isupper():
         return False

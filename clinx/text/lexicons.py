@@ -98,11 +98,17 @@ def _lines(name: str) -> list[str]:
     return [ln for ln in _data(name).splitlines() if ln and not ln.startswith("#")]
 
 
+#: Given names the notes use that names-dataset's popular ranks spell otherwise ("Paige", "Brie"): listed here, as words
+#: they are names only where :data:`AMBIGUOUS_NAMES`' evidence rules allow ("wife page", "girlfriend page supportive").
+_GIVEN_NAMES_SPELLED_AS_WORDS = frozenset(("page", "bree", "wren"))
+
+
 @lru_cache(maxsize=1)
 def first_names() -> frozenset[str]:
     """Given names, folded; without the dictionary words everyday English derives others from (see :func:`derives_words`)."""
     dictionary = _common()[1]
-    return frozenset(w for w in _lines("first_names.txt") if not (w in dictionary and w not in AMBIGUOUS_NAMES and derives_words(w)))
+    return frozenset(w for w in _lines("first_names.txt") if not (w in dictionary and w not in AMBIGUOUS_NAMES and derives_words(w))) \
+        | _GIVEN_NAMES_SPELLED_AS_WORDS
 
 
 def derives_words(low: str) -> bool:

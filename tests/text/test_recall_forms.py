@@ -517,3 +517,21 @@ def test_a_surname_that_is_a_word_closing_the_field_after_a_given_name(text, gon
 def test_words_after_a_given_name_that_are_no_surname_stay(text, kept):
     assert kept in _out(text)
 
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["girlfriend page supportive. sponsor weekly", "pt lives w/ wife page in a split-level", "supervisor page says light duty avail."],
+    ids=["after_a_partner", "after_a_spouse", "after_a_supervisor"],
+)
+def test_page_after_a_relation_or_a_role_is_a_given_name(text):
+    assert "page" not in _out(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("rn to page md with results", "page md"), ("RN PAGE MD IF HR>120", "PAGE MD"), ("will page dr lee if sbp < 90", "will page")],
+    ids=["to_page_a_credential", "page_a_credential_in_capitals", "modal_before_page"],
+)
+def test_page_the_verb_stays(text, kept):
+    assert kept in _out(text)
