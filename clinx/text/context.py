@@ -45,11 +45,11 @@ from clinx.text.evidence import (
     streets_after_places,
     streets_meeting_places,
 )
-from clinx.text.institutions import articles_of_institutions, complete_institutions, join_institution_parts, possessive_businesses
+from clinx.text.institutions import articles_of_institutions, complete_institutions, join_institution_parts, peoples_of_institutions, possessive_businesses
 from clinx.text.lexicons import first_names, fold
 from clinx.text.ner import make_ner
 from clinx.text.rules import (
-    NON_NAMES, _extend_name_left, given_names_before_names, initials_before_names, middle_initials_after_names, given_names_after_header_surnames, id_prefixes, surnames_closing_names, name_gazetteer, phone_extensions, signer_codes,
+    NON_NAMES, _extend_name_left, given_names_before_names, initials_before_names, middle_initials_after_names, given_names_after_header_surnames, id_prefixes, initials_beside_names, surnames_closing_names, name_gazetteer, phone_extensions, signer_codes,
     typists_after_names,
 )
 
@@ -610,6 +610,7 @@ class ContextLevel:
         cands = cands + initials_before_names(text, cands)  # "—S. [Oduya]": and their initials
         cands = cands + given_names_before_names(text, cands)  # "house mgr will [tsosie]": and given names that are words
         cands = cands + surnames_closing_names(text, cands)  # "dr [hollis] ng / resident": the surname closing the field
+        cands = cands + initials_beside_names(text, cands)  # "-jk ([Jasper Kim] MD)": the initials it signs with
         cands = cands + middle_initials_after_names(text, cands)  # "PT: [OKONJO, FAITH] A.   MRN": and middle initials
         cands = cands + given_names_after_header_surnames(text, cands)  # "PATIENT: [BROWN], WILL   MRN": and given names
         cands = cands + nicknames_of_found_names(text, cands)  # "[NAME] (\"Ben\")": and the names they go by
@@ -618,6 +619,7 @@ class ContextLevel:
         removed = [Candidate(m.start(), m.end(), m.group()[1:-1], "placeholder", 1.0) for m in PLACEHOLDER_RE.finditer(text)]
         cands = cands + join_institution_parts(text, cands + removed, with_and=False)
         cands = cands + articles_of_institutions(text, cands + removed)  # "Facility: The [Arbors]": and the "The" it begins with
+        cands = cands + peoples_of_institutions(text, cands)  # "NAVAJO [NATION EMS]": and the people's word it begins with
         cands = cands + possessive_businesses(text, cands + removed)  # "works at [Kessler]'s (warehouse)": and its possessive
         return apply_candidates(text, cands, self.name, salt=self.salt, keep_values=self.keep_values)
 

@@ -1603,6 +1603,50 @@ def articles_of_institutions(text: str, cands: list[Candidate]) -> list[Candidat
     return out
 
 
+#: Peoples, nations and languages that begin an organisation's name ("Navajo Nation EMS", "Hmong American Partnership",
+#: "Korean Community Services of NJ", "Jewish Family Service"): the lexicons read them as an interpreter's language or
+#: leave them, so the name's first word stays behind the rest.
+_PEOPLES = frozenset(
+    """
+navajo hopi apache cherokee lakota ojibwe choctaw zuni yupik inupiat native
+hmong korean polish jewish chinese vietnamese somali haitian cambodian khmer lao laotian irish italian german ukrainian
+russian arab armenian greek filipino japanese indian african asian latino latina hispanic mexican cuban dominican
+portuguese brazilian ethiopian eritrean nepali bhutanese karen burmese afghan iraqi syrian bosnian
+""".split()
+)
+#: The words such a name goes on with ("[Navajo] Nation EMS", "[Hmong] American Partnership"); "spanish [interpreter
+#: services]" names a kind of service, and an institution whose first word is none of these keeps the people's word out.
+_AFTER_PEOPLES = frozenset(
+    """
+nation nations american americans community communities family families women's womens mutual cultural heritage
+association center centre health services service social benevolent catholic lutheran baptist methodist presbyterian
+orthodox evangelical church temple village area tech tribal transit council alliance coalition institute
+""".split()
+)
+_WORD_BEFORE_RE = re.compile(r"([A-Za-z]+)[ \t]$")
+
+
+def peoples_of_institutions(text: str, cands: list[Candidate]) -> list[Candidate]:
+    """A people's, a nation's or a language's word right before an institution whose name goes on with one of
+    :data:`_AFTER_PEOPLES` ("NAVAJO [NATION EMS]", "referred to hmong [american partnership]"), as a HOSPITAL
+    candidate over both: the word is the name's first, and left it keeps the name from being removed."""
+    out = []
+    for c in cands:
+        if c.category != "HOSPITAL" or c.start < 3:
+            continue
+        first = text[c.start : c.end].split(maxsplit=1)
+        if len(first) < 2 or first[0].lower().rstrip(",") not in _AFTER_PEOPLES:
+            continue
+        m = _WORD_BEFORE_RE.search(text, max(0, c.start - 16), c.start)
+        if m is None or m.group(1).lower() not in _PEOPLES:
+            continue
+        w, head = m.group(1), first[0]
+        if not (w.islower() == head.islower() and w.isupper() == head.isupper()) and not (w.istitle() and head.istitle()):
+            continue  # (written in the name's case: "Spanish-speaking ... community health" is not one name)
+        out.append(Candidate(m.start(1), c.end, "HOSPITAL", "rule:institution_people", 0.85))
+    return out
+
+
 #: Where a business is named by its owner's possessive: after "at", "@" or "from" ("works nights at Kessler's",
 #: "fall @ Rosie's (diner)").
 _BUSINESS_CUE_BEFORE_RE = re.compile(r"(?i)(?:\bat|@|\bfrom)[ \t]{1,2}$")
@@ -1824,4 +1868,4 @@ def _sentence_start(text: str, pos: int) -> bool:
 from clinx.text import evidence as _E  # noqa: E402
 from clinx.text import lexicons as _L  # noqa: E402
 
-__all__ = ["articles_of_institutions", "find_affiliations", "find_capitalised_institutions", "find_kinds_of_places", "find_placement_replies", "join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_described_businesses", "find_businesses_on_bare_streets", "BUSINESS_KINDS", "find_institution_fields", "find_header_institutions", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]
+__all__ = ["articles_of_institutions", "peoples_of_institutions", "find_affiliations", "find_capitalised_institutions", "find_kinds_of_places", "find_placement_replies", "join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_described_businesses", "find_businesses_on_bare_streets", "BUSINESS_KINDS", "find_institution_fields", "find_header_institutions", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]

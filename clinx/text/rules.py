@@ -63,6 +63,7 @@ from clinx.text.landmarks import find_landmarks
 from clinx.text.sign_out import find_listed_patients, find_shift_names
 from clinx.text.institutions import (
     complete_institutions,
+    peoples_of_institutions,
     find_bare_institutions,
     find_institution_fields,
     find_header_institutions,
@@ -1036,6 +1037,33 @@ def signer_codes(text: str, cands: list[Candidate]) -> list[Candidate]:
     return out
 
 
+#: Initials right before the parenthesis that spells their name out ("-jk (Jasper Kim MD surg res)", "-bm (bernadette
+#: mwangi ibclc)"), and those in parentheses right after it ("Jasper Kim (JK)").
+_INITIALS_BEFORE_NAME_RE = re.compile(r"(?:^|(?<=[\s/\-–—]))([A-Za-z]{2,3})[ \t]?\($", re.MULTILINE)
+_INITIALS_AFTER_NAME_RE = re.compile(r"[ \t]?\(([A-Za-z]{2,3})\)")
+
+
+def initials_beside_names(text: str, cands: list[Candidate]) -> list[Candidate]:
+    """The initials a writer signs with, next to the name they stand for: before the parenthesis that spells it out
+    ("-jk (Jasper Kim MD surg res)") or in parentheses after it ("Jasper Kim (JK)"), as NAME candidates, when their
+    letters are the name's initials (all its words', or its first's and last's)."""
+    out = []
+    for c in cands:
+        if c.category != "NAME":
+            continue
+        words = re.findall(r"[A-Za-z][A-Za-z'’-]*", text[c.start : c.end])
+        if len(words) < 2:
+            continue
+        spelled = {"".join(w[0] for w in words).lower(), (words[0][0] + words[-1][0]).lower()}
+        m = _INITIALS_BEFORE_NAME_RE.search(text, max(0, c.start - 8), c.start)
+        if m is not None and m.group(1).lower() in spelled:
+            out.append(Candidate(m.start(1), m.end(1), "NAME", "rule:initials_beside_name", 0.85))
+        m = _INITIALS_AFTER_NAME_RE.match(text, c.end)
+        if m is not None and m.group(1).lower() in spelled:
+            out.append(Candidate(m.start(1), m.end(1), "NAME", "rule:initials_beside_name", 0.85))
+    return out
+
+
 #: An extension after a telephone number ("555-0178 ext 31", "[ID] x 14", "[PHONE], ext. 2231").
 #: A bare "x" takes three digits or more: "x3", "x 10" after a number are how many times ("paged 4-4410 x3").
 _EXTENSION_AFTER_RE = re.compile(
@@ -1445,6 +1473,7 @@ class RuleRecognizer:
         cands.extend(typists_after_names(text, cands))
         cands.extend(given_names_before_names(text, cands))
         cands.extend(surnames_closing_names(text, cands))
+        cands.extend(initials_beside_names(text, cands))
         cands.extend(phone_extensions(text, cands))
         cands.extend(id_prefixes(text, cands))
         cands.extend(find_counties(text))
@@ -1480,6 +1509,7 @@ class RuleRecognizer:
         cands.extend(repeated_institution_words(text, cands))
         cands.extend(join_institution_parts(text, cands))
         cands.extend(complete_institution_lists(text, cands))
+        cands.extend(peoples_of_institutions(text, cands))  # "[Polish American Medical Group]": the people's word first
         if any(c.category == "HOSPITAL" for c in cands):
             # (after the institutions are complete: "queens medical center imaging, honolulu")
             cands.extend(_towns_after_institutions(text, cands))

@@ -535,3 +535,39 @@ def test_page_after_a_relation_or_a_role_is_a_given_name(text):
 )
 def test_page_the_verb_stays(text, kept):
     assert kept in _out(text)
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("EMS PCR  UNIT M14  NAVAJO NATION EMS  INCIDENT # 24-008813", "NAVAJO"),
+        ("referred to hmong american partnership for transportation support", "hmong"),
+        ("pcp: dr marek (polish american medical group, chicopee, ma)", "polish"),
+    ],
+    ids=["nation_in_capitals", "people_in_lower_case", "language_before_a_medical_group"],
+)
+def test_a_peoples_word_that_begins_an_institutions_name_goes_with_it(text, gone):
+    assert gone not in _out(text)
+
+
+@pytest.mark.parametrize("text,kept", [("requested spanish interpreter services", "spanish interpreter"),
+                                        ("korean speaking, daughter interprets", "korean")],
+                         ids=["language_before_a_kind_of_service", "language_alone"])
+def test_a_language_before_a_kind_of_service_stays(text, kept):
+    assert kept in _out(text)
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("work note given\n-jk (Jasper Kim MD surg res) p 5521", "jk"), ("-bm (bernadette mwangi ibclc)", "bm"),
+     ("seen by Jasper Kim (JK) today", "JK")],
+    ids=["signature_before_the_name_spelled_out", "signature_in_lower_case", "initials_after_the_name"],
+)
+def test_initials_beside_the_name_they_spell_go(text, gone):
+    import re
+
+    assert re.search(rf"\b{gone}\b", _out(text)) is None
+
+
+def test_initials_that_are_not_the_names_stay():
+    assert "(CT)" in _out("seen by Jasper Kim (CT) today")
