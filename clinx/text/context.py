@@ -609,7 +609,7 @@ class ContextLevel:
         cands = cands + typists_after_names(text, cands)  # "-- dr. [NAME] / ts": the typist after the model's names too
         cands = cands + initials_before_names(text, cands)  # "—S. [Oduya]": and their initials
         cands = cands + given_names_before_names(text, cands)  # "house mgr will [tsosie]": and given names that are words
-        cands = cands + surnames_closing_names(text, cands)  # "dr [hollis] ng / resident": the surname closing the field
+        cands = cands + surnames_closing_names(text, cands)  # "dr [amy] ng / resident": the surname closing the field
         cands = cands + initials_beside_names(text, cands)  # "-jk ([Jasper Kim] MD)": the initials it signs with
         cands = cands + middle_initials_after_names(text, cands)  # "PT: [OKONJO, FAITH] A.   MRN": and middle initials
         cands = cands + given_names_after_header_surnames(text, cands)  # "PATIENT: [BROWN], WILL   MRN": and given names

@@ -1112,7 +1112,7 @@ def id_prefixes(text: str, cands: list[Candidate]) -> list[Candidate]:
 
 
 #: A word after a found name, then what closes a field or a clause: a line's or the text's end, a slash, a comma, a
-#: parenthesis, a sentence's stop, or a phone number ("dr hollis ng / resident", "niece claudette may 603-555-0164").
+#: parenthesis, a sentence's stop, or a phone number ("dr amy ng / resident", "niece claudette may 603-555-0164").
 _SURNAME_CLOSING_RE = re.compile(
     r"[ \t]([A-Za-z]{2,12})(?=[ \t]*(?:$|\n|[ \t]/|[,;)(]|\.(?:[ \t]*$|\s)|\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}|\d{3}[-. ]\d{4}\b))"
 )
@@ -1130,9 +1130,10 @@ _MODAL_SURNAMES = frozenset(("may", "will"))
 
 def surnames_closing_names(text: str, cands: list[Candidate]) -> list[Candidate]:
     """The surname that is also a word or an abbreviation ("ng", "may", "will", "le") right after a NAME candidate
-    ending in a given name, written in the same case, when it closes the field or the clause ("dr [hollis] ng /
-    resident", "DR. [HOLLIS] NG" at a line's end, "niece [claudette] may 603-555-0164", "GIRLFRIEND [KEISHA] WILL."):
-    there the given name has its surname, not the sentence's next word ("[claudette] may call" keeps its verb)."""
+    ending in a given name, written in the same case, when it closes the field or the clause ("dr [amy] ng /
+    resident", "DR. [AMY] NG" at a line's end, "niece [claudette] may 603-555-0164", "GIRLFRIEND [KEISHA] WILL."):
+    there the given name has its surname, not the sentence's next word ("[claudette] may call" keeps its verb). A
+    given name no lexicon lists leaves the word ("dr hollis ng")."""
     given, surnames = first_names(), last_names()
     out = []
     for c in cands:

@@ -497,8 +497,9 @@ def test_words_between_an_id_label_and_its_number_stay(text, kept):
     [
         ("contact: niece claudette may 603-555-0164 (hcp)", ["claudette", "may"]),
         ("BROUGHT BY POLICE AFTER 911 CALL FROM GIRLFRIEND KEISHA WILL.\nHPI: 25 YO M", ["KEISHA", "WILL"]),
+        ("attending: dr amy ng / resident dr k. adeyemi", ["amy", " ng "]),
     ],
-    ids=["modal_surname_before_a_phone", "modal_surname_closing_a_sentence_in_capitals"],
+    ids=["modal_surname_before_a_phone", "modal_surname_closing_a_sentence_in_capitals", "abbreviation_surname_before_a_slash"],
 )
 def test_a_surname_that_is_a_word_closing_the_field_after_a_given_name(text, gone):
     out = _out(text)
