@@ -152,7 +152,8 @@ _LOWER_RE = re.compile(r"[a-z]")
 _DIGIT_RE = re.compile(r"\d")
 _REPEAT_RE = re.compile(r"(.)\1+")
 _HISTORY_CUE_RE = re.compile(r"\b(?:s/p|h/o|r/o)\s*$", re.I)
-_THING_AFTER_RE = re.compile(r"[ \t]+(?:protocols?|regimens?|criteria|score|scale|classification|rules?)\b", re.I)
+_THING_WORD_RE = re.compile(r"(?:protocols?|regimens?|criteria|score|scale|classification|rules?)", re.I)
+_THING_AFTER_RE = re.compile(r"[ \t]+" + _THING_WORD_RE.pattern + r"\b", re.I)
 _PLURAL_NUMBER_RE = re.compile(r"\d+['’]?[sS]\b")
 #: Words before "to" that make the next word a verb, not a destination ("able to chop", "wants to walk").
 _INFINITIVE_BEFORE_RE = re.compile(r"(?i)\b(?:able|unable|how|wants?|needs?|tries|try|trying|learn|learning|ought|used|has|have)[ \t]+to[ \t]+$")
@@ -695,7 +696,7 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
             continue  # "Boston Scientific Promus Element": a device by its maker, not a place of care
         if cat != "NAME" and _INFINITIVE_BEFORE_RE.search(text, max(0, start - 16), start):
             continue  # "able to chop vegetables", "wants to walk dog": a verb after "to", no destination
-        if cat != "NAME" and (_THING_AFTER_RE.match(text, end) or len(idx) > 1 and _THING_AFTER_RE.fullmatch(" " + toks[idx[-1]][2])):
+        if cat != "NAME" and (_THING_AFTER_RE.match(text, end) or len(idx) > 1 and _THING_WORD_RE.fullmatch(toks[idx[-1]][2])):
             continue  # "per Portland protocol", "Ottawa criteria": a place that names a protocol or a score (the rules decide),
             # after the span or closing it ("used the [portland protocol]")
         if cat != "NAME" and _ST_SEGMENT_RE.match(text, start):
@@ -749,6 +750,16 @@ def write_training_card(repo: Path, out: str | Path, used: list[dict], card: dic
     return card
 
 
+def _in_one_case(text: str, lower: bool, upper: bool) -> str:
+    """``text`` in lower case or in capitals for the plain-case models, unless a letter's other case is longer ("ß" is
+    "SS" in capitals), which would move the gold spans."""
+    if lower and len(text.lower()) == len(text):
+        return text.lower()
+    if upper and len(text.upper()) == len(text):
+        return text.upper()
+    return text
+
+
 def train(notes, out: str | Path, *, negatives=(), params: dict | None = None, cats=CATEGORIES, lower: bool = False,
           upper: bool = False) -> dict:
     """Train a model on annotated ``notes`` (:class:`clinx.text.notes_eval.Note`) and write it to ``out``.
@@ -762,18 +773,14 @@ def train(notes, out: str | Path, *, negatives=(), params: dict | None = None, c
     n_notes = n_spans = 0
     for note in notes:
         spans = [s for s in note.spans if s[2] in cats]
-        text = note.text
-        if lower and len(text.lower()) == len(text):  # (letters whose lower case is longer would move the spans)
-            text = text.lower()
-        if upper and len(text.upper()) == len(text):  # ("ß" is "SS" in capitals)
-            text = text.upper()
+        text = _in_one_case(note.text, lower, upper)
         toks = tokens(text)
         trainer.append(features(text, toks), bio_labels(toks, spans))
         n_notes += 1
         n_spans += len(spans)
     n_neg = 0
     for text in negatives:
-        text = text.lower() if lower else text.upper() if upper and len(text.upper()) == len(text) else text
+        text = _in_one_case(text, lower, upper)
         toks = tokens(text)
         trainer.append(features(text, toks), ["O"] * len(toks))
         n_neg += 1
