@@ -45,7 +45,14 @@ from clinx.text.evidence import (
     streets_after_places,
     streets_meeting_places,
 )
-from clinx.text.institutions import articles_of_institutions, complete_institutions, join_institution_parts, peoples_of_institutions, possessive_businesses
+from clinx.text.institutions import (
+    articles_of_institutions,
+    complete_institutions,
+    join_institution_parts,
+    openers_of_institutions,
+    peoples_of_institutions,
+    possessive_businesses,
+)
 from clinx.text.lexicons import first_names, fold
 from clinx.text.ner import make_ner
 from clinx.text.rules import (
@@ -433,6 +440,9 @@ class ContextEnhancer:
             # a token with a digit is scored on its characters alone (memoised with the token)
             if digit_score is not None:
                 base, shape = digit_score
+                st = starts[i]
+                if st >= 2 and text[st - 1] == ":" and text[st - 2].isdigit():
+                    continue  # a clock's minutes, however joined to the next time ("14:20–15:10")
             else:
                 base, shape = _shape_score(t, low, starts[i], text, first, last, lower_text)
             if base <= 0.0:
@@ -620,6 +630,7 @@ class ContextLevel:
         cands = cands + join_institution_parts(text, cands + removed, with_and=False)
         cands = cands + articles_of_institutions(text, cands + removed)  # "Facility: The [Arbors]": and the "The" it begins with
         cands = cands + peoples_of_institutions(text, cands)  # "NAVAJO [NATION EMS]": and the people's word it begins with
+        cands = cands + openers_of_institutions(text, cands)  # "la [rabida]", "five [rivers health]": and the word it begins with
         cands = cands + possessive_businesses(text, cands + removed)  # "works at [Kessler]'s (warehouse)": and its possessive
         return apply_candidates(text, cands, self.name, salt=self.salt, keep_values=self.keep_values)
 

@@ -76,7 +76,7 @@ son-in-law daughter-in-law mother-in-law father-in-law brother-in-law sister-in-
 grandchild grandniece grandnephew godson goddaughter caregiver
 niece nephew grandson granddaughter grandmother grandfather grandma grandpa granddtr partner boyfriend girlfriend bf gf
 fiance fiancee spouse friend neighbor neighbour roommate aunt uncle cousin guardian stepson stepdaughter
-stepmother stepfather hcp poa proxy escort ex-partner ex-wife ex-husband ex-boyfriend ex-girlfriend boss coworker co-worker
+stepmother stepfather stepmom stepdad step-mom step-dad hcp poa proxy escort ex-partner ex-wife ex-husband ex-boyfriend ex-girlfriend boss coworker co-worker
 fob foc youngest oldest eldest parents grandparents
 """.split()
 )
@@ -285,13 +285,14 @@ EMPLOYER_PAIRS = frozenset(
      ("employed", "by"), ("employed", "at"), ("retired", "from"), ("volunteers", "at"), ("intubated", "by"),
      ("transported", "by"), ("brought", "by"), ("transferred", "by"), ("run", "by"), ("operated", "by"), ("managed", "by")}
 )
-#: Jobs whose "for"/"at" names the employer ("driver for UPS", "CASHIER AT MARKET BASKET"); not the care team's own
-#: roles ("nurse at bedside", "aide for pt").
+#: Jobs whose "for"/"at" names the employer ("driver for UPS", "CASHIER AT MARKET BASKET", "grad student at
+#: northeastern": a student's school); not the care team's own roles ("nurse at bedside", "aide for pt").
 _JOB_NOUNS = frozenset(
     """
 driver cashier mechanic clerk teacher engineer accountant custodian janitor contractor electrician plumber carpenter
 landscaper cook chef server waiter waitress bartender nanny machinist welder laborer foreman salesman saleswoman
 bookkeeper receptionist guard firefighter officer librarian pharmacist programmer analyst banker teller
+student freshman sophomore undergrad professor
 """.split()
 )
 #: Workers an agency sends, whose "from" names the agency ("DV ADVOCATE FROM HAVEN", "sitter from Accurate").
@@ -304,7 +305,9 @@ _WORK_VERBS = frozenset("works worked working employed retired volunteers".split
 _NOT_EMPLOYER_WORD = frozenset(
     "years yrs months hours hrs days weeks decades now today living money cash free pay wages minimum long awhile "
     # (where an agency's worker comes from that is no agency: "advocate from court", "sitter from float pool")
-    "court courts float pool insurance office da".split()
+    "court courts float pool insurance office da "
+    # (how a student is, not where: "student at risk for falls", "student at times absent")
+    "risk times least most first present baseline".split()
 )
 #: Capitalised words after a work cue that name no employer ("works for Family", "retired from Teaching").
 # ("retired from the post office": the postal service)
@@ -632,6 +635,9 @@ _ZIP_NEXT_RE = re.compile(r"[ \t]{1,2}(?:\d{5}(?:-\d{4})?(?![\w-])|\[ZIP\])")
 # (and codes whose clinical readings never follow a town and its comma: "DECATUR, GA SINCE 2019"; not "nc", a nasal
 # cannula, "mo", months)
 _CODES_NO_WORD = frozenset("az nm wi tx fl ny nj tn ky ks ia nv wv wy vt nh ak mn il ri ut ga sd nd ne mt va wa al ar".split())
+#: US states' codes that no word or abbreviation shares in lower case either: after a removed town and one blank, as
+#: typed fast without the comma ("in nashua nh 978-...", "from keene nh"); not "tx" (treatment), "fl" (fluid), "va", "al".
+_LOWER_CODES_AFTER_TOWN = frozenset("nh ny nj ky ks ia nv wv wy ri nm az wi mn ut ak".split())
 #: A word that no clinical vocabulary holds, or a phone number: what follows a town's state ("[SCRANTON], PA ASKING",
 #: "[portland], me 207-555-0139"), not what follows a finding's abbreviation ("CA GLUC", "LA 4.3", "nc 2l").
 _WORD_OR_PHONE_NEXT_RE = re.compile(r"[ \t]+(?:([A-Za-z][A-Za-z'’-]*)|\(?\d{3}\)?[ .-]?\d{3}-\d{4}\b)")
@@ -708,7 +714,9 @@ def region_after(text: str, end: int, town: bool = False) -> tuple[int, int] | N
         if zip_next and _not_idaho(w1, _ZIP_NEXT_RE.match(text, e).group()):
             return None  # "interpreter Duc (ID 44107)": an interpreter's number
         if not (comma or w1.isupper() or zip_next):
-            return None
+            if not (town and w1.islower() and low in _LOWER_CODES_AFTER_TOWN and m.group(1) == " "):
+                return None
+            return s, e  # ("in [nashua] nh 978-555-0128", "lives in [keene] nh with son": typed without the comma)
         if not _CODE_END_RE.match(text, e) and not (comma and low in _CODES_NO_WORD) and not (
                 comma and town and low in _CODES_AFTER_TOWN and (w1.isupper() or w1.islower()) and _words_go_on(text, e)):
             return None  # ("boston, in a shelter"; "TUCSON, AZ AT 0130": a code no word or abbreviation shares goes on)
@@ -3484,7 +3492,10 @@ def _known_hospitals(text: str, toks: list, lows: list, named: list, add, starts
                 if key in _EVERYDAY_BRANDS and not _everyday_brand_here(lows, i):
                     break
                 brand = j == i + 1 and (_brand_word(key, t) or key in _EVERYDAY_BRANDS)
-                if cued or j > i + 1 and t.case == "mixed" and t.raw[:1].isupper() or brand \
+                # (words a listed name joins with an ampersand, in any case: "stop & shop", "barnes & noble"; prose
+                # writes "and")
+                amp = j > i + 1 and any("&" in _gap(text, toks[m - 1], toks[m]) for m in range(i + 1, j))
+                if cued or amp or j > i + 1 and t.case == "mixed" and t.raw[:1].isupper() or brand \
                         or j > i + 2 or j == i + 2 and (toks[i].cls in (N, U) or toks[i + 1].cls in (N, U)):
                     add(i, j, "HOSPITAL", "evidence:organisation", 0.9)
                     _branch_street(text, toks, lows, j, named, add)

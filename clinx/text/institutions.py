@@ -1647,6 +1647,54 @@ def peoples_of_institutions(text: str, cands: list[Candidate]) -> list[Candidate
     return out
 
 
+#: Words that open an institution's name before a span the recognisers found ("la [clinica del valle]", "our [lady's
+#: manor]", "five [rivers health centers]", "NC [Farmworker Health Program]"), which the lexicons read as an article, a
+#: pronoun, a number or a state's code and leave, so the name's first word stays behind the rest.
+_SPANISH_ARTICLES = frozenset("la el los las".split())
+#: What follows "our" in a church's or a home's name (not "our [Westside Pediatrics] office": the writer's own).
+_AFTER_OUR = frozenset("lady lady's ladys savior savior's saviour saviour's redeemer mother".split())
+_NUMBER_WORDS = frozenset("two three four five six seven eight nine ten twelve twin".split())
+#: States' and regions' codes that begin an organisation's name in capitals ("CA Rural Legal Assistance", "UP Health
+#: System", "SA MedCom"); not the codes that are also words or clinical abbreviations (IN, ME, OR, MD, MS, CT, PA, ...).
+_REGION_CODES = frozenset("ca nc sc ny nj nh vt ri tx az nm nv ut fl wv wi mn ia ks ky tn wa ak wy sd nd il up sa nyc jp".split())
+#: The same in a lower-case line, where only codes that are no word or abbreviation stay ("jp [va]", "nc [farmworker
+#: health program]"; not "sc [injection]", "tx [plan]").
+_LOWER_REGION_CODES = frozenset("nc ny nj nh ri wv nyc jp".split())
+
+
+def openers_of_institutions(text: str, cands: list[Candidate]) -> list[Candidate]:
+    """The word before an institution's span that begins its name, as a HOSPITAL candidate over both: a Spanish article
+    ("la [rabida]"), "our" before a saint's or a church's word ("our [lady's manor]"), a number before a plural
+    ("four [corners radiology group]") or a state's or a region's code ("CA [Rural Legal Assistance]", "jp [va]"). Left,
+    it keeps the name from being removed; each is read only right before the span, joined by one blank."""
+    out = []
+    for c in cands:
+        if c.category != "HOSPITAL" or c.start < 3:
+            continue
+        m = _WORD_BEFORE_RE.search(text, max(0, c.start - 8), c.start)
+        if m is None or m.end(1) != c.start - 1 or m.start(1) > 0 and text[m.start(1) - 1].isalnum():
+            continue
+        w, low = m.group(1), m.group(1).lower()
+        first = _WORD.match(text, c.start)
+        if first is None:
+            continue
+        head = first.group().lower().replace("’", "'")
+        if low in _SPANISH_ARTICLES:
+            ok = True
+        elif low == "our":
+            ok = head in _AFTER_OUR
+        elif low in _NUMBER_WORDS:
+            # a name's plural ("five rivers", "FOUR CORNERS"), not a count of a kind of place ("two [clinics]")
+            ok = head.endswith("s") and not head.endswith("'s") and head not in HEADS and head not in _E.HOSPITAL_HEADS
+        elif text[c.start : c.end].islower():
+            ok = w.islower() and low in _LOWER_REGION_CODES
+        else:
+            ok = w.isupper() and low in _REGION_CODES and first.group()[:1].isupper()
+        if ok:
+            out.append(Candidate(m.start(1), c.end, "HOSPITAL", "rule:institution_opener", 0.85))
+    return out
+
+
 #: Where a business is named by its owner's possessive: after "at", "@" or "from" ("works nights at Kessler's",
 #: "fall @ Rosie's (diner)").
 _BUSINESS_CUE_BEFORE_RE = re.compile(r"(?i)(?:\bat|@|\bfrom)[ \t]{1,2}$")
@@ -1664,9 +1712,16 @@ def possessive_businesses(text: str, cands: list[Candidate]) -> list[Candidate]:
     removed. Not "at [Mary]'s house" (the person's, whose house it is)."""
     out = []
     for c in cands:
-        if c.category != "NAME" or text[c.end : c.end + 2].lower() not in ("'s", "’s"):
+        if c.category not in ("NAME", "HOSPITAL") or text[c.end : c.end + 2].lower() not in ("'s", "’s"):
             continue
-        if text[c.end + 2 : c.end + 3].isalnum() or not _BUSINESS_CUE_BEFORE_RE.search(text, max(0, c.start - 6), c.start):
+        if text[c.end + 2 : c.end + 3].isalnum():
+            continue
+        if c.category == "HOSPITAL" and text[c.start : c.end].lower().rstrip(".") not in _E.HOSPITAL_HEADS:
+            # an institution's span short of its possessive ("[trader joe]'s", "[Mama Lena]'s", "[SOUTHERN GLAZER]'S
+            # WAREHOUSE"): the possessive is the name's wherever it stands
+            out.append(Candidate(c.start, c.end + 2, "HOSPITAL", "rule:possessive_business", 0.85))
+            continue
+        if c.category != "NAME" or not _BUSINESS_CUE_BEFORE_RE.search(text, max(0, c.start - 6), c.start):
             continue
         if _AFTER_BUSINESS_RE.match(text, c.end + 2):
             out.append(Candidate(c.start, c.end + 2, "HOSPITAL", "rule:possessive_business", 0.85))
@@ -1868,4 +1923,4 @@ def _sentence_start(text: str, pos: int) -> bool:
 from clinx.text import evidence as _E  # noqa: E402
 from clinx.text import lexicons as _L  # noqa: E402
 
-__all__ = ["articles_of_institutions", "peoples_of_institutions", "find_affiliations", "find_capitalised_institutions", "find_kinds_of_places", "find_placement_replies", "join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_described_businesses", "find_businesses_on_bare_streets", "BUSINESS_KINDS", "find_institution_fields", "find_header_institutions", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]
+__all__ = ["articles_of_institutions", "openers_of_institutions", "peoples_of_institutions", "find_affiliations", "find_capitalised_institutions", "find_kinds_of_places", "find_placement_replies", "join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_described_businesses", "find_businesses_on_bare_streets", "BUSINESS_KINDS", "find_institution_fields", "find_header_institutions", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]

@@ -547,6 +547,41 @@ def _police_department_ok(m: re.Match, text: str) -> tuple[int, int] | None:
 
 
 _BROUGHT_BY_RE = re.compile(r"(?i)\b(?:bib|by|per|via)[ \t]{1,2}$")
+#: Words beside "air" that make no service's name: kinds of air and of transport, findings and things ("room air", "air
+#: entry", "air mattress", "air ambulance", "Air Force").
+_NOT_AIR_SERVICE = frozenset(
+    """
+room the free fresh open hot cold warm dry moist humidified compressed medical ambient outside inside indoor outdoor
+entry leak leaks trapping trapped space spaces way ways flow fluid embolism embolus bronchogram bronchograms hunger mattress
+bed travel quality conditioning conditioner conditioned filter purifier pollution force ambulance transport transfer
+evacuation medevac bag bags bubble bubbles swallowing sinus sinuses cell cells contrast gun pump pressure exchange
+via and with from for per into onto then when while under over by on in of to or no not
+""".split()
+)
+#: A transport cue before the name, or an aircraft's words after it.
+_AIR_BEFORE_RE = re.compile(r"(?i)(?:\b(?:via|by|transport(?:ed)?(?:[ \t]by)?|flown|flight|medevac(?:['’]?d)?|transferred|arranged|called|contacted)[ \t]*:?[ \t]{1,2}$)")
+_AIR_AFTER_RE = re.compile(r"(?i)[ \t,]{1,3}(?:fixed[ \t-]wing|rotor|rotary|helicopter|flight|crew|eta|etd|lands?|landed|launched)\b")
+#: What every air service match's text holds near it (the gate of ``air_transport_service``).
+_AIR_CONTEXT_RE = re.compile(r"via|by|transport|flown|flight|medevac|transferred|arranged|called|contacted|wing|rotor|rotary|helicopter|crew|eta|etd|land|launch")
+
+
+def _air_service_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """An air ambulance service's name: the word beside "air" no kind of air or transport and no clinical or function word,
+    with a transport cue before it or an aircraft's words after it."""
+    from clinx.text.evidence import C, classify
+
+    other = (m.group("a") or m.group("b")).lower()
+    start, end = m.span("v")
+    aircraft = _AIR_AFTER_RE.match(text, end) is not None
+    # (a word the clinical vocabulary holds only before an aircraft's words: "GUARDIAN AIR FIXED WING")
+    if other in _NOT_AIR_SERVICE or classify(other) == C and not aircraft:
+        return None
+    if not (aircraft or _AIR_BEFORE_RE.search(text, max(0, start - 24), start)):
+        return None
+    return start, end
+
+
+
 #: What every police or fire department match holds: "pd" or "fd" closing a word.
 _DEPARTMENT_GATE_RE = re.compile(r"[pf]d\b")
 
@@ -794,6 +829,8 @@ def _before_ok(before: re.Pattern, then: Validator | None = None) -> Validator:
 #: Records beyond the built-in patterns of :mod:`clinx.text.rules` and the dates of
 #: :mod:`clinx.text.dates`: append one here (one edit) and ``RuleRecognizer`` runs it.
 # every grouped number above holds a digit, a blank and a digit ("0412 555", "2 9555")
+#: A letter and four digits then a digit group: where a blood unit's number may be (the gate of ``id_blood_unit``).
+_BLOOD_UNIT_RE = re.compile(r"[A-Za-z]\d{4}[ ]?\d{2}")
 _GROUPED_DIGITS_RE = re.compile(r"\d \d")
 _HEALTH_NUMBER_WORD_RE = re.compile(r"medicare|phn|phin|ohip|ihi|hsn|hcn|nhs|health card|health number|mcp|ramq|health ?#|id")
 
@@ -1081,6 +1118,13 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"report|incident|medic|engine|ladder|rescue|ems)\b|(?<=pd)[ \t]*[,;.)]|(?<=fd)[ \t]*[,;.)])",
         "HOSPITAL", 0.85, validator=_police_department_ok, gate=lambda t, low: _DEPARTMENT_GATE_RE.search(low) is not None,
     ),
+    # "TRANSPORT: MISSION AIR", "AIR LIFE FIXED WING", "via air care 1": an air ambulance service named "<word> Air" or
+    # "Air <word>", where a transport cue comes before it or an aircraft's words after it (never "room air", "air entry")
+    Recognizer(
+        "air_transport_service",
+        r"(?i)(?<![\w/-])(?P<v>(?!(?:via|and|with|from|for|per|the|room)[ \t])(?P<a>[a-z]{3,15})[ \t]air|air[ \t](?P<b>[a-z]{3,15})(?:[ \t]\d{1,2}(?![\w.:/-]))?)(?![\w-])",
+        "HOSPITAL", 0.85, validator=_air_service_ok, gate=lambda t, low: "air" in low and _AIR_CONTEXT_RE.search(low) is not None,
+    ),
     # "RT RN / LG PCT" on a line of its own: two signers' initials, each with a credential (one record for each signer)
     Recognizer("signer_pair_first", _SIGNER_PAIR_RE, "NAME", 0.85, validator=lambda m, t: _signer_pair_ok(m, t, "v"), gate=_signer_pair_gate),
     Recognizer("signer_pair_second", _SIGNER_PAIR_RE, "NAME", 0.85, validator=lambda m, t: _signer_pair_ok(m, t, "w"), gate=_signer_pair_gate),
@@ -1242,19 +1286,22 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "AGE", 0.85, validator=lambda m, t: m.span("v") if m.group("v") else m.span("w"), flags=re.I,
         gate=lambda t, low: "ninet" in low or "hundred" in low or "90" in low,
     ),
-    # "She is 93.", "pt is now 91 and lives alone", "father is 94", "mother died at 96", "Pt, 92, A&Ox2", "I'm 96": an age
-    # over 89 said of the patient or a relative (not "pt is 95% on RA", "she is 98.6", "he is 92 kg", "sats were 92")
+    # "She is 93.", "pt is now 91 and lives alone", "father is 94", "mother died at 96", "alive at 93", "Pt, 92, A&Ox2",
+    # "I'm 96": an age over 89 said of the patient or a relative (not "pt is 95% on RA", "she is 98.6", "he is 92 kg",
+    # "sats were 92")
     Recognizer(
         "age_over_89_said",
         r"\b(?:(?:she|he|pt|patient|mother|father|mom|dad|wife|husband|spouse|sister|brother|aunt|uncle|grandmother|"
         r"grandfather|grandma|grandpa)[ \t]{1,2}(?:is|was|turned|turns)[ \t]{1,2}(?:now[ \t]{1,2})?"
         # ("I'M 96, I'VE HAD A GOOD RUN": the patient's own words)
         r"|i['’]?m[ \t]{1,2}(?:now[ \t]{1,2})?|i[ \t]am[ \t]{1,2}(?:now[ \t]{1,2})?"
-        r"|(?:died|passed[ \t]{1,2}away|passed|deceased)[ \t]{1,2}(?:at|aged?)[ \t]{1,2}(?:age[ \t]{1,2})?|(?:pt|patient),[ \t]{1,2}(?=\d+,))"
+        # ("Mother: alive at 93", "father a&w at 91": a family history's living relative)
+        r"|(?:died|passed[ \t]{1,2}away|passed|deceased|alive|(?:alive[ \t]{1,2}and|a&)[ \t]?well|a&w)[ \t]{1,2}(?:at|aged?)[ \t]{1,2}(?:age[ \t]{1,2})?"
+        r"|(?:pt|patient),[ \t]{1,2}(?=\d+,))"
         r"(?P<v>9\d|1[01]\d)"
         r"(?![\w%/]|\.\d|[ \t]{0,2}(?:%|kg|lbs?|bpm|mmhg|f\b|degrees|on\b|at\b|percent))",
         "AGE", 0.85, flags=re.I,
-        gate=lambda t, low: (" is " in low or " was " in low or " turn" in low or "died" in low or "passed" in low or "deceased" in low
+        gate=lambda t, low: (" is " in low or " was " in low or " turn" in low or "died" in low or "passed" in low or "deceased" in low or " at " in low
                              or "pt," in low or "patient," in low or "i'm" in low or "i’m" in low or "im " in low
                              or "i am" in low) and any(map(str.isdigit, t)),
     ),
@@ -1358,6 +1405,14 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"|mcp|ramq|health[ ]?#|id)[ \t]{0,2}[:#]?[ \t]{0,2}"
         r"(?P<v>(?:(?!(?i:is|no|nr|of|the|was)[ ])[A-Za-z]{2,4}[ ])?\d{3,5}(?:[ ]\d{1,5}){1,3}(?:[ -][A-Z]{2})?)(?![\w-])",
         "ID", 0.9, gate=lambda t, low: _GROUPED_DIGITS_RE.search(t) is not None and _HEALTH_NUMBER_WORD_RE.search(low) is not None,
+    ),
+    # "Unit W0421 24 771902", "DIN W042124771918": a blood unit's ISBT 128 donation identification number (the collecting
+    # facility's letter and four digits, the year's two digits, a six-digit serial), which transfusion records and
+    # nursing checks copy in full; no dose or lab value is written so
+    Recognizer(
+        "id_blood_unit",
+        r"(?<![\w-])[A-Za-z]\d{4}[ ]?\d{2}[ ]?\d{6}(?:[ ]?\d{2})?(?![\w-])",
+        "ID", 0.9, gate=lambda t, low: _BLOOD_UNIT_RE.search(t) is not None,
     ),
     # "x4471", "ext 4-3321", "extension 52210": four digits and more (x2, x10/hr are counts and rates)
     Recognizer(

@@ -63,6 +63,7 @@ from clinx.text.landmarks import find_landmarks
 from clinx.text.sign_out import find_listed_patients, find_shift_names
 from clinx.text.institutions import (
     complete_institutions,
+    openers_of_institutions,
     peoples_of_institutions,
     find_bare_institutions,
     find_institution_fields,
@@ -236,7 +237,7 @@ DATE_RE = rf"""(?x)
   | (?:{_MON_NUM}/|(?:0[1-9]|1[0-2])-){_YEAR4}                                 # 03/1961, 10-2017 (two-digit month)
 )
 {_TIME}
-(?![\w]|[-/.]\d)
+(?![\w]|[-/.:]\d)                                                  # ("June, 02:40", "FEB 14 20:05": an hour, no year)
 """
 
 # ---- cue-introduced identifiers: (cue regex, category); the value follows the cue
@@ -354,7 +355,7 @@ PATTERNS: list[tuple[str, str, str, float]] = [
     ("id_prefixed_parts", r"[A-Za-z](?<![\w-].)[A-Za-z]{0,4}[-#]?\d{2,8}(?:[-/]\d{2,8}){1,2}(?![\w-])", "ID", 0.9),
     ("id_digits", r"\d(?<![\w.,-]\d)\d{5,14}(?![\w-]|[.,]\d)", "ID", 0.9),
     # (a check digit may close it: "55-1234-9", "123-45-67-8")
-    ("id_hyphenated", r"\d(?<![\w.-]\d)\d{1,5}(?:-\d{2,8}){1,3}(?:-\d)?(?![\w-])", "ID", 0.85),
+    ("id_hyphenated", r"\d(?<![\w.:-]\d)\d{1,5}(?:-\d{2,8}){1,3}(?:-\d)?(?![\w-]|:\d)", "ID", 0.85),  # (not "03:30-05:10")
     # names in written forms
     ("name_title", rf"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Drs|Prof|Doctor|Professor)\.?\s{{1,3}}(?P<v>{NAMESEQ}{_SUFFIX})", "NAME", 0.95),
     ("name_dicom", r"(?<![\w^])[A-Za-z][A-Za-z'-]{0,30}\^[A-Za-z][A-Za-z'-]{0,30}(?:\^[A-Za-z.'-]{0,30}){0,3}", "NAME", 0.97),
@@ -1511,6 +1512,7 @@ class RuleRecognizer:
         cands.extend(join_institution_parts(text, cands))
         cands.extend(complete_institution_lists(text, cands))
         cands.extend(peoples_of_institutions(text, cands))  # "[Polish American Medical Group]": the people's word first
+        cands.extend(openers_of_institutions(text, cands))  # "la [clinica]", "CA [Rural Legal Assistance]": the name's first word
         if any(c.category == "HOSPITAL" for c in cands):
             # (after the institutions are complete: "queens medical center imaging, honolulu")
             cands.extend(_towns_after_institutions(text, cands))

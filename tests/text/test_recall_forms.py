@@ -560,6 +560,48 @@ def test_a_language_before_a_kind_of_service_stays(text, kept):
 
 @pytest.mark.parametrize(
     "text,gone",
+    [
+        ("daughter works at la rabida hospital, number on file", "la "),
+        ("pcp: five rivers health centers, dr ogunleye.", "five"),
+        ("adm from our lady's manor nursing home, dalkey.", "our"),
+        ("Legal referral: CA Rural Legal Assistance, ph 760-398-0000", "CA"),
+        ("TRANSFER TO MARQUETTE VIA SA MEDCOM 0241", "SA"),
+    ],
+    ids=["spanish_article", "number_before_a_plural", "our_before_lady", "state_code_in_mixed_case", "region_code_in_capitals"],
+)
+def test_the_word_that_begins_an_institutions_name_goes_with_it(text, gone):
+    assert gone not in _out(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("two clinics nearby, pt prefers the closer", "two clinics"), ("four vna visits approved", "four"),
+     ("appt at our westside pediatrics office.", "our")],
+    ids=["count_of_a_kind_of_place", "count_before_an_agency", "our_before_the_writers_own_practice"],
+)
+def test_a_count_or_a_pronoun_before_an_institution_stays(text, kept):
+    assert kept in _out(text)
+
+
+@pytest.mark.parametrize("text", ["quit her job at trader joe's in august.", "groceries from trader joe's, lives alone"],
+                         ids=["before_a_preposition", "before_a_comma"])
+def test_the_possessive_of_an_institutions_name_goes_with_it(text):
+    assert "'s" not in _out(text).lower()
+
+
+def test_a_blood_units_donation_number_is_an_id():
+    out = _out("Units W0421 24 771902 and W042124771918 verified at bedside")
+    assert "771902" not in out and "771918" not in out
+
+
+@pytest.mark.parametrize("text,gone", [("dcyf hotline called 13:20", "dcyf"), ("OSHA NOTIFIED BY EMPLOYER.", "OSHA")],
+                         ids=["child_protection_agency", "workplace_safety_agency"])
+def test_agencies_named_by_their_letters_go(text, gone):
+    assert gone not in _out(text)
+
+
+@pytest.mark.parametrize(
+    "text,gone",
     [("work note given\n-jk (Jasper Kim MD surg res) p 5521", "jk"), ("-bm (bernadette mwangi ibclc)", "bm"),
      ("seen by Jasper Kim (JK) today", "JK")],
     ids=["signature_before_the_name_spelled_out", "signature_in_lower_case", "initials_after_the_name"],
@@ -572,3 +614,64 @@ def test_initials_beside_the_name_they_spell_go(text, gone):
 
 def test_initials_that_are_not_the_names_stay():
     assert "(CT)" in _out("seen by Jasper Kim (CT) today")
+
+
+@pytest.mark.parametrize("text", ["dtr (hcp) in nashua nh 978-555-0128 - aware", "lives in nashua nh with son"],
+                         ids=["before_a_phone", "before_a_word"])
+def test_a_lower_case_state_code_after_a_town_without_a_comma_goes_with_it(text):
+    assert " nh " not in _out(text)
+
+
+def test_a_lower_case_treatment_abbreviation_after_a_town_stays():
+    assert "tx" in _out("transferred from worcester tx with abx")
+
+
+@pytest.mark.parametrize("text", ["Mother: alive at 93, healthy", "father a&w at 91, htn", "FATHER ALIVE AND WELL AT 94"],
+                         ids=["alive_at", "a_and_w_at", "alive_and_well_in_capitals"])
+def test_a_living_relatives_age_over_89_goes(text):
+    assert not any(a in _out(text) for a in ("93", "91", "94"))
+
+
+@pytest.mark.parametrize("text,gone", [("HPI: 23 YOM, GRAD STUDENT AT NORTHEASTERN, BIB POLICE", "NORTHEASTERN"),
+                                       ("pt is a student at ucla, lives in dorm", "ucla")],
+                         ids=["school_in_capitals", "school_in_lower_case"])
+def test_a_students_school_goes(text, gone):
+    assert gone not in _out(text)
+
+
+@pytest.mark.parametrize("text,kept", [("student at risk for falls", "at risk"), ("student at times absent", "at times"),
+                                       ("nursing student at bedside", "at bedside")],
+                         ids=["at_risk", "at_times", "at_bedside"])
+def test_how_or_where_a_student_is_stays(text, kept):
+    assert kept in _out(text)
+
+
+@pytest.mark.parametrize("text,gone", [("lives w/ mom and stepdad will in worcester", "will"), ("STEPMOM ROSE AT BEDSIDE", "ROSE")],
+                         ids=["stepdad_will", "stepmom_rose"])
+def test_a_step_parents_given_name_that_is_a_word_goes(text, gone):
+    assert gone not in _out(text)
+
+
+def test_a_step_parents_modal_stays():
+    assert "will call" in _out("stepdad will call back")
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("TRANSPORT: MISSION AIR, REPORT GIVEN TO FLIGHT RN", "MISSION"), ("TRANSPORT: AIR LINK FIXED WING, ETA 1 HR", "LINK"),
+     ("ADM 8/4 FROM EL PASO VIA AIR CARE 1 AFTER OSH", "CARE 1")],
+    ids=["name_before_air", "name_after_air_before_aircraft", "name_and_number_after_a_cue"],
+)
+def test_an_air_ambulance_service_goes(text, gone):
+    assert gone not in _out(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("ON ROOM AIR, SATS 94%", "ROOM AIR"), ("transported by air ambulance", "air ambulance"),
+     ("decreased air entry by auscultation", "air entry by auscultation"), ("via air mattress", "air mattress")],
+    ids=["room_air", "kind_of_transport", "finding", "equipment"],
+)
+def test_air_that_names_no_service_stays(text, kept):
+    assert kept in _out(text)
+
