@@ -418,6 +418,10 @@ _HANDOFF_RE = re.compile(r"(?i)(?:given|passed|received|cosign)")
 _READING_WORDS = frozenset("sat sats pulse rate temp weight glucose sugar level score".split())
 
 
+#: A date of birth in parentheses right after an age.
+_DOB_AFTER_AGE_RE = re.compile(r"[ \t]\((?i:dob|d\.o\.b|born|b\.)")
+
+
 def _age_after_name_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """An age after a person's name ("mrs. murphy, 92, lives"): the word before the comma is a name or unknown, no
     clinical word or reading ("o2 sat, 92, on ra")."""
@@ -425,9 +429,11 @@ def _age_after_name_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     from clinx.text.lexicons import first_names, is_clinical_term, last_names
 
     # (a nickname in parentheses between the name and the age: the word before it decides)
-    before = re.search(r"([A-Za-z][A-Za-z'’-]*)(?:[ \t]\([A-Za-z'’ -]{1,20}\))?$", text[max(0, m.start() - 50) : m.start()])
+    before = re.search(r"([A-Za-z][A-Za-z'’-]*)(?:[ \t]\([A-Za-z'’\"“” -]{1,20}\))?$", text[max(0, m.start() - 50) : m.start()])
     if before is None:
         return None
+    if _DOB_AFTER_AGE_RE.match(text, m.end()) and not is_clinical_term(before.group(1).lower()):
+        return m.span("v")  # ("mrs doreen pike, 93 (dob 02/05/1930)": the date of birth vouches for the age)
     word = before.group(1)
     low = word.lower()
     # ("Joan Smith, 93, lives": a surname that is a word too, written as a name is in mixed case; not "o2 sat, 92")
@@ -832,7 +838,7 @@ def _before_ok(before: re.Pattern, then: Validator | None = None) -> Validator:
 #: A letter and four digits then a digit group: where a blood unit's number may be (the gate of ``id_blood_unit``).
 _BLOOD_UNIT_RE = re.compile(r"[A-Za-z]\d{4}[ ]?\d{2}")
 _GROUPED_DIGITS_RE = re.compile(r"\d \d")
-_HEALTH_NUMBER_WORD_RE = re.compile(r"medicare|phn|phin|ohip|ihi|hsn|hcn|nhs|health card|health number|mcp|ramq|health ?#|id")
+_HEALTH_NUMBER_WORD_RE = re.compile(r"medicare|phn|phin|ohip|ihi|hsn|hcn|nhs|health card|health number|mcp|ramq|health ?#|id|crn")
 
 
 def _eircode_ok(m: re.Match, text: str) -> tuple[int, int] | None:
@@ -986,9 +992,16 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         # Washington, 94, "sharp as a tack"": a quotation after the comma)
         # ("• 705 Mrs. Goldfarb — 92, aspiration PNA": a census line's dash for the comma)
         r"(?<=[A-Za-z)])(?:,|[ \t][—–-])[ \t](?P<v>9\d|1[01]\d)(?:[ \t]?(?:y|yo|yrs?|y/o)\b)?"
-        r"(?:,(?=[ \t]+[\"“']?[a-z])|\.(?=[ \t]+[a-z])|(?=\)(?!\d))|(?=[ \t]\((?i:dob|d\.o\.b|born|b\.)))",
+        # ("harold whitcombe, 93, 1147 county rd 9": an address after the comma)
+        r"(?:,(?=[ \t]+[\"“']?[a-z]|[ \t]+\d{1,5}[ \t]+[a-z])|\.(?=[ \t]+[a-z])|(?=\)(?!\d))|(?=[ \t]\((?i:dob|d\.o\.b|born|b\.)))",
         "AGE", 0.85, validator=_age_after_name_ok, flags=re.I,
         gate=lambda t, low: _AGE_AFTER_NAME_GATE_RE.search(t) is not None,
+    ),
+    # "RM 112 PEARL ABERNATHY (97) - SLEPT WELL", "resident jane doe (94) alert": an age in parentheses right after a name
+    Recognizer(
+        "age_in_parens_after_name",
+        r"(?<=[A-Za-z])[ \t]\((?P<v>9\d|1[01]\d)\)(?![ \t]?(?:%|/|[a-z]))",
+        "AGE", 0.85, validator=_age_after_name_ok, gate=lambda t, low: "(9" in t or "(1" in t,
     ),
     # "lives with husband (97)", "MOM (91) HAD 2 FALLS": an age over 89 in parentheses after a relative
     Recognizer(
@@ -1172,6 +1185,8 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "pager_after_p",
         r"(?i)(?<![\w./-])p[ \t]?(?P<v>\d{4,5}|\d-\d{4})(?![\w/.%-]|[.,]\d|[ \t]*(?:mg|mcg|g|kg|ml|cc|units?|u|steps|ft|feet|m|k?cal)\b)",
         "ID", 0.85, gate=lambda t, low: _PAGER_P_GATE_RE.search(low) is not None,
+        # ("EMT-P #P4471": after a number sign the letter is the number's own, a crew member's certificate)
+        validator=lambda m, t: (m.start(), m.end("v")) if t[m.start() - 1 : m.start()] == "#" else m.span("v"),
     ),
     # "jl4" alone on the last line, "Pt agreeable. -KT3", "FILBERT BRIGHT, M.D.    FB59": a signer's initials and a
     # number closing a line
@@ -1292,16 +1307,16 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "age_over_89_said",
         r"\b(?:(?:she|he|pt|patient|mother|father|mom|dad|wife|husband|spouse|sister|brother|aunt|uncle|grandmother|"
-        r"grandfather|grandma|grandpa)[ \t]{1,2}(?:is|was|turned|turns)[ \t]{1,2}(?:now[ \t]{1,2})?"
+        r"grandfather|grandma|grandpa|resident|res|client)[ \t]{1,2}(?:is|was|turned|turns)[ \t]{1,2}(?:now[ \t]{1,2})?"
         # ("I'M 96, I'VE HAD A GOOD RUN": the patient's own words)
         r"|i['’]?m[ \t]{1,2}(?:now[ \t]{1,2})?|i[ \t]am[ \t]{1,2}(?:now[ \t]{1,2})?"
-        # ("Mother: alive at 93", "father a&w at 91": a family history's living relative)
-        r"|(?:died|passed[ \t]{1,2}away|passed|deceased|alive|(?:alive[ \t]{1,2}and|a&)[ \t]?well|a&w)[ \t]{1,2}(?:at|aged?)[ \t]{1,2}(?:age[ \t]{1,2})?"
+        # ("Mother: alive at 93", "father a&w at 91", "grandfather lived to 97": a family history's relative)
+        r"|(?:died|passed[ \t]{1,2}away|passed|deceased|alive|(?:alive[ \t]{1,2}and|a&)[ \t]?well|a&w|lived)[ \t]{1,2}(?:at|aged?|to)[ \t]{1,2}(?:age[ \t]{1,2})?"
         r"|(?:pt|patient),[ \t]{1,2}(?=\d+,))"
         r"(?P<v>9\d|1[01]\d)"
         r"(?![\w%/]|\.\d|[ \t]{0,2}(?:%|kg|lbs?|bpm|mmhg|f\b|degrees|on\b|at\b|percent))",
         "AGE", 0.85, flags=re.I,
-        gate=lambda t, low: (" is " in low or " was " in low or " turn" in low or "died" in low or "passed" in low or "deceased" in low or " at " in low
+        gate=lambda t, low: (" is " in low or " was " in low or " turn" in low or "died" in low or "passed" in low or "deceased" in low or " at " in low or "lived" in low
                              or "pt," in low or "patient," in low or "i'm" in low or "i’m" in low or "im " in low
                              or "i am" in low) and any(map(str.isdigit, t)),
     ),
@@ -1402,8 +1417,9 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         # ("MCP 204 881 337 015", "RAMQ: TREM 4805 1219", "MB HEALTH # 118 442 907", "plan id thp 889 204 661",
         # "Medicaid ID 0051 8847 221": Canadian provinces' cards, and any ID in groups, with the issuer's letters before it)
         r"(?<![\w-])(?i:(?:medicare|nhs|health[ ]card)(?:[ ](?:no|number)\.?)?|phn|phin|ohip|ihi|hsn|hcn|health[ ]number"
-        r"|mcp|ramq|health[ ]?#|id)[ \t]{0,2}[:#]?[ \t]{0,2}"
-        r"(?P<v>(?:(?!(?i:is|no|nr|of|the|was)[ ])[A-Za-z]{2,4}[ ])?\d{3,5}(?:[ ]\d{1,5}){1,3}(?:[ -][A-Z]{2})?)(?![\w-])",
+        # ("CRN 204 381 977K": an Australian Centrelink customer reference number, its check letter joined)
+        r"|mcp|ramq|health[ ]?#|id|crn)[ \t]{0,2}[:#]?[ \t]{0,2}"
+        r"(?P<v>(?:(?!(?i:is|no|nr|of|the|was)[ ])[A-Za-z]{2,4}[ ])?\d{3,5}(?:[ ]\d{1,5}){1,3}(?:[ -][A-Z]{2}|[A-Z])?)(?![\w-])",
         "ID", 0.9, gate=lambda t, low: _GROUPED_DIGITS_RE.search(t) is not None and _HEALTH_NUMBER_WORD_RE.search(low) is not None,
     ),
     # "Unit W0421 24 771902", "DIN W042124771918": a blood unit's ISBT 128 donation identification number (the collecting

@@ -256,7 +256,7 @@ ID_CUES: list[tuple[str, str]] = [
     (r"ssn|social\s{1,3}security(?:\s{1,3}(?:no\.?|num(?:ber)?|#))?", "SSN"),
     (r"phone|tel(?:ephone)?|fax|cell|mobile|pager|pgr|beeper|bleep|contact\s{1,3}(?:no\.?|number)", "PHONE"),
     (
-        r"(?:hospital|facility|study|exam|order|visit|encounter|case|specimen|requisition|member|insurance|"
+        r"(?:hospital|hosp|facility|study|exam|order|visit|encounter|case|specimen|requisition|member|insurance|"
         r"policy|account|acct|license|licence|device|serial|health\s{1,3}plan|beneficiary|subscriber|task|trip|job|"
         r"employee|badge|passport|vehicle|provider|prescriber|registration|gmc|nmc)\s{0,3}(?:id|no\.?|num(?:ber)?|#)|id(?:entifier)?(?:\s{0,3}(?:no\.?|num(?:ber)?|#))?|"
         # "Acct: 55-1234-9": an account word alone before a colon or "#" ("into account 2 episodes" is prose)
@@ -267,7 +267,10 @@ ID_CUES: list[tuple[str, str]] = [
         r"badge|shield(?=\s{0,3}#?\s{0,2}\d{3})|batch(?=\s{0,3}[:#]?\s{0,2}[A-Za-z]{0,4}\d)|key|lot|claim|conf|confirmation|auth|authorization|authorisation|incident|ticket|tracking|ref|reference|"
         # a national health number's name, the last four of a social security number, an ambulance run's number
         # ("OHIP 4821-663-901-KT", "LAST4 4471", "RUN# 24-0817"; a run of fluid has no "#")
-        r"ohip|medicare|medicaid|mbi|last\s?(?:4|four)|run(?=\s{0,2}(?:#|no\b|number))|"
+        # (Ontario's health card number and New Zealand's national health index: "HCN 4532-281-906-KT", "nhi zkh4712")
+        r"ohip|hcn|nhi|medicare|medicaid|mbi|last\s?(?:4|four)|run(?=\s{0,2}(?:#|no\b|number))|"
+        # a licence's short form before a number of four digits and more, an issuer's letters before it ("LIC NM-P-20931")
+        r"lic(?=\.?\s{0,3}[:#]?\s{0,3}(?:[A-Za-z]{1,3}-?){0,2}\d{4})|"
         # a device's serial number ("rcvr SN 4M71-8820-XK", "S/N: AB12-3344"); "SN" is a student nurse and skilled nursing
         # too: six characters or more with a digit follow ("SN 2W2, 1W4" is a visit frequency)
         r"s/n|sn(?=\s{0,3}[:#]?\s{0,3}(?=[A-Za-z-]*\d)[A-Za-z0-9-]{6})|"
@@ -500,7 +503,7 @@ _CUE_START_WORDS = sorted(
         acct license licence device serial health beneficiary subscriber employee badge passport vehicle id zip postal task trip job
         provider prescriber registration gmc nmc shield batch
         post key lot claim conf confirmation auth authorization authorisation incident ticket tracking ref reference bleep
-        ohip medicare medicaid mbi last last4 run sn s/n icn edipi clia access door gate keysafe lockbox collar urn ur""".split()
+        ohip hcn nhi lic hosp medicare medicaid mbi last last4 run sn s/n icn edipi clia access door gate keysafe lockbox collar urn ur""".split()
     ),
     key=lambda w: (-len(w), w),
 )
@@ -1129,12 +1132,16 @@ _CLAUSE_ENDS = frozenset(
 _MODAL_SURNAMES = frozenset(("may", "will"))
 
 
+#: A doctor's title right before a name ("dr hollis", "Dr. Hollis").
+_DOCTOR_BEFORE_RE = re.compile(r"(?i)\b(?:dr|doctor)\.?[ \t]{1,2}$")
+
+
 def surnames_closing_names(text: str, cands: list[Candidate]) -> list[Candidate]:
     """The surname that is also a word or an abbreviation ("ng", "may", "will", "le") right after a NAME candidate
     ending in a given name, written in the same case, when it closes the field or the clause ("dr [amy] ng /
     resident", "DR. [AMY] NG" at a line's end, "niece [claudette] may 603-555-0164", "GIRLFRIEND [KEISHA] WILL."):
     there the given name has its surname, not the sentence's next word ("[claudette] may call" keeps its verb). A
-    given name no lexicon lists leaves the word ("dr hollis ng")."""
+    given name no lexicon lists leaves the word unless a doctor's title stands before it alone ("dr [hollis] ng")."""
     given, surnames = first_names(), last_names()
     out = []
     for c in cands:
@@ -1149,8 +1156,11 @@ def surnames_closing_names(text: str, cands: list[Candidate]) -> list[Candidate]
         if low not in surnames or low in ROLES or low in CREDENTIALS or low in TITLES or low in _CLAUSE_ENDS \
                 or low in _NEVER or low in US_STATES or low in FUNCTION_WORDS and low not in _MODAL_SURNAMES:
             continue  # (nor a state's code: "plant in [noel] mo (evisceration line)")
-        if not (len(prev) > 2 and prev.isalpha() and prev.lower() in given):
-            continue  # (a surname before it leaves the word the sentence's: "[CATALDO] ALS.", "[K. PHAM] EN")
+        titled_one = len(head) == 1 and _DOCTOR_BEFORE_RE.search(text, max(0, c.start - 8), c.start) is not None
+        if not (len(prev) > 2 and prev.isalpha() and (prev.lower() in given or titled_one)):
+            # (a surname before it leaves the word the sentence's: "[CATALDO] ALS.", "[K. PHAM] EN"; after a doctor's
+            # title one word is a given name whatever the lexicons know: "dr [hollis] ng / resident")
+            continue
         if not (prev.islower() and w.islower() or prev.isupper() and w.isupper()):
             continue  # (a mixed-case line capitalises a surname: "Dr. Hollis Ng" is found whole)
         out.append(Candidate(m.start(1), m.end(1), "NAME", "rule:surname_closing_name", 0.85))

@@ -675,3 +675,49 @@ def test_an_air_ambulance_service_goes(text, gone):
 def test_air_that_names_no_service_stays(text, kept):
     assert kept in _out(text)
 
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [('pt: harold "hal" whitcombe, 93, 1147 county rd 9, hondo, tx', "93"), ('pt: herbert aagaard ("herb"), 97, hospice dx', "97"),
+     ("pt mrs doreen pike, 93 (dob 02/05/1930), lives alone", "93"), ("RM 112 PEARL ABERNATHY (97) - SLEPT WELL", "97"),
+     ("RES IS 96, ON ELIQUIS", "96"), ("great-grandfather lived to 97.", "97")],
+    ids=["before_an_address", "after_a_quoted_nickname", "before_a_birth_date", "in_parentheses_after_a_name", "resident_is",
+         "lived_to"],
+)
+def test_more_ages_over_89_go(text, gone):
+    assert gone not in _out(text)
+
+
+@pytest.mark.parametrize("text", ["SATS (92) ON RA", "sat, 92, 94 on ra", "lived to 95% of goal"],
+                         ids=["saturation_in_parentheses", "readings_after_a_comma", "a_percentage"])
+def test_readings_near_age_forms_stay(text):
+    assert "9" in _out(text)
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("COMPLETED BY L. BEGAY, EMT-P, LIC NM-P-20931", "20931"), ("pt: tamati herewini, nhi zkh4712", "4712"),
+     ("HCN 4532-281-906-KT", "4532"), ("Hosp No. RX1-448812, seen", "448812"), ("CREW: R. BEGAY EMT-P #P4471, S. LUJAN", "P4471"),
+     ("CRN 204 381 977K - JOBSEEKER PAYMENT", "977K")],
+    ids=["licence_short_form", "new_zealand_nhi", "ontario_health_card_with_hyphens", "hosp_no", "crew_certificate_after_a_number_sign",
+         "centrelink_reference"],
+)
+def test_more_identifiers_go(text, gone):
+    assert gone not in _out(text)
+
+
+@pytest.mark.parametrize("text,kept", [("hosp course: 3 days", "3 days"), ("lic 2 units", "2 units")],
+                         ids=["hosp_course", "lic_before_a_dose"])
+def test_identifier_cue_look_alikes_stay(text, kept):
+    assert kept in _out(text)
+
+
+@pytest.mark.parametrize("text", ["accepting dr hollis ng", "attending: dr hollis ng / resident dr k. adeyemi"],
+                         ids=["at_a_lines_end", "before_a_slash"])
+def test_a_word_surname_after_a_doctors_unlisted_given_name_goes(text):
+    assert " ng" not in _out(text)
+
+
+def test_a_clinical_word_after_a_doctors_surname_in_a_sentence_stays():
+    assert "ng tube" in _out("seen by dr smith ng tube placed")
+
