@@ -1708,8 +1708,9 @@ _AFTER_BUSINESS_RE = re.compile(
 def possessive_businesses(text: str, cands: list[Candidate]) -> list[Candidate]:
     """A removed name and its possessive after "at", "@" or "from", when no noun follows it, as a HOSPITAL candidate:
     a shop, a diner or a workplace named for its owner ("WORKS NIGHTS AT [KESSLER]'S (WAREHOUSE)", "has coffee at
-    [abu sami]'s w/ friends"). The possessive is part of the business's name; left, it keeps the name from being
-    removed. Not "at [Mary]'s house" (the person's, whose house it is)."""
+    [abu sami]'s w/ friends"); and an institution's span with the possessive that closes it, wherever it stands
+    ("[trader joe]'s"). The possessive is part of the business's name; left, it keeps the name from being removed.
+    Not "at [Mary]'s house" (the person's, whose house it is)."""
     out = []
     for c in cands:
         if c.category not in ("NAME", "HOSPITAL") or text[c.end : c.end + 2].lower() not in ("'s", "’s"):

@@ -567,6 +567,8 @@ via and with from for per into onto then when while under over by on in of to or
 #: A transport cue before the name, or an aircraft's words after it.
 _AIR_BEFORE_RE = re.compile(r"(?i)(?:\b(?:via|by|transport(?:ed)?(?:[ \t]by)?|flown|flight|medevac(?:['’]?d)?|transferred|arranged|called|contacted)[ \t]*:?[ \t]{1,2}$)")
 _AIR_AFTER_RE = re.compile(r"(?i)[ \t,]{1,3}(?:fixed[ \t-]wing|rotor|rotary|helicopter|flight|crew|eta|etd|lands?|landed|launched)\b")
+#: The word "air" on its own ("repair", "chair" and "stairs" hold no service).
+_AIR_WORD_RE = re.compile(r"(?<![a-z])air(?![a-z])")
 #: What every air service match's text holds near it (the gate of ``air_transport_service``).
 _AIR_CONTEXT_RE = re.compile(r"via|by|transport|flown|flight|medevac|transferred|arranged|called|contacted|wing|rotor|rotary|helicopter|crew|eta|etd|land|launch")
 
@@ -1136,7 +1138,8 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "air_transport_service",
         r"(?i)(?<![\w/-])(?P<v>(?!(?:via|and|with|from|for|per|the|room)[ \t])(?P<a>[a-z]{3,15})[ \t]air|air[ \t](?P<b>[a-z]{3,15})(?:[ \t]\d{1,2}(?![\w.:/-]))?)(?![\w-])",
-        "HOSPITAL", 0.85, validator=_air_service_ok, gate=lambda t, low: "air" in low and _AIR_CONTEXT_RE.search(low) is not None,
+        "HOSPITAL", 0.85, validator=_air_service_ok,
+        gate=lambda t, low: "air" in low and _AIR_WORD_RE.search(low) is not None and _AIR_CONTEXT_RE.search(low) is not None,
     ),
     # "RT RN / LG PCT" on a line of its own: two signers' initials, each with a credential (one record for each signer)
     Recognizer("signer_pair_first", _SIGNER_PAIR_RE, "NAME", 0.85, validator=lambda m, t: _signer_pair_ok(m, t, "v"), gate=_signer_pair_gate),
@@ -1316,7 +1319,8 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?P<v>9\d|1[01]\d)"
         r"(?![\w%/]|\.\d|[ \t]{0,2}(?:%|kg|lbs?|bpm|mmhg|f\b|degrees|on\b|at\b|percent))",
         "AGE", 0.85, flags=re.I,
-        gate=lambda t, low: (" is " in low or " was " in low or " turn" in low or "died" in low or "passed" in low or "deceased" in low or " at " in low or "lived" in low
+        gate=lambda t, low: (" is " in low or " was " in low or " turn" in low or "died" in low or "passed" in low or "deceased" in low or "alive" in low or "well at" in low
+                             or "a&w" in low or "lived" in low
                              or "pt," in low or "patient," in low or "i'm" in low or "i’m" in low or "im " in low
                              or "i am" in low) and any(map(str.isdigit, t)),
     ),
