@@ -1660,6 +1660,8 @@ _REGION_CODES = frozenset("ca nc sc ny nj nh vt ri tx az nm nv ut fl wv wi mn ia
 #: The same in a lower-case line, where only codes that are no word or abbreviation stay ("jp [va]", "nc [farmworker
 #: health program]"; not "sc [injection]", "tx [plan]").
 _LOWER_REGION_CODES = frozenset("nc ny nj nh ri wv nyc jp".split())
+#: What may stand before "UP" (the Upper Peninsula) that opens a name: a line's or a field's start, or a cue of place.
+_UP_OPENS_RE = re.compile(r"(?:^|[\n,;:(/>-]|\b(?:at|to|from|via|with|w/|per|and))[ \t]*$", re.IGNORECASE)
 
 
 def openers_of_institutions(text: str, cands: list[Candidate]) -> list[Candidate]:
@@ -1690,6 +1692,9 @@ def openers_of_institutions(text: str, cands: list[Candidate]) -> list[Candidate
             ok = w.islower() and low in _LOWER_REGION_CODES
         else:
             ok = w.isupper() and low in _REGION_CODES and first.group()[:1].isupper()
+            if ok and low == "up":
+                # ("UP Health System", "TO: UP HEALTH SYSTEM - BELL"; not a verb's particle: "FOLLOW UP [MGH]", "PICKED UP")
+                ok = _UP_OPENS_RE.search(text, max(0, m.start(1) - 12), m.start(1)) is not None
         if ok:
             out.append(Candidate(m.start(1), c.end, "HOSPITAL", "rule:institution_opener", 0.85))
     return out

@@ -583,6 +583,12 @@ def test_a_count_or_a_pronoun_before_an_institution_stays(text, kept):
     assert kept in _out(text)
 
 
+@pytest.mark.parametrize("text", ["WILL FOLLOW UP BOSTON MEDICAL CENTER CARDIOLOGY", "PICKED UP CVS PHARMACY RX"],
+                         ids=["follow_up", "picked_up"])
+def test_a_verbs_particle_before_an_institution_stays(text):
+    assert " UP " in _out(text)
+
+
 @pytest.mark.parametrize("text", ["quit her job at trader joe's in august.", "groceries from trader joe's, lives alone"],
                          ids=["before_a_preposition", "before_a_comma"])
 def test_the_possessive_of_an_institutions_name_goes_with_it(text):
