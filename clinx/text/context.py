@@ -50,7 +50,6 @@ from clinx.text.institutions import (
     complete_institutions,
     join_institution_parts,
     openers_of_institutions,
-    peoples_of_institutions,
     possessive_businesses,
 )
 from clinx.text.lexicons import first_names, fold
@@ -629,8 +628,7 @@ class ContextLevel:
         removed = [Candidate(m.start(), m.end(), m.group()[1:-1], "placeholder", 1.0) for m in PLACEHOLDER_RE.finditer(text)]
         cands = cands + join_institution_parts(text, cands + removed, with_and=False)
         cands = cands + articles_of_institutions(text, cands + removed)  # "Facility: The [Arbors]": and the "The" it begins with
-        cands = cands + peoples_of_institutions(text, cands)  # "NAVAJO [NATION EMS]": and the people's word it begins with
-        cands = cands + openers_of_institutions(text, cands)  # "la [rabida]", "five [rivers health]": and the word it begins with
+        cands = cands + openers_of_institutions(text, cands)  # "NAVAJO [NATION EMS]", "la [rabida]": and the word it begins with
         cands = cands + possessive_businesses(text, cands + removed)  # "works at [Kessler]'s (warehouse)": and its possessive
         return apply_candidates(text, cands, self.name, salt=self.salt, keep_values=self.keep_values)
 

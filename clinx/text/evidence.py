@@ -637,7 +637,7 @@ _ZIP_NEXT_RE = re.compile(r"[ \t]{1,2}(?:\d{5}(?:-\d{4})?(?![\w-])|\[ZIP\])")
 _CODES_NO_WORD = frozenset("az nm wi tx fl ny nj tn ky ks ia nv wv wy vt nh ak mn il ri ut ga sd nd ne mt va wa al ar".split())
 #: US states' codes that no word or abbreviation shares in lower case either: after a removed town and one blank, as
 #: typed fast without the comma ("in nashua nh 978-...", "from keene nh"); not "tx" (treatment), "fl" (fluid), "va", "al".
-_LOWER_CODES_AFTER_TOWN = frozenset("nh ny nj ky ks ia nv wv wy ri nm az wi mn ut ak".split())
+_LOWER_CODES_AFTER_TOWN = _CODES_NO_WORD - frozenset("tx fl tn vt il ga sd nd ne mt va wa al ar".split())
 #: A word that no clinical vocabulary holds, or a phone number: what follows a town's state ("[SCRANTON], PA ASKING",
 #: "[portland], me 207-555-0139"), not what follows a finding's abbreviation ("CA GLUC", "LA 4.3", "nc 2l").
 _WORD_OR_PHONE_NEXT_RE = re.compile(r"[ \t]+(?:([A-Za-z][A-Za-z'’-]*)|\(?\d{3}\)?[ .-]?\d{3}-\d{4}\b)")

@@ -1626,27 +1626,6 @@ orthodox evangelical church temple village area tech tribal transit council alli
 _WORD_BEFORE_RE = re.compile(r"([A-Za-z]+)[ \t]$")
 
 
-def peoples_of_institutions(text: str, cands: list[Candidate]) -> list[Candidate]:
-    """A people's, a nation's or a language's word right before an institution whose name goes on with one of
-    :data:`_AFTER_PEOPLES` ("NAVAJO [NATION EMS]", "referred to hmong [american partnership]"), as a HOSPITAL
-    candidate over both: the word is the name's first, and left it keeps the name from being removed."""
-    out = []
-    for c in cands:
-        if c.category != "HOSPITAL" or c.start < 3:
-            continue
-        first = text[c.start : c.end].split(maxsplit=1)
-        if len(first) < 2 or first[0].lower().rstrip(",") not in _AFTER_PEOPLES:
-            continue
-        m = _WORD_BEFORE_RE.search(text, max(0, c.start - 16), c.start)
-        if m is None or m.group(1).lower() not in _PEOPLES:
-            continue
-        w, head = m.group(1), first[0]
-        if not (w.islower() == head.islower() and w.isupper() == head.isupper()) and not (w.istitle() and head.istitle()):
-            continue  # (written in the name's case: "Spanish-speaking ... community health" is not one name)
-        out.append(Candidate(m.start(1), c.end, "HOSPITAL", "rule:institution_people", 0.85))
-    return out
-
-
 #: Words that open an institution's name before a span the recognisers found ("la [clinica del valle]", "our [lady's
 #: manor]", "five [rivers health centers]", "NC [Farmworker Health Program]"), which the lexicons read as an article, a
 #: pronoun, a number or a state's code and leave, so the name's first word stays behind the rest.
@@ -1665,18 +1644,28 @@ _UP_OPENS_RE = re.compile(r"(?:^|[\n,;:(/>-]|\b(?:at|to|from|via|with|w/|per|and
 
 
 def openers_of_institutions(text: str, cands: list[Candidate]) -> list[Candidate]:
-    """The word before an institution's span that begins its name, as a HOSPITAL candidate over both: a Spanish article
-    ("la [rabida]"), "our" before a saint's or a church's word ("our [lady's manor]"), a number before a plural
-    ("four [corners radiology group]") or a state's or a region's code ("CA [Rural Legal Assistance]", "jp [va]"). Left,
-    it keeps the name from being removed; each is read only right before the span, joined by one blank."""
+    """The word before an institution's span that begins its name, as a HOSPITAL candidate over both: a people's, a
+    nation's or a language's word before one of :data:`_AFTER_PEOPLES` in the name's case ("NAVAJO [NATION EMS]",
+    "hmong [american partnership]"), a Spanish article ("la [rabida]"), "our" before a saint's or a church's word ("our
+    [lady's manor]"), a number before a plural ("four [corners radiology group]") or a state's or a region's code ("CA
+    [Rural Legal Assistance]", "jp [va]"). Left, it keeps the name from being removed; each is read only right before
+    the span, joined by one blank."""
     out = []
     for c in cands:
         if c.category != "HOSPITAL" or c.start < 3:
             continue
-        m = _WORD_BEFORE_RE.search(text, max(0, c.start - 8), c.start)
-        if m is None or m.end(1) != c.start - 1 or m.start(1) > 0 and text[m.start(1) - 1].isalnum():
+        m = _WORD_BEFORE_RE.search(text, max(0, c.start - 16), c.start)
+        if m is None or m.start(1) > 0 and text[m.start(1) - 1].isalnum():
             continue
         w, low = m.group(1), m.group(1).lower()
+        if low in _PEOPLES:
+            words = text[c.start : c.end].split(maxsplit=1)
+            name = words[0]
+            # (written in the name's case: "Spanish-speaking ... community health" is not one name)
+            if len(words) > 1 and name.lower().rstrip(",") in _AFTER_PEOPLES and (
+                    w.islower() == name.islower() and w.isupper() == name.isupper() or w.istitle() and name.istitle()):
+                out.append(Candidate(m.start(1), c.end, "HOSPITAL", "rule:institution_people", 0.85))
+            continue
         first = _WORD.match(text, c.start)
         if first is None:
             continue
@@ -1929,4 +1918,4 @@ def _sentence_start(text: str, pos: int) -> bool:
 from clinx.text import evidence as _E  # noqa: E402
 from clinx.text import lexicons as _L  # noqa: E402
 
-__all__ = ["articles_of_institutions", "openers_of_institutions", "peoples_of_institutions", "find_affiliations", "find_capitalised_institutions", "find_kinds_of_places", "find_placement_replies", "join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_described_businesses", "find_businesses_on_bare_streets", "BUSINESS_KINDS", "find_institution_fields", "find_header_institutions", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]
+__all__ = ["articles_of_institutions", "openers_of_institutions", "find_affiliations", "find_capitalised_institutions", "find_kinds_of_places", "find_placement_replies", "join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_described_businesses", "find_businesses_on_bare_streets", "BUSINESS_KINDS", "find_institution_fields", "find_header_institutions", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]

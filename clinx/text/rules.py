@@ -64,7 +64,6 @@ from clinx.text.sign_out import find_listed_patients, find_shift_names
 from clinx.text.institutions import (
     complete_institutions,
     openers_of_institutions,
-    peoples_of_institutions,
     find_bare_institutions,
     find_institution_fields,
     find_header_institutions,
@@ -1521,8 +1520,8 @@ class RuleRecognizer:
         cands.extend(repeated_institution_words(text, cands))
         cands.extend(join_institution_parts(text, cands))
         cands.extend(complete_institution_lists(text, cands))
-        cands.extend(peoples_of_institutions(text, cands))  # "[Polish American Medical Group]": the people's word first
-        cands.extend(openers_of_institutions(text, cands))  # "la [clinica]", "CA [Rural Legal Assistance]": the name's first word
+        # "Polish [American Medical Group]", "la [clinica]", "CA [Rural Legal Assistance]": the name's first word
+        cands.extend(openers_of_institutions(text, cands))
         if any(c.category == "HOSPITAL" for c in cands):
             # (after the institutions are complete: "queens medical center imaging, honolulu")
             cands.extend(_towns_after_institutions(text, cands))
