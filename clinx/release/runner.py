@@ -317,6 +317,22 @@ def _local(tasks: list[Task], factory, settings: WorkerSettings, workers: int, m
             yield fut.result()
 
 
+#: Seconds a local Ray head may take to publish its GCS port. Ray's own default (30 s) is too short on a loaded
+#: two-core machine, where the head process was seen to take longer and the whole release failed at start.
+RAY_HEAD_WAIT_S = 180
+
+
+def start_local_ray(**init_kwargs) -> None:
+    """Start a Ray instance on this machine, giving its head process :data:`RAY_HEAD_WAIT_S` to come up.
+
+    A wait the user set in ``RAY_gcs_server_port_wait_time_s`` is kept.
+    """
+    import ray
+
+    os.environ.setdefault("RAY_gcs_server_port_wait_time_s", str(RAY_HEAD_WAIT_S))
+    ray.init(**init_kwargs)
+
+
 def _ray(tasks: list[Task], factory, settings: WorkerSettings, workers: int, address: str | None,
          ray_init: dict | None) -> Iterator[Outcome]:
     """Ray actors, one per worker (``num_cpus=1`` each), each loading the models once; tasks carry the file bytes."""
@@ -336,7 +352,7 @@ def _ray(tasks: list[Task], factory, settings: WorkerSettings, workers: int, add
             ray.init(address=address, **kw)
         else:
             kw.setdefault("num_cpus", workers)
-            ray.init(**kw)
+            start_local_ray(**kw)
         started = True
     try:
         actor_cls = ray.remote(num_cpus=1)(ReleaseWorker)

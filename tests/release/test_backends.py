@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
-from clinx.release.runner import release_tree
+from clinx.release.runner import release_tree, start_local_ray
 
 
 def test_process_pool_gives_the_same_release(archive, rkit, tmp_path):
@@ -16,7 +17,7 @@ def test_process_pool_gives_the_same_release(archive, rkit, tmp_path):
     assert rkit.tree_bytes(tmp_path / "two") == rkit.tree_bytes(tmp_path / "one")
 
 
-def test_ray_backend_on_a_local_instance_gives_the_same_release(archive, rkit, tmp_path):
+def test_ray_backend_on_a_local_instance_gives_the_same_release(archive, rkit, tmp_path, monkeypatch):
     import ray
     import ray.cloudpickle
 
@@ -24,7 +25,10 @@ def test_ray_backend_on_a_local_instance_gives_the_same_release(archive, rkit, t
     one = release_tree(src, tmp_path / "one", rkit.fake_parts)
     # Ray workers cannot import the test package: ship the stand-in parts' module by value
     ray.cloudpickle.register_pickle_by_value(sys.modules[rkit.fake_parts.__module__])
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    # the head process's wait is read from the environment: keep the setting inside this test
+    monkeypatch.delenv("RAY_gcs_server_port_wait_time_s", raising=False)
+    start_local_ray(num_cpus=1, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    assert os.environ["RAY_gcs_server_port_wait_time_s"] == "180"
     try:
         s = release_tree(src, tmp_path / "ray", rkit.fake_parts, backend="ray", workers=1)
         assert ray.is_initialized()  # a Ray instance the caller started is left running
@@ -32,3 +36,16 @@ def test_ray_backend_on_a_local_instance_gives_the_same_release(archive, rkit, t
         ray.shutdown()
     assert (s.released, s.failed, s.processed) == (one.released, one.failed, 8)
     assert rkit.tree_bytes(tmp_path / "ray") == rkit.tree_bytes(tmp_path / "one")
+
+
+def test_a_users_ray_head_wait_is_kept(monkeypatch):
+    import ray
+
+    started = {}
+    monkeypatch.setattr(ray, "init", lambda **kw: started.update(kw))
+    monkeypatch.setenv("RAY_gcs_server_port_wait_time_s", "45")
+    start_local_ray(num_cpus=2)
+    assert os.environ["RAY_gcs_server_port_wait_time_s"] == "45" and started == {"num_cpus": 2}
+    monkeypatch.delenv("RAY_gcs_server_port_wait_time_s")
+    start_local_ray()
+    assert os.environ["RAY_gcs_server_port_wait_time_s"] == "180"
