@@ -137,6 +137,9 @@ _RANGE_RE = re.compile(r"\d{1,2}-\d{1,2}")
 #: A bed or a bay as a sign-out writes one, alone or as a range of beds ("B4", "B7-12"): no ID without an ID's cue.
 _BED_CODE_RE = re.compile(r"[A-Za-z]\d{1,2}(?:-\d{1,2})?")
 _UNIT_AFTER_RANGE_RE = re.compile(r"[ \t]{0,2}(?:wks?|weeks?|days?|d|hrs?|hours?|h|mos?|months?|min|mins|minutes|yrs?|years?|x|times)\b", re.I)
+#: A day of a course of treatment ("oseltamivir d5/5", "vanc day3"): after an ID word some words back (the ID system's
+#: header), a count, no identifier.
+_DAY_OF_COURSE_RE = re.compile(r"(?i)d(?:ay)?\d{1,2}(?:/\d{1,2})?")
 #: "@" or "~" right before a four-digit number: a clock time ("@ 1630", "~0600"), never a phone's or an ID's digits.
 _TIME_MARK_BEFORE_RE = re.compile(r"[@~][ \t]?$")
 #: Words before a four-digit clock time ("LM at 0320", "@ 2230"): no phone or ID number stands there. "since" too,
@@ -461,7 +464,8 @@ class ContextEnhancer:
                     if is_ph[j] and (shape == "alpha") != (anchor[j] in _ALPHA_CATS):
                         continue
                     cat, boost, ph_anchor = anchor[j], self.boost, is_ph[j]
-                    if cat in _NUMBER_CATS and not ph_anchor and shape == "numeric" and t.isdigit() and len(t) <= 5 \
+                    if cat in _NUMBER_CATS and not ph_anchor and shape == "numeric" \
+                            and (t.isdigit() and len(t) <= 5 or _DAY_OF_COURSE_RE.fullmatch(t)) \
                             and any(infos[m][1] not in _ID_CONNECTORS for m in range(j + 1, i)):
                         # "id: tmax 101.4 @ 0200": a short number some words after an ID word (there a nursing
                         # header, infectious disease) is a reading or a clock time; an ID stands right after its cue

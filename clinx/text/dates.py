@@ -436,7 +436,16 @@ def _year_ok(m: re.Match, text: str) -> tuple[int, int] | None:
                      and (_LIFE_PAST_RE.search(text, max(0, s - 80), s) or int(text[e - 2 : e]) % 5)):
         return None  # "haldol 0.5 at 2000", "@ 1930": nursing notes time events on a 24-hour clock ("until 2012", "til
         # 2022": a clock that ends a span is a round one, "NPO until 2100"; a year ends a life's span)
+    if CLOCK_RE.fullmatch(text, s, e) and (_DATE_WITH_YEAR_BEFORE_RE.search(text, max(0, s - 16), s)
+                                           or _MONTH_DAY_BESIDE_RE.match(text, e)):
+        return None  # "adm 3/2/24 1930", "SBAR handoff 1900 6/18": the date has its year; the number beside it is a time
     return s, e
+
+
+#: A date that carries its year, right before a number ("3/2/24 1930", "2024-03-02 1930").
+_DATE_WITH_YEAR_BEFORE_RE = re.compile(r"(?<![\w/.-])(?:\d{1,2}/\d{1,2}/(?:\d{4}|\d\d)|\d{4}-\d\d-\d\d)[ \t]{1,2}$")
+#: A month and day right after a number ("1900 6/18"): a year is not written before them.
+_MONTH_DAY_BESIDE_RE = re.compile(r"[ \t]{1,2}\d{1,2}/\d{1,2}(?:/(?:\d{4}|\d\d))?(?![\w/])")
 
 
 #: Words after a clock time that say it is one ("until 2000 tonight").

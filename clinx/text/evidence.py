@@ -119,7 +119,7 @@ md m.d do d.o rn np pa pa-c phd dpt licsw lcsw otr otr/l crna rvt facc facs cnm 
 ccc-slp cde aprn fnp anp dnp bsn rd ldn rrt ccrn cnp pnp pnp-bc fnp-bc anp-bc cwocn cwon wocn cwcn cns acnp msn ccm lmhc lpc lmft lcsw-r psyd
 pgy emt emt-a emt-b emt-i emt-p nremt aemt acp ccp
 rdcs rdms rcs rvs rcis chpn chp cen cnor ocn cpn cnrn cpht ibclc cdces atc fnp-c agacnp agacnp-bc pmhnp whnp cpnp rnc
-cna ascp bcps bcop
+cna ascp bcps bcop nnp ccds
 chw cadc ladc lcpc lpcc cpss bcba rbt lcdc lmsw lsw mft lmt ld phn
 lisw cota
 mbbs mbchb frcp frcpc frcs frcsc mrcp mrcgp ccfp ccfp-em fracgp fracp fanzca rpn rgn rmn
@@ -1949,7 +1949,7 @@ _VERB_PARTICLES = frozenset("up down out off back over".split())
 #: Finite verbs no modal takes ("SON WILL CALLED", "nurse Grace gave report"): the word before them is their subject.
 _FINITE_VERBS = frozenset(
     """is was has had came went gave said says brought took left told saw got felt thought stated states reports
-    reported called calls visited visits arrived arrives
+    reported called calls visited visits arrived arrives lets gets goes keeps makes wants knows texts cooks cleans
     drives drove sits sat stays stayed lives helps helped works worked comes does brings takes picks checks manages
     died passed found heard kept knew made met sent spoke wrote covers pays approves requires accepts denies""".split()
 )
@@ -2222,16 +2222,21 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         if g is not None and (titled and "," not in g or relation and _relation_name_ok(text, toks, k)
                               or naming and nk.cls != C):
             j = _take_name(text, toks, k, allow_ambiguous=True)
+            # ("teacher ms hill says": in lower case a reporting verb after the word makes it the subject, a surname)
+            subject_after = t.case == "lower" and k + 1 < len(toks) and toks[k + 1].low in _SPEAKING_VERBS \
+                and _gap(text, nk, toks[k + 1]) == " "
+            courtesy = low == "mrs" or low in ("mr", "ms") and (t.dot or subject_after)
             if j == k and low in TITLES and _short_surname(nk):
                 j = k + 1  # "dr ng", "Dr. Wu": a two- or three-letter surname the word classes call no name
-            elif j == k and (low in _DOCTOR_TITLES or low == "mrs" or low in ("mr", "ms") and t.dot) and nk.cls == C and nk.low in _lex()[1] and len(nk.low) >= 4 \
+            elif j == k and (low in _DOCTOR_TITLES or courtesy) and nk.cls == C and nk.low in _lex()[1] and len(nk.low) >= 4 \
                     and nk.low not in FUNCTION_WORDS and nk.low not in _NEVER and nk.low not in CREDENTIALS and nk.low not in TITLES:
                 j = k + 1  # "dr. hill", "DR SMALL", "MRS. WALKER": a surname that is also a clinical word, after a title
-            elif j == k and (low == "mrs" or low in ("mr", "ms") and t.dot) and nk.cls in (W, A) and len(nk.low) >= 4 \
-                    and nk.low not in FUNCTION_WORDS and nk.low not in _NEVER and not nk.low.endswith(("ed", "ing")) \
-                    and (t.raw[1:2].islower() and nk.raw[:1].isupper() if t.case == "mixed" else _CLAUSE_END_RE.match(text, nk.e)):
+            elif j == k and courtesy and nk.cls in (W, A) \
+                    and len(nk.low) >= 4 and nk.low not in FUNCTION_WORDS and nk.low not in _NEVER and not nk.low.endswith(("ed", "ing")) \
+                    and (t.raw[1:2].islower() and nk.raw[:1].isupper() if t.case == "mixed" else _CLAUSE_END_RE.match(text, nk.e) or subject_after):
                 # "MR. HOBART,", "mrs. bishop.": after a courtesy title a word closing its clause is a surname; "mr" needs
-                # its dot, and in capitals a clause's end ("MOD MR. STRESS TEST": mitral regurgitation, a sentence's end)
+                # its dot, and in capitals a clause's end ("MOD MR. STRESS TEST": mitral regurgitation, a sentence's end);
+                # or a finite verb after the word, whose subject it is ("teacher ms hill says")
                 j = k + 1
             elif j == k and low in RELATIONS and nk.cls == C and len(nk.low) >= 3 and nk.low in _lex()[0] \
                     and nk.low not in FUNCTION_WORDS and nk.low not in _NEVER and nk.low not in CREDENTIALS and nk.low not in ROLES \

@@ -418,6 +418,8 @@ _HANDOFF_RE = re.compile(r"(?i)(?:given|passed|received|cosign)")
 _READING_WORDS = frozenset("sat sats pulse rate temp weight glucose sugar level score".split())
 
 
+#: A parenthesis opened by a person's words, up to the comma before an age ("(dorothy young, 95)").
+_NAME_OPENS_PARENS_RE = re.compile(r"\(([A-Za-z][A-Za-z'’-]*)(?:[ \t][A-Za-z][A-Za-z'’-]*){0,2}$")
 #: A date of birth in parentheses right after an age.
 _DOB_AFTER_AGE_RE = re.compile(r"[ \t]\((?i:dob|d\.o\.b|born|b\.)")
 
@@ -436,6 +438,10 @@ def _age_after_name_ok(m: re.Match, text: str) -> tuple[int, int] | None:
         return m.span("v")  # ("mrs doreen pike, 93 (dob 02/05/1930)": the date of birth vouches for the age)
     word = before.group(1)
     low = word.lower()
+    opened = _NAME_OPENS_PARENS_RE.search(text, max(0, m.start() - 50), m.start())
+    if opened is not None and opened.group(1).lower() in first_names() and classify(opened.group(1).lower()) in (N, U) \
+            and text.startswith(")", m.end()):
+        return m.span("v")  # ("(dorothy young, 95)": a given name opens the parenthesis that the age closes)
     # ("Joan Smith, 93, lives": a surname that is a word too, written as a name is in mixed case; not "o2 sat, 92")
     titled = word[:1].isupper() and not word.isupper() and (low in last_names() or low in first_names()) \
         and low not in _READING_WORDS and not is_clinical_term(low)
@@ -464,6 +470,33 @@ def _dash_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
 
         return None if letters in FUNCTION_WORDS or letters in _SIGNER_ROLES or zipf(letters) >= 5.0 else m.span("v")
     return None if _letters_are_a_word(letters) else m.span("v")
+
+
+def _dash_initials_role_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """Initials after a line's opening dash when the word after them, or the one after that, is a credential or a
+    role ("-jk PGY3", "-ld echo fellow") and the letters are no abbreviation, role, credential or common word
+    ("- ED RN aware", "- PT OT eval", "- ok RN")."""
+    from clinx.text.evidence import CREDENTIALS, ROLES, SERVICES
+    from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term, zipf
+
+    w, role = (m.group("w") or "").lower(), m.group("role").lower()
+    if not (role in CREDENTIALS or role in ROLES or (w in CREDENTIALS or w in ROLES) and role in SERVICES):
+        return None  # ("-ld echo fellow", "-mk rn ortho"; "- hh rn visits": a verb after the role)
+    # a signature's line goes on with a mark, a number, a service or nothing ("-jk PGY3 ortho, pgr 2281"); a
+    # bullet's with a verb ("- hh rn visits 2x/wk", "- ED RN aware")
+    rest = m.group("rest")
+    after = rest.split()[0].lower().strip(",;/") if rest.split() else ""
+    if not (not after or rest.lstrip()[:1] in ",;/(" or after[:1].isdigit() or after in SERVICES or after in _SIGNER_CONTACT):
+        return None
+    letters = m.group("v").lower()
+    if is_clinical_term(letters) or letters in FUNCTION_WORDS or letters in ROLES \
+            or letters in _SIGNER_ROLES or letters in _NOT_SIGNATURE or zipf(letters) >= 4.5:
+        return None
+    return m.span("v")
+
+
+#: Words of a signer's contact after their role ("-jk PGY3, pgr 2281", "-AW NNP x4410").
+_SIGNER_CONTACT = frozenset("pgr pager p ph phone cell ext x beeper voalte vocera".split())
 
 
 #: Dotted letters that are an abbreviation, not initials ("a.m.", "e.g.", "n.p.o." are clinical terms or these).
@@ -1009,7 +1042,8 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "age_after_relative",
         # ("wife ann (90) present": or after the relative's given name)
-        r"(?i)\b" + _RELATIVES + r"(?:[ \t]{1,2}[A-Za-z][A-Za-z'’-]{1,20})?[ \t]{1,2}\((?P<v>9\d|1[01]\d)\)",
+        # ("maternal grandmother (91, lives in Santo Domingo)": the age opening a parenthesis that goes on)
+        r"(?i)\b" + _RELATIVES + r"(?:[ \t]{1,2}[A-Za-z][A-Za-z'’-]{1,20})?[ \t]{1,2}\((?P<v>9\d|1[01]\d)(?:\)|,[ \t])",
         "AGE", 0.85, gate=lambda t, low: "(9" in t or "(1" in t,
     ),
     # "husband Joe, 92, at home", "MOTHER ROSA DIAZ, 101,": an age over 89 set off by commas after a relative's name
@@ -1207,6 +1241,14 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?P<role>[ \t]?/[ \t]?(?i:rn|lpn|np|md|pa|cna|rt|rrt|sw|cm|pt|ot|slp))?[ \t]*$",
         "NAME", 0.85, validator=_dash_initials_ok, gate=lambda t, low: "-" in t or "—" in t or "–" in t,
     ),
+    # "-jk PGY3 ortho, pgr 2281", "-AW NNP", "-ld echo fellow", "-rm, ccds": a signer's initials after the dash that
+    # opens a line, before their credential or role (dash_initials wants the line's end)
+    Recognizer(
+        "dash_initials_before_role",
+        r"(?m)^[ \t]*[-—–]{1,2}[ \t]?(?P<v>[A-Za-z]{2,3})(?:,[ \t]{0,2}|[ \t]{1,3})(?:(?P<w>[A-Za-z]{2,9})[ \t])?"
+        r"(?P<role>[A-Za-z]{2,9})\d?\b(?P<rest>[^\n]{0,12})",
+        "NAME", 0.85, validator=_dash_initials_role_ok, gate=lambda t, low: "-" in t or "—" in t or "–" in t,
+    ),
     # "RECORDED BY: K.B., RN", "SIGNED J.O.B.", "K. Sorensen, MSW / J.R. (SW intern)", "— LPN G.H.", "counselor: r.t.",
     # "-- T.W., UNIT CLERK", "-M.A. / D.W.", "-BED MGMT, J.P.", "Pt T.M., rm 537": dotted initials after "by", "signed",
     # a signer's credential or role, the patient's word, a signers' slash or a signature's dash (or its line's words and
@@ -1315,11 +1357,15 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"|i['’]?m[ \t]{1,2}(?:now[ \t]{1,2})?|i[ \t]am[ \t]{1,2}(?:now[ \t]{1,2})?"
         # ("Mother: alive at 93", "father a&w at 91", "grandfather lived to 97": a family history's relative)
         r"|(?:died|passed[ \t]{1,2}away|passed|deceased|alive|(?:alive[ \t]{1,2}and|a&)[ \t]?well|a&w|lived)[ \t]{1,2}(?:at|aged?|to)[ \t]{1,2}(?:age[ \t]{1,2})?"
+        # ("florence passed march 2021 at 92", "mother d. at 96", "died in 2019 aged 94": a date or the short "d." between)
+        r"|(?:died|passed(?:[ \t]{1,2}away)?|(?<![\w.])d\.)[ \t]{1,2}(?:(?:in[ \t]{1,2})?(?:[A-Za-z]{3,9}\.?[ \t]{1,2})?"
+        r"(?:\d{1,2},?[ \t]{1,2})?(?:(?:19|20)\d\d|['’]\d\d)[ \t]{1,2})?(?:at|aged?)[ \t]{1,2}(?:age[ \t]{1,2})?"
         r"|(?:pt|patient),[ \t]{1,2}(?=\d+,))"
         r"(?P<v>9\d|1[01]\d)"
-        r"(?![\w%/]|\.\d|[ \t]{0,2}(?:%|kg|lbs?|bpm|mmhg|f\b|degrees|on\b|at\b|percent))",
+        r"(?![\w%/]|\.\d|[ \t]{0,2}(?:%|kg|lbs?|bpm|mmhg|f\b|degrees|on\b|at\b|percent|mg\b|mcg\b|ml\b))",
         "AGE", 0.85, flags=re.I,
         gate=lambda t, low: (" is " in low or " was " in low or " turn" in low or "died" in low or "passed" in low or "deceased" in low or "alive" in low or "well at" in low
+                             or "d. " in low
                              or "a&w" in low or "lived" in low
                              or "pt," in low or "patient," in low or "i'm" in low or "i’m" in low or "im " in low
                              or "i am" in low) and any(map(str.isdigit, t)),

@@ -301,10 +301,15 @@ _PHONE_AREA = r"(?:\(\d{3}\)\s{0,2}|\d{3}[\s.-])"
 _HOSP_NAME_WORD_REST = r"[A-Za-z'’&.-]{0,30}\s{1,3}(?:(?:of|the|and|&|de|la)\s{1,3}){0,2}"
 _HOSP_NAME_WORD = "[A-Z]" + _HOSP_NAME_WORD_REST
 
+#: A month and day, or a date, written with slashes ("10/24", "3/2/24").
+_SLASHED_DATE_RE = re.compile(r"\d{1,2}/\d{1,2}(?:/(?:\d{4}|\d\d))?")
+
 # Plain patterns: (name, regex, category, score). Score breaks ties between
 # overlapping spans of equal length (a compact date beats a generic ID).
 PATTERNS: list[tuple[str, str, str, float]] = [
-    ("email", r"(?<![\w.+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,6}(?![\w-])", "EMAIL", 1.0),
+    # the last label is a top-level domain, letters only (or punycode): "thresh 0.75V@0.4ms" is no address
+    ("email", r"(?<![\w.+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,5}"
+     r"\.(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})(?![\w-])", "EMAIL", 1.0),
     # (any letter case: capitals notes write "WWW.EXAMPLE.ORG/PORTAL")
     ("url", r"(?<![\w/])(?i:(?:https?|ftp)://|www\.)[^\s<>\"'\]\[)(]{1,2000}", "URL", 0.99),
     (
@@ -1135,12 +1140,22 @@ _MODAL_SURNAMES = frozenset(("may", "will"))
 _DOCTOR_BEFORE_RE = re.compile(r"(?i)\b(?:dr|doctor)\.?[ \t]{1,2}$")
 
 
+#: The credential after a name and its comma ("Hollis Ng, MD").
+_CREDENTIAL_AFTER_RE = re.compile(r",[ \t]{0,2}([A-Za-z][A-Za-z.]{0,7})\b")
+
+
+def _credential_after(text: str, pos: int) -> bool:
+    m = _CREDENTIAL_AFTER_RE.match(text, pos)
+    return m is not None and m.group(1).lower().rstrip(".") in CREDENTIALS
+
+
 def surnames_closing_names(text: str, cands: list[Candidate]) -> list[Candidate]:
     """The surname that is also a word or an abbreviation ("ng", "may", "will", "le") right after a NAME candidate
     ending in a given name, written in the same case, when it closes the field or the clause ("dr [amy] ng /
     resident", "DR. [AMY] NG" at a line's end, "niece [claudette] may 603-555-0164", "GIRLFRIEND [KEISHA] WILL."):
     there the given name has its surname, not the sentence's next word ("[claudette] may call" keeps its verb). A
-    given name no lexicon lists leaves the word unless a doctor's title stands before it alone ("dr [hollis] ng")."""
+    given name no lexicon lists leaves the word unless a doctor's title stands before it alone ("dr [hollis] ng") or
+    a credential after it ("[Hollis] Ng, MD")."""
     given, surnames = first_names(), last_names()
     out = []
     for c in cands:
@@ -1155,13 +1170,14 @@ def surnames_closing_names(text: str, cands: list[Candidate]) -> list[Candidate]
         if low not in surnames or low in ROLES or low in CREDENTIALS or low in TITLES or low in _CLAUSE_ENDS \
                 or low in _NEVER or low in US_STATES or low in FUNCTION_WORDS and low not in _MODAL_SURNAMES:
             continue  # (nor a state's code: "plant in [noel] mo (evisceration line)")
-        titled_one = len(head) == 1 and _DOCTOR_BEFORE_RE.search(text, max(0, c.start - 8), c.start) is not None
+        titled_one = len(head) == 1 and (_DOCTOR_BEFORE_RE.search(text, max(0, c.start - 8), c.start) is not None
+                                         or _credential_after(text, m.end()))
         if not (len(prev) > 2 and prev.isalpha() and (prev.lower() in given or titled_one)):
             # (a surname before it leaves the word the sentence's: "[CATALDO] ALS.", "[K. PHAM] EN"; after a doctor's
             # title one word is a given name whatever the lexicons know: "dr [hollis] ng / resident")
             continue
-        if not (prev.islower() and w.islower() or prev.isupper() and w.isupper()):
-            continue  # (a mixed-case line capitalises a surname: "Dr. Hollis Ng" is found whole)
+        if not (prev.islower() and w.islower() or prev.isupper() and w.isupper() or prev.istitle() and w.istitle()):
+            continue  # (in a mixed-case line both are capitalised: "Operator: [Hollis] Ng, MD"; "[Amy] NG tube" is no name)
         out.append(Candidate(m.start(1), m.end(1), "NAME", "rule:surname_closing_name", 0.85))
     return out
 
@@ -1441,6 +1457,8 @@ class RuleRecognizer:
                 if name == "cue_phone" and e - s == 4 and CLOCK_RE.fullmatch(text, s, e) \
                         and PHONE_AS_MEANS_RE.search(text, max(0, s - 24), s) is not None:
                     continue  # ("updated by phone 0410": the phone is how, the four digits the hour of the call)
+                if name == "cue_phone" and _SLASHED_DATE_RE.fullmatch(text, s, e):
+                    continue  # ("BY PHONE 10/24 1015": no phone number is written with slashes; the date is the call's)
                 cands.append(Candidate(s, e, _CUE_CATEGORY.get(name, "ID"), f"rule:{name}", 0.99))
         enabled = self.enabled
         keep_years = self.years == "keep"

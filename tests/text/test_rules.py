@@ -41,6 +41,7 @@ POSITIVE = [
     ("mrn_cue", "MRN 48213377: is there a pneumothorax?", "48213377", "MRN"),
     ("mrn_words", "Medical record number: A12-3345. Any mass?", "A12-3345", "MRN"),
     ("accession_cue", "Acc ACC2020-699199 - what modality is this?", "ACC2020-699199", "ACCESSION"),
+    ("email_country_domain", "Sent to mgagnon@qchexample.ca: any nodule?", "mgagnon@qchexample.ca", "EMAIL"),
     ("phone_paren", "Call (555) 123-4567 with the result: is it benign?", "(555) 123-4567", "PHONE"),
     ("phone_ext", "Phone 262.218.8623x85790, is the kidney normal?", "262.218.8623x85790", "PHONE"),
     ("phone_intl", "Reach +1 492 302 1007 - any effusion?", "+1 492 302 1007", "PHONE"),
@@ -88,6 +89,7 @@ CLINICAL = [
     ("percent", "Is the stenosis above 70%?"),
     ("sentence_start", "Which lobe has the mass? Where is the nodule?"),
     ("may_verb", "Is there a lesion that may 2 cm grow?"),
+    ("pacing_threshold", "RA lead: imp 494 ohm, thresh 0.75V@0.4ms - is the lead in the atrium?"),
 ]
 
 
