@@ -131,7 +131,7 @@ hospital hospitals clinic clinics infirmary rehab rehabilitation healthcare hosp
 associates hosp ambulance pharmacy medflight association vna manor church temple synagogue mosque parish house village
 airport shelter charities society foundation mission commission authority ministries coalition inn health
 inc llc llp ltd corp opco chapel clubhouse club
-mortuary crematory transit paratransit staffing pub tavern fitness gym
+mortuary crematory transit paratransit staffing pub tavern fitness gym mutual dme
 school university college academy daycare preschool childcare montessori
 """.split()
 )
@@ -162,6 +162,8 @@ HOSPITAL_HEAD_PAIRS = frozenset(
         ("funeral", "home"), ("funeral", "homes"), ("funeral", "chapel"), ("funeral", "service"), ("day", "care"),
         ("child", "care"), ("learning", "center"), ("nursery", "school"), ("bus", "lines"), ("bus", "line"),
         ("bus", "company"), ("cab", "company"), ("taxi", "company"), ("air", "medical"), ("air", "ambulance"),
+        # suppliers of durable medical equipment ("TIER MEDICAL EQUIPMENT", "Keystone Medical Supply")
+        ("medical", "equipment"), ("medical", "supply"), ("medical", "supplies"),
     }
 )
 #: Services and departments: "PULM CLINIC", "anticoag clinic", "Cardiology clinic" are no institutions' names.
@@ -2668,6 +2670,13 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             first_head = i
         if head_end is None or inst[first_head]:
             continue
+        # "the plaza rehab & nursing", "Seacoast Nursing and Rehabilitation Center": a second care head joined by "&"/"and"
+        if head_end < n and lows[head_end - 1] in _PAIRED_CARE_HEADS:
+            if lows[head_end] in _PAIRED_CARE_HEADS and _gap(text, toks[head_end - 1], toks[head_end]) in (" & ", "&", " &amp; "):
+                head_end += 1
+            elif head_end + 1 < n and lows[head_end] == "and" and lows[head_end + 1] in _PAIRED_CARE_HEADS \
+                    and _gap(text, toks[head_end - 1], toks[head_end]) == " " and _gap(text, toks[head_end], toks[head_end + 1]) == " ":
+                head_end += 2
         # "Healthcare Center", "Medical Center Hospital": take in the rest of the head
         while head_end < n and toks[head_end].low in _HEAD_TAIL and _joined(text, toks[head_end - 1], toks[head_end], comma=False):
             head_end += 1
@@ -2895,6 +2904,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 j < n and j + 1 <= n and _state_after(text, toks[j - 1])
             )
             cat = "LOCATION" if (is_place or place_cue and not venue) else "HOSPITAL"
+            if the and "the " + " ".join(lows[k:j]) in place_set:
+                k -= 1  # "in the bronx", "near the woodlands": the article is the place's own name
             add(k, j, cat, "evidence:venue", 0.9)
     # ---- "f/u @ SRH", "seen @ pvmc": an institution's acronym after an at-sign (a clock time after one is digits)
     for i in run_idx:
@@ -3654,6 +3665,8 @@ _REGION_WORDS = frozenset("greater north south east west central metro metrowest
 #: Heads of a practice's name, which a specialty may begin ("Pediatric Associates").
 _PRACTICE_HEADS = frozenset("associates partners group physicians".split())
 _HEAD_TAIL = frozenset("center centre ctr hospital clinic system institute".split())
+#: Heads of care that pair up in a home's name ("Rehab & Nursing", "Nursing and Rehabilitation Center").
+_PAIRED_CARE_HEADS = frozenset("rehab rehabilitation nursing healthcare".split())
 #: Words before an institution's or a store's name that make a one-word name one ("at bmc", "by medflight").
 _ORG_CUES = VENUE_CUES | frozenset({"by", "via", "with", "pharmacy", "through", "thru", "for", "employer", "ins", "insurance", "insurer"})
 #: Public services a town's name makes an organisation ("SAUGUS FIRE", "Quincy Fire Dept", "lynn police"); "EMS" is

@@ -75,7 +75,7 @@ FUNCTION_WORDS = frozenset(
     """
 a an the this that these those there here it its is are was were be been being am do does did done has have had
 can could should would will shall may might must what which where when who whom whose why how if then than and or
-but nor not no yes of in on at by for from with without within into onto over under between among to as per via
+but nor not no yes of in on at by for from with without within into onto over under between among to as per via through thru across toward towards
 about after before during since until till til while upon near also any all some each every both either neither one two
 three four five six seven eight nine ten he she his her him they them their we our you your i me my mine us
 up down out off again further once only own same so too very just now here s t re

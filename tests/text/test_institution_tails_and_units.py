@@ -372,3 +372,54 @@ def test_a_trades_word_after_a_found_name_goes_with_it(text, left):
 )
 def test_a_trades_word_after_a_relatives_name_stays(text, kept):
     assert kept in _l2(text)
+
+
+# ---------------------------------------------------------------- suppliers, insurers and the preposition before them
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("DME ordered via Green Mtn DME", "Green Mtn"),
+        ("CALL KEYSTONE MEDICAL SUPPLY FOR THE WALKER", "KEYSTONE"),
+        ("ins: Liberty Mutual, member id on file", "Liberty"),
+    ],
+    ids=["equipment_supplier_by_its_letters", "supplier_by_its_kind", "insurer_by_its_kind"],
+)
+def test_suppliers_and_insurers_by_their_kind_go(text, gone):
+    assert gone not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("dme: rw, 3-in-1 commode through alamo medical supply.", "commode through "),
+        ("set up rides thru senior services of greater monroe", "rides thru "),
+        ("needs durable medical equipment and home dme ordered", "needs durable medical equipment and home dme ordered"),
+    ],
+    ids=["through_before_a_supplier", "thru_before_an_agency", "equipment_words_alone"],
+)
+def test_the_preposition_and_the_kind_alone_stay(text, kept):
+    assert kept in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [
+        ("now at the plaza rehab & nursing in the bronx. rehab says no", "& nursing"),
+        ("REFERRED TO SEACOAST NURSING AND REHABILITATION CENTER TODAY", "AND REHABILITATION"),
+        ("lives in the bronx with dtr", "the bronx"),
+    ],
+    ids=["second_care_head_after_an_ampersand", "second_care_head_after_and", "place_whose_article_is_its_own"],
+)
+def test_a_homes_second_head_and_a_places_article_go(text, gone):
+    assert gone not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["discussed with nursing and rehab", "pt to rehab & nursing later", "lives in the city with dtr"],
+    ids=["two_services", "two_services_after_to", "an_article_before_no_place"],
+)
+def test_services_and_articles_alone_stay(text):
+    assert _l2(text) == text
