@@ -24,7 +24,7 @@ from bisect import bisect_right
 from clinx.records import Manifest
 from clinx.text.base import PLACEHOLDER_RE, Candidate, TextResult, apply_candidates, check_text, drop_inside
 from clinx.text.clinical import CLINICAL_CODE_RE
-from clinx.text.dates import CLOCK_BEFORE, CLOCK_RE, PHONE_AS_MEANS_RE, month_day_rejected
+from clinx.text.dates import CLOCK_BEFORE, CLOCK_EVENT_BEFORE, CLOCK_OR_YEAR_BEFORE, CLOCK_RE, PHONE_AS_MEANS_RE, month_day_rejected
 from clinx.text.evidence import (
     CARE_WORDS,
     HEAD_AS_ADJECTIVE,
@@ -145,6 +145,9 @@ _TIME_MARK_BEFORE_RE = re.compile(r"[@~][ \t]?$")
 #: Words before a four-digit clock time ("LM at 0320", "@ 2230"): no phone or ID number stands there. "since" too,
 #: which the date rules leave out ("since 2000" there is a year; beside a removed phone number it is the hour).
 _TIME_PREPS = CLOCK_BEFORE | frozenset(("since", "~", "before", "after"))  # ("IF QS BEFORE 0700": an hour)
+#: Words of a ward's events before a four-digit clock time beside a removed phone number ("[PHONE] notified 0545",
+#: "RETURNED CALL 0240"): the hour of the call, no extension.
+_CLOCK_EVENT_WORDS = CLOCK_EVENT_BEFORE | CLOCK_OR_YEAR_BEFORE | frozenset(("call", "lvm", "lm", "vm", "aware", "removal"))
 # ages, also as age-and-sex shorthand ("72M", "45F", "67yom"): ages under 90 are no identifiers (L1 removes the others)
 _AGE_WORD_RE = re.compile(r"\d{1,3}-?(?:years?|yrs?|months?|weeks?|days?|y/?o|[mf]|yo[mf]|yow[mf])(?:-old)?", re.I)
 # r"[.?!;\n]\s|\n" written to start on one character set (the engine skips other positions)
@@ -503,7 +506,7 @@ class ContextEnhancer:
             if shape == "numeric" and i > 0 and infos[i - 1][1] in _PLACE_IN_WARD_WORDS and ends[i - 1] + 2 >= starts[i]:
                 continue  # "[DATE] B.   ROOM 204-A", "bed 12": a room, a bed or a bay on the ward, no date or ID
             if shape == "numeric" and CLOCK_RE.fullmatch(t) and (
-                    i > 0 and infos[i - 1][1] in _TIME_PREPS and ends[i - 1] + 2 >= starts[i]
+                    i > 0 and (infos[i - 1][1] in _TIME_PREPS or infos[i - 1][1] in _CLOCK_EVENT_WORDS) and ends[i - 1] + 2 >= starts[i]
                     or _TIME_MARK_BEFORE_RE.search(text, max(0, starts[i] - 2), starts[i])
                     or PHONE_AS_MEANS_RE.search(text, max(0, starts[i] - 24), starts[i])
                     or forward and cat in _NUMBER_CATS):

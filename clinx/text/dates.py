@@ -84,6 +84,12 @@ _DOSE_TIME_RE = re.compile(r"(?i)\b(?:last|next|final|first|1st|2nd|second|misse
 CLOCK_RE = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 #: Words before a four-digit number that make it a clock time, not a year ("haldol at 2000", "@ 1930").
 CLOCK_BEFORE = frozenset(("at", "@", "until", "til", "till", "around", "approx", "approximately", "by"))
+#: Words of a ward's events right before a four-digit number that make it the event's clock time whatever its value
+#: ("LKW 1930", "ETA 2000", "HANDOFF 1900", "wife notified 0545", "dispatched 1947"): no year is written after them.
+CLOCK_EVENT_BEFORE = frozenset("eta lkw handoff hand-off notified dispatched ingested paged updated".split())
+#: Words of a dose or a procedure before a four-digit number, after which a year is written too ("TDAP GIVEN 2019",
+#: "stent placed 2019"): the number is a clock time only where no such year can be (1900-1959).
+CLOCK_OR_YEAR_BEFORE = frozenset("given administered placed started infused hung called visited".split())
 #: "by phone", "via phone", "over the phone" right before a four-digit number: the phone is how someone was reached and
 #: the number the hour of the call ("updated by phone 0410"), no extension.
 PHONE_AS_MEANS_RE = re.compile(r"(?i)\b(?:by|via|over[ \t]+the|on[ \t]+the)[ \t]{1,2}(?:tele)?phone[ \t]{1,2}$")
@@ -436,10 +442,17 @@ def _year_ok(m: re.Match, text: str) -> tuple[int, int] | None:
                      and (_LIFE_PAST_RE.search(text, max(0, s - 80), s) or int(text[e - 2 : e]) % 5)):
         return None  # "haldol 0.5 at 2000", "@ 1930": nursing notes time events on a 24-hour clock ("until 2012", "til
         # 2022": a clock that ends a span is a round one, "NPO until 2100"; a year ends a life's span)
+    if CLOCK_RE.fullmatch(text, s, e) and (prev in CLOCK_EVENT_BEFORE or prev in CLOCK_OR_YEAR_BEFORE and _no_event_year(text[s:e])):
+        return None  # "LKW 1930", "tylenol 650 given 1930": the hour of the event
     if CLOCK_RE.fullmatch(text, s, e) and (_DATE_WITH_YEAR_BEFORE_RE.search(text, max(0, s - 16), s)
                                            or _MONTH_DAY_BESIDE_RE.match(text, e)):
         return None  # "adm 3/2/24 1930", "SBAR handoff 1900 6/18": the date has its year; the number beside it is a time
     return s, e
+
+
+def _no_event_year(digits: str) -> bool:
+    """Are four digits no year of a dose or a procedure in a living patient's care (1900-1959)?"""
+    return 1900 <= int(digits) <= 1959
 
 
 #: A date that carries its year, right before a number ("3/2/24 1930", "2024-03-02 1930").

@@ -120,3 +120,28 @@ def test_word_names_before_their_verb_go(text, gone):
 )
 def test_sclerosis_and_the_modal_stay(text):
     assert _out(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("SLURRED SPEECH, LKW 1930 PER WIFE. NIHSS 6.", "1930"),
+        ("LIFEMED FIXED WING, ETA 2000. WIFE TRAVELING", "2000"),
+        ("tylenol 650 po given 1945, foley not placed", "1945"),
+        ("son (hcp, 207-555-0164) notified 0545, agrees w/ plan", "0545"),
+        ("PCP 800-555-0161, RETURNED CALL 0240: ORDERS CXR", "0240"),
+    ],
+    ids=["last_known_well", "estimated_arrival", "dose_given_at_an_hour_no_year_can_be", "notified_beside_a_phone",
+         "returned_call_beside_a_phone"],
+)
+def test_clock_times_of_ward_events_stay(text, kept):
+    assert kept in _out(text)
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("TDAP GIVEN 2019, FLU SHOT DUE", "2019"), ("LAD stent placed 2021 at outside hosp", "2021")],
+    ids=["vaccine_year", "procedure_year"],
+)
+def test_years_after_doses_and_procedures_still_go(text, gone):
+    assert gone not in _out(text)
