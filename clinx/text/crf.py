@@ -99,7 +99,7 @@ from clinx.text.base import PLACEHOLDER_RE, Candidate, check_text
 from clinx.text.evidence import (
     CARE_WORDS, CREDENTIALS, is_eponym, GENERIC_BEFORE_HEAD, HOSPITAL_HEADS, OCCUPATIONS, RELATIONS, ROLES, SERVICES, TITLES, A, C, W, classify,
 )
-from clinx.text.evidence import _EVERYDAY_BRANDS, STREET_SUFFIXES, WORKPLACE_KINDS, only_states
+from clinx.text.evidence import _EVERYDAY_BRANDS, STREET_SUFFIXES, US_STATES, WORKPLACE_KINDS, only_states
 from clinx.text.evidence import tokens as evidence_tokens
 from clinx.text.lexicons import FUNCTION_WORDS, first_names, fold, hospital_names, last_names, organisation_names, places, zipf
 
@@ -448,8 +448,8 @@ def _capitalised_mid_sentence(text: str, tok: tuple[int, int, str]) -> bool:
     return bool(before) and before[-1] not in ".!?:;-*•>\"'("
 
 
-#: What may follow a state's code closing a place: punctuation, a ZIP code, the line's end.
-_AFTER_STATE_RE = re.compile(r"[ \t]*(?:[.,;:)/\n]|$|\d{5}\b|[A-Z]\d[A-Z])")
+#: What may follow a state's code closing a place: punctuation, a ZIP code, a phone number, the line's end.
+_AFTER_STATE_RE = re.compile(r"[ \t]*(?:[.,;:()/\n]|$|\d{5}\b|[A-Z]\d[A-Z]|\d{3}[-. ]\d{3}[-. ]\d{4})")
 
 
 def _clinical_code_in_sentence(text: str, tok: tuple[int, int, str]) -> bool:
@@ -612,7 +612,10 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
             # street's name: "Bayou Teche Nursing & Rehab", "Peak Performance PT", "Northwell Health Labs"; where it is
             # unsure, the unit after the name is the unit's: "PROVIDENCE PSYCH", and the completion adds the kind words
             # of a name; a time after it is the sentence's: "works at the warehouse nights")
-        if cat == "LOCATION" and len(idx) > 1 and _clinical_code_in_sentence(text, toks[idx[-1]]):
+        if len(idx) > 1 and (cat == "LOCATION" or cat == "HOSPITAL" and _low(toks[idx[-1]][2]) in US_STATES
+                             and _low(toks[idx[-2]][2]) in places()) and _clinical_code_in_sentence(text, toks[idx[-1]]):
+            # ("from worcester tx with abx": after a town, a state's code that is a clinical one too, the sentence going
+            # on, is no service closing an organisation's name, as "Skagit PT" is)
             # "in salem, nc 2l": a clinical two-letter code with the sentence going on after it is the clinical one
             # ("nc": nasal cannula), not the place's state; it goes, and the comma before it
             idx = idx[:-1]

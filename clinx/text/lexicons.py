@@ -285,6 +285,7 @@ def _names(file: str) -> set[str]:
 
 
 _VOCAB_SPLIT_RE = re.compile(r"\s+")
+_VOCAB_COMMENT_RE = re.compile(r"(?:^|(?<=\s))#")
 
 
 @lru_cache(maxsize=1)
@@ -292,7 +293,8 @@ def clinical_vocab() -> frozenset[str]:
     """Clinical abbreviations, drug names, anatomy and findings (folded), never identifiers."""
     words: set[str] = set()
     for ln in _lines("clinical_vocab.txt"):
-        words.update(w for w in _VOCAB_SPLIT_RE.split(ln.split("#", 1)[0].strip()) if w)
+        # a comment opens with "#" at a word's start: "hd#3" is a term ("hospital day 3"), and the terms after it count
+        words.update(w for w in _VOCAB_SPLIT_RE.split(_VOCAB_COMMENT_RE.split(ln, 1)[0].strip()) if w)
     return frozenset(words | CLINICAL_WORDS | EPONYM_HEADS | EPONYMS)
 
 

@@ -172,8 +172,11 @@ def test_bare_rule_leaves_a_qualified_kind_of_place():
         ("hospice: caremoor  verified at registration", ["caremoor"]),
         ("Pharmacies on file: Kwikmed, Apothecary Row and Pillbox Plus mail order.", ["kwikmed", "apothecary", "pillbox"]),
         ("School: Quimby Elementary  Grade: 4", ["quimby", "elementary"]),
+        # (whom the home serves is part of its name, as the tune writers mark it: "Mercy Hospital for Women", "new england
+        # center and home for veterans"; the lower-case model takes it since the twenty-seventh session's retrain)
+        ("Shelter: Bethany House for Women and Children.", ["bethany house"]),
     ],
-    ids=["employer", "hospice", "pharmacy_list", "school"],
+    ids=["employer", "hospice", "pharmacy_list", "school", "one_organisation_not_a_list"],
 )
 def test_field_values_that_name_an_organisation(text, gone):
     _assert_gone_in_every_case(text, gone)
@@ -186,9 +189,8 @@ def test_field_values_that_name_an_organisation(text, gone):
         ("PLAN: NEURO CHECKS Q1H", "neuro checks"),
         ("Insurance: Medicare A/B, no secondary.", "medicare a/b"),
         ("Pharmacy: pt unsure of name, uses mail order.", "uses mail order"),
-        ("Shelter: Bethany House for Women and Children.", "children"),
     ],
-    ids=["no_value", "plan_is_not_a_field_here", "public_programme", "description", "one_organisation_not_a_list"],
+    ids=["no_value", "plan_is_not_a_field_here", "public_programme", "description"],
 )
 def test_field_values_that_name_none(text, kept):
     _assert_kept_in_every_case(text, kept)
