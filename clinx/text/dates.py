@@ -82,6 +82,8 @@ mon tue tues wed thu thur thurs fri sat sun monday tuesday wednesday thursday fr
 _DOSE_TIME_RE = re.compile(r"(?i)\b(?:last|next|final|first|1st|2nd|second|missed|due)[ \t]{1,2}doses?[\s:]{1,3}$")
 #: "2200", "0500": a 24-hour clock time (nursing notes time every event).
 CLOCK_RE = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
+#: A month and day, or a date, written with slashes ("10/24", "3/2/24").
+SLASHED_DATE_RE = re.compile(r"\d{1,2}/\d{1,2}(?:/(?:\d{4}|\d\d))?")
 #: Words before a four-digit number that make it a clock time, not a year ("haldol at 2000", "@ 1930").
 CLOCK_BEFORE = frozenset(("at", "@", "until", "til", "till", "around", "approx", "approximately", "by"))
 #: Words of a ward's events right before a four-digit number that make it the event's clock time whatever its value
@@ -442,11 +444,11 @@ def _year_ok(m: re.Match, text: str) -> tuple[int, int] | None:
                      and (_LIFE_PAST_RE.search(text, max(0, s - 80), s) or int(text[e - 2 : e]) % 5)):
         return None  # "haldol 0.5 at 2000", "@ 1930": nursing notes time events on a 24-hour clock ("until 2012", "til
         # 2022": a clock that ends a span is a round one, "NPO until 2100"; a year ends a life's span)
-    if CLOCK_RE.fullmatch(text, s, e) and (prev in CLOCK_EVENT_BEFORE or prev in CLOCK_OR_YEAR_BEFORE and _no_event_year(text[s:e])):
-        return None  # "LKW 1930", "tylenol 650 given 1930": the hour of the event
-    if CLOCK_RE.fullmatch(text, s, e) and (_DATE_WITH_YEAR_BEFORE_RE.search(text, max(0, s - 16), s)
-                                           or _MONTH_DAY_BESIDE_RE.match(text, e)):
-        return None  # "adm 3/2/24 1930", "SBAR handoff 1900 6/18": the date has its year; the number beside it is a time
+    if CLOCK_RE.fullmatch(text, s, e) and (
+            prev in CLOCK_EVENT_BEFORE or prev in CLOCK_OR_YEAR_BEFORE and _no_event_year(text[s:e])  # "LKW 1930", "given 1930"
+            # "adm 3/2/24 1930", "SBAR handoff 1900 6/18": the date beside it has its year; the number is a time
+            or _DATE_WITH_YEAR_BEFORE_RE.search(text, max(0, s - 16), s) or _MONTH_DAY_BESIDE_RE.match(text, e)):
+        return None
     return s, e
 
 
@@ -458,7 +460,7 @@ def _no_event_year(digits: str) -> bool:
 #: A date that carries its year, right before a number ("3/2/24 1930", "2024-03-02 1930").
 _DATE_WITH_YEAR_BEFORE_RE = re.compile(r"(?<![\w/.-])(?:\d{1,2}/\d{1,2}/(?:\d{4}|\d\d)|\d{4}-\d\d-\d\d)[ \t]{1,2}$")
 #: A month and day right after a number ("1900 6/18"): a year is not written before them.
-_MONTH_DAY_BESIDE_RE = re.compile(r"[ \t]{1,2}\d{1,2}/\d{1,2}(?:/(?:\d{4}|\d\d))?(?![\w/])")
+_MONTH_DAY_BESIDE_RE = re.compile(r"[ \t]{1,2}" + SLASHED_DATE_RE.pattern + r"(?![\w/])")
 
 
 #: Words after a clock time that say it is one ("until 2000 tonight").

@@ -90,7 +90,7 @@ from clinx.text.institution_patterns import (
     find_system_short_forms,
     find_unknown_referral_names,
 )
-from clinx.text.dates import CLOCK_RE, DATE_RECOGNIZERS, PHONE_AS_MEANS_RE, YEAR_NAMES, date_modifiers, date_range_ends, score_change, strip_year
+from clinx.text.dates import CLOCK_RE, DATE_RECOGNIZERS, PHONE_AS_MEANS_RE, SLASHED_DATE_RE, YEAR_NAMES, date_modifiers, date_range_ends, score_change, strip_year
 from clinx.text.recognizers import EXTRA_RECOGNIZERS, Recognizer
 
 # --------------------------------------------------------------------------- vocabularies
@@ -300,9 +300,6 @@ _PHONE_AREA = r"(?:\(\d{3}\)\s{0,2}|\d{3}[\s.-])"
 #: capital, then the rest (the hospital pattern consumes the first capital before the rest).
 _HOSP_NAME_WORD_REST = r"[A-Za-z'’&.-]{0,30}\s{1,3}(?:(?:of|the|and|&|de|la)\s{1,3}){0,2}"
 _HOSP_NAME_WORD = "[A-Z]" + _HOSP_NAME_WORD_REST
-
-#: A month and day, or a date, written with slashes ("10/24", "3/2/24").
-_SLASHED_DATE_RE = re.compile(r"\d{1,2}/\d{1,2}(?:/(?:\d{4}|\d\d))?")
 
 # Plain patterns: (name, regex, category, score). Score breaks ties between
 # overlapping spans of equal length (a compact date beats a generic ID).
@@ -1457,7 +1454,7 @@ class RuleRecognizer:
                 if name == "cue_phone" and e - s == 4 and CLOCK_RE.fullmatch(text, s, e) \
                         and PHONE_AS_MEANS_RE.search(text, max(0, s - 24), s) is not None:
                     continue  # ("updated by phone 0410": the phone is how, the four digits the hour of the call)
-                if name == "cue_phone" and _SLASHED_DATE_RE.fullmatch(text, s, e):
+                if name == "cue_phone" and SLASHED_DATE_RE.fullmatch(text, s, e):
                     continue  # ("BY PHONE 10/24 1015": no phone number is written with slashes; the date is the call's)
                 cands.append(Candidate(s, e, _CUE_CATEGORY.get(name, "ID"), f"rule:{name}", 0.99))
         enabled = self.enabled
