@@ -72,7 +72,7 @@ TITLES = frozenset(
 RELATIONS = frozenset(
     """
 wife husband husb hubby sibling siblings son sons daughter daughters dtr dau sister sisters brother brothers bro sis mother mom mum father dad
-son-in-law daughter-in-law mother-in-law father-in-law brother-in-law sister-in-law sil dil stepsister stepbrother
+son-in-law daughter-in-law dtr-in-law dau-in-law mother-in-law father-in-law brother-in-law sister-in-law sil dil stepsister stepbrother
 grandchild grandniece grandnephew godson goddaughter caregiver
 niece nephew grandson granddaughter grandmother grandfather grandma grandpa granddtr partner boyfriend girlfriend bf gf
 fiance fiancee spouse friend neighbor neighbour roommate aunt uncle cousin guardian stepson stepdaughter
@@ -87,8 +87,9 @@ anesthesiologist radiologist pathologist consultant tech technician midwife coac
 therapist operator provider hospitalist intensivist dentist pharmacist crna surgeon: chaplain interpreter ot pt/ot slp
 rt rrt sw cna pct staff aide pca sitter secretary receptionist coordinator director supervisor liaison educator counselor
 dietitian nutritionist rd caseworker advocate sponsor landlord mentor tutor doula foreman physio
-paramedic sonographer technologist scribe medic dispatcher attg worker volunteer phlebotomist student spta pta
+paramedic sonographer technologist scribe medic dispatcher attg worker volunteer phlebotomist student spta pta nightfloat trainer
 rns lpns cnas nps
+hha rep member
 emt emt-p emt-b emt-i aemt
 """.split()
 )
@@ -157,7 +158,7 @@ HOSPITAL_HEAD_PAIRS = frozenset(
         ("community", "services"), ("family", "services"), ("human", "services"), ("counseling", "services"),
         ("spine", "center"), ("heart", "center"), ("eye", "center"), ("surgery", "center"), ("surgical", "center"),
         ("imaging", "center"), ("dialysis", "center"), ("kidney", "center"), ("sleep", "center"), ("pain", "center"),
-        ("birth", "center"), ("vein", "center"), ("orthopedic", "center"),
+        ("birth", "center"), ("vein", "center"), ("orthopedic", "center"), ("diagnostic", "imaging"),
         # the rest of a community's institutions: funeral homes, day care, transport companies
         ("funeral", "home"), ("funeral", "homes"), ("funeral", "chapel"), ("funeral", "service"), ("day", "care"),
         ("child", "care"), ("learning", "center"), ("nursery", "school"), ("bus", "lines"), ("bus", "line"),
@@ -182,7 +183,7 @@ same follow-up follow up the this that our your their his her a an in at to from
 #: Words before a head that say what kind of care, not whose: "RECOMMEND REHAB", "short term rehab", "outside hospital".
 GENERIC_BEFORE_HEAD = frozenset(
     """
-recommend recommended recommends recommending need needs needed require requires required requiring short long term acute
+recommend recommended recommends recommending rec recs need needs needed require requires required requiring short long term acute
 declined declines decline refused refuses refuse accepted accepts requested requests
 subacute inpatient outpatient local outside nearby area nearest another other any same day rehab nursing skilled resident
 adult
@@ -1079,7 +1080,7 @@ _NEVER = frozenset(
 dear sincerely regards
 aware updated notified present bedside available agrees agreed called informed consented today tomorrow yesterday
 here there home work phone cell at with and or in on by re hcp poa note notes md rn np xxxx none
-age aged deceased
+age aged deceased payee
 """.split()
 )
 
@@ -1617,6 +1618,23 @@ def _clinical_surname(text: str, prev: _Tok, t: _Tok) -> bool:
     )
 
 
+#: Two-letter surnames that are also clinical abbreviations ("ng": nasogastric; not "ho", history of: "SMITH HO CAD").
+_SHORT_CLINICAL_SURNAMES = frozenset({"ng"})
+#: Words that may follow such a surname: where the person works or the next person ("NG TO LIWS" is the tube's).
+_AFTER_SHORT_SURNAME = frozenset("at from of and who".split())
+
+
+def _short_clinical_surname(text: str, toks: list, j: int) -> bool:
+    """``toks[j]`` is a two-letter surname of :data:`_SHORT_CLINICAL_SURNAMES` after a given name in a one-case line
+    ("DR HOLLIS NG AT", "dr hollis ng."; a name or a word no lexicon knows before it), the name's end: no clinical word follows it ("CONNIE NG TUBE")."""
+    prev, t = toks[j - 1], toks[j]
+    if t.low not in _SHORT_CLINICAL_SURNAMES or t.case == "mixed" or prev.case != t.case or len(prev.low) < 3 \
+            or prev.cls not in (N, U) or not _joined(text, prev, t, comma=False):
+        return False
+    nxt = toks[j + 1] if j + 1 < len(toks) else None
+    return nxt is None or not _joined(text, t, nxt, comma=False) or nxt.low in _AFTER_SHORT_SURNAME
+
+
 def _lower_clinical_surname(text: str, prev: _Tok, t: _Tok) -> bool:
     """After a cue in an all-lower-case line, a clinical word of four letters or more that is a surname, after a
     given name: "dr mark hill", "wife joy walker" (capitals, the evidence of :func:`_clinical_surname`, are absent)."""
@@ -1680,8 +1698,9 @@ def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit
         if _is_initial(t, text) and j + 1 < len(toks) and _joined(text, t, toks[j + 1], comma=False):
             j += 1
             continue
-        if n == 0 and j > i and t.cls == A and toks[j - 1].dot and t.raw[:1].isupper() \
-                and (t.raw[1:].islower() or t.case == "caps" and toks[j - 1].raw.isupper()) \
+        if n == 0 and j > i and t.cls == A and toks[j - 1].dot and (t.raw[:1].isupper() \
+                and (t.raw[1:].islower() or t.case == "caps" and toks[j - 1].raw.isupper())
+                or t.case == "lower" and toks[j - 1].raw.islower() and t.low in _lex()[1]) \
                 and t.low not in FUNCTION_WORDS and t.low not in _NEVER:
             j += 1  # "seen by J. Brown", "RT D. MORROW": a surname that is also a word, vouched for by the initial before it
             n += 1
@@ -1698,6 +1717,10 @@ def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit
             j += 1
             n += 1
             continue
+        if n > 0 and t.cls == C and _short_clinical_surname(text, toks, j):
+            j += 1
+            n += 1
+            break  # "PCP DR HOLLIS NG AT FALMOUTH": a two-letter surname ends the name
         if n > 0 and t.cls == C and _lower_clinical_surname(text, toks[j - 1], t):
             j += 1
             n += 1
@@ -2037,6 +2060,12 @@ def _patient_opens_clause(toks: list, j: int) -> bool:
     return toks[j].low in ("pt", "patient") and j + 1 < len(toks) and _finite_verb(toks[j + 1])
 
 
+#: Days of a visiting schedule ("M/W/F", "mon-fri", "tues/thurs") after a carer's name.
+_SCHEDULE_RE = re.compile(
+    r"(?i)(?:[mtwrfsu]|mon|tues?|wed|thu|thurs?|fri|sat|sun)(?:[/-](?:[mtwrfsu]|mon|tues?|wed|thu|thurs?|fri|sat|sun)){1,6}(?![\w/-])"
+)
+
+
 def _verb_follows(text: str, toks: list, j: int) -> bool:
     """Is the function word ``toks[j]`` ("will", "may") used as one: lower case in mixed text, or an everyday word after it?"""
     t = toks[j]
@@ -2050,6 +2079,8 @@ def _verb_follows(text: str, toks: list, j: int) -> bool:
             return False  # "RN Grace K. at bedside": the initial of a surname, no verb's object ("K" is potassium too)
         if _finite_verb(nx):
             return False  # "SON WILL CALLED FROM ALBANY", "NURSE GRACE GAVE REPORT": the name is the subject
+        if _SCHEDULE_RE.match(text, nx.s):
+            return False  # "HHA Joy M/W/F", "aide rose mon-fri": the days the person comes, no verb's object
         if nx.low in _SUBJECT_MODALS and nx.low != t.low and j + 2 < len(toks) and toks[j + 2].cls in (W, C, A):
             return False  # "facility nurse crystal can do neuro checks": a modal and its verb after the subject
         if nx.low in _NEVER or nx.low in _PREDICATE_AFTER_NAME:
@@ -2230,6 +2261,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             courtesy = low == "mrs" or low in ("mr", "ms") and (t.dot or subject_after)
             if j == k and low in TITLES and _short_surname(nk):
                 j = k + 1  # "dr ng", "Dr. Wu": a two- or three-letter surname the word classes call no name
+            elif j == k and low in _DOCTOR_TITLES and nk.dot and _is_initial(nk, text) and k + 1 < len(toks) \
+                    and _gap(text, nk, toks[k + 1]) == " " and toks[k + 1].low in _lex()[1] and len(toks[k + 1].low) >= 3 \
+                    and toks[k + 1].low not in FUNCTION_WORDS and toks[k + 1].low not in _NEVER \
+                    and toks[k + 1].low not in CREDENTIALS and toks[k + 1].low not in TITLES:
+                j = k + 2  # "pcp dr t. hill", "DR R. SMALL": an initial and a surname that is also a clinical word
             elif j == k and (low in _DOCTOR_TITLES or courtesy) and nk.cls == C and nk.low in _lex()[1] and len(nk.low) >= 4 \
                     and nk.low not in FUNCTION_WORDS and nk.low not in _NEVER and nk.low not in CREDENTIALS and nk.low not in TITLES:
                 j = k + 1  # "dr. hill", "DR SMALL", "MRS. WALKER": a surname that is also a clinical word, after a title
@@ -2251,6 +2287,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                     and (nk.case != "mixed" or nk.raw[:1].isupper()):
                 j = _take_name(text, toks, k + 1, allow_ambiguous=False)  # "NEPHEW ARNOLD GOLDFARB", "dad Hemi Tuhiwai": a
                 # given name the clinical vocabulary also lists (Arnold's nerve, hemi-), before a surname only a name can be
+            elif j == k and low in RELATIONS and nk.cls == W and nk.case == "mixed" and nk.raw[:1].isupper() and nk.raw[1:].islower() \
+                    and len(nk.low) >= 4 and nk.low not in _NEVER and _PHONE_AFTER_NAME_RE.match(text, nk.e) is not None:
+                j = k + 1  # "Daughter Temperance (508-555-0161)": a capitalised word before the relative's number is their name
             if j > k and said and (not _CLAUSE_END_RE.match(text, toks[j - 1].e) or nk.cls == U and not nk.raw[:1].isupper()):
                 j = k  # "X is <name>" ends its clause there ("HCP is Grace, her sister"; not "wife is pretty upset")
             if j > k and not (low in RELATIONS and is_eponym(text, toks[k:j])):  # ("Sister Mary Joseph nodule")
@@ -2339,6 +2378,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                     j = k + 1  # "logged by ktw" closing its line: the writer's initials
                 if j == k + 1 and nk.low == "see" and _SEE_WHERE_RE.match(text, nk.e):
                     j = k  # "Typed: see below": a pointer to another part of the note, not Mr See
+                if j > k and _report_verb(nk) and k + 1 < len(toks) and toks[k + 1].cls in (W, C, A) \
+                        and _gap(text, nk, toks[k + 1]) == " ":
+                    j = k  # "PT: needs walker, recs rehab": physical therapy's finding, the verb and its object
                 if j > k:
                     add(k, j, "NAME", "evidence:role", 0.9)
                     continue
@@ -3689,6 +3731,9 @@ _DEPT_NOT = frozenset(
     """outside local nearest closest nearby another other same different main peds pediatric paediatric adult satellite
 community osh home psych psychiatric ob our their his her my new old prior previous initial urgent walk-in walk""".split()
 )
+#: Topics before "ed" that make it education, not an emergency department ("diabetes ed", "phys ed", "driver's ed").
+_EDUCATION_TOPICS = frozenset("diabetes diabetic asthma nutrition health sex special phys driver's drivers driver’s patient pt family "
+                              "cardiac pulmonary childbirth lactation prenatal".split())
 _TOWN_SERVICE_TAIL = frozenset("dept department rescue district".split())
 #: Words after a hospital's known name that are part of the named unit ("Hallmark Health VNA", "Brigham dermpath").
 _INST_TAIL = HOSPITAL_HEADS | frozenset("center centre ctr hospital clinic system institute vna dermpath".split())
@@ -3715,6 +3760,8 @@ def _emergency_department(text: str, toks: list, lows: list, i: int, named: list
         return
     if lows[i] != "emergency" and toks[i].raw[:1].islower() and toks[i].case == "mixed":
         return  # "ed" in a mixed-case line is a name ("son Ed") or a word, not the department
+    if lows[i] == "ed" and i > 0 and lows[i - 1] in _EDUCATION_TOPICS:
+        return  # "bill from diabetes ed will call": the diabetes educator's service, not an emergency department
     k = i
     while k > 0 and i - k < 3:
         t = toks[k - 1]

@@ -480,21 +480,28 @@ def _dash_initials_role_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term, zipf
 
     w, role = (m.group("w") or "").lower(), m.group("role").lower()
+    if "(" in text[m.end("v") : m.start("role")] and (w or role not in CREDENTIALS and role not in _TRAINEE_ROLES):
+        return None  # "-jp (pgy3)" signs; "- RTW (forklift operator, ...)" says what the work is
     if not (role in CREDENTIALS or role in ROLES or (w in CREDENTIALS or w in ROLES) and role in SERVICES):
         return None  # ("-ld echo fellow", "-mk rn ortho"; "- hh rn visits": a verb after the role)
     # a signature's line goes on with a mark, a number, a service or nothing ("-jk PGY3 ortho, pgr 2281"); a
     # bullet's with a verb ("- hh rn visits 2x/wk", "- ED RN aware")
     rest = m.group("rest")
     after = rest.split()[0].lower().strip(",;/") if rest.split() else ""
-    if not (not after or rest.lstrip()[:1] in ",;/(" or after[:1].isdigit() or after in SERVICES or after in _SIGNER_CONTACT):
+    if not (not after or rest.lstrip()[:1] in ",;/()" or after[:1].isdigit() or after in SERVICES or after in _SIGNER_CONTACT):
         return None
     letters = m.group("v").lower()
-    if is_clinical_term(letters) or letters in FUNCTION_WORDS or letters in ROLES \
+    # a trainee's year or a pager after the letters makes them a person's even where they spell a clinical
+    # abbreviation ("-jp (pgy3)": not the drain; "-sm intern, pgr 2210")
+    trainee = role in _TRAINEE_ROLES or any(word.lower().strip(",;:") in _SIGNER_CONTACT for word in rest.split()[:2])
+    if is_clinical_term(letters) and not trainee or letters in FUNCTION_WORDS or letters in ROLES \
             or letters in _SIGNER_ROLES or letters in _NOT_SIGNATURE or zipf(letters) >= 4.5:
         return None
     return m.span("v")
 
 
+#: Roles of doctors in training, after whose initials a signature is sure ("-jp (pgy3)", "-sm intern").
+_TRAINEE_ROLES = frozenset("pgy intern resident nightfloat fellow".split())
 #: Words of a signer's contact after their role ("-jk PGY3, pgr 2281", "-AW NNP x4410").
 _SIGNER_CONTACT = frozenset("pgr pager p ph phone cell ext x beeper voalte vocera".split())
 
@@ -1245,8 +1252,8 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     # opens a line, before their credential or role (dash_initials wants the line's end)
     Recognizer(
         "dash_initials_before_role",
-        r"(?m)^[ \t]*[-—–]{1,2}[ \t]?(?P<v>[A-Za-z]{2,3})(?:,[ \t]{0,2}|[ \t]{1,3})(?:(?P<w>[A-Za-z]{2,9})[ \t])?"
-        r"(?P<role>[A-Za-z]{2,9})\d?\b(?P<rest>[^\n]{0,12})",
+        r"(?m)^[ \t]*[-—–]{1,2}[ \t]?(?P<v>[A-Za-z]{2,3})(?:,[ \t]{0,2}|[ \t]{1,3})\(?(?:(?P<w>[A-Za-z]{2,9})[ \t])?"
+        r"(?P<role>[A-Za-z]{2,10})\d?\b(?P<rest>[^\n]{0,12})",
         "NAME", 0.85, validator=_dash_initials_role_ok, gate=lambda t, low: "-" in t or "—" in t or "–" in t,
     ),
     # "RECORDED BY: K.B., RN", "SIGNED J.O.B.", "K. Sorensen, MSW / J.R. (SW intern)", "— LPN G.H.", "counselor: r.t.",

@@ -890,6 +890,14 @@ def _validate(name: str, m: re.Match, text: str) -> tuple[int, int] | None:
     return start, end
 
 
+#: A cue's value that ends on a short digit group ("604", "C-28"), which more groups may follow.
+_LAST_GROUP_RE = re.compile(r"(?<!\d)\d{2,4}$")
+#: Further digit groups after such a value, one blank apart, not an age, a dose or a measure ("MRN 4455123 72 yo").
+_DIGIT_GROUPS_AFTER_RE = re.compile(
+    r"(?:[ \t]\d{2,4}){1,3}(?![\w/.:-]|,\d|[ \t]{0,2}(?i:y|yo|y/o|yr|yrs|years?|yom|yof|mo|mos|wk|wks|days?|m|f|mg|kg|lbs?|cm|mm|%)\b)"
+)
+
+
 def _is_range(value: str) -> bool:
     """``0700-1900``, ``80-100``, ``96-98``: a shift or a rising range of rates or readings, no identifier.
 
@@ -1456,6 +1464,10 @@ class RuleRecognizer:
                     continue  # ("updated by phone 0410": the phone is how, the four digits the hour of the call)
                 if name == "cue_phone" and SLASHED_DATE_RE.fullmatch(text, s, e):
                     continue  # ("BY PHONE 10/24 1015": no phone number is written with slashes; the date is the call's)
+                if name != "cue_phone" and _LAST_GROUP_RE.search(text, s, e):
+                    g = _DIGIT_GROUPS_AFTER_RE.match(text, e)
+                    if g is not None:
+                        e = g.end()  # "mrn 604 118 37", "SSN 123 45 6789", "va claim C-28 771 904": a value in groups
                 cands.append(Candidate(s, e, _CUE_CATEGORY.get(name, "ID"), f"rule:{name}", 0.99))
         enabled = self.enabled
         keep_years = self.years == "keep"

@@ -145,3 +145,24 @@ def test_clock_times_of_ward_events_stay(text, kept):
 )
 def test_years_after_doses_and_procedures_still_go(text, gone):
     assert gone not in _out(text)
+
+
+@pytest.mark.parametrize(
+    "text,initials",
+    [
+        ("no work x6 wks.\n-jp (pgy3)", "jp"),
+        ("roommate to drive\n-sm intern, pgr 215-555-0103", "sm"),
+        ("replaced by iv team.\n-njs nightfloat pgr 4120", "njs"),
+    ],
+    ids=["drain_letters_before_a_training_year", "letters_before_intern_and_pager", "before_the_night_float"],
+)
+def test_a_trainees_initials_go_even_where_they_spell_an_abbreviation(text, initials):
+    out = _out(text)
+    assert f"-{initials}" not in out and "[NAME]" in out, out
+
+
+@pytest.mark.parametrize(
+    "text", ["- JP drain 30 ml serous", "- RTW (forklift operator) 3/4"], ids=["drain", "return_to_work_and_job"]
+)
+def test_a_bullet_of_an_abbreviation_stays(text):
+    assert "[NAME]" not in _out(text)

@@ -1,0 +1,98 @@
+"""Carers and kin named by a word (``HHA Joy``, ``wife BARB``) and the look-alikes that stay.
+
+Each case is one tiny input for one form (test ids name the form, never a value); the "kept" cases use the
+same cue words with an everyday word, a schedule or a topic after them, so a rule that widens recall at their
+cost fails here.
+"""
+
+import pytest
+
+from clinx.text.pipeline import TextPipeline
+
+L2 = TextPipeline("L2")
+
+
+def _out(text: str) -> str:
+    return L2.run(text).text
+
+
+@pytest.mark.parametrize(
+    "text,name",
+    [
+        ("PT AND WIFE BARB SATISFIED.", "BARB"),
+        ("pt's mom barb watching other kids", "barb"),
+        ("Plan: visits daily; HHA Joy M/W/F.", "Joy"),
+        ("from health plan rep crystal 1-800-555-0193", "crystal"),
+        ("LKW 1310 PER STAFF MEMBER HOPE AT PROGRAM", "HOPE"),
+        ("source: pt + dtr-in-law sunny", "sunny"),
+    ],
+    ids=["nickname_after_a_spouse", "nickname_after_a_parent", "aide_before_her_schedule", "insurer_representative",
+         "staff_member", "abbreviated_in_law"],
+)
+def test_a_word_name_after_a_carer_or_relative_goes(text, name):
+    out = _out(text)
+    assert name not in out.split() and name not in out.replace(".", " ").split() and "[NAME]" in out, out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "rep payee is son",
+        "member id verified",
+        "a member of the choir",
+        "TEAM MEMBER WILL CALL BACK",
+        "lost sensor; diabetes ed will provide samples",
+        "DIABETES ED: SEEN BY CDE",
+        "family ed: transfers and diet",
+    ],
+    ids=["representative_payee", "member_id", "member_of", "member_before_a_modal", "diabetes_education",
+         "diabetes_education_header", "family_education"],
+)
+def test_cue_words_before_everyday_words_stay(text):
+    assert _out(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["F/U: PCP DR HOLLIS NG AT FALMOUTH HOSPITAL", "pcp dr hollis ng from the clinic"],
+    ids=["caps_before_where", "lower_before_where"],
+)
+def test_a_two_letter_surname_that_is_a_tube_ends_the_name(text):
+    out = _out(text)
+    assert "HOLLIS" not in out.upper() and " NG " not in out.upper(), out
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("WIFE CONNIE NG TO LIWS", "NG TO LIWS"), ("WIFE CONNIE NG TUBE PLACED", "NG TUBE")],
+    ids=["tube_to_suction", "tube"],
+)
+def test_the_tube_after_a_given_name_stays(text, kept):
+    assert kept in _out(text)
+
+
+@pytest.mark.parametrize(
+    "text,name",
+    [
+        ("meds: none; pcp dr t. hill (family medicine)", "hill"),
+        ("DR R. SMALL AWARE OF K 5.9", "SMALL"),
+        ("seen by r. king today", "king"),
+        ("Daughter Temperance (508-555-0161) updated", "Temperance"),
+        ("athletic trainer becca did sideline scat5", "becca"),
+    ],
+    ids=["lower_initial_and_clinical_surname", "caps_initial_and_clinical_surname", "lower_initial_and_word_surname",
+         "word_before_a_relatives_number", "athletic_trainer"],
+)
+def test_a_name_that_is_also_a_word_goes_beside_its_evidence(text, name):
+    out = _out(text)
+    assert name not in out and "[NAME]" in out, out
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["dr. s. aureus in cx", "Daughter Home (508-555-0161)", "ATHLETIC TRAINER WILL CALL"],
+    ids=["species_after_a_title", "which_line_after_a_relative", "trainer_before_a_modal"],
+)
+def test_words_beside_the_same_evidence_stay(text):
+    out = _out(text)
+    assert "[NAME]" not in out, out
