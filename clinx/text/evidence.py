@@ -2350,7 +2350,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 role_given = (low in ROLES or low in _CLINICIAN_ROLES or case_manager) and low not in _WEAK_LABELS and nk.cls == A \
                     and (nk.low in first or low in _CLINICIAN_ROLES and nk.low in last and not _NUMBER_AFTER_RE.match(text, nk.e)) \
                     and (nk.low not in FUNCTION_WORDS or closing and nk.low == "will" or nk.low in _MODALS and k + 1 < len(toks) and (
-                        _finite_verb(toks[k + 1]) or toks[k + 1].low in _PREDICATE_AFTER_NAME or toks[k + 1].low in _NAME_THEN_PREP)
+                        _finite_verb(toks[k + 1]) or toks[k + 1].low in _PREDICATE_AFTER_NAME or toks[k + 1].low in _NAME_THEN_PREP
+                        # ("charge rn will aware of cr": no modal takes an adjective)
+                        or toks[k + 1].low in _PREDICATE_ADJECTIVES and _gap(text, nk, toks[k + 1]) == " ")
                         # "former sponsor Will. Girlfriend ...": capitalised in a mixed-case line, closing its sentence
                         # (or in a line of capitals: "SPLINT APPLIED BY TECH WILL.")
                         or nk.low in _MODALS and (nk.case == "mixed" and nk.raw[:1].isupper() or nk.case == "caps") and nk.dot) \

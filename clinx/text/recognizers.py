@@ -631,7 +631,7 @@ def _air_service_ok(m: re.Match, text: str) -> tuple[int, int] | None:
 
 
 #: What every police or fire department match holds: "pd" or "fd" closing a word.
-_DEPARTMENT_GATE_RE = re.compile(r"[pf]d\b")
+_DEPARTMENT_GATE_RE = re.compile(r"[pf]d\b|sp[ \t]{1,2}trooper")
 
 
 def _role_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
@@ -1169,8 +1169,9 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "police_department",
         # ("cpd youth division", "BPD ACCIDENT REPORT": a division or a report of it; "SFFD Medic 81": a fire department's unit)
         # ("HULL PD ON SCENE", "bib seattle pd,": a town's name, then PD; after "bib"/"by" no cue is needed after it)
-        r"(?i)(?<![\w/-])(?P<v>[a-z]{1,4}(?:pd|fd)|(?:[a-z]{3,15}[ \t]){1,2}(?:pd|fd))"
-        r"(?=[ \t]{1,2}(?:officers?|ofc|police|detectives?|det|sgt|sergeant|units?|on[ \t]scene|patrol|case|youth|division|accident|"
+        # ("MSP TROOPER", "nysp trooper": a state police by its letters, before its trooper)
+        r"(?i)(?<![\w/-])(?P<v>[a-z]{1,4}(?:pd|fd)|(?:[a-z]{3,15}[ \t]){1,2}(?:pd|fd)|[a-z]{1,3}sp(?=[ \t]{1,2}troopers?\b))"
+        r"(?=[ \t]{1,2}(?:officers?|ofc|police|detectives?|det|sgt|sergeant|troopers?|units?|on[ \t]scene|patrol|case|youth|division|accident|"
         r"report|incident|medic|engine|ladder|rescue|ems)\b|(?<=pd)[ \t]*[,;.)]|(?<=fd)[ \t]*[,;.)])",
         "HOSPITAL", 0.85, validator=_police_department_ok, gate=lambda t, low: _DEPARTMENT_GATE_RE.search(low) is not None,
     ),

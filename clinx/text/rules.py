@@ -278,7 +278,9 @@ ID_CUES: list[tuple[str, str]] = [
         r"icn|edipi|collar(?=\s{0,3}(?:#|(?i:no\.?|number))?\s{0,2}\d)|"
         # a laboratory's CLIA number, a portal's or a home exercise programme's access code, a key safe's code
         # ("CLIA 05D0987654", "access code k7tq2mx", "keysafe code 4471")
-        r"clia|(?:access|door|gate|keysafe|key\s{0,2}safe|lockbox)\s{1,3}code",
+        r"clia|(?:access|door|gate|keysafe|key\s{0,2}safe|lockbox)\s{1,3}code|"
+        # an insurance plan's group number, of five digits and more ("GROUP 0884120-10-004"; not "group 2", "group b")
+        r"(?:group|grp)(?=\s{0,3}(?:#|(?i:no\.?|num(?:ber)?))?\s{0,2}[:#]?\s{0,2}[A-Za-z]{0,3}\d[\d-]{4})",
         "ID",
     ),
     (r"zip(?:\s{0,3}code)?|postal\s{1,3}code|post\s?code", "ZIP"),
@@ -504,7 +506,8 @@ _CUE_START_WORDS = sorted(
         acct license licence device serial health beneficiary subscriber employee badge passport vehicle id zip postal task trip job
         provider prescriber registration gmc nmc shield batch
         post key lot claim conf confirmation auth authorization authorisation incident ticket tracking ref reference bleep
-        ohip hcn nhi lic hosp medicare medicaid mbi last last4 run sn s/n icn edipi clia access door gate keysafe lockbox collar urn ur""".split()
+        ohip hcn nhi lic hosp medicare medicaid mbi last last4 run sn s/n icn edipi clia access door gate keysafe lockbox collar urn ur
+        group grp""".split()
     ),
     key=lambda w: (-len(w), w),
 )

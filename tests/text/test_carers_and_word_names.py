@@ -96,3 +96,16 @@ def test_a_name_that_is_also_a_word_goes_beside_its_evidence(text, name):
 def test_words_beside_the_same_evidence_stay(text):
     out = _out(text)
     assert "[NAME]" not in out, out
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("charge rn will aware of cr.", None), ("charge rn will be aware", "will be aware")],
+    ids=["modal_before_an_adjective_is_a_name", "modal_before_be_stays"],
+)
+def test_will_after_a_role_is_a_name_only_before_an_adjective(text, kept):
+    out = _out(text)
+    if kept is None:
+        assert " will " not in out and "[NAME]" in out, out
+    else:
+        assert kept in out, out

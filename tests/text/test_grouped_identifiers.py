@@ -29,3 +29,16 @@ def test_every_group_of_an_identifier_goes(text, groups):
 )
 def test_an_age_after_the_identifier_stays(text, kept):
     assert kept in L2.run(text).text
+
+
+def test_an_insurance_group_number_goes():
+    out = L2.run("MEMBER ID W2290417763  GROUP 0884120-10-004").text
+    assert "0884120" not in out and "W2290417763" not in out, out
+
+
+@pytest.mark.parametrize(
+    "text", ["group 2 of 3 done", "group b strep neg", "group therapy 1300-1400", "GROUP 1: 3 PTS"],
+    ids=["count", "organism", "session_hours", "numbered_group"],
+)
+def test_groups_that_are_no_plan_stay(text):
+    assert L2.run(text).text == text

@@ -696,8 +696,10 @@ def test_a_person_named_after_transcribed_by_is_not_initials():
 @pytest.mark.parametrize(
     "text, gone",
     [("CPD OFFICER ON SCENE", "CPD"), ("nnpd officer on scene, case # pending", "nnpd"),
-     ("Lives with husband (97), plays bridge", "97"), ("called by rose from the pharmacy", "rose")],
-    ids=["police-department-caps", "police-department-lower", "age-after-relative", "given-name-after-called-by"],
+     ("Lives with husband (97), plays bridge", "97"), ("called by rose from the pharmacy", "rose"),
+     ("lives Somerville; MSP trooper came re: crash report", "MSP"), ("nysp troopers on scene", "nysp")],
+    ids=["police-department-caps", "police-department-lower", "age-after-relative", "given-name-after-called-by",
+         "state-police-caps", "state-police-lower"],
 )
 def test_police_departments_old_relatives_and_callers_go(text, gone):
     assert gone not in _l2(text)
