@@ -96,7 +96,7 @@ emt emt-p emt-b emt-i aemt
 LABELS = frozenset(
     """
 name patient pt re ref attn signed dictated transcribed typed read seen discussed spoke called paged notified per by
-referred referring ordering contact dw d/w call nok kin crew
+referred referring ordering accepting contact dw d/w call nok kin crew
 """.split()
 )
 #: Words that give a name outright ("a woman named Hope", "goes by Bud, aka Walter"): even an everyday word after one.
@@ -1577,11 +1577,16 @@ def _word_surname_after_preposition(text: str, toks: list, k: int) -> bool:
 
 def _word_surname_after_initial(text: str, toks: list, k: int) -> bool:
     """Is token ``k`` a capitalised everyday word right after a capital's initial ("K. BLACKWATER", "K. Blackwater"), or
-    a surname the clinical vocabulary claims ("B. STONE, AEMT": the caller has the credential after it)?"""
+    a surname the clinical vocabulary claims ("B. STONE, AEMT": the caller has the credential after it), or in lower
+    case a listed surname after a lower-case initial ("j. hill md")?"""
     t = toks[k]
-    if not (t.cls == W or t.cls == C and t.low in _lex()[1] and len(t.low) >= 4) or k == 0 or not t.raw[:1].isupper():
+    if not (t.cls == W or t.cls == C and t.low in _lex()[1] and len(t.low) >= 4) or k == 0:
         return False
     p = toks[k - 1]
+    if not t.raw[:1].isupper():
+        # "-- j. hill md", "d. small, np": in a lower-case line, a surname the name lexicon lists after a lower initial
+        return t.case == "lower" and p.raw.islower() and t.low in _lex()[1] and _is_initial(p, text) and p.dot \
+            and _joined(text, p, t, comma=False)
     return _is_initial(p, text) and p.raw[:1].isupper() and p.dot and _joined(text, p, t, comma=False)
 
 
@@ -1976,7 +1981,8 @@ _FINITE_VERBS = frozenset(
     """is was has had came went gave said says brought took left told saw got felt thought stated states reports
     reported called calls visited visits arrived arrives lets gets goes keeps makes wants knows texts cooks cleans
     drives drove sits sat stays stayed lives helps helped works worked comes does brings takes picks checks manages
-    died passed found heard kept knew made met sent spoke wrote covers pays approves requires accepts denies""".split()
+    died passed found heard kept knew made met sent spoke wrote covers pays approves requires accepts denies
+    gives sees administers draws gets sets assists bathes feeds dresses""".split()
 )
 #: Base forms that end like a past tense ("will need", "may proceed"): a modal may take them.
 _ED_BASE = frozenset("need feed bleed breed speed proceed succeed exceed heed seed shed shred embed wed".split())
@@ -2278,9 +2284,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 j = k + 1
             elif j == k and low in RELATIONS and nk.cls == C and len(nk.low) >= 3 and nk.low in _lex()[0] \
                     and nk.low not in FUNCTION_WORDS and nk.low not in _NEVER and nk.low not in CREDENTIALS and nk.low not in ROLES \
-                    and (_CLAUSE_END_RE.match(text, nk.e) or k + 1 < len(toks) and (_finite_verb(toks[k + 1]) or toks[k + 1].low in _AFTER_RELATIVE)):
-                # "wife ida, she is primary cg", "grandma mae does pickup": a given name that is also a clinical
-                # abbreviation (IDA, MAE), right after a relative's word and closing its clause or before a verb
+                    and (_CLAUSE_END_RE.match(text, nk.e) or k + 1 < len(toks) and (_finite_verb(toks[k + 1]) or toks[k + 1].low in _AFTER_RELATIVE)
+                         or _PHONE_AFTER_NAME_RE.match(text, nk.e) is not None):
+                # "wife ida, she is primary cg", "grandma mae does pickup", "dtr Ama 617-555-0124": a given name that is
+                # also a clinical abbreviation (IDA, MAE, AMA), right after a relative's word and closing its clause, before
+                # a verb or before the relative's number
                 j = k + 1
             elif j == k and low in RELATIONS and nk.cls == C and nk.low in _lex()[0] and len(nk.low) >= 3 and k + 1 < len(toks) \
                     and toks[k + 1].cls in (N, U) and _joined(text, nk, toks[k + 1], comma=False) and nk.low not in FUNCTION_WORDS \

@@ -47,7 +47,7 @@ from clinx.text.clinical import CLINICAL_WORDS, EPONYM_HEADS, EPONYMS
 #: a relation word, a surname next to them) — never on their own.
 AMBIGUOUS_NAMES = frozenset(
     """
-hope mark will bill drew may grace barb chip skip hunter gray grey ward bishop carter chance rusty sandy faith joy ruby destiny rose bell park young king green white brown
+hope mark will bill drew may grace barb chip skip precious hunter gray grey ward bishop carter chance rusty sandy faith joy ruby destiny rose bell park young king green white brown
 black gray grey long short hill wood woods stone ward page rich frank art guy sue jean june april august
 summer autumn dawn eve iris ivy lily daisy pearl amber crystal heather holly rosemary sage star sky storm
 rod ray sky chase cash dean earl major miles rich victor wade baker cook hall hart lane law love may mercy

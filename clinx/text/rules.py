@@ -1344,10 +1344,10 @@ def middle_initials_after_names(text: str, cands: list[Candidate]) -> list[Candi
     return out
 
 
-#: A given name after a header's surname and its comma, filling the field: before two blanks, the line's end or the
-#: header's next field ("PATIENT: BROWN, WILL   MRN", "RESIDENT: DELACROIX, MAE   DOB").
+#: A given name after a header's surname and its comma, filling the field (a middle initial may follow it): before two
+#: blanks, the line's end or the header's next field ("PATIENT: BROWN, WILL   MRN", "PATIENT: KING, ODESSA M  DOB").
 _GIVEN_FILLING_FIELD_RE = re.compile(
-    r",[ \t]?([^\W\d_][\w'’-]{1,20})(?=[ \t]{2,}|[ \t]*(?:$|\n)|" + HEADER_FIELD_AFTER + ")"
+    r",[ \t]?([^\W\d_][\w'’-]{1,20})(?=(?:[ \t][A-Z]\.?)?(?:[ \t]{2,}|[ \t]*(?:$|\n)|" + HEADER_FIELD_AFTER + "))"
 )
 
 

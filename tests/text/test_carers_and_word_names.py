@@ -109,3 +109,29 @@ def test_will_after_a_role_is_a_name_only_before_an_adjective(text, kept):
         assert " will " not in out and "[NAME]" in out, out
     else:
         assert kept in out, out
+
+
+@pytest.mark.parametrize(
+    "text,name",
+    [
+        ("door-to-balloon goal <90 min.\n-- j. hill md", "hill"),
+        ("lives w/ dtr Ama 617-555-0124, 19 Fuller St", "Ama"),
+        ("Lexington; aide Precious gives meds", "Precious"),
+        ("PATIENT: KING, ODESSA M  DOB 12/01/1953", "ODESSA"),
+        ("TRANSFERRING MD: BOUDREAUX   ACCEPTING: NGUYEN-TRAN", "NGUYEN"),
+    ],
+    ids=["lower_initial_and_surname_before_credential", "abbreviation_name_before_a_relatives_number",
+         "word_name_before_a_verb_after_a_role", "given_name_before_a_middle_initial_in_a_header", "accepting_field"],
+)
+def test_names_beside_signatures_numbers_and_fields_go(text, name):
+    out = _out(text)
+    assert name not in out and "[NAME]" in out, out
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["cx: s. aureus md aware", "grew e. coli rn notified", "pt accepting of plan", "precious metals allergy"],
+    ids=["species_before_a_credential", "organism_before_a_role", "accepting_as_a_word", "precious_as_a_word"],
+)
+def test_the_same_shapes_without_a_person_stay(text):
+    assert "[NAME]" not in _out(text)
