@@ -101,7 +101,9 @@ from clinx.text.evidence import (
 )
 from clinx.text.evidence import _EVERYDAY_BRANDS, STREET_SUFFIXES, US_STATES, WORKPLACE_KINDS, only_states
 from clinx.text.evidence import tokens as evidence_tokens
-from clinx.text.lexicons import FUNCTION_WORDS, first_names, fold, hospital_names, last_names, organisation_names, places, zipf
+from clinx.text.lexicons import (
+    FUNCTION_WORDS, PUBLIC_PROGRAMMES, first_names, fold, hospital_names, last_names, organisation_names, places, zipf,
+)
 
 #: Categories the model tags. Dates, phones, IDs, ages, e-mails and URLs stay the rules' alone: they are
 #: at 0.97-1.0 there, and a tagger that learned dates removed doses and scores shaped like them ("TOF 2/4",
@@ -576,6 +578,8 @@ _DEPARTMENT_AFTER_RE = re.compile(r"(?i)[ \t]+(?:dept|department|room|unit|ward|
 #: Services that many local providers run under one name, or kinds of team, which notes name as a kind of help, as
 #: ``organisations.txt`` leaves them out ("provided info on ... meals on wheels", "uses dial-a-ride", "Mobile Outreach
 #: van": "Mobile" alone is also a town, so no word list of kinds could say it).
+#: The exam's and the review of systems' headers, before their colon ("CVS: RRR", "resp: clear").
+_SYSTEM_HEADERS = frozenset("cvs cv resp rs cns gi gu msk abd heent ent ext neuro psych skin derm lymph heme endo".split())
 _KINDS_OF_SERVICE = frozenset({"meals on wheels", "dial a ride", "dial-a-ride", "mobile outreach", "mobile crisis", "street outreach"})
 #: A relative's word right before a span ("wife, ", "daughter: ").
 _RELATION_BEFORE_RE = re.compile(r"(?i)\b(?:" + "|".join(map(re.escape, sorted(RELATIONS, key=len, reverse=True))) + r")[ \t]*[,:]?[ \t]*$")
@@ -714,6 +718,10 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
             continue  # "in quest of answers": a lower-case everyday noun and what it is of (not "university of ...")
         if cat == "HOSPITAL" and text[start:end].lower() in _KINDS_OF_SERVICE:
             continue  # "elder services and meals on wheels": a service many local providers run, named as its kind
+        if cat == "HOSPITAL" and " ".join(text[start:end].lower().split()) in PUBLIC_PROGRAMMES:
+            continue  # "pt has masshealth": a public programme alone names no one's insurer
+        if cat != "NAME" and len(idx) == 1 and _low(toks[idx[0]][2]) in _SYSTEM_HEADERS and text.startswith(":", end):
+            continue  # "cvs: rrr, no murmurs": the exam's system header, not the pharmacy
         if cat == "LOCATION" and only_states(text[start:end]):
             continue  # "moved from tennessee": a state or a country alone is no identifier (Safe Harbor)
         if text[end - 2 : end].lower() in ("'s", "’s") and not (cat != "NAME" and _PLURAL_POSSESSIVE_END_RE.search(text, start, end)):

@@ -60,6 +60,7 @@ from bisect import bisect_right
 
 from clinx.text.base import Candidate
 from clinx.text.dates import _prev_word
+from clinx.text.lexicons import PUBLIC_PROGRAMMES
 
 #: Categories of a found span that a kind word can follow.
 ANCHOR_CATEGORIES = frozenset({"NAME", "LOCATION", "HOSPITAL"})
@@ -1034,10 +1035,10 @@ _FIELD_END = re.compile(r"  |\n|[;(]|\.(?:\s|$)|$")
 #: Field values and words in them that name no organisation, and plan kinds after an insurer's name.
 _NO_ORG_VALUE = frozenset(
     """
-none n/a na self unknown pending declined retired unemployed disabled same home medicare medicaid masshealth
-medi-cal private public yes no not tbd tba see per self-employed homeschooled homeschool dual eligible
+none n/a na self unknown pending declined retired unemployed disabled same home
+private public yes no not tbd tba see per self-employed homeschooled homeschool dual eligible
 """.split()
-)
+) | PUBLIC_PROGRAMMES
 #: A preposition after a field's organisation, before where it is ("Shoppers on Queen St E", "CVS in Braintree").
 _WHERE_AFTER_VALUE_RE = re.compile(r"(?i)[ \t]+(?:on|in|at|off|near)[ \t]+(?=\S)")
 _LIST_FIELDS = ("pharmacies", "insurance", "insurer", "coverage", "payer", "payor")

@@ -43,6 +43,10 @@ from importlib.resources import files
 
 from clinx.text.clinical import CLINICAL_WORDS, EPONYM_HEADS, EPONYMS
 
+#: Public insurance programmes, written alone: a programme millions are enrolled in names no one's insurer (not
+#: "Tufts Medicare Preferred", a plan a company sells under it).
+PUBLIC_PROGRAMMES = frozenset({"medicare", "medicaid", "masshealth", "mass health", "medi-cal", "tricare"})
+
 #: Names that are also everyday words: a person only with evidence (a title,
 #: a relation word, a surname next to them) — never on their own.
 AMBIGUOUS_NAMES = frozenset(
@@ -329,7 +333,7 @@ def clinical_term_spans(text: str) -> list[tuple[int, int]]:
 
 
 __all__ = [
-    "AMBIGUOUS_NAMES", "FUNCTION_WORDS", "clinical_term_spans", "clinical_vocab", "everyday_names", "first_names", "fold",
+    "AMBIGUOUS_NAMES", "FUNCTION_WORDS", "PUBLIC_PROGRAMMES", "clinical_term_spans", "clinical_vocab", "everyday_names", "first_names", "fold",
     "common_words", "hospital_names", "hospitals", "organisation_names", "is_clinical_term", "last_names", "ordinary_words", "places",
     "zipf",
 ]

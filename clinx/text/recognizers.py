@@ -482,7 +482,7 @@ def _dash_initials_role_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     w, role = (m.group("w") or "").lower(), m.group("role").lower()
     if "(" in text[m.end("v") : m.start("role")] and (w or role not in CREDENTIALS and role not in _TRAINEE_ROLES):
         return None  # "-jp (pgy3)" signs; "- RTW (forklift operator, ...)" says what the work is
-    if not (role in CREDENTIALS or role in ROLES or (w in CREDENTIALS or w in ROLES) and role in SERVICES):
+    if not (role in CREDENTIALS or role in ROLES or (w in CREDENTIALS or w in ROLES) and (role in SERVICES or role in _SIGNER_UNITS)):
         return None  # ("-ld echo fellow", "-mk rn ortho"; "- hh rn visits": a verb after the role)
     # a signature's line goes on with a mark, a number, a service or nothing ("-jk PGY3 ortho, pgr 2281"); a
     # bullet's with a verb ("- hh rn visits 2x/wk", "- ED RN aware")
@@ -500,6 +500,8 @@ def _dash_initials_role_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return m.span("v")
 
 
+#: Where or when a signer works, after their credential ("-tn rn triage", "-kb rn nights").
+_SIGNER_UNITS = frozenset("triage nights days float icu micu sicu ccu nicu picu pacu ed er".split())
 #: Roles of doctors in training, after whose initials a signature is sure ("-jp (pgy3)", "-sm intern").
 _TRAINEE_ROLES = frozenset("pgy intern resident nightfloat fellow".split())
 #: Words of a signer's contact after their role ("-jk PGY3, pgr 2281", "-AW NNP x4410").

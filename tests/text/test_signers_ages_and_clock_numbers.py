@@ -153,10 +153,12 @@ def test_years_after_doses_and_procedures_still_go(text, gone):
         ("no work x6 wks.\n-jp (pgy3)", "jp"),
         ("roommate to drive\n-sm intern, pgr 215-555-0103", "sm"),
         ("replaced by iv team.\n-njs nightfloat pgr 4120", "njs"),
+        ("will call back after 2 pm\n-tn rn triage", "tn"),
     ],
-    ids=["drain_letters_before_a_training_year", "letters_before_intern_and_pager", "before_the_night_float"],
+    ids=["drain_letters_before_a_training_year", "letters_before_intern_and_pager", "before_the_night_float",
+         "before_a_credential_and_the_unit"],
 )
-def test_a_trainees_initials_go_even_where_they_spell_an_abbreviation(text, initials):
+def test_a_signers_initials_go_before_their_training_year_pager_or_unit(text, initials):
     out = _out(text)
     assert f"-{initials}" not in out and "[NAME]" in out, out
 
