@@ -2753,8 +2753,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             if p.cls == C and p.low not in HOSPITAL_HEADS and p.low not in ("general", "memorial", "community", "medical", "health", "nursing",
                                                                           "of", "the", "and") \
                     and not (p.low in _TOPONYM_GENERICS and p.case == "mixed" and p.raw[:1].isupper()) \
-                    and not (p.low in EPONYMS and _named_after_people(lows, first_head, head_end) and (p.case != "mixed" or p.raw[:1].isupper())) \
+                    and not (p.low in EPONYMS and (_named_after_people(lows, first_head, head_end) or cnt and toks[k].cls != C)
+                             and (p.case != "mixed" or p.raw[:1].isupper())) \
                     and not (p.low in SERVICES and t.low in _PRACTICE_HEADS) and not (cnt and _name_number(p)):
+                # (an eponym before another word of the name opens it: "HILL COUNTRY FAMILY PRACTICE", "Bell Street
+                # Medical Centre"; right before the head it is the disease a clinic treats: "Parkinson Clinic")
                 break  # ("Attleboro Pulmonary Associates": a specialty names a practice)
             if p.low in SERVICES and t.low not in _PRACTICE_HEADS and cnt == 0 and (q := _place_before_services(text, toks, lows, k, place_set)) < k:
                 cnt += k - q  # "FAIRFAX BEHAVIORAL HEALTH", "Lowell Pediatric Dental Center": a town's services name an institution
@@ -3274,7 +3277,7 @@ def _named_after_people(lows: list, first_head: int, head_end: int) -> bool:
     the disease it treats ("Parkinson Clinic", "Alzheimer Center"), which stays a kind of care."""
     last = lows[head_end - 1]
     return last in _SCHOOL_HEADS or last in _HOSPITAL_OWN_HEADS or lows[first_head] in _HOSPITAL_OWN_HEADS \
-        or last == "center" and lows[first_head] == "medical"
+        or last in ("center", "centre") and lows[first_head] == "medical"
 #: Regions below a state that name agencies and practices ("Cape Cod VNA", "Merrimack Valley Hospice").
 _REGIONS = frozenset(
     {"cape cod", "cape ann", "merrimack valley", "pioneer valley", "blackstone valley", "nashoba valley", "metro west",

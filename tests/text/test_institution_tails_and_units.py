@@ -423,3 +423,24 @@ def test_a_homes_second_head_and_a_places_article_go(text, gone):
 )
 def test_services_and_articles_alone_stay(text):
     assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,first",
+    [
+        ("REFERRED BY GP, BELL STREET MEDICAL CENTRE, AFTER PT TOLD RECEPTION", "BELL"),
+        ("PCP: DR. CASTILLO, HILL COUNTRY FAMILY PRACTICE, PH 830-555-0161", "HILL"),
+    ],
+    ids=["eponym_opening_a_centre", "eponym_opening_a_practice"],
+)
+def test_an_eponym_that_opens_a_longer_name_goes_with_it(text, first):
+    assert first not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("referred to Parkinson Clinic", "Parkinson Clinic"), ("seen at the Alzheimer Memory Center", "Alzheimer Memory Center")],
+    ids=["disease_before_the_head", "disease_before_a_clinical_word"],
+)
+def test_an_eponym_naming_the_disease_a_clinic_treats_stays(text, kept):
+    assert kept in _l2(text)
