@@ -575,11 +575,11 @@ class CrfNer:
 _PLURAL_POSSESSIVE_END_RE = re.compile(r"(?i)\b(?:children|women|men|people|veterans|kids)['’]s$")
 #: A department's noun after a kind word ("EMERGENCY DEPT", "Surgical Unit").
 _DEPARTMENT_AFTER_RE = re.compile(r"(?i)[ \t]+(?:dept|department|room|unit|ward|services)\b")
+#: The exam's and the review of systems' headers, before their colon ("CVS: RRR", "resp: clear").
+_SYSTEM_HEADERS = frozenset("cvs cv resp rs cns gi gu msk abd heent ent ext neuro psych skin derm lymph heme endo".split())
 #: Services that many local providers run under one name, or kinds of team, which notes name as a kind of help, as
 #: ``organisations.txt`` leaves them out ("provided info on ... meals on wheels", "uses dial-a-ride", "Mobile Outreach
 #: van": "Mobile" alone is also a town, so no word list of kinds could say it).
-#: The exam's and the review of systems' headers, before their colon ("CVS: RRR", "resp: clear").
-_SYSTEM_HEADERS = frozenset("cvs cv resp rs cns gi gu msk abd heent ent ext neuro psych skin derm lymph heme endo".split())
 _KINDS_OF_SERVICE = frozenset({"meals on wheels", "dial a ride", "dial-a-ride", "mobile outreach", "mobile crisis", "street outreach"})
 #: A relative's word right before a span ("wife, ", "daughter: ").
 _RELATION_BEFORE_RE = re.compile(r"(?i)\b(?:" + "|".join(map(re.escape, sorted(RELATIONS, key=len, reverse=True))) + r")[ \t]*[,:]?[ \t]*$")
