@@ -458,7 +458,7 @@ def _year_ok(m: re.Match, text: str) -> tuple[int, int] | None:
 #: Words before a year that say it is one, whatever follows it ("A1c 7.2 in 2019 -> 6.8").
 _YEAR_PREPOSITIONS = frozenset("in since from of until til till by year yr circa around back during".split())
 #: A trend's arrow with a value that is no year on its other side ("4200 -> 1900", "1900 -> 980", "1.2→1950").
-_NOT_YEAR_VALUE = r"(?:\d{1,3}(?:\.\d+)?|\d{5,}|\d\.\d+|[3-9]\d{3}|1[0-8]\d\d|2[1-9]\d\d)"
+_NOT_YEAR_VALUE = r"(?:\d{1,3}(?:\.\d+)?|\d{5,}|[3-9]\d{3}|1[0-8]\d\d|2[1-9]\d\d)"
 _VALUE_ARROW_BEFORE_RE = re.compile(r"(?<![\w./-])" + _NOT_YEAR_VALUE + r"[ \t]{0,2}(?:->|-->|→|=>)[ \t]{0,2}$")
 _ARROW_VALUE_AFTER_RE = re.compile(r"[ \t]{0,2}(?:->|-->|→|=>)[ \t]{0,2}" + _NOT_YEAR_VALUE + r"(?![\w/])")
 

@@ -1583,11 +1583,11 @@ def _word_surname_after_initial(text: str, toks: list, k: int) -> bool:
     if not (t.cls == W or t.cls == C and t.low in _lex()[1] and len(t.low) >= 4) or k == 0:
         return False
     p = toks[k - 1]
-    if not t.raw[:1].isupper():
-        # "-- j. hill md", "d. small, np": in a lower-case line, a surname the name lexicon lists after a lower initial
-        return t.case == "lower" and p.raw.islower() and t.low in _lex()[1] and _is_initial(p, text) and p.dot \
-            and _joined(text, p, t, comma=False)
-    return _is_initial(p, text) and p.raw[:1].isupper() and p.dot and _joined(text, p, t, comma=False)
+    if t.raw[:1].isupper():
+        cased = p.raw[:1].isupper()
+    else:  # "-- j. hill md", "d. small, np": in a lower-case line, a surname the name lexicon lists after a lower initial
+        cased = t.case == "lower" and p.raw.islower() and t.low in _lex()[1]
+    return cased and _is_initial(p, text) and p.dot and _joined(text, p, t, comma=False)
 
 
 def _is_initial(t: _Tok, text: str) -> bool:
@@ -1631,7 +1631,8 @@ _AFTER_SHORT_SURNAME = frozenset("at from of and who".split())
 
 def _short_clinical_surname(text: str, toks: list, j: int) -> bool:
     """``toks[j]`` is a two-letter surname of :data:`_SHORT_CLINICAL_SURNAMES` after a given name in a one-case line
-    ("DR HOLLIS NG AT", "dr hollis ng."; a name or a word no lexicon knows before it), the name's end: no clinical word follows it ("CONNIE NG TUBE")."""
+    ("DR HOLLIS NG AT", "dr hollis ng."; a name or a word no lexicon knows before it), the name's end: no clinical
+    word follows it ("CONNIE NG TUBE")."""
     prev, t = toks[j - 1], toks[j]
     if t.low not in _SHORT_CLINICAL_SURNAMES or t.case == "mixed" or prev.case != t.case or len(prev.low) < 3 \
             or prev.cls not in (N, U) or not _joined(text, prev, t, comma=False):
@@ -1707,7 +1708,8 @@ def _take_name(text: str, toks: list[_Tok], i: int, allow_ambiguous: bool, limit
                 and (t.raw[1:].islower() or t.case == "caps" and toks[j - 1].raw.isupper())
                 or t.case == "lower" and toks[j - 1].raw.islower() and t.low in _lex()[1]) \
                 and t.low not in FUNCTION_WORDS and t.low not in _NEVER:
-            j += 1  # "seen by J. Brown", "RT D. MORROW": a surname that is also a word, vouched for by the initial before it
+            j += 1  # "seen by J. Brown", "RT D. MORROW", "seen by r. king": a surname that is also a word, vouched for by
+            # the initial before it (in a lower-case line, one the name lexicon lists)
             n += 1
             continue
         # after the first token, an ambiguous word continues a name only before another name token
@@ -1947,10 +1949,15 @@ def _sex_letter(text: str, toks: list, k: int) -> bool:
     return _DIGIT_BEFORE_RE.search(text, max(0, t.s - 4), t.s) is not None
 
 
+def _listed_surname(t: _Tok) -> bool:
+    """Is ``t`` a surname the name lexicon lists that is no function word, cue word, credential or title?"""
+    return t.low in _lex()[1] and t.low not in FUNCTION_WORDS and t.low not in _NEVER and t.low not in CREDENTIALS \
+        and t.low not in TITLES
+
+
 def _short_surname(t: _Tok) -> bool:
     """A surname of two or three letters right after a title ("dr ng", "Dr. Le"), which may also be a clinical abbreviation."""
-    return 2 <= len(t.low) <= 3 and t.low in _lex()[1] and t.low not in FUNCTION_WORDS and t.low not in _NEVER \
-        and t.low not in CREDENTIALS and t.low not in TITLES and not t.dot
+    return 2 <= len(t.low) <= 3 and _listed_surname(t) and not t.dot
 
 
 def _relation_name_ok(text: str, toks: list, k: int) -> bool:
@@ -1982,7 +1989,7 @@ _FINITE_VERBS = frozenset(
     reported called calls visited visits arrived arrives lets gets goes keeps makes wants knows texts cooks cleans
     drives drove sits sat stays stayed lives helps helped works worked comes does brings takes picks checks manages
     died passed found heard kept knew made met sent spoke wrote covers pays approves requires accepts denies
-    gives sees administers draws gets sets assists bathes feeds dresses""".split()
+    gives sees administers draws sets assists bathes feeds dresses""".split()
 )
 #: Base forms that end like a past tense ("will need", "may proceed"): a modal may take them.
 _ED_BASE = frozenset("need feed bleed breed speed proceed succeed exceed heed seed shed shred embed wed".split())
@@ -2268,12 +2275,9 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             if j == k and low in TITLES and _short_surname(nk):
                 j = k + 1  # "dr ng", "Dr. Wu": a two- or three-letter surname the word classes call no name
             elif j == k and low in _DOCTOR_TITLES and nk.dot and _is_initial(nk, text) and k + 1 < len(toks) \
-                    and _gap(text, nk, toks[k + 1]) == " " and toks[k + 1].low in _lex()[1] and len(toks[k + 1].low) >= 3 \
-                    and toks[k + 1].low not in FUNCTION_WORDS and toks[k + 1].low not in _NEVER \
-                    and toks[k + 1].low not in CREDENTIALS and toks[k + 1].low not in TITLES:
+                    and _gap(text, nk, toks[k + 1]) == " " and len(toks[k + 1].low) >= 3 and _listed_surname(toks[k + 1]):
                 j = k + 2  # "pcp dr t. hill", "DR R. SMALL": an initial and a surname that is also a clinical word
-            elif j == k and (low in _DOCTOR_TITLES or courtesy) and nk.cls == C and nk.low in _lex()[1] and len(nk.low) >= 4 \
-                    and nk.low not in FUNCTION_WORDS and nk.low not in _NEVER and nk.low not in CREDENTIALS and nk.low not in TITLES:
+            elif j == k and (low in _DOCTOR_TITLES or courtesy) and nk.cls == C and len(nk.low) >= 4 and _listed_surname(nk):
                 j = k + 1  # "dr. hill", "DR SMALL", "MRS. WALKER": a surname that is also a clinical word, after a title
             elif j == k and courtesy and nk.cls in (W, A) \
                     and len(nk.low) >= 4 and nk.low not in FUNCTION_WORDS and nk.low not in _NEVER and not nk.low.endswith(("ed", "ing")) \

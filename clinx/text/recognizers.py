@@ -493,8 +493,8 @@ def _dash_initials_role_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     letters = m.group("v").lower()
     # a trainee's year or a pager after the letters makes them a person's even where they spell a clinical
     # abbreviation ("-jp (pgy3)": not the drain; "-sm intern, pgr 2210")
-    trainee = role in _TRAINEE_ROLES or any(word.lower().strip(",;:") in _SIGNER_CONTACT for word in rest.split()[:2])
-    if is_clinical_term(letters) and not trainee or letters in FUNCTION_WORDS or letters in ROLES \
+    sure_signer = role in _TRAINEE_ROLES or any(word.lower().strip(",;:") in _SIGNER_CONTACT for word in rest.split()[:2])
+    if is_clinical_term(letters) and not sure_signer or letters in FUNCTION_WORDS or letters in ROLES \
             or letters in _SIGNER_ROLES or letters in _NOT_SIGNATURE or zipf(letters) >= 4.5:
         return None
     return m.span("v")
