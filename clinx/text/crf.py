@@ -718,8 +718,8 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
             continue  # "in quest of answers": a lower-case everyday noun and what it is of (not "university of ...")
         if cat == "HOSPITAL" and text[start:end].lower() in _KINDS_OF_SERVICE:
             continue  # "elder services and meals on wheels": a service many local providers run, named as its kind
-        if cat == "HOSPITAL" and " ".join(text[start:end].lower().split()) in PUBLIC_PROGRAMMES:
-            continue  # "pt has masshealth": a public programme alone names no one's insurer
+        if " ".join(text[start:end].lower().split()) in PUBLIC_PROGRAMMES:
+            continue  # "pt has masshealth": a public programme alone names no one's insurer (nor any person)
         if cat != "NAME" and len(idx) == 1 and _low(toks[idx[0]][2]) in _SYSTEM_HEADERS and text.startswith(":", end):
             continue  # "cvs: rrr, no murmurs": the exam's system header, not the pharmacy
         if cat == "LOCATION" and only_states(text[start:end]):

@@ -90,6 +90,7 @@ dietitian nutritionist rd caseworker advocate sponsor landlord mentor tutor doul
 paramedic sonographer technologist scribe medic dispatcher attg worker volunteer phlebotomist student spta pta nightfloat trainer
 rns lpns cnas nps
 hha rep member
+cnm lpn lvn aprn fnp dnp nnp cnp pnp whnp pmhnp lcsw
 emt emt-p emt-b emt-i aemt
 """.split()
 )
@@ -1612,6 +1613,19 @@ def _given_then_surname(text: str, toks: list[_Tok], j: int) -> bool:
     return toks[j].low in first and toks[j + 1].low in last and _joined(text, toks[j], toks[j + 1], comma=False)
 
 
+#: What may open a signer's line before their name: blanks and a dash.
+_SIGNER_LINE_OPENING_RE = re.compile(r"(?:^|\n)[ \t]*[-—–]{0,2}[ \t]*$")
+
+
+def _signs_line(text: str, given: _Tok, surname: _Tok, credential: _Tok) -> bool:
+    """A given name opening its line, its surname and a comma before the credential ("will brown, rn cm"): a signer,
+    though the given name is a function word too ("pt will brown, rn aware" is no one); the surname a name first
+    ("will call, rn": a verb the surnames list too)."""
+    return _SIGNER_LINE_OPENING_RE.search(text, max(0, given.s - 8), given.s) is not None \
+        and text[surname.e : credential.s].strip(" \t") == "," and (surname.cls == N or surname.low in AMBIGUOUS_NAMES) \
+        and not (given.low in FUNCTION_WORDS and surname.low in _CALLING_VERBS)  # ("will page, rn")
+
+
 def _clinical_surname(text: str, prev: _Tok, t: _Tok) -> bool:
     """``t`` is a clinical word used as a surname after a given name: "Cheryl Walker", "TONY SMALL"."""
     first, last = _lex()[0], _lex()[1]
@@ -2431,7 +2445,8 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                         or cnt == 2 and _word_surname_after_initial(text, toks, i - 1)
                         or cnt == 1 and _word_surname_after_preposition(text, toks, i - 1)
                         or cnt == 1 and _word_name_before_credential(text, toks[i - 1], t) and not _compound_before(text, toks, i - 1)
-                        or cnt >= 2 and low in _PERSON_CREDENTIALS and toks[i - 2].low not in FUNCTION_WORDS and _given_then_surname(text, toks, i - 2)):
+                        or cnt >= 2 and low in _PERSON_CREDENTIALS and _given_then_surname(text, toks, i - 2)
+                        and (toks[i - 2].low not in FUNCTION_WORDS or _signs_line(text, toks[i - 2], toks[i - 1], t))):
                 add(k + 1, j, "NAME", "evidence:credential", 0.9)
             elif not cnt and _initials_before(text, toks, i):
                 add(i - 1, i, "NAME", "evidence:credential", 0.85)  # "JS, RN", "KMB RN": a signer's initials

@@ -79,7 +79,7 @@ shop motors garage lube salon ink studio gym fitness lanes farm farms inc llc co
 logistics trucking transport transportation transit taxi cab ems ambulance hotel inn motel mall depot foods dairy
 bank insurance realty construction fabrication manufacturing plumbing electric landscaping roofing cleaning body
 church temple mosque parish ministries chapel synagogue cathedral
-clinic clinics hospital infirmary associates partners group practice rehab rehabilitation intervention
+clinic clinics cboc hospital infirmary associates partners group practice rehab rehabilitation intervention
 castings foundry
 heights metro alliance ame aps cps dss
 """.split()

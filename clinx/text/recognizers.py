@@ -509,7 +509,10 @@ _SIGNER_CONTACT = frozenset("pgr pager p ph phone cell ext x beeper voalte vocer
 
 
 #: Dotted letters that are an abbreviation, not initials ("a.m.", "e.g.", "n.p.o." are clinical terms or these).
-_DOTTED_WORDS = frozenset("am pm eg ie us uk dc nb ps".split())
+#: Dotted letters that are words or abbreviations, never initials ("a.m.", "e.g.", "vs.", "no.").
+_DOTTED_WORDS = frozenset("am pm eg ie vs no".split())
+#: A prescription's dosing shorthand, which "SIG:" heads as it heads a signer's initials ("SIG: T.I.D.").
+_DOSING_LETTERS = frozenset("bid tid qid qd qod qhs hs prn po pr sl im iv sc sq ac pc od os ou".split())
 _DOTTED_GATE_RE = re.compile(r"[A-Za-z]\.[ ]?[A-Za-z]\.")
 
 
@@ -538,9 +541,15 @@ def _dotted_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     from clinx.text.lexicons import is_clinical_term
 
     letters = m.group("v").replace(".", "").replace(" ", "").lower()
-    if letters in _DOTTED_WORDS or letters in CREDENTIALS or is_clinical_term(letters):
+    if letters in _DOTTED_WORDS or letters in CREDENTIALS or letters in _DOSING_LETTERS:
         return None
+    if is_clinical_term(letters) and _SIGNING_LABEL_BEFORE_RE.search(text, max(0, m.start("v") - 24), m.start("v")) is None:
+        return None  # ("RN: M.R." may be the valve's; after "SIG:" or "COLLECTOR:" the letters sign: "SIG: M.R.")
     return m.span("v")
+
+
+#: A label that asks for a signer's initials ("SIG: M.R.", "COLLECTOR: D.S.", "drawn by: m.s."), right before them.
+_SIGNING_LABEL_BEFORE_RE = re.compile(r"(?i)\b(?:signed|signature|sig|initials|collector|(?:collected|drawn)[ \t]by)[ \t]*:?[ \t]*$")
 
 
 def _dash_signature_ok(m: re.Match, text: str) -> tuple[int, int] | None:
@@ -769,7 +778,6 @@ _SIGNER_ROLES = frozenset("rn cm sw np md pa ot pt lpn slp cna rt lcsw msw".spli
 
 #: What may stand on the line after an entry's signer: nothing, a separator, or the next entry's date or time.
 _NEXT_ENTRY_RE = re.compile(r"[ \t]*(?:\Z|\n[ \t]*(?:\Z|\n|[-=*_~#]{3}|\d{1,4}[/:.-]\d|\d{4}\b|\[DATE\]))")
-_DOTTED_WORDS = frozenset("am pm eg ie vs no".split())
 _DOTTED_ALONE_RE = re.compile(r"[-–—~]?[ \t]?(?:[A-Za-z]\.){1,3}")
 #: A line that is a list's item: it opens with a bullet's mark.
 _LIST_ITEM_RE = re.compile(r"[ \t]*(?:[-–—*•·>]|\d{1,2}[.)])[ \t]?\S")
@@ -1265,7 +1273,7 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     # a comma), or opening a line, before a comma, a parenthesis, a slash or the line's end
     Recognizer(
         "dotted_initials",
-        r"(?im)(?:\b(?:by|signed|signature|rn|lpn|lvn|np|md|pa|pa-c|pharmd|rph|cna|rrt|lcsw|msw|counselor|clerk|nurse|therapist"
+        r"(?im)(?:\b(?:by|signed|signature|sig|initials|collector|rn|lpn|lvn|np|md|pa|pa-c|pharmd|rph|cna|rrt|lcsw|msw|counselor|clerk|nurse|therapist"
         r"|aide|tech|dietitian|chaplain|interpreter|scribe|pt|patient)\b[ \t]*[:,]?|/|^[ \t]*[-—–]{1,2}[^\n,]{1,30},"
         r"|^[ \t]*(?:[-—–]{1,2})?)[ \t]*"
         r"(?P<v>[a-z]\.[ ]?[a-z]\.(?:[ ]?[a-z]\.)?)(?=[ \t]*(?:$|[,;(/]))",

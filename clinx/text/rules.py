@@ -1218,7 +1218,16 @@ def typists_after_names(text: str, cands: list[Candidate]) -> list[Candidate]:
 #: A capital's initial right before a name: with its dot, or without one when it is no pronoun, article or sex
 #: ("T. Oyelowo", "K HOLLOWAY", "T.Q. Nguyen"; not "I Smith", "A Smith", "45 F Jones"), after a blank, a line's start
 #: or "(" or a dash ("—S. Oduya, PharmD": a signature's em dash; not a hyphen after a letter, the tail of "EMT-P").
-_INITIAL_BEFORE_RE = re.compile(r"(?:^|(?<=[ \t\n(—–])|(?<=(?<!\w)-))(?<!\d[ \t])((?:[A-Z]\.){1,3}|[B-EG-HJ-LN-Z])[ \t]{1,2}$")
+#: Lower-case initials only two or three with their dots, before a lower-case name ("-k.l. yoon rn"; not "a.m.", "p.o.").
+_INITIAL_BEFORE_RE = re.compile(r"(?:^|(?<=[ \t\n(—–])|(?<=(?<!\w)-))(?<!\d[ \t])((?:[A-Z]\.){1,3}|[B-EG-HJ-LN-Z]|"
+                                r"(?!(?:a\.m|p\.m|e\.g|i\.e|p\.o|q\.d|n\.p\.o|b\.i\.d|t\.i\.d|q\.i\.d|p\.r\.n|c\.o|s\.p|h\.o|f\.u|w\.u)\.)"
+                                r"(?:[a-z]\.){2,3})[ \t]{1,2}$")
+
+
+def _initial_before(text: str, start: int) -> re.Match | None:
+    """The initials right before the name that starts at ``start`` (lower-case ones only before a lower-case name)."""
+    m = _INITIAL_BEFORE_RE.search(text, max(0, start - 10), start)
+    return m if m is not None and (m.group(1)[0].isupper() or text[start : start + 1].islower()) else None
 
 
 def initials_before_names(text: str, cands: list[Candidate]) -> list[Candidate]:
@@ -1232,7 +1241,7 @@ def initials_before_names(text: str, cands: list[Candidate]) -> list[Candidate]:
     for s in sorted(starts):
         if s == 0 or text[s - 1] not in " \t":
             continue
-        m = _INITIAL_BEFORE_RE.search(text, max(0, s - 10), s)
+        m = _initial_before(text, s)
         if m is not None:
             out.append(Candidate(m.start(1), m.end(1), "NAME", "rule:initial_before_name", 0.85))
     return out
@@ -1294,7 +1303,7 @@ def _extend_name_left(text: str, c: Candidate) -> Candidate:
     start = c.start
     if start == 0 or text[start - 1] not in " \t":
         return c  # no word before it across blanks: nothing to take in
-    m = _INITIAL_BEFORE_RE.search(text, max(0, start - 10), start)
+    m = _initial_before(text, start)
     if m is not None:
         return Candidate(m.start(1), c.end, c.category, c.source, c.score)  # "seen by T. [Oyelowo]": the initial too
     first, _ = name_gazetteer()
@@ -1315,7 +1324,7 @@ def _extend_name_left(text: str, c: Candidate) -> Candidate:
             and text[c.start : c.end].split()[-1].lower() in _HMONG_CLANS and len(text[c.start : c.end].split()) >= 2:
         start = span[0]  # "interpreter Pa [Houa Xiong]": a Hmong given name's first syllable, though "PA" is a credential too
     if start == c.start and (span := _prev_word(text, start)) is not None and text[span[0] : span[1]].lower() in first_names() \
-            and text[span[1] : start] in (" ", "\t") and (role := _prev_word(text, span[0])) is not None \
+            and text[span[0] : span[1]].lower() not in TITLES and text[span[1] : start] in (" ", "\t") and (role := _prev_word(text, span[0])) is not None \
             and text[role[0] : role[1]].lower() in _ROLES_BEFORE_GIVEN and text[role[1] : span[0]] in (" ", "\t"):
         start = span[0]  # "SW PEG [DOYLE]", "house mgr will [tsosie]": between a role and a surname, a given name that is a word too
     return c if start == c.start else Candidate(start, c.end, c.category, c.source, c.score)
@@ -1370,7 +1379,9 @@ def given_names_after_header_surnames(text: str, cands: list[Candidate]) -> list
 #: Roles and relatives before whose given name and surname the given name is taken though it is a word or an
 #: abbreviation too ("SW PEG [DOYLE]", "house mgr will [tsosie]", "HUSBAND WILL [ORTIZ]").
 _ROLES_BEFORE_GIVEN = frozenset("""sw rn lpn cna np pa md cm mgr manager worker aide hha chaplain interpreter sponsor doula advocate
-    counselor therapist case husband wife son daughter mother father brother sister friend neighbor neighbour partner""".split())
+    counselor therapist case husband wife son daughter mother father brother sister friend neighbor neighbour partner
+    intern resident fellow attending caseworker caregiver coordinator navigator scribe pharmacist midwife""".split())
+# (not a title between them: "FELLOW RESIDENT MR [PRICE]")
 #: The eighteen Hmong clans' surnames, and first syllables of Hmong given names that are clinical abbreviations or
 #: credentials elsewhere ("Pa Nhia Vang", "Ka Zoua Yang"): before a given name and a clan surname they are the name's.
 _HMONG_CLANS = frozenset("chang cha chue fang hang her heu khang kong kue lee ly lor lo moua pha phang thao vang vue xiong yang".split())
