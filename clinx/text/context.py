@@ -483,7 +483,9 @@ class ContextEnhancer:
             # ("[NAME] Okafor", "Re: Pavla [NAME]"): evidence on top of an anchor
             if base >= 0.2:
                 adj = (i > 0 and is_ph[i - 1] and _SEP_ONLY_RE.fullmatch(text, ends[i - 1], starts[i])
-                       and not _new_clause_after(text, ends[i - 1], starts[i], anchor[i - 1], low)) or (
+                       and not _new_clause_after(text, ends[i - 1], starts[i], anchor[i - 1], low)
+                       # (a number closing a line vouches for no word opening the next: "trauma # [ID]\nMOI: fall")
+                       and not (anchor[i - 1] in _NUMERIC_CATS and "\n" in text[ends[i - 1] : starts[i]])) or (
                     i + 1 < n and is_ph[i + 1] and _SEP_ONLY_RE.fullmatch(text, ends[i], starts[i + 1])
                     # ("call [PHONE]", "cb [PHONE]": an everyday word before a number is no name; a name is, "Ana [PHONE]")
                     and not (base < 0.3 and anchor[i + 1] in _NUMERIC_CATS)

@@ -344,7 +344,13 @@ def _may_ok(m: re.Match, text: str) -> tuple[int, int] | None:
         return s, e  # "since ~may.", "ran out may.": the month closing its clause (the verb never does)
     if _APOSTROPHE_YEAR_AFTER_RE.match(text, e):
         return s, e  # "echo May '23": a year's two digits after an apostrophe follow no verb
+    if s > 0 and text[s - 1] == "(" and _CLOSING_PAREN_RE.match(text, e) and _VALUE_BEFORE_PAREN_RE.search(text, max(0, s - 12), s):
+        return s, e  # "vl <20 (may)": alone in parentheses after a result, the month it was drawn
     return None
+
+
+#: A result's value right before an opening parenthesis ("vl <20 (", "a1c 6.9 (").
+_VALUE_BEFORE_PAREN_RE = re.compile(r"\d[\d.,%]*[ 	]?\($")
 
 
 _APOSTROPHE_YEAR_AFTER_RE = re.compile(r"[ \t]{1,2}['’]\d\d\b")

@@ -97,7 +97,7 @@ emt emt-p emt-b emt-i aemt
 LABELS = frozenset(
     """
 name patient pt re ref attn signed dictated transcribed typed read seen discussed spoke called paged notified per by
-referred referring ordering accepting contact dw d/w call nok kin crew
+referred referring ordering accepting contact dw d/w call caller nok kin crew
 """.split()
 )
 #: Words that give a name outright ("a woman named Hope", "goes by Bud, aka Walter"): even an everyday word after one.
@@ -479,8 +479,10 @@ _NICKNAME_AFTER_NAME_RE = re.compile(
 #: ferreira-mendes", "joyce \"joy\" hamid-baxter", "Nguyen Van Tho (Tho)"), and the surname after it.
 _NICKNAME_BETWEEN_RE = re.compile(
     r"(?P<name>[A-Za-z][A-Za-z'’-]+)[ \t](?:\((?P<p>[A-Z][a-z'’-]{1,14}|[a-z][a-z'’-]{1,14}|[A-Z][A-Z'’-]{1,14})\)"
-    r"|[\"“](?P<q>[A-Za-z][A-Za-z'’-]{1,14})[\"”])(?:[ \t](?P<after>[A-Za-z][A-Za-z'’-]+))?"
+    r"|[\"“](?P<q>[A-Za-z][A-Za-z'’-]{1,14}|[A-Za-z]\.(?:[A-Za-z]\.){1,2})[\"”])(?:[ \t](?P<after>[A-Za-z][A-Za-z'’-]+))?"
 )
+#: What closes a header's field after a surname: two blanks or more, or the line's end ("ROBERT \"BOBBY\" MAY   DOB").
+_FIELD_CLOSES_RE = re.compile(r"[ \t]{2,}|[ \t]*(?:\n|$)")
 
 
 def find_nicknames(text: str) -> list[Candidate]:
@@ -563,7 +565,9 @@ def _nicknames_between(text: str, first: frozenset, last: frozenset) -> list[Can
             continue  # ("Smith (HCP)", "Ana (son)": a role or a relation in parentheses, no nickname)
         out.append(Candidate(m.start(g), m.end(g), "NAME", "evidence:nickname", 0.9))
         after = m.group("after")
-        if after is not None and all(classify(part) in (N, U) or part in last and part not in FUNCTION_WORDS
+        closes_field = after is not None and _FIELD_CLOSES_RE.match(text, m.end("after")) is not None
+        # (a surname that is a word too closes the header's field: "ROBERT \"BOBBY\" MAY   DOB"; not "\"Bo\" may come")
+        if after is not None and all(classify(part) in (N, U) or part in last and (part not in FUNCTION_WORDS or closes_field)
                                      for part in after.lower().split("-") if part):
             out.append(Candidate(m.start("after"), m.end("after"), "NAME", "evidence:nickname", 0.9))
     return out
@@ -1081,7 +1085,7 @@ _NEVER = frozenset(
 dear sincerely regards
 aware updated notified present bedside available agrees agreed called informed consented today tomorrow yesterday
 here there home work phone cell at with and or in on by re hcp poa note notes md rn np xxxx none
-age aged deceased payee
+age aged deceased payee self
 """.split()
 )
 
@@ -2540,8 +2544,10 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
     for i in [i for i in extra if lows[i] in STREET_SUFFIXES]:
         if i == 0 or named[i]:
             continue
-        if lows[i] == "dr" and i + 1 < n and _joined(text, toks[i], toks[i + 1], comma=False) and lows[i + 1] not in FUNCTION_WORDS:
-            continue  # "2 residents dr smith": a doctor's title; "60 forest hills dr with daughter" is a street
+        if lows[i] == "dr" and i + 1 < n and _joined(text, toks[i], toks[i + 1], comma=False) and lows[i + 1] not in FUNCTION_WORDS \
+                and _UNIT_RE.match(text, toks[i].e) is None:
+            continue  # "2 residents dr smith": a doctor's title; "60 forest hills dr with daughter", "9711 OAK DR STE 200"
+            # (a suite's number after it) are streets
         # (a street's name may be a street word itself, "580 COURT STREET", "12 park ave": then a house number vouches;
         # with a house number before them, names found already may be the street's: "3310 [mount vernon] rd")
         k = _street_name_start(text, toks, i, named, over_found=False)

@@ -265,9 +265,11 @@ ID_CUES: list[tuple[str, str]] = [
         # officer's badge, an implant's lot ("covermymeds key BXR7LTQ2", "badge 3317", "LOT PM2209X", "conf # 88-1234")
         r"badge|shield(?=\s{0,3}#?\s{0,2}\d{3})|batch(?=\s{0,3}[:#]?\s{0,2}[A-Za-z]{0,4}\d)|key|lot|claim|conf|confirmation|auth|authorization|authorisation|incident|ticket|tracking|ref|reference|"
         # a national health number's name, the last four of a social security number, an ambulance run's number
-        # ("OHIP 4821-663-901-KT", "LAST4 4471", "RUN# 24-0817"; a run of fluid has no "#")
-        # (Ontario's health card number and New Zealand's national health index: "HCN 4532-281-906-KT", "nhi zkh4712")
-        r"ohip|hcn|nhi|medicare|medicaid|mbi|last\s?(?:4|four)|run(?=\s{0,2}(?:#|no\b|number))|"
+        # ("OHIP 4821-663-901-KT", "LAST4 4471", "RUN# 24-0817"; a run of fluid has no "#"), a trauma activation's number
+        # ("trauma # 23-1187"; "trauma 2 activation" has no "#")
+        # (Ontario's health card number and New Zealand's national health index: "HCN 4532-281-906-KT", "nhi zkh4712";
+        # Medicare's older claim number, "HICN 452-88-1903A")
+        r"ohip|hcn|hicn|nhi|medicare|medicaid|mbi|last\s?(?:4|four)|(?:run|trauma)(?=\s{0,2}(?:#|no\b|number))|"
         # a licence's short form before a number of four digits and more, an issuer's letters before it ("LIC NM-P-20931")
         r"lic(?=\.?\s{0,3}[:#]?\s{0,3}(?:[A-Za-z]{1,3}-?){0,2}\d{4})|"
         # a device's serial number ("rcvr SN 4M71-8820-XK", "S/N: AB12-3344"); "SN" is a student nurse and skilled nursing
@@ -506,7 +508,7 @@ _CUE_START_WORDS = sorted(
         acct license licence device serial health beneficiary subscriber employee badge passport vehicle id zip postal task trip job
         provider prescriber registration gmc nmc shield batch
         post key lot claim conf confirmation auth authorization authorisation incident ticket tracking ref reference bleep
-        ohip hcn nhi lic hosp medicare medicaid mbi last last4 run sn s/n icn edipi clia access door gate keysafe lockbox collar urn ur
+        ohip hcn hicn nhi trauma lic hosp medicare medicaid mbi last last4 run sn s/n icn edipi clia access door gate keysafe lockbox collar urn ur
         group grp""".split()
     ),
     key=lambda w: (-len(w), w),
