@@ -1423,13 +1423,15 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "PHONE", 0.85, validator=_before_ok(_PAGING_BEFORE_RE, _short_number_ok),
         gate=lambda t, low: _PAGER_GATE_RE.search(t) is not None,
     ),
-    # "PO Box 12", "P.O. BOX 4471", "post office box 9": a mail box is an address below the state level
+    # "PO Box 12", "P.O. BOX 4471", "post office box 9": a mail box is an address below the state level; so is a rural
+    # route's box ("RR 2 BOX 418", "rt 3 box 114", "HC 61 Box 20")
     Recognizer(
         "po_box",
-        r"(?<![\w/-])(?:p\.?[ \t]?o\.?|post[ \t]office)[ \t]{0,2}box[ \t]{0,2}#?[ \t]{0,2}\d{1,6}(?![\w/-])",
+        r"(?<![\w/-])(?:p\.?[ \t]?o\.?|post[ \t]office|(?:rr|r\.r\.|rt|rte|rural[ \t]route|hc|hcr)[ \t]?#?\d{1,3},?[ \t])"
+        r"[ \t]{0,2}box[ \t]{0,2}#?[ \t]{0,2}\d{1,6}(?![\w/-])",
         "LOCATION", 0.9, flags=re.I,
         gate=lambda t, low: "box" in low and any(map(str.isdigit, t)),
-        starts=r"p(?=\.?[ \t]?o|ost[ \t]office)",
+        starts=r"p(?=\.?[ \t]?o|ost[ \t]office)|r(?=r|\.r\.|te?[ \t]?#?\d|ural)|h(?=cr?[ \t]?#?\d)",
     ),
     # "E 14th St", "w 3rd st", "5TH AVE": a numbered street (with its compass letter), which has no name word a
     # lexicon could know
