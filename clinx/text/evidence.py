@@ -123,7 +123,7 @@ pgy emt emt-a emt-b emt-i emt-p nremt aemt acp ccp
 rdcs rdms rcs rvs rcis chpn chp cen cnor ocn cpn cnrn cpht ibclc cdces atc fnp-c agacnp agacnp-bc pmhnp whnp cpnp rnc
 cna ascp bcps bcop nnp ccds
 chw cadc ladc lcpc lpcc cpss bcba rbt lcdc lmsw lsw mft lmt ld phn
-lisw cota
+lisw cota cacp
 mbbs mbchb frcp frcpc frcs frcsc mrcp mrcgp ccfp ccfp-em fracgp fracp fanzca rpn rgn rmn
 """.split()
 )
@@ -1331,6 +1331,8 @@ def tokens(text: str) -> list[_Tok]:
 
 #: Academic degrees a clinician writes between the name and the licence ("jordan mcbride-tso, ma, ccc-slp").
 _DEGREES = frozenset("ma ms ba bs msc bsc med mba mfa".split())
+#: A therapist's discipline written before the credential ("PT, DPT", "OT, OTR/L", "SLP, CCC-SLP").
+_THERAPIST_LETTERS = frozenset("pt ot slp".split())
 #: Units of distance after a number, which opens no street's name ("~40 mi dirt road", "150 ft hall way").
 _DISTANCE_UNITS = frozenset("mi mile miles km kms ft feet foot yd yds yards m meters metres blocks min mins minutes hr hrs".split())
 #: Units of doses and sizes, after which a street word is a route or an ECG segment ("40 mg SQ", "2 mm ST").
@@ -1590,8 +1592,9 @@ def _word_surname_after_initial(text: str, toks: list, k: int) -> bool:
     p = toks[k - 1]
     if t.raw[:1].isupper():
         cased = p.raw[:1].isupper()
-    else:  # "-- j. hill md", "d. small, np": in a lower-case line, a surname the name lexicon lists after a lower initial
-        cased = t.case == "lower" and p.raw.islower() and t.low in _lex()[1]
+    else:  # "-- j. hill md", "d. small, np", "o. banjo md": in a lower-case line, an everyday word or a surname the name
+        # lexicon lists after a lower initial
+        cased = t.case == "lower" and p.raw.islower() and (t.cls == W or t.low in _lex()[1])
     return cased and _is_initial(p, text) and p.dot and _joined(text, p, t, comma=False)
 
 
@@ -1907,10 +1910,12 @@ def _initials_before(text: str, toks: list, i: int) -> bool:
         return False
     ls, le = text.rfind("\n", 0, p.s) + 1, text.find("\n", p.s)
     rest = text[toks[i].e : le if le >= 0 else len(text)]
-    if text[ls : p.s].strip(" \t-") == "" and (_SIGNATURE_REST_RE.match(rest) or rest.strip(" \t.").lower() in _SECOND_ROLES):
-        # a line that opens with the initials and the credential ("ck, rn", "lp rn"), then nothing, a time or a
-        # second role after a slash ("tm rn 2230", "HB RN / CHARGE ..."): a signature in any case, even when the
-        # letters spell a clinical abbreviation (CK, LP)
+    more = rest.replace(",", " ").replace("/", " ").lower().split()
+    if text[ls : p.s].strip(" \t-") == "" and (_SIGNATURE_REST_RE.match(rest) or rest.strip(" \t.").lower() in _SECOND_ROLES
+                                               or more and all(w in CREDENTIALS for w in more)):
+        # a line that opens with the initials and the credential ("ck, rn", "lp rn"), then nothing, a time, a
+        # second role after a slash or more credentials ("tm rn 2230", "HB RN / CHARGE ...", "jt, pharmd, cacp"): a
+        # signature in any case, even when the letters spell a clinical abbreviation (CK, LP)
         return p.raw.isalpha()
     if p.raw.isupper() and p.raw.isalpha() and not rest.strip(" \t.") and text[ls : p.s].rstrip(" \t").endswith("."):
         return True  # "NEXT VISIT 3/4. MF, RN": after the line's last sentence, initials and a credential closing it
@@ -2420,8 +2425,10 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
         if low in CREDENTIALS and i > 0 and not named[i - 1]:
             # walk back over the name before the credential ("Thomas Whitfield, MD")
             j = i
-            while j > 1 and toks[j - 1].low in _DEGREES and _joined(text, toks[j - 1], toks[j]):
-                j -= 1  # "l. ferreira-santos, ma ccc-slp": a degree before the credential is part of it
+            while j > 1 and (toks[j - 1].low in _DEGREES or toks[j - 1].low in _THERAPIST_LETTERS and j == i) \
+                    and _joined(text, toks[j - 1], toks[j]):
+                j -= 1  # "l. ferreira-santos, ma ccc-slp": a degree before the credential is part of it; so is a
+                # therapist's discipline ("B. ASHWORTH, PT, DPT", "OT, OTR/L")
             k = j - 1
             cnt = 0
             while k >= 0 and cnt < 3 and _joined(text, toks[k], toks[k + 1]) and (
@@ -2446,7 +2453,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 continue  # "2218 W Cermak Rd": a road after its house number, no dietitian (the street pass takes it)
             # "Thomas Whitfield, MD"; "P. Galloway, MD": an initial vouches for an ambiguous surname
             if cnt and (any(toks[m].cls in (N, U) for m in span) or any(_is_initial(toks[m], text) for m in span) and any(toks[m].cls == A for m in span)
-                        or cnt == 2 and _word_surname_after_initial(text, toks, i - 1)
+                        or cnt == 2 and _word_surname_after_initial(text, toks, j - 1)
                         or cnt == 1 and _word_surname_after_preposition(text, toks, i - 1)
                         or cnt == 1 and _word_name_before_credential(text, toks[i - 1], t) and not _compound_before(text, toks, i - 1)
                         or cnt >= 2 and low in _PERSON_CREDENTIALS and _given_then_surname(text, toks, i - 2)

@@ -231,6 +231,8 @@ def _right(text: str, s: int, e: int, cat: str) -> Candidate | None:
         w = m.group(2).lower().replace("’", "'")
         if m.group(1)[:1] == "." and prev.split()[-1].lower() not in NAME_ABBREVIATIONS:
             break  # a sentence ended ("Hollis. Health ...")
+        if cat == "NAME" and len(m.group(1).strip(".")) == 2 and not m.group(1).strip(" \t."):
+            break  # two blanks after a person's name close a form's field ("rph: j. oyelowo  tech: dq")
         after_head = end is not None
         if n == 0 and cat == "LOCATION" and w in PLACE_TAILS and not m.group(1).strip():
             end, new_cat = m.end(), "LOCATION"

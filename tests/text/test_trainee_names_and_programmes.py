@@ -31,10 +31,15 @@ def _out(text: str) -> str:
         ("COLLECTOR: D.S.\nNOTES: FASTING", "D.S."),
         ("will brown, rn cm x6-2281", "brown,"),
         ("CNM E. Park at bedside", "Park"),
+        ("rtc 6 wks.\no. banjo md", "banjo"),
+        ("RE-EVAL 4/26.\nB. ASHWORTH, PT, DPT", "ASHWORTH,"),
+        ("pcp cc'd.\njt, pharmd, cacp", "jt,"),
     ],
     ids=["trainee_given_name_that_is_a_unit", "resident_given_name_that_is_a_verb", "carer_given_name_that_is_a_month",
          "lower_case_dotted_initials_in_a_signature", "initials_after_a_signature_label", "initials_after_a_collector_label",
-         "word_name_opening_a_signers_line", "midwife_initial_and_word_surname"],
+         "word_name_opening_a_signers_line", "midwife_initial_and_word_surname",
+         "lower_case_initial_and_word_surname_before_credential", "therapist_discipline_before_the_credential",
+         "initials_before_a_list_of_credentials"],
 )
 def test_the_whole_name_goes(text, gone):
     out = _out(text)
@@ -53,10 +58,14 @@ def test_the_whole_name_goes(text, gone):
         ("will page, rn", "page,"),
         ("pt will brown, rn aware", "brown,"),
         ("counselor mr grant at north hs", "mr"),
+        ("rph: j. oyelowo  tech: dq", "tech:"),
+        ("c. diff rn aware", "diff"),
+        ("pt, np aware", "pt,"),
     ],
     ids=["verb_after_a_role", "lower_case_public_programme", "route_before_a_name", "dosing_after_a_signature_label",
          "as_needed_after_a_signature_label", "verb_before_a_credential", "calling_verb_before_a_credential",
-         "colour_after_a_patients_verb", "title_after_a_role"],
+         "colour_after_a_patients_verb", "title_after_a_role", "field_label_after_a_name",
+         "organism_before_a_credential", "patient_before_a_credential"],
 )
 def test_the_look_alike_stays(text, kept):
     assert kept in _out(text), _out(text)
