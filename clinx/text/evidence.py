@@ -1594,7 +1594,7 @@ def _word_surname_after_initial(text: str, toks: list, k: int) -> bool:
         cased = p.raw[:1].isupper()
     else:  # "-- j. hill md", "d. small, np", "o. banjo md": in a lower-case line, an everyday word or a surname the name
         # lexicon lists after a lower initial
-        cased = t.case == "lower" and p.raw.islower() and (t.cls == W or t.low in _lex()[1])
+        cased = t.case == "lower" and p.raw.islower() and (t.cls == W and len(t.low) >= 3 or t.low in _lex()[1])
     return cased and _is_initial(p, text) and p.dot and _joined(text, p, t, comma=False)
 
 
