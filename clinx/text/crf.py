@@ -96,6 +96,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from clinx.text.base import PLACEHOLDER_RE, Candidate, check_text
+from clinx.text.institutions import SPECIALTY_HEADS
 from clinx.text.evidence import (
     CARE_WORDS, CREDENTIALS, is_eponym, GENERIC_BEFORE_HEAD, HOSPITAL_HEADS, OCCUPATIONS, RELATIONS, ROLES, SERVICES, TITLES, A, C, W, classify,
 )
@@ -588,6 +589,8 @@ _UNITS_OF_TWO_WORDS = frozenset({"cath lab", "step down", "labor deck", "burn un
 #: A hospital's unit of one word that stays after the hospital's name however sure the tagger is ("PROVIDENCE PSYCH",
 #: "denver health psych": the tune notes' writers leave it out of the name three times in four).
 _UNITS_OF_ONE_WORD = frozenset({"psych"})
+#: Heads that close a hospital's name, after which a specialty names its department, no longer name.
+_WHOLE_HOSPITAL_HEADS = frozenset({"hospital", "hospitals", "infirmary"})
 #: Words before "quest" or "kaiser" that make it the word, not the company ("in quest of", "a quest").
 _BRAND_WORD_BEFORE = frozenset({"in", "a", "an", "the", "on"})
 #: The ECG's ST segment and what notes say of it.
@@ -637,6 +640,9 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
             idx = idx[:-2]  # "LAKESIDE CATH LAB": the hospital's unit after its name is the unit's
         elif cat == "HOSPITAL" and len(idx) > 1 and _low(toks[idx[-1]][2]) in _UNITS_OF_ONE_WORD:
             idx = idx[:-1]
+        elif cat == "HOSPITAL" and len(idx) > 2 and _low(toks[idx[-2]][2]) in _WHOLE_HOSPITAL_HEADS \
+                and _low(toks[idx[-1]][2]) in SPECIALTY_HEADS:
+            idx = idx[:-1]  # "kaiser foundation hospital cardiology": after a hospital's head, a specialty is its department
         if cat != "NAME" and idx and _organ_phrase_after(text, toks, idx[-1]):
             continue  # "seattle heart failure model", "boston lung cancer study": a name and a clinical phrase
         if cat == "HOSPITAL" and idx and _low(toks[idx[0]][2]) in _EVERYDAY_BRANDS and (
