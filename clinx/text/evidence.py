@@ -90,7 +90,7 @@ dietitian nutritionist rd caseworker advocate sponsor landlord mentor tutor doul
 paramedic sonographer technologist scribe medic dispatcher attg worker volunteer phlebotomist student spta pta nightfloat trainer
 rns lpns cnas nps
 hha rep member
-cnm lpn lvn aprn fnp dnp nnp cnp pnp whnp pmhnp lcsw
+cnm lpn lvn aprn fnp dnp nnp cnp pnp whnp pmhnp lcsw cde cdces
 emt emt-p emt-b emt-i aemt
 """.split()
 )

@@ -34,12 +34,13 @@ def _out(text: str) -> str:
         ("rtc 6 wks.\no. banjo md", "banjo"),
         ("RE-EVAL 4/26.\nB. ASHWORTH, PT, DPT", "ASHWORTH,"),
         ("pcp cc'd.\njt, pharmd, cacp", "jt,"),
+        ("teaching w/ CDE King in AM.", "King"),
     ],
     ids=["trainee_given_name_that_is_a_unit", "resident_given_name_that_is_a_verb", "carer_given_name_that_is_a_month",
          "lower_case_dotted_initials_in_a_signature", "initials_after_a_signature_label", "initials_after_a_collector_label",
          "word_name_opening_a_signers_line", "midwife_initial_and_word_surname",
          "lower_case_initial_and_word_surname_before_credential", "therapist_discipline_before_the_credential",
-         "initials_before_a_list_of_credentials"],
+         "initials_before_a_list_of_credentials", "diabetes_educator_before_a_word_surname"],
 )
 def test_the_whole_name_goes(text, gone):
     out = _out(text)
