@@ -96,12 +96,12 @@ from importlib.resources import files
 from pathlib import Path
 
 from clinx.text.base import PLACEHOLDER_RE, Candidate, check_text
-from clinx.text.institutions import SPECIALTY_HEADS
 from clinx.text.evidence import (
     CARE_WORDS, CREDENTIALS, is_eponym, GENERIC_BEFORE_HEAD, HOSPITAL_HEADS, OCCUPATIONS, RELATIONS, ROLES, SERVICES, TITLES, A, C, W, classify,
 )
 from clinx.text.evidence import _EVERYDAY_BRANDS, STREET_SUFFIXES, US_STATES, WORKPLACE_KINDS, only_states
 from clinx.text.evidence import tokens as evidence_tokens
+from clinx.text.institutions import SPECIALTY_HEADS
 from clinx.text.lexicons import (
     FUNCTION_WORDS, PUBLIC_PROGRAMMES, first_names, fold, hospital_names, last_names, organisation_names, places, zipf,
 )
@@ -589,7 +589,7 @@ _UNITS_OF_TWO_WORDS = frozenset({"cath lab", "step down", "labor deck", "burn un
 #: A hospital's unit of one word that stays after the hospital's name however sure the tagger is ("PROVIDENCE PSYCH",
 #: "denver health psych": the tune notes' writers leave it out of the name three times in four).
 _UNITS_OF_ONE_WORD = frozenset({"psych"})
-#: Heads that close a hospital's name, after which a specialty names its department, no longer name.
+#: Heads that close a hospital's name: a specialty after one names the hospital's department, no part of its name.
 _WHOLE_HOSPITAL_HEADS = frozenset({"hospital", "hospitals", "infirmary"})
 #: Words before "quest" or "kaiser" that make it the word, not the company ("in quest of", "a quest").
 _BRAND_WORD_BEFORE = frozenset({"in", "a", "an", "the", "on"})

@@ -350,7 +350,7 @@ def _may_ok(m: re.Match, text: str) -> tuple[int, int] | None:
 
 
 #: A result's value right before an opening parenthesis ("vl <20 (", "a1c 6.9 (").
-_VALUE_BEFORE_PAREN_RE = re.compile(r"\d[\d.,%]*[ 	]?\($")
+_VALUE_BEFORE_PAREN_RE = re.compile(r"\d[\d.,%]*[ \t]?\($")
 
 
 _APOSTROPHE_YEAR_AFTER_RE = re.compile(r"[ \t]{1,2}['’]\d\d\b")

@@ -508,12 +508,29 @@ _TRAINEE_ROLES = frozenset("pgy intern resident nightfloat fellow".split())
 _SIGNER_CONTACT = frozenset("pgr pager p ph phone cell ext x beeper voalte vocera".split())
 
 
-#: Dotted letters that are an abbreviation, not initials ("a.m.", "e.g.", "n.p.o." are clinical terms or these).
-#: Dotted letters that are words or abbreviations, never initials ("a.m.", "e.g.", "vs.", "no.").
+#: Dotted letters that are words or abbreviations, never initials ("a.m.", "e.g.", "vs.", "no."; "n.p.o." and the
+#: like are clinical terms).
 _DOTTED_WORDS = frozenset("am pm eg ie vs no".split())
 #: A prescription's dosing shorthand, which "SIG:" heads as it heads a signer's initials ("SIG: T.I.D.").
 _DOSING_LETTERS = frozenset("bid tid qid qd qod qhs hs prn po pr sl im iv sc sq ac pc od os ou".split())
 _DOTTED_GATE_RE = re.compile(r"[A-Za-z]\.[ ]?[A-Za-z]\.")
+
+
+def _dotted_abbreviation(low: str) -> bool:
+    """Are dotted letters (lower case, without their dots) a dotted word, dosing shorthand or a credential ("a.m.",
+    "t.i.d.", "m.d.")?"""
+    from clinx.text.evidence import CREDENTIALS
+
+    return low in _DOTTED_WORDS or low in _DOSING_LETTERS or low in CREDENTIALS
+
+
+def dotted_letters_may_be_initials(letters: str) -> bool:
+    """Can dotted letters (without their dots, "kl" of "k.l.") be a person's initials: no dotted word, dosing
+    shorthand, credential or clinical term ("a.m.", "p.o.", "t.i.d.", "m.d.", "c.o.")?"""
+    from clinx.text.lexicons import is_clinical_term
+
+    low = letters.lower()
+    return not _dotted_abbreviation(low) and not is_clinical_term(low)
 
 
 #: Words after an ordinal and "and" that are no street ("the 3rd and final dose").
@@ -537,11 +554,10 @@ def _crossing_ok(m: re.Match, text: str) -> tuple[int, int] | None:
 
 def _dotted_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Dotted initials unless the letters are a clinical abbreviation or a dotted word ("p.o.", "b.i.d.", "a.m.")."""
-    from clinx.text.evidence import CREDENTIALS
     from clinx.text.lexicons import is_clinical_term
 
     letters = m.group("v").replace(".", "").replace(" ", "").lower()
-    if letters in _DOTTED_WORDS or letters in CREDENTIALS or letters in _DOSING_LETTERS:
+    if _dotted_abbreviation(letters):
         return None
     if is_clinical_term(letters) and _SIGNING_LABEL_BEFORE_RE.search(text, max(0, m.start("v") - 24), m.start("v")) is None:
         return None  # ("RN: M.R." may be the valve's; after "SIG:" or "COLLECTOR:" the letters sign: "SIG: M.R.")

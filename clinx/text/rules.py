@@ -91,7 +91,7 @@ from clinx.text.institution_patterns import (
     find_unknown_referral_names,
 )
 from clinx.text.dates import CLOCK_RE, DATE_RECOGNIZERS, PHONE_AS_MEANS_RE, SLASHED_DATE_RE, YEAR_NAMES, date_modifiers, date_range_ends, score_change, strip_year
-from clinx.text.recognizers import EXTRA_RECOGNIZERS, Recognizer
+from clinx.text.recognizers import EXTRA_RECOGNIZERS, Recognizer, dotted_letters_may_be_initials
 
 # --------------------------------------------------------------------------- vocabularies
 
@@ -1221,15 +1221,16 @@ def typists_after_names(text: str, cands: list[Candidate]) -> list[Candidate]:
 #: ("T. Oyelowo", "K HOLLOWAY", "T.Q. Nguyen"; not "I Smith", "A Smith", "45 F Jones"), after a blank, a line's start
 #: or "(" or a dash ("—S. Oduya, PharmD": a signature's em dash; not a hyphen after a letter, the tail of "EMT-P").
 #: Lower-case initials only two or three with their dots, before a lower-case name ("-k.l. yoon rn"; not "a.m.", "p.o.").
-_INITIAL_BEFORE_RE = re.compile(r"(?:^|(?<=[ \t\n(—–])|(?<=(?<!\w)-))(?<!\d[ \t])((?:[A-Z]\.){1,3}|[B-EG-HJ-LN-Z]|"
-                                r"(?!(?:a\.m|p\.m|e\.g|i\.e|p\.o|q\.d|n\.p\.o|b\.i\.d|t\.i\.d|q\.i\.d|p\.r\.n|c\.o|s\.p|h\.o|f\.u|w\.u)\.)"
-                                r"(?:[a-z]\.){2,3})[ \t]{1,2}$")
+_INITIAL_BEFORE_RE = re.compile(r"(?:^|(?<=[ \t\n(—–])|(?<=(?<!\w)-))(?<!\d[ \t])((?:[A-Z]\.){1,3}|[B-EG-HJ-LN-Z]|(?:[a-z]\.){2,3})[ \t]{1,2}$")
 
 
 def _initial_before(text: str, start: int) -> re.Match | None:
-    """The initials right before the name that starts at ``start`` (lower-case ones only before a lower-case name)."""
+    """The initials right before the name that starts at ``start`` (lower-case ones only before a lower-case name, and
+    only where the letters are no dotted abbreviation)."""
     m = _INITIAL_BEFORE_RE.search(text, max(0, start - 10), start)
-    return m if m is not None and (m.group(1)[0].isupper() or text[start : start + 1].islower()) else None
+    if m is None or m.group(1)[0].isupper():
+        return m
+    return m if text[start : start + 1].islower() and dotted_letters_may_be_initials(m.group(1).replace(".", "")) else None
 
 
 def initials_before_names(text: str, cands: list[Candidate]) -> list[Candidate]:
