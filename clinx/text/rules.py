@@ -60,7 +60,7 @@ from clinx.text.evidence import (
     units_before_streets,
 )
 from clinx.text.landmarks import find_landmarks
-from clinx.text.sign_out import find_listed_patients, find_shift_names
+from clinx.text.sign_out import find_listed_patients, find_shift_names, find_team_names
 from clinx.text.institutions import (
     complete_institutions,
     openers_of_institutions,
@@ -1537,6 +1537,7 @@ class RuleRecognizer:
         cands.extend(find_listed_children(text))
         cands.extend(find_listed_patients(text))
         cands.extend(find_shift_names(text))
+        cands.extend(find_team_names(text, cands))
         cands.extend(find_initials_after_credentials(text))
         cands.extend(find_address_fields(text))
         cands.extend(find_word_towns(text))

@@ -18,6 +18,21 @@ alike ("Strand 71M") only right after a bed, a bullet or a dash, where no senten
 A sign-out's header names the clinicians of each shift after a label ("Night: Aisling", "NNP on: Oyinda", "NIGHT:
 ACKERLEY / DAY TEAM: ..."): one word there, closing its field, that the lexicons class as a name or unknown, or a
 name that is a word too written capitalised, is a person (:func:`find_shift_names`; not "Night: stable", "Off: keppra").
+
+Sign-outs, team lists and call logs also name clinicians by surname alone, and surnames are often everyday words (Hill,
+Cook, Page, Long, King, May), which the evidence pass takes only after a title or beside a credential. Five slots
+hold a person and nothing else (:func:`find_team_names`), so a name that is a word too counts there:
+
+* a surname in parentheses after a service or a team ("ortho (Hill)", "IR (Cook)", "DAY TEAM (BROWN)", "B (Hill/Cook)")
+  or after a service inside them ("(ortho Rao)", "(SURG KING)");
+* each side of a hand-off arrow ("hand-off hill -> cook", "Gupta → Young", "CHARGE RN: MAY -> LONG"), when the other side
+  is a name or a hand-off cue opens the line;
+* whom a call log paged or discussed with ("re-paged king x2", "d/w May, accepted", "call hill.", "page long first");
+* the values of a team list's role label ("ATTG: HILL | CHIEF: ...", "seniors: pak / arturo", "CARDS FELLOW: MAY PGR",
+  "| attg May |").
+
+An everyday or clinical word is never taken ("pt (alert)", "ortho (hip)", "afib -> rvr", "paged renal", "call bell"),
+nor, in a mixed-case line, a word written in lower case ("d/w family re may").
 """
 
 from __future__ import annotations
@@ -26,7 +41,7 @@ import re
 
 from clinx.text import evidence as _E
 from clinx.text.base import Candidate
-from clinx.text.lexicons import first_names
+from clinx.text.lexicons import AMBIGUOUS_NAMES, first_names
 
 #: The age and sex that close a list item's name ("44F", "23 M", "45m", "96 Y/O", "2 yo", "61 y.o."): not a dose, a
 #: distance or a time ("5 mg", "45 min", "walked 45m" ends no name: "walked" is an everyday word).
@@ -141,4 +156,132 @@ def find_shift_names(text: str) -> list[Candidate]:
         c = _E.classify(low)
         if c in (_E.N, _E.U) or c == _E.A and w[:1].isupper():
             out.append(Candidate(m.start("v"), m.end("v"), "NAME", "rule:shift_name", 0.85))
+    return out
+
+
+_WORD = r"(?<![A-Za-z'’-])[A-Za-z][A-Za-z'’-]*[A-Za-z](?![A-Za-z'’-])"
+#: Services and teams whose clinician a surname in parentheses names ("ortho (Hill)", "NIGHT (ART/SUNNY)"). Not
+#: "pharmacy" or "team" alone, whose parentheses name a business or a club as often ("pharmacy (Omnicare)").
+_CARE_SERVICES = (
+    "ortho|ir|surg|surgery|renal|nephro|palliative|pall|endo|cards|cardiology|id|gi|nsgy|neurosurg|nutrition|pt|ot|slp|uro|"
+    "urology|mfm|rheum|eeg|geri|geriatrics|primary|medicine|icu|micu|sicu|picu|nicu|ccu|ed|er|hospitalist|day[ \\t]team|"
+    "night[ \\t]team|day|night|vasc|vascular|onc|heme|pulm|neuro|psych|anes|anesthesia|ent|derm|cts|trauma|acs|hepatology|"
+    "transplant|ep|hf|stroke|radiology|wound|sw|cm|chaplain|bed[ \\t]control|rrt|resp|covering|consults?|ob|gyn|peds|"
+    "dialysis|hd"
+)
+#: Clinicians' roles, whose person a surname in parentheses names too ("on-call np (hill)", "call chief (ben)").
+_ROLES_IN_LISTS = "np|attg|attending|fellow|resident|intern|senior|chief|nocturnist"
+_SERVICES = _CARE_SERVICES + "|" + _ROLES_IN_LISTS
+#: The words of those services and roles: never the person in a slot ("d/w cards (dr. oyelowo)", "call senior").
+_SERVICE_WORDS = frozenset(re.sub(r"\[ \\t\]|\?", " ", _SERVICES).replace("|", " ").replace("consults", "consults consult").split()) \
+    | frozenset("junior backup moonlighter charge team service consult".split())
+_SERVICE_PAREN_RE = re.compile(
+    rf"(?i)(?<![\w/'’-])(?:{_SERVICES})[ \t]*\([ \t]*(?P<a>{_WORD})(?:[ \t]*/[ \t]*(?P<b>{_WORD}))?[ \t]*\)"
+    # a team's letter before a pair of surnames ("teams: A (Nguyen/Fox)  B (Hill/Cook)")
+    rf"|(?<![\w/'’-])[A-Z][ \t]+\([ \t]*(?P<c>{_WORD})[ \t]*/[ \t]*(?P<d>{_WORD})[ \t]*\)"
+    # a service and its clinician inside the parentheses ("(ortho Rao)", "(SURG KING)")
+    rf"|\((?i:{_CARE_SERVICES})[ \t]+(?P<e>{_WORD})\)"
+)
+#: A hand-off: two single words either side of an arrow, the first opening its field, the second closing it.
+_HANDOFF_RE = re.compile(
+    rf"(?:^|(?<=[:|(,—–])|(?<=[ \t][-—–])|(?<=[ \t]{{2}}))[ \t]*(?P<cue>(?i:hand-?off|handover|sign-?out|sign[ \t]out|s/o|from)[ \t]+)?"
+    rf"(?P<a>{_WORD})[ \t]*(?:->|-->|→|=>|⇒)[ \t]*(?P<b>{_WORD})(?=[ \t]*(?:$|[(,;|.]|(?i:at)\b|\d)|[ \t]{{2}})",
+    re.M,
+)
+#: Words on a line before a hand-off that make its two sides people ("sign-out", "CHARGE RN:").
+_HANDOFF_CUE_RE = re.compile(r"(?i)(?<![\w-])(?:hand-?offs?|handover|sign-?outs?|sign[ \t]out|s/o|charge(?:[ \t]rn)?:|report)(?![\w-])")
+#: Whom a call log reached: "re-paged king x2", "d/w May, accepted", "call hill." (not after "page", a given name
+#: itself that :func:`clinx.text.rules.given_names_before_names` would take before the name).
+_CALLED_RE = re.compile(
+    rf"(?i)(?<![\w/-])(?P<verb>re-?paged|paged|d/w|called[ \t]+back[ \t]+for|call)[ \t]+(?P<a>{_WORD})"
+    r"(?=[ \t]*(?:$|[,.;:)(|]|[-—–][ \t]|x[ \t]?\d|(?:re|at|on|via|again|first|pgr|back|aware|@)(?![\w-])))",
+    re.M,
+)
+#: Words after "call" that are what is called, not whom ("call bell", "call light", "Call List").
+_CALL_OBJECTS = frozenset("bell light button back box center centre line list schedule team room".split())
+#: A team list's role label, then one to four people closing their field ("ATTG: HILL |", "seniors: pak / arturo",
+#: "CARDS FELLOW: MAY PGR 2-8810"; without a colon only between bars: "| attg May |").
+_TEAM_ROLES = (
+    r"attg|attending|chief|(?:[a-z]{2,5}[ \t])?fellow|seniors?|residents?|interns?|jr|sr|np|nps|pa|ep|charge(?:[ \t]rn)?|"
+    r"nocturnist|backup|moonlighter|anes|rt(?:[ \t]on[ \t]unit)?|day|days|night|nights|overnight"
+)
+_TEAM_LIST_RE = re.compile(
+    rf"(?im)(?:^|(?<=[|;])|(?<=[ \t]{{2}}))[ \t]*(?:{_TEAM_ROLES})[ \t]*:[ \t]*"
+    rf"(?P<v>{_WORD}(?:[ \t]*[/,&][ \t]*{_WORD}){{0,3}})(?=[ \t]*(?:$|\||\(|;|->|→|[ \t]{{2}}|(?:pgr|pager|ext|x\d)))"
+    rf"|(?:^|(?<=\|))[ \t]*(?:{_TEAM_ROLES})[ \t]+(?P<w>{_WORD})[ \t]*(?=\||$)"
+)
+_VALUE_WORD_RE = re.compile(_WORD)
+
+
+#: Common surnames the clinical vocabulary lists as a sign's, a disease's or a scale's name ("Hill-Sachs", "Bell's
+#: palsy", "Baker's cyst"): in a person's slot they are the person; anatomy ("hand", "foot") never is.
+_EPONYM_SURNAMES = frozenset(
+    "hill bell baker bishop walker turner clark bennett barton wells stone simpson jefferson arnold barrett graves nash "
+    "brady parkinson".split()
+)
+
+
+def _person_here(text: str, s: int, e: int, mixed: bool) -> bool:
+    """May the word ``text[s:e]`` in a person's slot be a name: a name, an unknown word or a name that is an everyday
+    word too (capitalised in a mixed-case line), and no everyday or clinical word, title, role or placeholder value?"""
+    w = text[s:e]
+    low = w.lower()
+    if low in _NO_ONE or low in _SERVICE_WORDS or low in _E.TITLES or low in _E.ROLES or low in _E.RELATIONS or low in _E.CREDENTIALS:
+        return False
+    if len(low) < 3 or "-" in low and any(_E.classify(p) in (_E.W, _E.C) for p in low.split("-") if p):
+        return False  # ("(gi se)", "NIGHT (SIT-UPS)")
+    c = _E.classify(low)
+    if c == _E.N or c == _E.U and len(low) >= 3 and any(v in low for v in "aeiouy"):
+        return True  # (an unknown word needs a vowel: no "(TTN)", "(senior bldg)")
+    if c == _E.C and low in _EPONYM_SURNAMES:
+        c = _E.A  # a common surname the clinical vocabulary lists for its sign or disease ("Hill", "Bell")
+    if c != _E.A or low in _E.FUNCTION_WORDS and low not in AMBIGUOUS_NAMES:
+        return False
+    return not mixed or w[:1].isupper()
+
+
+def find_team_names(text: str, cands: list[Candidate]) -> list[Candidate]:
+    """NAME candidates: clinicians in the slots of sign-outs, team lists and call logs (see the module docstring).
+
+    ``cands``: the candidates found so far; a hand-off's side already found as a name vouches for the other side.
+    """
+    if not any(ch in text for ch in "(>→:|/") and "call" not in text.lower() and "page" not in text.lower():
+        return []
+    out: list[Candidate] = []
+    mixed_at: dict[int, bool] = {}
+
+    def mixed(pos: int) -> bool:
+        ls = text.rfind("\n", 0, pos) + 1
+        if ls not in mixed_at:
+            mixed_at[ls] = _E.line_case_at(text, pos) == "mixed"
+        return mixed_at[ls]
+
+    def take(s: int, e: int, source: str) -> None:
+        if _person_here(text, s, e, mixed(s)):
+            out.append(Candidate(s, e, "NAME", source, 0.85))
+
+    for m in _SERVICE_PAREN_RE.finditer(text):
+        pair = [g for g in "abcde" if m.group(g) is not None]
+        if all(_person_here(text, *m.span(g), mixed(m.start())) for g in pair):
+            for g in pair:
+                out.append(Candidate(*m.span(g), "NAME", "rule:team_paren", 0.85))
+    names = [(c.start, c.end) for c in cands if c.category == "NAME"]
+    for m in _HANDOFF_RE.finditer(text):
+        sides = [m.span("a"), m.span("b")]
+        mx = mixed(m.start("a"))
+        if not all(_person_here(text, s, e, mx) for s, e in sides):
+            continue
+        vouched = any(_E.classify(text[s:e].lower()) in (_E.N, _E.U) or any(a <= s and e <= b for a, b in names) for s, e in sides)
+        ls = text.rfind("\n", 0, m.start("a")) + 1
+        if vouched or m.group("cue") or _HANDOFF_CUE_RE.search(text, ls, m.start("a")):
+            out += [Candidate(s, e, "NAME", "rule:handoff", 0.85) for s, e in sides]
+    for m in _CALLED_RE.finditer(text):
+        low = m.group("a").lower()
+        if m.group("verb").lower() == "call" and (low in _CALL_OBJECTS or m.group("verb") == "Call" and mixed(m.start())):
+            continue
+        take(*m.span("a"), "rule:called")
+    for m in _TEAM_LIST_RE.finditer(text):
+        g = "v" if m.group("v") is not None else "w"
+        for w in _VALUE_WORD_RE.finditer(text, *m.span(g)):
+            take(*w.span(), "rule:team_list")
     return out

@@ -114,3 +114,125 @@ def test_what_a_shift_label_reports_is_no_name(text):
     from clinx.text.sign_out import find_shift_names
 
     assert find_shift_names(text) == []
+
+
+@pytest.mark.parametrize(
+    "text, names",
+    [
+        ("consults pending: ortho (hill), ir (cook), nutrition (page)", ["hill", "cook", "page"]),
+        ("Palliative (Hope) following. Port removed by IR (Cook) yesterday.", ["Hope", "Cook"]),
+        ("PEDS SIGN-OUT\nDAY TEAM (BROWN) → NIGHT (ARTIE/SUNNY)", ["BROWN", "ARTIE", "SUNNY"]),
+        ("teams: A (Nguyen/Fox)  B (Hill/Cook)", ["Fox", "Hill", "Cook"]),
+        ("Hgb 7.9 after ORIF 7/20 (ortho Rao), f/u plan", ["Rao"]),
+        ("0615 called on-call np (hill) via answering svc", ["hill"]),
+    ],
+    ids=["services-lower", "services-mixed", "teams-caps-slash", "team-letters", "service-inside", "role-before"],
+)
+def test_a_surname_in_parentheses_after_a_service_is_found(text, names):
+    out = deidentify(text, "L2").text
+    for name in names:
+        assert name not in out.replace("[NAME]", "")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ambulated 20 ft w pt (physical) and rw",
+        "EXERCISING IN ROOM AT NIGHT (SIT-UPS).",
+        "baby in NICU (TTN) - ok to visit",
+        "Avoid Percocet per pt (nausea); on Tylenol",
+        "ortho (hip precautions) reviewed",
+        "trials: fluoxetine (gi se), bupropion",
+        "Cardiology consult (tele) requested",
+    ],
+    ids=["word", "hyphenated-words", "abbreviation", "symptom", "two-words", "short", "venue-word"],
+)
+def test_what_parentheses_after_a_service_say_is_kept(text):
+    from clinx.text.sign_out import find_team_names
+
+    assert find_team_names(text, []) == []
+
+
+@pytest.mark.parametrize(
+    "text, names",
+    [
+        ("date: 3/14   hand-off hill -> cook (cross-cover 1900-0700)", ["hill", "cook"]),
+        ("sign-out 12/26 0700 — Gupta → Young\nPod B", ["Young"]),
+        ("CHARGE RN: MAY -> LONG   OB: DR OSEI", ["MAY", "LONG"]),
+        ("SIGN OUT BROWN -> NAKASHIMA AT 1900", ["BROWN"]),
+    ],
+    ids=["cue-lower", "beside-a-name", "charge-caps", "sign-out-caps"],
+)
+def test_both_sides_of_a_hand_off_are_found(text, names):
+    out = deidentify(text, "L2").text
+    for name in names:
+        assert name not in out.replace("[NAME]", "")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["rhythm: afib -> nsr after dilt", "diet: npo -> clears -> regular", "dispo: home -> snf if pt fails",
+     "hand-off: iv -> po abx today", "cr 1.2 -> 3.4 overnight"],
+    ids=["rhythms", "diets", "dispositions", "routes", "values"],
+)
+def test_an_arrow_between_words_is_no_hand_off(text):
+    from clinx.text.sign_out import find_team_names
+
+    assert [c for c in find_team_names(text, []) if c.source == "rule:handoff"] == []
+
+
+@pytest.mark.parametrize(
+    "text, names",
+    [
+        ("0840 no call back, re-paged king x2", ["king"]),
+        ("req transfer for ERCP, d/w May, accepted", ["May"]),
+        ("if distended or febrile call hill.", ["hill"]),
+        ("0149 re-paged rose, also paged ic attending", ["rose"]),
+    ],
+    ids=["re-paged-count", "discussed-with-comma", "call-at-clause-end", "re-paged-comma"],
+)
+def test_whom_a_call_log_reached_is_found(text, names):
+    out = deidentify(text, "L2").text
+    for name in names:
+        assert name not in out.replace("[NAME]", "")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["pt to use call bell.", "det. ruiz wants a call before d/c.", "Case Management Call List — unit 4",
+     "paged renal re cr 3.4", "d/w family re may need snf", "Will call back. d/w pt, agrees."],
+    ids=["call-bell", "call-before", "title-case-heading", "service-paged", "lower-word-in-mixed-case", "patient"],
+)
+def test_what_a_call_log_calls_is_no_name(text):
+    from clinx.text.sign_out import find_team_names
+
+    assert [c for c in find_team_names(text, []) if c.source == "rule:called"] == []
+
+
+@pytest.mark.parametrize(
+    "text, names",
+    [
+        ("chief: brown | seniors: pak / arturo | interns: long, fenwick", ["brown", "long"]),
+        ("ATTG: HILL | CHIEF: DIAZ-MORENO | NP: ROSE", ["HILL", "ROSE"]),
+        ("DAY: PATEL/HOPE → NIGHT: KING   CARDS FELLOW: MAY PGR 2-8810   EP: ROSE", ["HOPE", "MAY", "ROSE"]),
+        ("fellow Hadley | attg May | endo RN Sunny", ["May"]),
+        ("overnight: cook (ir) to drain collection", ["cook"]),
+    ],
+    ids=["lower-lists", "caps-bars", "caps-blanks", "bars-without-colons", "overnight"],
+)
+def test_the_people_of_a_team_list_are_found(text, names):
+    out = deidentify(text, "L2").text
+    for name in names:
+        assert name not in out.replace("[NAME]", "")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["attending: aware, agrees with plan", "EP: normal study", "resident: TBD", "chief: complaint noted | pain",
+     "Night: stable, no events"],
+    ids=["predicate", "finding", "placeholder-value", "word", "shift-finding"],
+)
+def test_what_a_team_label_reports_is_no_name(text):
+    from clinx.text.sign_out import find_team_names
+
+    assert [c for c in find_team_names(text, []) if c.source == "rule:team_list"] == []
