@@ -97,8 +97,9 @@ CLOCK_OR_YEAR_BEFORE = frozenset("given administered placed started infused hung
 PHONE_AS_MEANS_RE = re.compile(r"(?i)\b(?:by|via|over[ \t]+the|on[ \t]+the)[ \t]{1,2}(?:tele)?phone[ \t]{1,2}$")
 
 
-#: A pain score's company: the word, its shorthand (CP, HA), or the arrow of a change ("4/10 -> 2/10").
-_PAIN_RE = re.compile(r"(?i)\b(?:pain|cp|ha|h/a|headache|discomfort|aches?|aching|hurts?|sore(?:ness)?|tender(?:ness)?|relief|rated?|rates|scale)\b|->|→")
+#: A pain score's company: the word, its shorthand (CP, HA, LBP), a pain scale's name (NRS, VAS), or the arrow of a
+#: change ("4/10 -> 2/10").
+_PAIN_RE = re.compile(r"(?i)\b(?:pain|cp|ha|h/a|lbp|nrs|vas|headache|discomfort|aches?|aching|hurts?|sore(?:ness)?|tender(?:ness)?|relief|rated?|rates|scale)\b|->|→")
 #: Common fractions: without a date word before them, "1/2" is a half more often than the 2nd of January.
 _FRACTIONS = frozenset({(1, 2), (1, 3), (1, 4), (2, 3), (3, 4)})
 #: Words after a month/day that leave it a date ("2/2 at 0800", "1/2 and 1/5").

@@ -315,7 +315,10 @@ PATTERNS: list[tuple[str, str, str, float]] = [
     ("url", r"(?<![\w/])(?i:(?:https?|ftp)://|www\.)[^\s<>\"'\]\[)(]{1,2000}", "URL", 0.99),
     (
         "domain",
-        r"(?<![\w@./-])[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,3}\.(?:(?i:com|org|net|edu|gov|info|biz)|io|health|us|uk|ca)(?:/[^\s<>\"']{0,500})?(?![\w-])",
+        r"(?<![\w@./-])[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,3}\.(?:(?:(?i:com|org|net|edu|gov|info|biz)|io|health|us|uk|ca)"
+        r"(?:/[^\s<>\"']{0,500})?"
+        # short and link-shortening domains only with a path ("doxy.me/drlee", "bit.ly/3xYz"; "wt.me" is no address)
+        r"|(?:me|ly|co|app|link|tv|gl|gg)/[^\s<>\"']{1,500})(?![\w-])",
         "URL",
         0.9,
     ),
@@ -458,7 +461,7 @@ _CUE_CATEGORY = {f"cue_{cat.lower()}": cat for _, cat in ID_CUES}
 # comments give the reason), so gating never changes what is found.
 _DIGIT_RUN_RE = re.compile(r"\d+")
 _STREET_GATE_RE = re.compile(r"\s" + _STREET_WORDS + r"\b")
-_TLD_RE = re.compile(r"\.(?:com|org|net|edu|gov|info|biz|io|health|us|uk|ca)\b", re.IGNORECASE)
+_TLD_RE = re.compile(r"\.(?:com|org|net|edu|gov|info|biz|io|health|us|uk|ca|(?:me|ly|co|app|link|tv|gl|gg)/)\b", re.IGNORECASE)
 _HOSP_GATE_RE = re.compile(r"Hospital|HOSPITAL|Clinic|CLINIC|Cent(?:er|re)|CENT(?:ER|RE)|Infirmary|INFIRMARY|Institute|"
                            r"INSTITUTE|Health|HEALTH|Sanatorium|Hospice|HOSPICE|Medical|MEDICAL|Nursing|NURSING|University")
 _TITLES = ("Mr", "Ms", "Dr", "Prof", "Doctor", "Miss", "Mx")

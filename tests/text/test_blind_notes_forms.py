@@ -23,8 +23,11 @@ def _l2(text: str) -> str:
         "HA 6/10 this am, tylenol given.",
         "CRACKLES 1/2 WAY UP BILAT. 2+ EDEMA.",
         "l ue: trace shoulder shrug, 1/5 grip, edema 1+ hand.",
+        "S: LBP 7/10, radiating to L buttock, no numbness.",
+        "NRS 6/10 at rest, 8/10 with PT.",
     ],
-    ids=["pain_range", "pain_change_arrow", "headache_score", "common_fraction", "strength_grade"],
+    ids=["pain_range", "pain_change_arrow", "headache_score", "common_fraction", "strength_grade", "low_back_pain_score",
+         "pain_scale_name"],
 )
 def test_scores_and_fractions_are_kept(text):
     assert _l2(text) == text
@@ -32,8 +35,9 @@ def test_scores_and_fractions_are_kept(text):
 
 @pytest.mark.parametrize(
     "text,value",
-    [("seen 1/2 by cardiology.", "1/2"), ("admitted 3/10, HA 6/10 now.", "3/10"), ("dob 03/14/1961.", "1961")],
-    ids=["fraction_after_date_word", "date_beside_a_score", "full_date"],
+    [("seen 1/2 by cardiology.", "1/2"), ("admitted 3/10, HA 6/10 now.", "3/10"), ("dob 03/14/1961.", "1961"),
+     ("seen 7/10 for LBP f/u.", "7/10")],
+    ids=["fraction_after_date_word", "date_beside_a_score", "full_date", "visit_date_before_pain_word"],
 )
 def test_dates_beside_the_score_rules_are_removed(text, value):
     assert value not in _l2(text)

@@ -64,6 +64,15 @@ def test_urls_in_capitals():
     assert "CA 9.2" in _l2("LYTES OK.CA 9.2, MG 2.0")
 
 
+def test_short_and_link_shortening_domains_with_a_path():
+    # (".me", ".ly" and the like were no top-level domains to the rules: a video visit's room link was left)
+    for text in ("tele f/u, video via doxy.me/drlee today", "forms at bit.ly/3xYzQ9 per sw"):
+        assert "[URL]" in _l2(text), text
+    # without a path they stay: a sentence run on after a full stop, a word
+    for text in ("d/w pt.me and family", "per dr.co attending"):
+        assert "[URL]" not in _l2(text), text
+
+
 def test_courtesy_title_before_an_everyday_word_surname_in_one_case():
     for text in ("WILL CONTACT THE FACILITY DIRECTOR, MR. HOBART, TOMORROW.",
                  "will contact the facility director, mr. hobart, tomorrow."):
