@@ -78,6 +78,7 @@ niece nephew grandson granddaughter grandmother grandfather grandma grandpa gran
 fiance fiancee spouse friend neighbor neighbour roommate aunt uncle cousin guardian stepson stepdaughter
 stepmother stepfather stepmom stepdad step-mom step-dad hcp poa proxy escort ex-partner ex-wife ex-husband ex-boyfriend ex-girlfriend boss coworker co-worker
 fob foc youngest oldest eldest parents grandparents
+great-grandson great-granddaughter great-grandchild great-grandmother great-grandfather great-aunt great-uncle
 """.split()
 )
 ROLES = frozenset(
@@ -1135,6 +1136,8 @@ def _classify(low: str) -> str:
     named = low in first or low in last
     if low in GIVEN_NAMES_FIRST:
         return N  # "mary", "peter": frequent words because people are called so
+    if not named and "-" in low and _hyphenated_words(low):
+        return W
     if not named and ("'" in low or "’" in low):
         # "o'neil", "d'angelo": the name lists hold some of these written without the apostrophe
         bare = low.replace("'", "").replace("’", "")
@@ -1171,6 +1174,21 @@ def _classify(low: str) -> str:
     if _medical_shape(low, ordinary, clinical):
         return C  # "pancytopenia", "tachycardic", "nontender": built like a medical word, not like a name
     return U
+
+
+def _hyphenated_words(low: str) -> bool:
+    """Is the hyphenated ``low`` made of everyday or clinical words ("hand-off", "re-paged", "Somali-speaking",
+    "self-neglect", "off-duty")? No part of three letters or more may be a name or unknown ("nakamura-reid",
+    "brooks-hamilton") or a place ("Cedar-Riverside", "Miami-Dade"), and one of four letters or more must be an everyday
+    or clinical word: shorter parts are prefixes or syllables ("re-", "t-", "Sun-hee", "Eun-ji")."""
+    place_set = _lex()[4]
+    if low in place_set:
+        return False
+    parts = [p for p in low.split("-") if len(p) > 2]
+    classes = [classify(p) for p in parts]
+    if not parts or N in classes or U in classes or any(p in place_set for p in parts):
+        return False
+    return any(c in (W, C) for p, c in zip(parts, classes) if len(p) > 3)
 
 
 #: Endings of English words that names hardly have ("submitting", "referred", "coordinator", "paperwork"... not -er,

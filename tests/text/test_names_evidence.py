@@ -229,6 +229,32 @@ def test_lithuanian_surnames_are_not_taken_for_inflammations():
     assert classify("zemgulaitis") != C
 
 
+@pytest.mark.parametrize("word", ["hand-off", "re-paged", "sign-out", "somali-speaking", "self-neglect", "off-duty",
+                                  "community-acquired", "warden-controlled"])
+def test_hyphenated_everyday_words_are_words(word):
+    from clinx.text.evidence import W, classify
+
+    assert classify(word) == W
+
+
+@pytest.mark.parametrize("word", ["nakamura-reid", "brooks-hamilton", "cedar-riverside", "miami-dade", "sun-hee", "eun-ji"],
+                         ids=["names", "word-and-name", "place-parts", "place", "syllables", "short-syllables"])
+def test_hyphenated_names_and_places_stay_unknown(word):
+    from clinx.text.evidence import U, classify
+
+    assert classify(word) == U
+
+
+@pytest.mark.parametrize(
+    "text, kept",
+    [("hand-off dubois -> kowalski (cross-cover 1900-0700)", "hand-off"), ("no call back, re-paged dubois x2", "re-paged"),
+     ("Pt: Fatima Hersi, 58F, Somali-speaking; interview with interpreter", "Somali-speaking")],
+    ids=["hand-off", "re-paged", "speaking"],
+)
+def test_a_hyphenated_word_beside_a_name_stays(text, kept):
+    assert kept in _out(text)
+
+
 # ----------------------------------------------------------------------------- dictation blocks, two-word places, residences
 
 
