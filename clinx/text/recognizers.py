@@ -133,11 +133,12 @@ def _with_house_number(m: re.Match, text: str) -> tuple[int, int]:
 def _extension_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """A telephone extension (``x4471``, ``ext. 4-3321``) unless a unit follows (``x1000 mL``).
 
-    The span takes the "x" or "ext." too: annotators mark the extension whole ("x4-7721").
+    The span takes an "x" written onto the digits ("x4-7721": annotators mark it whole about as often as not), not the
+    word "ext" or "extension", which they leave outside in every tune note ("ext [PHONE]" reads as what it was).
     """
     if _UNIT_AFTER_RE.match(text, m.end()):
         return None
-    return m.start(), m.end("v")
+    return (m.start() if m.start("v") == m.start() + 1 else m.start("v")), m.end("v")
 
 
 #: A dictation's field label: the dates it was dictated and typed, its job number ("D:", "T:", "DT:", "Job #").

@@ -281,11 +281,17 @@ def test_readings_after_is_are_kept(text):
 
 @pytest.mark.parametrize(
     "text,value",
-    [("office x4-7721", "x4"), ("reached at ext. 2290", "ext"), ("reachable at 617/555-0148", "617")],
-    ids=["extension_with_its_x", "extension_with_ext", "area_code_before_slash"],
+    [("office x4-7721", "x4"), ("reached at ext. 2290", "2290"), ("reachable at 617/555-0148", "617")],
+    ids=["extension_with_its_x", "extension_after_ext", "area_code_before_slash"],
 )
 def test_phone_forms_are_removed_whole(text, value):
     assert value not in _l2(text)
+
+
+def test_the_word_ext_stays_before_its_removed_extension():
+    # (annotators leave "ext" outside the extension in every tune note; "ext [PHONE]" still says what it was)
+    assert _l2("cm rosalind park (ext 5512) to send referral").endswith("(ext [PHONE]) to send referral")
+    assert _l2("reached at ext. 2290 after 5") == "reached at ext. [PHONE] after 5"
 
 
 def test_a_count_and_a_blood_pressure_range_are_kept():
