@@ -160,6 +160,8 @@ _THING_AFTER_RE = re.compile(r"[ \t]+" + _THING_WORD_RE.pattern + r"\b", re.I)
 _PLURAL_NUMBER_RE = re.compile(r"\d+['’]?[sS]\b")
 #: Words before "to" that make the next word a verb, not a destination ("able to chop", "wants to walk").
 _INFINITIVE_BEFORE_RE = re.compile(r"(?i)\b(?:able|unable|how|wants?|needs?|tries|try|trying|learn|learning|ought|used|has|have)[ \t]+to[ \t]+$")
+#: A copula right before a span: what follows it is said of the subject ("daughter is hope for recovery").
+_COPULA_BEFORE_RE = re.compile(r"(?i)\b(?:is|was|are|were|be|been|remains?)[ \t]+$")
 # context features of the two words either side: the word's own features with these prefixes
 _CONTEXT_KEYS = ("w=", "cls=", "sh=", "place", "first", "last", "head", "title", "rel", "cred", "k1=")
 
@@ -722,6 +724,10 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
         if cat != "NAME" and len(idx) > 2 and _low(toks[idx[1]][2]) == "of" and text[start:end].islower() \
                 and _everyday(one, ambiguous=True) and not _kind(one) and not _listed(_low(one)):
             continue  # "in quest of answers": a lower-case everyday noun and what it is of (not "university of ...")
+        if cat != "NAME" and len(idx) > 2 and _low(toks[idx[1]][2]) == "for" and text[start:end].islower() \
+                and _everyday(one, ambiguous=True) and _COPULA_BEFORE_RE.search(text, max(0, start - 12), start):
+            continue  # "daughter is hope for recovery": after a copula, an everyday noun and what it is for (a lower-case
+            # "hope for tomorrow" elsewhere may be the charity)
         if cat == "HOSPITAL" and text[start:end].lower() in _KINDS_OF_SERVICE:
             continue  # "elder services and meals on wheels": a service many local providers run, named as its kind
         if " ".join(text[start:end].lower().split()) in PUBLIC_PROGRAMMES:
