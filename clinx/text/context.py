@@ -55,7 +55,7 @@ from clinx.text.institutions import (
 from clinx.text.lexicons import first_names, fold
 from clinx.text.ner import make_ner
 from clinx.text.rules import (
-    NON_NAMES, _extend_name_left, given_names_before_names, initials_before_names, middle_initials_after_names, given_names_after_header_surnames, id_prefixes, initials_beside_names, surnames_closing_names, name_gazetteer, phone_extensions, signer_codes,
+    NON_NAMES, _extend_name_left, given_names_before_names, partners_after_names, initials_before_names, middle_initials_after_names, given_names_after_header_surnames, id_prefixes, initials_beside_names, surnames_closing_names, name_gazetteer, phone_extensions, signer_codes,
     typists_after_names,
 )
 
@@ -627,6 +627,7 @@ class ContextLevel:
         cands = cands + typists_after_names(text, cands)  # "-- dr. [NAME] / ts": the typist after the model's names too
         cands = cands + initials_before_names(text, cands)  # "—S. [Oduya]": and their initials
         cands = cands + given_names_before_names(text, cands)  # "house mgr will [tsosie]": and given names that are words
+        cands = cands + partners_after_names(text, cands)  # "([GILLES] & ROSE)": and the given name named with a name
         cands = cands + surnames_closing_names(text, cands)  # "dr [amy] ng / resident": the surname closing the field
         cands = cands + initials_beside_names(text, cands)  # "-jk ([Jasper Kim] MD)": the initials it signs with
         cands = cands + middle_initials_after_names(text, cands)  # "PT: [OKONJO, FAITH] A.   MRN": and middle initials

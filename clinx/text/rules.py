@@ -1262,6 +1262,40 @@ _NAME_TITLE_START_RE = re.compile(r"(?i)(?:dr|drs|doctor|mr|mrs|ms|miss|mx|prof|
 _PATIENT_LABEL_BEFORE_RE = re.compile(r"(?im)^[ \t]*(?:pt|patient|name|resident|client)[ \t]*[:#-]?[ \t]*$")
 
 
+#: After a name, "&", "and" or "+", then one given name closing a list of people: a parenthesis, a comma, a stop, a
+#: line's end, or what two people together are or do ("(Gilles & Rose)", "Sons [Marcus] & Will present").
+_PARTNER_AFTER_NAME_RE = re.compile(
+    r"[ \t]{1,2}(?:&|and|\+)[ \t]{1,2}([A-Za-z]{3,12})(?=[ \t]*(?:$|\n|[,;)]|\.(?:[ \t]*$|\s)|[ \t]+(?i:at|present|"
+    r"visited|visiting|here|both|are|were|updated|aware)\b))"
+)
+
+
+def partners_after_names(text: str, cands: list[Candidate]) -> list[Candidate]:
+    """The given name that is an everyday word too ("rose", "will", "hope", "joy") after a NAME candidate or a ``[NAME]``
+    placeholder and "&", "and" or "+", closing a list of people ("PARENTS ([GILLES] & ROSE) FROM ...", "Sons [Marcus] &
+    Will present", "[gilles] and rose at bedside"): two people named together. Not before a verb or an object ("[NAME]
+    and will call", "[NAME] and hope to ..."), and in a mixed-case line only when capitalised."""
+    ends = {c.end for c in cands if c.category == "NAME"}
+    if "[" in text:
+        ends.update(m.end() for m in NAME_PLACEHOLDER_RE.finditer(text))
+    given, ambiguous = first_names(), AMBIGUOUS_NAMES
+    out = []
+    for e in ends:
+        m = _PARTNER_AFTER_NAME_RE.match(text, e)
+        if m is None:
+            continue
+        w = m.group(1)
+        low = w.lower()
+        if low not in given or low in ROLES or low in TITLES or low in CREDENTIALS or low in _NEVER:
+            continue
+        if not w[0].isupper() and mixed_case_line(text, m.start(1)):
+            continue  # (a mixed-case line's lower-case word is the word: "[Rosa] and will")
+        if low in FUNCTION_WORDS and low not in ambiguous:
+            continue
+        out.append(Candidate(m.start(1), m.end(1), "NAME", "rule:partner_after_name", 0.85))
+    return out
+
+
 def given_names_before_names(text: str, cands: list[Candidate]) -> list[Candidate]:
     """The given name that is an everyday word too ("will", "page", "rose", "grace") or a Hmong given name's first
     syllable that is an abbreviation too ("pa", "ka", "nou") right before a NAME candidate or
@@ -1530,6 +1564,7 @@ class RuleRecognizer:
         cands.extend(signer_codes(text, cands))
         cands.extend(typists_after_names(text, cands))
         cands.extend(given_names_before_names(text, cands))
+        cands.extend(partners_after_names(text, cands))
         cands.extend(surnames_closing_names(text, cands))
         cands.extend(initials_beside_names(text, cands))
         cands.extend(phone_extensions(text, cands))

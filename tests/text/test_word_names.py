@@ -568,3 +568,23 @@ def test_a_given_name_after_the_patients_label_before_a_found_surname_goes(text,
 )
 def test_a_word_after_the_patients_label_with_no_surname_or_a_title_stays(text, kept):
     assert re.search(rf"\b{kept}\b", _l2(text)) is not None
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [("PARENTS (GILLES & ROSE) FROM NASHUA AT BEDSIDE.", "ROSE"), ("parents gilles and rose at bedside", "rose"),
+     ("Sons Marcus & Will present for family meeting.", "Will")],
+    ids=["caps-in-parentheses", "lower-at-bedside", "mixed-present"],
+)
+def test_a_given_name_named_beside_a_name_is_removed(text, name):
+    assert name not in _l2(text).replace("[NAME]", "")
+
+
+@pytest.mark.parametrize(
+    "text, kept",
+    [("spoke w/ Rosa and will call back tmrw", "will call"), ("Keisha and hope to see her soon", "hope to"),
+     ("Mother Rosa and rose early today", "rose early")],
+    ids=["modal-before-verb", "noun-before-verb", "verb-after-and"],
+)
+def test_a_word_after_a_name_and_and_stays(text, kept):
+    assert kept in _l2(text)
