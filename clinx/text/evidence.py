@@ -2129,6 +2129,8 @@ def _verb_follows(text: str, toks: list, j: int) -> bool:
         nx = toks[j + 1]
         if nx.low in _NAME_THEN_PREP:
             return False  # "case manager ray from the cole center": where the person works, no verb's object
+        if nx.low in _WITH_OR_FOR and t.low not in _VERBS_TAKING_FOR and _gap(text, t, nx) == " ":
+            return False  # "called by rn amber for desat", "RN Rose w/ heads-up": what the person came for or brought
         if nx.dot and _is_initial(nx, text) and _gap(text, t, nx) == " ":
             return False  # "RN Grace K. at bedside": the initial of a surname, no verb's object ("K" is potassium too)
         if _finite_verb(nx):
@@ -2178,6 +2180,10 @@ _BASE_VERBS = frozenset("call stay visit bring pick drive walk watch care check 
 _PREDICATE_AFTER_NAME = frozenset("to following involved en who coming arriving".split())
 #: Prepositions that follow a person's name ("ray from pharmacy", "mark at the desk"), not a verb.
 _NAME_THEN_PREP = frozenset("from at of via".split())
+#: Prepositions after a person that no given name's verb takes ("rn amber for desat", "RN Rose w/ heads-up").
+_WITH_OR_FOR = frozenset("for with w re".split())
+#: Given names that are verbs taking those ("sw hope for placement", "rn will call re", "rn mark with pen").
+_VERBS_TAKING_FOR = frozenset("hope wish pray care ask look wait call page mark bill sue pat press chase carry".split())
 
 
 def find_evidence(text: str, lexicon_recognizers: tuple = (), *, names: bool = True, index: dict | None = None) -> list[Candidate]:

@@ -588,3 +588,19 @@ def test_a_given_name_named_beside_a_name_is_removed(text, name):
 )
 def test_a_word_after_a_name_and_and_stays(text, kept):
     assert kept in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [("called to bedside by rn amber for desat to 84%", "amber"), ("called ED charge RN Rose w/ heads-up", "Rose"),
+     ("SENT BY RN JOY FOR WHEEZING", "JOY")],
+    ids=["for-lower", "with-mixed", "for-caps"],
+)
+def test_a_given_name_after_a_role_before_for_or_with_is_removed(text, name):
+    assert name not in _l2(text).replace("[NAME]", "")
+
+
+@pytest.mark.parametrize("text, kept", [("sw hope for placement at snf", "hope for"), ("rn will call re: labs", "will call")],
+                         ids=["verb-hope-for", "modal-call"])
+def test_a_verb_after_a_role_before_for_stays(text, kept):
+    assert kept in _l2(text)
