@@ -116,6 +116,18 @@ def test_what_a_shift_label_reports_is_no_name(text):
     assert find_shift_names(text) == []
 
 
+def _team_sources(text: str, source: str | None = None) -> list:
+    from clinx.text.sign_out import find_team_names
+
+    return [c for c in find_team_names(text, []) if source is None or c.source == source]
+
+
+def _assert_removed(text: str, names: list[str]) -> None:
+    out = deidentify(text, "L2").text.replace("[NAME]", "")
+    for name in names:
+        assert name not in out
+
+
 @pytest.mark.parametrize(
     "text, names",
     [
@@ -129,9 +141,7 @@ def test_what_a_shift_label_reports_is_no_name(text):
     ids=["services-lower", "services-mixed", "teams-caps-slash", "team-letters", "service-inside", "role-before"],
 )
 def test_a_surname_in_parentheses_after_a_service_is_found(text, names):
-    out = deidentify(text, "L2").text
-    for name in names:
-        assert name not in out.replace("[NAME]", "")
+    _assert_removed(text, names)
 
 
 @pytest.mark.parametrize(
@@ -148,9 +158,7 @@ def test_a_surname_in_parentheses_after_a_service_is_found(text, names):
     ids=["word", "hyphenated-words", "abbreviation", "symptom", "two-words", "short", "venue-word"],
 )
 def test_what_parentheses_after_a_service_say_is_kept(text):
-    from clinx.text.sign_out import find_team_names
-
-    assert find_team_names(text, []) == []
+    assert _team_sources(text) == []
 
 
 @pytest.mark.parametrize(
@@ -164,9 +172,7 @@ def test_what_parentheses_after_a_service_say_is_kept(text):
     ids=["cue-lower", "beside-a-name", "charge-caps", "sign-out-caps"],
 )
 def test_both_sides_of_a_hand_off_are_found(text, names):
-    out = deidentify(text, "L2").text
-    for name in names:
-        assert name not in out.replace("[NAME]", "")
+    _assert_removed(text, names)
 
 
 @pytest.mark.parametrize(
@@ -176,9 +182,7 @@ def test_both_sides_of_a_hand_off_are_found(text, names):
     ids=["rhythms", "diets", "dispositions", "routes", "values"],
 )
 def test_an_arrow_between_words_is_no_hand_off(text):
-    from clinx.text.sign_out import find_team_names
-
-    assert [c for c in find_team_names(text, []) if c.source == "rule:handoff"] == []
+    assert _team_sources(text, "rule:handoff") == []
 
 
 @pytest.mark.parametrize(
@@ -192,9 +196,7 @@ def test_an_arrow_between_words_is_no_hand_off(text):
     ids=["re-paged-count", "discussed-with-comma", "call-at-clause-end", "re-paged-comma"],
 )
 def test_whom_a_call_log_reached_is_found(text, names):
-    out = deidentify(text, "L2").text
-    for name in names:
-        assert name not in out.replace("[NAME]", "")
+    _assert_removed(text, names)
 
 
 @pytest.mark.parametrize(
@@ -204,9 +206,7 @@ def test_whom_a_call_log_reached_is_found(text, names):
     ids=["call-bell", "call-before", "title-case-heading", "service-paged", "lower-word-in-mixed-case", "patient"],
 )
 def test_what_a_call_log_calls_is_no_name(text):
-    from clinx.text.sign_out import find_team_names
-
-    assert [c for c in find_team_names(text, []) if c.source == "rule:called"] == []
+    assert _team_sources(text, "rule:called") == []
 
 
 @pytest.mark.parametrize(
@@ -221,9 +221,7 @@ def test_what_a_call_log_calls_is_no_name(text):
     ids=["lower-lists", "caps-bars", "caps-blanks", "bars-without-colons", "overnight"],
 )
 def test_the_people_of_a_team_list_are_found(text, names):
-    out = deidentify(text, "L2").text
-    for name in names:
-        assert name not in out.replace("[NAME]", "")
+    _assert_removed(text, names)
 
 
 @pytest.mark.parametrize(
@@ -233,6 +231,4 @@ def test_the_people_of_a_team_list_are_found(text, names):
     ids=["predicate", "finding", "placeholder-value", "word", "shift-finding"],
 )
 def test_what_a_team_label_reports_is_no_name(text):
-    from clinx.text.sign_out import find_team_names
-
-    assert [c for c in find_team_names(text, []) if c.source == "rule:team_list"] == []
+    assert _team_sources(text, "rule:team_list") == []
