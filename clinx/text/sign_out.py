@@ -20,7 +20,7 @@ ACKERLEY / DAY TEAM: ..."): one word there, closing its field, that the lexicons
 name that is a word too written capitalised, is a person (:func:`find_shift_names`; not "Night: stable", "Off: keppra").
 
 Sign-outs, team lists and call logs also name clinicians by surname alone, and surnames are often everyday words (Hill,
-Cook, Page, Long, King, May), which the evidence pass takes only after a title or beside a credential. Five slots
+Cook, Page, Long, King, May), which the evidence pass takes only after a title or beside a credential. Four slots
 hold a person and nothing else (:func:`find_team_names`), so a name that is a word too counts there:
 
 * a surname in parentheses after a service or a team ("ortho (Hill)", "IR (Cook)", "DAY TEAM (BROWN)", "B (Hill/Cook)")
@@ -160,21 +160,28 @@ def find_shift_names(text: str) -> list[Candidate]:
 
 
 _WORD = r"(?<![A-Za-z'’-])[A-Za-z][A-Za-z'’-]*[A-Za-z](?![A-Za-z'’-])"
-#: Services and teams whose clinician a surname in parentheses names ("ortho (Hill)", "NIGHT (ART/SUNNY)"). Not
+#: Services and teams whose clinician a surname in parentheses names ("ortho (Hill)", "DAY TEAM (BROWN)"). Not
 #: "pharmacy" or "team" alone, whose parentheses name a business or a club as often ("pharmacy (Omnicare)").
-_CARE_SERVICES = (
-    "ortho|ir|surg|surgery|renal|nephro|palliative|pall|endo|cards|cardiology|id|gi|nsgy|neurosurg|nutrition|pt|ot|slp|uro|"
-    "urology|mfm|rheum|eeg|geri|geriatrics|primary|medicine|icu|micu|sicu|picu|nicu|ccu|ed|er|hospitalist|day[ \\t]team|"
-    "night[ \\t]team|day|night|vasc|vascular|onc|heme|pulm|neuro|psych|anes|anesthesia|ent|derm|cts|trauma|acs|hepatology|"
-    "transplant|ep|hf|stroke|radiology|wound|sw|cm|chaplain|bed[ \\t]control|rrt|resp|covering|consults?|ob|gyn|peds|"
-    "dialysis|hd"
-)
+_CARE_SERVICE_NAMES = (
+    "ortho ir surg surgery renal nephro palliative pall endo cards cardiology id gi nsgy neurosurg nutrition pt ot slp uro "
+    "urology mfm rheum eeg geri geriatrics primary medicine icu micu sicu picu nicu ccu ed er hospitalist day night vasc "
+    "vascular onc heme pulm neuro psych anes anesthesia ent derm cts trauma acs hepatology transplant ep hf stroke "
+    "radiology wound sw cm chaplain rrt resp covering consult consults ob gyn peds dialysis hd".split()
+) + ["day team", "night team", "bed control"]
 #: Clinicians' roles, whose person a surname in parentheses names too ("on-call np (hill)", "call chief (ben)").
-_ROLES_IN_LISTS = "np|attg|attending|fellow|resident|intern|senior|chief|nocturnist"
-_SERVICES = _CARE_SERVICES + "|" + _ROLES_IN_LISTS
+_ROLE_NAMES = "np attg attending fellow resident intern senior chief nocturnist".split()
+
+
+def _alternatives(names: list[str]) -> str:
+    """A regex alternation of ``names``, longest first, a blank inside a name matching a blank or a tab."""
+    return "|".join(re.escape(n).replace(r"\ ", r"[ \t]") for n in sorted(names, key=len, reverse=True))
+
+
+_CARE_SERVICES = _alternatives(_CARE_SERVICE_NAMES)
+_SERVICES = _alternatives(_CARE_SERVICE_NAMES + _ROLE_NAMES)
 #: The words of those services and roles: never the person in a slot ("d/w cards (dr. oyelowo)", "call senior").
-_SERVICE_WORDS = frozenset(re.sub(r"\[ \\t\]|\?", " ", _SERVICES).replace("|", " ").replace("consults", "consults consult").split()) \
-    | frozenset("junior backup moonlighter charge team service consult".split())
+_SERVICE_WORDS = frozenset(w for n in _CARE_SERVICE_NAMES + _ROLE_NAMES for w in n.split()) \
+    | frozenset("junior backup moonlighter charge team service".split())
 _SERVICE_PAREN_RE = re.compile(
     rf"(?i)(?<![\w/'’-])(?:{_SERVICES})[ \t]*\([ \t]*(?P<a>{_WORD})(?:[ \t]*/[ \t]*(?P<b>{_WORD}))?[ \t]*\)"
     # a team's letter before a pair of surnames ("teams: A (Nguyen/Fox)  B (Hill/Cook)")
@@ -231,7 +238,7 @@ def _person_here(text: str, s: int, e: int, mixed: bool) -> bool:
     if len(low) < 3 or "-" in low and any(_E.classify(p) in (_E.W, _E.C) for p in low.split("-") if p):
         return False  # ("(gi se)", "NIGHT (SIT-UPS)")
     c = _E.classify(low)
-    if c == _E.N or c == _E.U and len(low) >= 3 and any(v in low for v in "aeiouy"):
+    if c == _E.N or c == _E.U and any(v in low for v in "aeiouy"):
         return True  # (an unknown word needs a vowel: no "(TTN)", "(senior bldg)")
     if c == _E.C and low in _EPONYM_SURNAMES:
         c = _E.A  # a common surname the clinical vocabulary lists for its sign or disease ("Hill", "Bell")
@@ -245,7 +252,8 @@ def find_team_names(text: str, cands: list[Candidate]) -> list[Candidate]:
 
     ``cands``: the candidates found so far; a hand-off's side already found as a name vouches for the other side.
     """
-    if not any(ch in text for ch in "(>→:|/") and "call" not in text.lower() and "page" not in text.lower():
+    lowered = text.lower()
+    if not any(ch in text for ch in "(>→:|/") and "call" not in lowered and "page" not in lowered:  # ("re-paged king x2")
         return []
     out: list[Candidate] = []
     mixed_at: dict[int, bool] = {}
