@@ -182,13 +182,35 @@ _SERVICES = _alternatives(_CARE_SERVICE_NAMES + _ROLE_NAMES)
 #: The words of those services and roles: never the person in a slot ("d/w cards (dr. oyelowo)", "call senior").
 _SERVICE_WORDS = frozenset(w for n in _CARE_SERVICE_NAMES + _ROLE_NAMES for w in n.split()) \
     | frozenset("junior backup moonlighter charge team service".split())
-_SERVICE_PAREN_RE = re.compile(
-    rf"(?i)(?<![\w/'’-])(?:{_SERVICES})[ \t]*\([ \t]*(?P<a>{_WORD})(?:[ \t]*/[ \t]*(?P<b>{_WORD}))?[ \t]*\)"
-    # a team's letter before a pair of surnames ("teams: A (Nguyen/Fox)  B (Hill/Cook)")
-    rf"|(?<![\w/'’-])[A-Z][ \t]+\([ \t]*(?P<c>{_WORD})[ \t]*/[ \t]*(?P<d>{_WORD})[ \t]*\)"
-    # a service and its clinician inside the parentheses ("(ortho Rao)", "(SURG KING)")
-    rf"|\((?i:{_CARE_SERVICES})[ \t]+(?P<e>{_WORD})\)"
-)
+#: What parentheses after a service or a team hold: one surname or a pair ("(Hill)", "(Hill/Cook)").
+_PAREN_NAMES_RE = re.compile(rf"\([ \t]*(?P<a>{_WORD})(?:[ \t]*/[ \t]*(?P<b>{_WORD}))?[ \t]*\)")
+#: A service or a role ending where the blanks before a parenthesis begin ("ortho (Hill)", "on-call np (hill)").
+_SERVICE_BEFORE_RE = re.compile(rf"(?i)(?<![\w/'’-])(?:{_SERVICES})\Z")
+#: A service and its clinician inside the parentheses ("(ortho Rao)", "(SURG KING)").
+_SERVICE_INSIDE_RE = re.compile(rf"\((?i:{_CARE_SERVICES})[ \t]+(?P<a>{_WORD})\)")
+_LONGEST_SERVICE = max(len(n) for n in _CARE_SERVICE_NAMES + _ROLE_NAMES)
+
+
+def _parenthesised_names(text: str):
+    """The word spans of each surname, or pair, in parentheses after a service or a team, or after a service inside
+    them (see the module docstring), one tuple of spans per parenthesis. Led by each "(" of the text: a pattern that
+    started with the service would be tried at every character of a note."""
+    p = text.find("(")
+    while p >= 0:
+        q = p
+        while q > 0 and text[q - 1] in " \t":
+            q -= 1
+        m = _PAREN_NAMES_RE.match(text, p)
+        if m is not None and _SERVICE_BEFORE_RE.search(text, max(0, q - _LONGEST_SERVICE), q) is not None:
+            yield tuple(m.span(g) for g in "ab" if m.group(g) is not None)
+        elif m is not None and m.group("b") is not None and q < p and q > 0 and "A" <= text[q - 1] <= "Z" \
+                and (q == 1 or not (text[q - 2].isalnum() or text[q - 2] in "_/'’-")):
+            yield m.span("a"), m.span("b")  # a team's letter before a pair of surnames ("teams: A (Nguyen/Fox)  B (Hill/Cook)")
+        elif (m := _SERVICE_INSIDE_RE.match(text, p)) is not None:
+            yield (m.span("a"),)
+        p = text.find("(", (m.end() if m is not None else p + 1))
+
+
 #: A hand-off: two single words either side of an arrow, the first opening its field, the second closing it.
 _HANDOFF_RE = re.compile(
     rf"(?:^|(?<=[:|(,—–])|(?<=[ \t][-—–])|(?<=[ \t]{{2}}))[ \t]*(?P<cue>(?i:hand-?off|handover|sign-?out|sign[ \t]out|s/o|from)[ \t]+)?"
@@ -268,13 +290,12 @@ def find_team_names(text: str, cands: list[Candidate]) -> list[Candidate]:
         if _person_here(text, s, e, mixed(s)):
             out.append(Candidate(s, e, "NAME", source, 0.85))
 
-    for m in _SERVICE_PAREN_RE.finditer(text):
-        pair = [g for g in "abcde" if m.group(g) is not None]
-        if all(_person_here(text, *m.span(g), mixed(m.start())) for g in pair):
-            for g in pair:
-                out.append(Candidate(*m.span(g), "NAME", "rule:team_paren", 0.85))
+    for spans in _parenthesised_names(text):
+        if all(_person_here(text, s, e, mixed(s)) for s, e in spans):
+            out += [Candidate(s, e, "NAME", "rule:team_paren", 0.85) for s, e in spans]
     names = [(c.start, c.end) for c in cands if c.category == "NAME"]
-    for m in _HANDOFF_RE.finditer(text):
+    arrows = "->" in text or "→" in text or "=>" in text or "⇒" in text
+    for m in _HANDOFF_RE.finditer(text) if arrows else ():
         sides = [m.span("a"), m.span("b")]
         mx = mixed(m.start("a"))
         if not all(_person_here(text, s, e, mx) for s, e in sides):
@@ -283,7 +304,7 @@ def find_team_names(text: str, cands: list[Candidate]) -> list[Candidate]:
         ls = text.rfind("\n", 0, m.start("a")) + 1
         if vouched or m.group("cue") or _HANDOFF_CUE_RE.search(text, ls, m.start("a")):
             out += [Candidate(s, e, "NAME", "rule:handoff", 0.85) for s, e in sides]
-    for m in _CALLED_RE.finditer(text):
+    for m in _CALLED_RE.finditer(text) if "page" in lowered or "call" in lowered or "d/w" in lowered else ():
         low = m.group("a").lower()
         if m.group("verb").lower() == "call" and (low in _CALL_OBJECTS or m.group("verb") == "Call" and mixed(m.start())):
             continue
