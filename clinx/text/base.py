@@ -275,6 +275,31 @@ def resolve_overlaps(cands: Iterable[Candidate]) -> list[Candidate]:
     return out
 
 
+#: Categories of words: a span of one never ends inside an alphanumeric run.
+_WORD_CATEGORIES = frozenset({"NAME", "HOSPITAL", "LOCATION"})
+
+
+def whole_runs(text: str, cands: Iterable[Candidate]) -> list[Candidate]:
+    """Name, organisation and place candidates widened over the few digits joined to them.
+
+    Tokens split letters from digits, so a pass may find the letters of "Onco360" or "Health1" alone; the digits
+    left beside the placeholder ("[HOSPITAL]360") are part of the name. A longer or mixed run ("RLA118764G") is an
+    identifier whose letters a lexicon happened to know: left as it is.
+    """
+    out = []
+    n = len(text)
+    for c in cands:
+        e = c.end
+        if c.category in _WORD_CATEGORIES and c.start < e < n and text[e].isdigit() and text[e - 1].isalpha():
+            k = e
+            while k < n and text[k].isdigit():
+                k += 1
+            if k - e <= 4 and not (k < n and text[k].isalnum()):
+                c = Candidate(c.start, k, c.category, c.source, c.score)
+        out.append(c)
+    return out
+
+
 def apply_candidates(
     text: str,
     cands: Iterable[Candidate],
@@ -283,8 +308,9 @@ def apply_candidates(
     salt: bytes | str | None = None,
     keep_values: bool = False,
 ) -> TextResult:
-    """Replace candidate spans with typed placeholders and build the audit trail."""
-    spans = resolve_overlaps(cands)
+    """Replace candidate spans (names widened to whole runs, :func:`whole_runs`) with typed placeholders and build
+    the audit trail."""
+    spans = resolve_overlaps(whole_runs(text, cands))
     if not spans:
         return TextResult(text=text, removed=[], level=level)
     parts: list[str] = []

@@ -57,6 +57,7 @@ from clinx.text.lexicons import (
     ordinary_words,
     organisation_names,
     places,
+    short_forms,
     zipf,
 )
 
@@ -567,8 +568,11 @@ def _nicknames_between(text: str, first: frozenset, last: frozenset) -> list[Can
         out.append(Candidate(m.start(g), m.end(g), "NAME", "evidence:nickname", 0.9))
         after = m.group("after")
         closes_field = after is not None and _FIELD_CLOSES_RE.match(text, m.end("after")) is not None
-        # (a surname that is a word too closes the header's field: "ROBERT \"BOBBY\" MAY   DOB"; not "\"Bo\" may come")
+        # (a surname that is a word too closes the header's field: "ROBERT \"BOBBY\" MAY   DOB"; not "\"Bo\" may come";
+        # in mixed case a capitalised word that is no clinical or function word is the surname: "Rosalind \"Roz\" Peabody")
+        titled = after is not None and after[:1].isupper() and after[1:].islower() and m.group("name")[1:].islower()
         if after is not None and all(classify(part) in (N, U) or part in last and (part not in FUNCTION_WORDS or closes_field)
+                                     or titled and classify(part) in (W, A) and part not in FUNCTION_WORDS and part not in _NEVER
                                      for part in after.lower().split("-") if part):
             out.append(Candidate(m.start("after"), m.end("after"), "NAME", "evidence:nickname", 0.9))
     return out
@@ -635,6 +639,8 @@ _REGION_AFTER_RE = re.compile(r"(,[ \t]{0,2}|[ \t]{1,2})([A-Za-z]+)(?:[ \t]+([A-
 #: hyphen joining a word ("Mercy Clinic, co-pay 20").
 #: Or a header's next field, capitalised, after the code where an export flattened the lines ("Portland, OR Accession:
 #: SP-23-...", "Durham, NC Pt: ...", "Fontana, CA Date of injury: ..."; not "salem, or at the clinic: ...").
+#: A year of four digits after a state's code with no comma before it: the code is the word ("IN 2019").
+_YEAR_NEXT_RE = re.compile(r"[ \t]+(?:19|20)\d\d(?![\w-])")
 _CODE_END_RE = re.compile(
     r"[ \t]*(?:\d{4,5}(?:-\d{4})?(?![\w-])|\[ZIP\]|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d\b|[.,;:|)(\]\r\n/]|-(?![^\W\d_])|$)|[ \t]{2,}"
     r"|[ \t][A-Z][A-Za-z]*(?:[ \t][A-Za-z#]+){0,2}:(?![\d/])"
@@ -722,6 +728,8 @@ def region_after(text: str, end: int, town: bool = False) -> tuple[int, int] | N
         zip_next = _ZIP_NEXT_RE.match(text, e) is not None
         if zip_next and _not_idaho(w1, _ZIP_NEXT_RE.match(text, e).group()):
             return None  # "interpreter Duc (ID 44107)": an interpreter's number
+        if not comma and _YEAR_NEXT_RE.match(text, e):
+            return None  # ("VIA [BRIGHTVIEW] IN 2019": a year, not a ZIP code, after the word)
         if not (comma or w1.isupper() or zip_next):
             if not (town and w1.islower() and low in _LOWER_CODES_AFTER_TOWN and m.group(1) == " "):
                 return None
@@ -2995,7 +3003,12 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                     or tj.case != "mixed" and tj.low not in _NOT_EMPLOYER_WORD and not tj.low.endswith(("ing", "ed")) and tj.low not in place_set
                 )
             )
-            if tj.cls == N or inplace or acronym or title_u or (tj.cls == U and strong_venue) or unknown_place or employer or cap_venue:
+            # the rare first word of a listed organisation's longer name, alone after a venue word ("via Hanger",
+            # "PENDING AT NORTHWESTERN"); not a clinical word, a state, or a word built like an adjective or a verb
+            short = j == k and (low in ("at", "via", "from") or pair in VENUE_PAIRS) and tj.cls in (W, U, N) \
+                and tj.low in short_forms() and tj.low not in STATE_NAMES and _capital_venue_word(tj.low) \
+                and not tj.low.endswith(_ADJECTIVE_ENDINGS)
+            if tj.cls == N or inplace or acronym or title_u or (tj.cls == U and strong_venue) or unknown_place or employer or cap_venue or short:
                 j += 1
                 continue
             # multi-word place names ("fall river", "new bedford")
@@ -3146,6 +3159,11 @@ goal rest times time lunch dinner breakfast supper night noon midnight dawn dusk
 end start onset admission discharge presentation triage intake arrival least all once large risk
 """.split()
 )
+
+
+#: Endings of adjectives, nouns of a field and verbs: a listed name's first word built so is no name alone
+#: ("Behavioral Health", "Leukemia & Lymphoma Society", "Stepping Stones").
+_ADJECTIVE_ENDINGS = ("al", "ic", "ia", "ion", "ions", "ics", "ing", "ed", "ly", "ive", "ous", "ary")
 
 
 def _capital_venue_word(low: str) -> bool:

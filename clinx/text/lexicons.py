@@ -253,6 +253,19 @@ def hospital_names() -> frozenset[str]:
     return frozenset(out)
 
 
+@lru_cache(maxsize=1)
+def short_forms() -> frozenset[str]:
+    """First words of listed organisations' names of two words or more that notes write alone ("via Hanger" for
+    Hanger Clinic, "AT NORTHWESTERN" for Northwestern Memorial): rare words only (Zipf below 4, about one in
+    10,000 words of English), at least four letters. ``evidence`` takes one only right after a venue word."""
+    out = set()
+    for name in hospital_names() | organisation_names():
+        head, _, rest = name.partition(" ")
+        if rest and len(head) >= 4 and head.isalpha() and zipf(head) < 4.0:
+            out.add(head)
+    return frozenset(out)
+
+
 #: Generic tails of hospitals' names that notes drop (longest first).
 _GENERIC_TAILS = (" regional medical center", " medical center", " medical centre", " hospital center", " health system",
                   " health network", " healthcare", " health care", " health center", " hospital", " health", " clinic")

@@ -251,11 +251,12 @@ ID_CUES: list[tuple[str, str]] = [
         r"unit\s{1,3}(?:no\.?|number)|PID|URN|UR\s?(?:No|#)\.?",
         "MRN",
     ),
-    (r"accession(?:\s{0,3}(?:no\.?|num(?:ber)?|#))?|acc(?:ession)?\.?(?:\s{0,3}(?:no\.?|num(?:ber)?|#))?", "ACCESSION"),
+    # ("accn 25-MTH-00412": the laboratories' short form too)
+    (r"accession(?:\s{0,3}(?:no\.?|num(?:ber)?|#))?|acc(?:ession|n)?\.?(?:\s{0,3}(?:no\.?|num(?:ber)?|#))?", "ACCESSION"),
     (r"ssn|social\s{1,3}security(?:\s{1,3}(?:no\.?|num(?:ber)?|#))?", "SSN"),
     (r"phone|tel(?:ephone)?|fax|cell|mobile|pager|pgr|beeper|bleep|contact\s{1,3}(?:no\.?|number)", "PHONE"),
     (
-        r"(?:hospital|hosp|facility|study|exam|order|visit|encounter|case|specimen|requisition|member|insurance|"
+        r"(?:hospital|hosp|clinic|facility|study|exam|order|visit|encounter|case|specimen|requisition|member|insurance|"
         r"policy|account|acct|license|licence|device|serial|health\s{1,3}plan|beneficiary|subscriber|task|trip|job|"
         r"employee|badge|passport|vehicle|provider|prescriber|registration|gmc|nmc)\s{0,3}(?:id|no\.?|num(?:ber)?|#)|id(?:entifier)?(?:\s{0,3}(?:no\.?|num(?:ber)?|#))?|"
         # "Acct: 55-1234-9": an account word alone before a colon or "#" ("into account 2 episodes" is prose)
@@ -506,8 +507,8 @@ _NAME_CUE_START_RE = _word_start_re(_NAME_CUE_WORDS)
 # every word that can start an identifier cue (see ID_CUES), longest first
 _CUE_START_WORDS = sorted(
     set(
-        """mrn mr med patient pt record chart unit pid accession acc ssn social phone tel fax cell mobile pager pgr beeper contact
-        hospital facility study exam order visit encounter case specimen requisition member insurance policy account
+        """mrn mr med patient pt record chart unit pid accession acc accn ssn social phone tel fax cell mobile pager pgr beeper contact
+        hospital clinic facility study exam order visit encounter case specimen requisition member insurance policy account
         acct license licence device serial health beneficiary subscriber employee badge passport vehicle id zip postal task trip job
         provider prescriber registration gmc nmc shield batch
         post key lot claim conf confirmation auth authorization authorisation incident ticket tracking ref reference bleep
