@@ -172,7 +172,8 @@ LINES = [
     "pt denies si/hi, contracts for safety, 1:1 sitter dc'd per psych.",
     'section 12 signed by md, pt awaiting inpatient psych bed.',
     'court date pending, pt on probation, po aware of admission per pt.',
-    'dcf involved with family, sw filed 51a per protocol.',
+    # (an agency named by its letters, "dcf", is a named organisation the annotators mark; the kind of agency is kept)
+    'child protective services involved with family, sw filed 51a per protocol.',
     'interpreter services used for all communication (portuguese).',
     'pt is a poor historian, info obtained from chart and ems.',
     'ems reports pt found down at home by neighbor, unknown downtime, bs 40s, given d50.',
