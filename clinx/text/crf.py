@@ -411,6 +411,12 @@ _MAKERS = frozenset(("boston scientific", "medtronic", "abbott", "stryker", "zim
                      "st jude medical", "smith nephew", "cook medical", "becton dickinson"))
 
 
+#: A company's staff after its name ("Boston Scientific rep", "ABBOTT TECH SUPPORT", "Medtronic clinical specialist").
+_COMPANY_STAFF_AFTER_RE = re.compile(
+    r"(?i)[ \t]+(?:[a-z]+[ \t]+)?(?:reps?|representatives?|tech(?:nical)?[ \t]+support|clinical[ \t]+specialists?|field[ \t]+engineers?)\b"
+)
+
+
 def _generic(w: str) -> bool:
     """A word that names a kind of place or service, a clinical or function word, or a mark."""
     if not w[0].isalpha():
@@ -707,8 +713,12 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
         if cat != "NAME" and len(idx) == 1 and not _proper(toks[idx[0]][2]):
             continue  # "the Division of Cardiology", "Seen at Two South": one everyday word names no one place
         words = [_low(toks[i][2]) for i in idx if toks[i][2][0].isalpha()]
-        if cat == "HOSPITAL" and any(" ".join(words[:k]) in _MAKERS for k in (1, 2, 3)):
-            continue  # "Boston Scientific Promus Element": a device by its maker, not a place of care
+        if cat == "HOSPITAL" and any(" ".join(words[:k]) in _MAKERS for k in (1, 2, 3)) and not (
+                _COMPANY_STAFF_AFTER_RE.match(text, end)
+                or " ".join(words) in _MAKERS and text[start - 1 : start] == "(" and text[end : end + 1] == ")"):
+            continue  # "Boston Scientific Promus Element": a device by its maker, not a place of care (but the company
+            # whose staff the note names, or named in parentheses after its representative, is one: "Boston Scientific
+            # field rep", "TASHA YOUNG (BOSTON SCIENTIFIC)")
         if cat != "NAME" and _INFINITIVE_BEFORE_RE.search(text, max(0, start - 16), start):
             continue  # "able to chop vegetables", "wants to walk dog": a verb after "to", no destination
         if cat != "NAME" and (_THING_AFTER_RE.match(text, end) or len(idx) > 1 and _THING_WORD_RE.fullmatch(toks[idx[-1]][2])):

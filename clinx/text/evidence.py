@@ -536,7 +536,13 @@ def nicknames_of_found_names(text: str, cands: list) -> list[Candidate]:
     for s, e in sorted(spans):
         m = _PAREN_NICKNAME_AFTER_RE.match(text, e)
         v = m.group("v").lower() if m is not None else ""
-        if v in first and len(v) >= 3 and classify(v) != C and v not in CREDENTIALS and v not in ROLES and v not in TITLES:
+        # (two letters only as the name's own short form: "Eduardo (Ed)", "MOHAMMED (MO)"; not "Smith (NP)")
+        # (two letters: the name's own short form, written as a name or after "goes by": "Eduardo (Ed)", "[NAME]
+        # (Mo)", "HADDAD (GOES BY MO)"; not "Smith (NP)", "(ED)", "(Jr)")
+        short = len(v) == 2 and v not in CREDENTIALS and v not in ROLES and v not in TITLES and v not in ("jr", "sr") \
+            and (m.group("v")[0].isupper() and m.group("v")[1].islower() or m.start("v") > m.start() + 2) \
+            and (text[s] == "[" or v[0] == text[s].lower())
+        if short or v in first and len(v) >= 3 and classify(v) != C and v not in CREDENTIALS and v not in ROLES and v not in TITLES:
             # "son [william] (will) [bui]", "[william strand] (goes by bill)": a given name in parentheses after the name
             out.append(Candidate(m.start("v"), m.end("v"), "NAME", "evidence:nickname", 0.9))
         for m in (_QUOTED_AFTER_RE.match(text, e), _QUOTED_BEFORE_RE.search(text, max(0, s - 48), s)):
@@ -1717,6 +1723,8 @@ def _cue_gap(text: str, cue: _Tok, nxt: _Tok) -> str | None:
 
 
 #: Verbs after which "with" introduces a person ("met with", "teaching with", "d/w").
+#: A follow-up right before "w/" ("f/u w/ tricounty", "FOLLOW UP W/ OKAFOR").
+_FOLLOW_UP_BEFORE_RE = re.compile(r"(?i)(?<![\w/])(?:f/?u|follow[ -]?up)[ \t]$")
 _WITH_VERBS = frozenset("discussed seen spoke d/w w met talked teaching reviewed consulted visited meeting conference".split())
 #: Verbs of speaking, leaving word and handing over, and the prepositions after which they name the person spoken to.
 _COMM_VERBS = frozenset(
@@ -2341,7 +2349,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 # its dot, and in capitals a clause's end ("MOD MR. STRESS TEST": mitral regurgitation, a sentence's end);
                 # or a finite verb after the word, whose subject it is ("teacher ms hill says")
                 j = k + 1
-            elif j == k and low in RELATIONS and nk.cls == C and len(nk.low) >= 3 and nk.low in _lex()[0] \
+            elif j == k and low in RELATIONS and nk.cls == C and (len(nk.low) >= 3 or _titled_pair(nk)) and nk.low in _lex()[0] \
                     and nk.low not in FUNCTION_WORDS and nk.low not in _NEVER and nk.low not in CREDENTIALS and nk.low not in ROLES \
                     and (_CLAUSE_END_RE.match(text, nk.e) or k + 1 < len(toks) and (_finite_verb(toks[k + 1]) or toks[k + 1].low in _AFTER_RELATIVE)
                          or _PHONE_AFTER_NAME_RE.match(text, nk.e) is not None):
@@ -2366,7 +2374,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             # "spoke w/ mike", "d/w grace from pharmacy": the shorthand of "with" after a verb of meeting, and of
             # "discussed with"; a given name that is also a word counts unless an object follows it ("d/w hope to")
             slash = text[t.e : t.e + 1] == "/"
-            if last_tok or not (slash and i > 0 and lows[i - 1] in _WITH_VERBS or text[t.s - 2 : t.s] == "d/"):
+            # ("f/u w/ tricounty", "f/u w/ okafor": whom or where the follow-up is with; a name, or a word no lexicon
+            # knows of five letters or more: "f/u w/ auth", "f/u w/ otp" are processes and programmes)
+            follow_up = slash and not last_tok and _FOLLOW_UP_BEFORE_RE.search(text, max(0, t.s - 12), t.s) is not None \
+                and (toks[i + 1].cls == N or toks[i + 1].cls == U and len(toks[i + 1].low) >= 5)
+            if last_tok or not (slash and i > 0 and lows[i - 1] in _WITH_VERBS or text[t.s - 2 : t.s] == "d/" or follow_up):
                 continue
             g = text[t.e + slash : nk.s]
             if not 1 <= len(g) <= 2 or g.strip(" \t") or nk.low in TITLES or nk.low in RELATIONS:
@@ -3034,9 +3046,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
     # ---- "f/u @ SRH", "seen @ pvmc": an institution's acronym after an at-sign (a clock time after one is digits)
     for i in run_idx:
         t = toks[i]
-        if named[i] or t.cls != U or not 2 <= len(t.raw) <= 6 or not _AT_SIGN_BEFORE_RE.search(text, max(0, t.s - 4), t.s):
+        if named[i] or t.cls != U or not 2 <= len(t.raw) <= 14 or not _AT_SIGN_BEFORE_RE.search(text, max(0, t.s - 4), t.s):
             continue
-        if (t.raw.isupper() if t.case == "mixed" else 3 <= len(t.raw) <= 5) and t.raw.isalpha():
+        if len(t.raw) > 5 and t.low.endswith(_LATINATE_ENDINGS):
+            continue  # (a longer word no lexicon knows, "@ drayer", "@ Codman", is a name; not one built like a drug's)
+        if (t.raw.isupper() or len(t.raw) > 5 if t.case == "mixed" else len(t.raw) >= 3) and t.raw.isalpha():
             add(i, i + 1, "HOSPITAL", "evidence:venue", 0.86)
     # ---- places on their own (not everyday words) and "Town, MA"
     for i in place_idx:
@@ -3164,6 +3178,12 @@ end start onset admission discharge presentation triage intake arrival least all
 #: Endings of adjectives, nouns of a field and verbs: a listed name's first word built so is no name alone
 #: ("Behavioral Health", "Leukemia & Lymphoma Society", "Stepping Stones").
 _ADJECTIVE_ENDINGS = ("al", "ic", "ia", "ion", "ions", "ics", "ing", "ed", "ly", "ive", "ous", "ary")
+
+
+def _titled_pair(t: _Tok) -> bool:
+    """Is ``t`` two letters written as a name in mixed case ("nephew Mo", "brother Ed"; not "ED", "mo")?"""
+    return len(t.raw) == 2 and t.case == "mixed" and t.raw[0].isupper() and t.raw[1].islower() and t.low not in TITLES \
+        and t.low not in CREDENTIALS and t.low not in ROLES
 
 
 def _capital_venue_word(low: str) -> bool:

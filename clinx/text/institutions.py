@@ -1445,9 +1445,12 @@ def _before_unit(text: str, words: list, j: int, line_cases: dict[int, bool]) ->
     if text[last.end() : last.end() + 1] in ("-", "/"):
         return None  # "heme-positive", "gi/gu": a compound, no unit
     # one or two distinctive words right before the unit word, joined by one blank
+    # (before a representative any word no lexicon knows is the company's, built like a drug's name or short:
+    # "medtronic rep", "ARTHREX REP", "kci rep"; not "sales rep", "pt rep")
+    rep = low(j) in _REP_WORDS
     k = j
-    while k > 0 and j - k < 2 and text[words[k - 1].end() : words[k].start()] == " " and _distinctive_before_unit(
-            text, words[k - 1], low(k - 1), line_cases):
+    while k > 0 and j - k < 2 and text[words[k - 1].end() : words[k].start()] == " " and (_distinctive_before_unit(
+            text, words[k - 1], low(k - 1), line_cases) or rep and _company_word(low(k - 1))):
         k -= 1
     if k == j:
         return None
@@ -1465,6 +1468,16 @@ def _before_unit(text: str, words: list, j: int, line_cases: dict[int, bool]) ->
     if not opened and not (prev_char == "@" or text[max(0, p - 2) : p].lower() == "w/"):
         return None
     return Candidate(words[k].start(), words[j - 1].end(), "HOSPITAL", "rule:institution_before_unit", 0.85)
+
+
+_REP_WORDS = frozenset("rep reps representative".split())
+#: Kinds of company, no company's name ("pharma rep").
+_COMPANY_KINDS = frozenset("pharma biotech vendor vendors dme".split())
+
+
+def _company_word(w: str) -> bool:
+    """Is ``w`` a word no lexicon knows, of three letters or more: a company's name before its representative?"""
+    return len(w) >= 3 and w.isalpha() and w not in _L.FUNCTION_WORDS and w not in _COMPANY_KINDS and _E.classify(w) == _E.U
 
 
 def _distinctive_before_unit(text: str, word: re.Match, w: str, line_cases: dict[int, bool]) -> bool:

@@ -991,6 +991,14 @@ _CA_POSTCODE_GATE_RE = re.compile(r"[a-z][ \t]\d[a-z]\d")
 
 
 EXTRA_RECOGNIZERS: list[Recognizer] = [
+    # "Initials G.H.", "init t.w.", "INITIALS: PL": a research subject's initials after the field's word
+    Recognizer(
+        "subject_initials",
+        # ("init" is "initiated" too: "init tpn"; after it only dotted letters)
+        r"(?i)(?<![\w/])init(?P<full>ials|s)?\.?[ \t]{0,2}:?[ \t]{1,3}"
+        r"(?P<v>[a-z]\.[ \t]?[a-z]\.(?:[ \t]?[a-z]\.)?|(?(full)[a-z]{2,3}(?![\w.'’-])|(?!)))",
+        "NAME", 0.85, gate=lambda t, low: "init" in low,
+    ),
     # "XG/ss", "GPP/church/olinger", "AKR/TJ" on a line of its own under a dictated note's signature: the author's initials,
     # then the typist's initials or names
     Recognizer(

@@ -264,6 +264,9 @@ ID_CUES: list[tuple[str, str]] = [
         r"(?:acct|account)(?=\.?\s{0,2}[:#])|acct(?=\.?\s{1,2}(?:\d+-\d|\d{5}))|"
         # words that alone name the number after them: a prior authorisation's key, a claim, a confirmation, an
         # officer's badge, an implant's lot ("covermymeds key BXR7LTQ2", "badge 3317", "LOT PM2209X", "conf # 88-1234")
+        # a research subject's number, a prescription's ("subj 0412-0029", "Subject # 07-009", "RX# 6620391-04"): three
+        # digits or more after the word ("subject to change", "rx 2 wks" are none)
+        r"subj(?:ect)?(?=\s{0,3}(?:#|(?i:no\.?|num(?:ber)?))?\s{0,2}[:#]?\s{0,2}[A-Za-z]{0,3}\d[\d-]{2})|rx(?=\s{0,2}#\s{0,2}[A-Za-z]{0,3}\d[\d-]{2})|"
         r"badge|shield(?=\s{0,3}#?\s{0,2}\d{3})|batch(?=\s{0,3}[:#]?\s{0,2}[A-Za-z]{0,4}\d)|key|lot|claim|conf|confirmation|auth|authorization|authorisation|incident|ticket|tracking|ref|reference|"
         # a national health number's name, the last four of a social security number, an ambulance run's number
         # ("OHIP 4821-663-901-KT", "LAST4 4471", "RUN# 24-0817"; a run of fluid has no "#"), a trauma activation's number
@@ -513,7 +516,7 @@ _CUE_START_WORDS = sorted(
         provider prescriber registration gmc nmc shield batch
         post key lot claim conf confirmation auth authorization authorisation incident ticket tracking ref reference bleep
         ohip hcn hicn nhi trauma lic hosp medicare medicaid mbi last last4 run sn s/n icn edipi clia access door gate keysafe lockbox collar urn ur
-        group grp""".split()
+        group grp subj subject rx""".split()
     ),
     key=lambda w: (-len(w), w),
 )
@@ -1138,6 +1141,14 @@ def id_prefixes(text: str, cands: list[Candidate]) -> list[Candidate]:
 _SURNAME_CLOSING_RE = re.compile(
     r"[ \t]([A-Za-z]{2,12})(?=[ \t]*(?:$|\n|[ \t]/|[,;)(]|\.(?:[ \t]*$|\s)|\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}|\d{3}[-. ]\d{4}\b))"
 )
+#: The same word before the person's age ("gustavo hill 67m"), a preposition no modal verb takes ("DR TEMITOPE MAY VIA
+#: TELEHEALTH") or a verb's past form ("MOTHER LATOYA MAY NOTIFIED"; "claudette may call" keeps its verb).
+_SURNAME_BEFORE_AGE_OR_VERB_RE = re.compile(
+    r"[ \t]([A-Za-z]{2,12})(?=[ \t]+(?:\d{1,3}[ \t]?(?i:y/?o|yrs?|[mf])\b|(?i:via|from|at|re|with|w/)[ \t]|[A-Za-z]{3,}(?i:ed)\b))"
+)
+#: Words before such a verb that are its subject or its own verb, no surname ("WIFE DOROTHY STATES WITNESSED",
+#: "PER JULIAN SHE TRIPPED").
+_NOT_SURNAME_BEFORE_VERB = frozenset("she he they we it you i who states says reports notes denies".split())
 
 
 #: Words that end a clause after a name and are surnames too ("called wife joan back.", "son tom too,").
@@ -1177,7 +1188,9 @@ def surnames_closing_names(text: str, cands: list[Candidate]) -> list[Candidate]
             continue
         m = _SURNAME_CLOSING_RE.match(text, c.end)
         if m is None:
-            continue
+            m = _SURNAME_BEFORE_AGE_OR_VERB_RE.match(text, c.end)
+            if m is None or m.group(1).lower() in _NOT_SURNAME_BEFORE_VERB or m.group(1).lower().endswith("s"):
+                continue
         w, low = m.group(1), m.group(1).lower()
         head = text[c.start : c.end].split()
         prev = head[-1] if head else ""
