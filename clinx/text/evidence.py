@@ -536,7 +536,6 @@ def nicknames_of_found_names(text: str, cands: list) -> list[Candidate]:
     for s, e in sorted(spans):
         m = _PAREN_NICKNAME_AFTER_RE.match(text, e)
         v = m.group("v").lower() if m is not None else ""
-        # (two letters only as the name's own short form: "Eduardo (Ed)", "MOHAMMED (MO)"; not "Smith (NP)")
         # (two letters: the name's own short form, written as a name or after "goes by": "Eduardo (Ed)", "[NAME]
         # (Mo)", "HADDAD (GOES BY MO)"; not "Smith (NP)", "(ED)", "(Jr)")
         short = len(v) == 2 and v not in CREDENTIALS and v not in ROLES and v not in TITLES and v not in ("jr", "sr") \

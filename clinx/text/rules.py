@@ -1146,9 +1146,9 @@ _SURNAME_CLOSING_RE = re.compile(
 _SURNAME_BEFORE_AGE_OR_VERB_RE = re.compile(
     r"[ \t]([A-Za-z]{2,12})(?=[ \t]+(?:\d{1,3}[ \t]?(?i:y/?o|yrs?|[mf])\b|(?i:via|from|at|re|with|w/)[ \t]|[A-Za-z]{3,}(?i:ed)\b))"
 )
-#: Words before such a verb that are its subject or its own verb, no surname ("WIFE DOROTHY STATES WITNESSED",
-#: "PER JULIAN SHE TRIPPED").
-_NOT_SURNAME_BEFORE_VERB = frozenset("she he they we it you i who states says reports notes denies".split())
+#: Pronouns before such a verb are its subject, no surname ("PER JULIAN SHE TRIPPED"); a word ending in "s" is a verb of
+#: its own ("WIFE DOROTHY STATES WITNESSED") and is left too.
+_NOT_SURNAME_BEFORE_VERB = frozenset("she he they we it you i who".split())
 
 
 #: Words that end a clause after a name and are surnames too ("called wife joan back.", "son tom too,").
