@@ -3018,7 +3018,7 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             # "PENDING AT NORTHWESTERN"); not a clinical word, a state, or a word built like an adjective or a verb
             short = j == k and (low in ("at", "via", "from") or pair in VENUE_PAIRS) and tj.cls in (W, U, N) \
                 and tj.low in short_forms() and tj.low not in STATE_NAMES and _capital_venue_word(tj.low) \
-                and not tj.low.endswith(_ADJECTIVE_ENDINGS)
+                and not tj.low.endswith(_BUILT_WORD_ENDINGS)
             if tj.cls == N or inplace or acronym or title_u or (tj.cls == U and strong_venue) or unknown_place or employer or cap_venue or short:
                 j += 1
                 continue
@@ -3176,7 +3176,7 @@ end start onset admission discharge presentation triage intake arrival least all
 
 #: Endings of adjectives, nouns of a field and verbs: a listed name's first word built so is no name alone
 #: ("Behavioral Health", "Leukemia & Lymphoma Society", "Stepping Stones").
-_ADJECTIVE_ENDINGS = ("al", "ic", "ia", "ion", "ions", "ics", "ing", "ed", "ly", "ive", "ous", "ary")
+_BUILT_WORD_ENDINGS = ("al", "ic", "ia", "ion", "ions", "ics", "ing", "ed", "ly", "ive", "ous", "ary")
 
 
 def _titled_pair(t: _Tok) -> bool:
