@@ -538,10 +538,11 @@ def nicknames_of_found_names(text: str, cands: list) -> list[Candidate]:
         v = m.group("v").lower() if m is not None else ""
         # (two letters: the name's own short form, written as a name or after "goes by": "Eduardo (Ed)", "[NAME]
         # (Mo)", "HADDAD (GOES BY MO)"; not "Smith (NP)", "(ED)", "(Jr)")
-        short = len(v) == 2 and v not in CREDENTIALS and v not in ROLES and v not in TITLES and v not in ("jr", "sr") \
+        no_title = v not in CREDENTIALS and v not in ROLES and v not in TITLES
+        short = len(v) == 2 and no_title and v not in ("jr", "sr") \
             and (m.group("v")[0].isupper() and m.group("v")[1].islower() or m.start("v") > m.start() + 2) \
             and (text[s] == "[" or v[0] == text[s].lower())
-        if short or v in first and len(v) >= 3 and classify(v) != C and v not in CREDENTIALS and v not in ROLES and v not in TITLES:
+        if short or v in first and len(v) >= 3 and classify(v) != C and no_title:
             # "son [william] (will) [bui]", "[william strand] (goes by bill)": a given name in parentheses after the name
             out.append(Candidate(m.start("v"), m.end("v"), "NAME", "evidence:nickname", 0.9))
         for m in (_QUOTED_AFTER_RE.match(text, e), _QUOTED_BEFORE_RE.search(text, max(0, s - 48), s)):
@@ -644,8 +645,6 @@ _REGION_AFTER_RE = re.compile(r"(,[ \t]{0,2}|[ \t]{1,2})([A-Za-z]+)(?:[ \t]+([A-
 #: hyphen joining a word ("Mercy Clinic, co-pay 20").
 #: Or a header's next field, capitalised, after the code where an export flattened the lines ("Portland, OR Accession:
 #: SP-23-...", "Durham, NC Pt: ...", "Fontana, CA Date of injury: ..."; not "salem, or at the clinic: ...").
-#: A year of four digits after a state's code with no comma before it: the code is the word ("IN 2019").
-_YEAR_NEXT_RE = re.compile(r"[ \t]+(?:19|20)\d\d(?![\w-])")
 _CODE_END_RE = re.compile(
     r"[ \t]*(?:\d{4,5}(?:-\d{4})?(?![\w-])|\[ZIP\]|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d\b|[.,;:|)(\]\r\n/]|-(?![^\W\d_])|$)|[ \t]{2,}"
     r"|[ \t][A-Z][A-Za-z]*(?:[ \t][A-Za-z#]+){0,2}:(?![\d/])"
@@ -703,6 +702,10 @@ def check_states(states: str) -> str:
     if states not in STATES_SETTINGS:
         raise ValueError(f"states must be one of {STATES_SETTINGS}, got {states!r}")
     return states
+
+
+#: A year of four digits after a state's code with no comma before it: the code is the word ("IN 2019").
+_YEAR_NEXT_RE = re.compile(r"[ \t]+(?:19|20)\d\d(?![\w-])")
 
 
 def region_after(text: str, end: int, town: bool = False) -> tuple[int, int] | None:
@@ -1721,9 +1724,9 @@ def _cue_gap(text: str, cue: _Tok, nxt: _Tok) -> str | None:
     return None
 
 
-#: Verbs after which "with" introduces a person ("met with", "teaching with", "d/w").
 #: A follow-up right before "w/" ("f/u w/ tricounty", "FOLLOW UP W/ OKAFOR").
 _FOLLOW_UP_BEFORE_RE = re.compile(r"(?i)(?<![\w/])(?:f/?u|follow[ -]?up)[ \t]$")
+#: Verbs after which "with" introduces a person ("met with", "teaching with", "d/w").
 _WITH_VERBS = frozenset("discussed seen spoke d/w w met talked teaching reviewed consulted visited meeting conference".split())
 #: Verbs of speaking, leaving word and handing over, and the prepositions after which they name the person spoken to.
 _COMM_VERBS = frozenset(
