@@ -47,6 +47,7 @@ from clinx.text.evidence import (
 )
 from clinx.text.institutions import (
     articles_of_institutions,
+    at_names_of_institutions,
     complete_institutions,
     join_institution_parts,
     openers_of_institutions,
@@ -58,6 +59,7 @@ from clinx.text.rules import (
     NON_NAMES, _extend_name_left, given_names_before_names, partners_after_names, initials_before_names, middle_initials_after_names, given_names_after_header_surnames, id_prefixes, initials_beside_names, surnames_closing_names, name_gazetteer, phone_extensions, signer_codes,
     typists_after_names,
 )
+from clinx.text.word_towns import towns_after_institutions
 
 #: Single-word anchors -> the category a boosted token most likely has.
 ANCHORS: dict[str, str] = {
@@ -638,6 +640,8 @@ class ContextLevel:
         removed = [Candidate(m.start(), m.end(), m.group()[1:-1], "placeholder", 1.0) for m in PLACEHOLDER_RE.finditer(text)]
         cands = cands + join_institution_parts(text, cands + removed, with_and=False)
         cands = cands + articles_of_institutions(text, cands + removed)  # "Facility: The [Arbors]": and the "The" it begins with
+        cands = cands + at_names_of_institutions(text, cands + removed)  # "The Willows at [Bayshore]": and the rest of an "X at Y" name
+        cands = cands + towns_after_institutions(text, cands + removed)  # "[Raigmore Hospital], Inverness": and its town
         cands = cands + openers_of_institutions(text, cands)  # "NAVAJO [NATION EMS]", "la [rabida]": and the word it begins with
         cands = cands + possessive_businesses(text, cands + removed)  # "works at [Kessler]'s (warehouse)": and its possessive
         return apply_candidates(text, cands, self.name, salt=self.salt, keep_values=self.keep_values)

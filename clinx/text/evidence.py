@@ -126,6 +126,7 @@ rdcs rdms rcs rvs rcis chpn chp cen cnor ocn cpn cnrn cpht ibclc cdces atc fnp-c
 cna ascp bcps bcop nnp ccds
 chw cadc ladc lcpc lpcc cpss bcba rbt lcdc lmsw lsw mft lmt ld phn
 lisw cota cacp
+dpm rph cht fuhm cws cwcs rhit rhia chaa rdn rpsgt faan faap faafp facep facog fasn
 mbbs mbchb frcp frcpc frcs frcsc mrcp mrcgp ccfp ccfp-em fracgp fracp fanzca rpn rgn rmn
 """.split()
 )

@@ -1596,6 +1596,57 @@ def join_institution_parts(text: str, cands: list[Candidate], *, with_and: bool 
     return out
 
 
+#: The kinds of care an "at home" service closes ("Sutter Care at Home", "MAINEHEALTH CARE AT HOME", "ontario health at
+#: home"): every tune note that writes one marks "at home" inside the name.
+_AT_HOME_AFTER_RE = re.compile(r"(?<=care|Care|CARE|alth|ALTH|pice|PICE|ital|ITAL)[ \t]+(?:at|AT|At)[ \t]+(?:home|Home|HOME)\b")
+#: The part of an "X at Y" name before "at" and a found institution or place ("The Willows at [Bayshore]", "THE
+#: ESTATES AT [ROSEVILLE]", "Wound Care Center at [Providence Park]"): "The" and one or two capitalised words, or, in a
+#: mixed-case line, capitalised words closing on an institution's head.
+_AT_NAME_BEFORE_RE = re.compile(
+    r"(?:(?<=[ \t(,;:\-])|^)(?:(?P<the>The|THE)[ \t]+(?P<w>(?:[A-Z][A-Za-z'’]+[ \t]+){1,2})"
+    r"|(?P<run>(?:[A-Z][a-z'’]+[ \t]+|&[ \t]+){1,3}(?P<head>Center|Centre|Clinic|Institute|Program|Pavilion|Hospital))[ \t]+)"
+    r"(?:at|AT)[ \t]+$",
+    re.MULTILINE,
+)
+
+
+def at_names_of_institutions(text: str, cands: list[Candidate]) -> list[Candidate]:
+    """The rest of an institution's "X at Y" name around a found part, as HOSPITAL candidates: "at home" after a kind
+    of care ("[Sutter Care] at Home"), the first part before "at" ("The Willows at [Bayshore]", "Wound Care Center at
+    [Providence Park]"), and the "the" that opens such a name in any letter case ("at the [glen at lafayette]").
+    Annotators count all of it in the name, and a part left keeps the name's shape for any reader."""
+    from clinx.text.evidence import ROLES, TITLES
+    from clinx.text.lexicons import is_clinical_term, zipf
+
+    out = []
+    for c in cands:
+        if c.category not in ("HOSPITAL", "LOCATION"):
+            continue
+        home = _AT_HOME_AFTER_RE.match(text, c.end) if c.category == "HOSPITAL" else None
+        if home is not None:
+            out.append(Candidate(c.start, home.end(), "HOSPITAL", "rule:institution_at_name", 0.85))
+        if c.category == "HOSPITAL" and " at " in text[c.start : c.end].lower():
+            m = re.search(r"(?:(?<=[ \t(,;:\-])|^)(?:the|The|THE)[ \t]$", text[max(0, c.start - 5) : c.start], re.MULTILINE)
+            if m is not None:
+                out.append(Candidate(c.start - 4, c.end, "HOSPITAL", "rule:institution_at_name", 0.85))
+                continue
+        m = _AT_NAME_BEFORE_RE.search(text, max(0, c.start - 60), c.start)
+        if m is None:
+            continue
+        if m.group("the"):
+            words = [w.lower() for w in m.group("w").split()]
+            if m.group("the") == "THE" and not all(w.isupper() for w in m.group("w").split()):
+                continue  # (capitals for "THE" only in a line of capitals)
+            if any(w in ROLES or w in TITLES or is_clinical_term(w) or zipf(w) >= 4.2 for w in words):
+                continue  # "The patient at [MGH]", "THE NURSE AT [VNA]": a person or a thing, no name's first part
+        else:
+            words = [w.lower() for w in m.group("run").split() if w != "&"]
+            if words[0] in ROLES or words[0] in TITLES:
+                continue
+        out.append(Candidate(m.start(), c.end, "HOSPITAL", "rule:institution_at_name", 0.85))
+    return out
+
+
 #: "The" written as a name's first word right before an institution: capitalised where a sentence does not begin
 #: ("Facility: The Arbors", "at The Willows"), or in a line of capitals ("THE MEADOWS AT CEDAR RIDGE").
 _ARTICLE_BEFORE_RE = re.compile(r"(?:(?<=[ \t(,;:\-])|^)(?:The|THE)[ \t]$", re.MULTILINE)
@@ -1934,4 +1985,4 @@ def _sentence_start(text: str, pos: int) -> bool:
 from clinx.text import evidence as _E  # noqa: E402
 from clinx.text import lexicons as _L  # noqa: E402
 
-__all__ = ["articles_of_institutions", "openers_of_institutions", "find_affiliations", "find_capitalised_institutions", "find_kinds_of_places", "find_placement_replies", "join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_described_businesses", "find_businesses_on_bare_streets", "BUSINESS_KINDS", "find_institution_fields", "find_header_institutions", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]
+__all__ = ["articles_of_institutions", "at_names_of_institutions", "openers_of_institutions", "find_affiliations", "find_capitalised_institutions", "find_kinds_of_places", "find_placement_replies", "join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_described_businesses", "find_businesses_on_bare_streets", "BUSINESS_KINDS", "find_institution_fields", "find_header_institutions", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]

@@ -990,7 +990,73 @@ _UK_INWARD_GATE_RE = re.compile(r"[ \t]\d[A-Z]{2}\b")
 _CA_POSTCODE_GATE_RE = re.compile(r"[a-z][ \t]\d[a-z]\d")
 
 
+_IN_HOUSE_GATE_RE = re.compile(r"\d-\d{4}")
+_YEAR_RE = re.compile(r"(?:19|20)\d\d")
+
+
+def _in_house_number_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """An in-house number ("4-2290"), unless its four digits are a year ("3-2019": a month and a year) or a unit
+    follows ("1-1000 mL", "2-4000 units")."""
+    if _YEAR_RE.fullmatch(m.group("v")[2:]) or _UNIT_AFTER_RE.match(text, m.end()):
+        return None
+    return m.span("v")
+
+
+#: What a society's or an association's name may be followed by where it names a grading, not the organisation
+#: ("New York Heart Association class III", "Endocrine Society criteria").
+_GRADING_AFTER_RE = re.compile(r"[ \t]*\(?(?i:class|classification|criteria|guidelines?|grade|grading|stage|score|functional)\b")
+_ADVOCACY_WORD_RE = re.compile(r"[^\s&]+")
+
+
+def _advocacy_organisation_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """A patients' organisation named by its disease or its cause and a head ("Undiagnosed Diseases Network",
+    "OXALOSIS & HYPEROXALURIA FOUNDATION"): the capitalised words after the last function word, title or role before
+    the head ("APPLYING TO [...]"), at least one; in a line of capitals only after such a word or a mark and before a
+    foundation, an association or a society ("GOOD SUPPORT NETWORK" is no name); never a grading's name."""
+    from clinx.text.evidence import ROLES, TITLES
+    from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term, zipf
+
+    if _GRADING_AFTER_RE.match(text, m.end("v")):
+        return None
+    words = list(_ADVOCACY_WORD_RE.finditer(text, m.start("v"), m.end("v")))
+    start, kept = m.start("v"), 0
+    for w in words[:-1]:
+        low = w.group().lower().strip("'’")
+        if low in ("and", "of", "for") and kept:
+            continue
+        if low in FUNCTION_WORDS or low in TITLES or low in ROLES or low.endswith(("'s", "’s")) and kept == 0 and low[:-2] in ROLES:
+            start, kept = w.end(), 0
+            while start < m.end("v") and text[start] in " \t&":
+                start += 1
+            continue
+        kept += 1
+    if kept == 0:
+        return None
+    names = [w.group().lower() for w in words[:-1] if w.start() >= start and w.group().lower() not in ("and", "of", "for")]
+    if all(zipf(w) >= 4.5 and not is_clinical_term(w) for w in names):
+        return None  # "a Strong Support Network": everyday words, capitalised or not, name no one organisation
+    head = words[-1].group()
+    if head.isupper() and text[start : m.end("v")].isupper():
+        line_start = text.rfind("\n", 0, start) + 1
+        if start == m.start("v") and text[line_start:start].strip() and not text[line_start:start].rstrip()[-1:] in ":,;(-":
+            return None  # (in capitals a name needs its cue or a mark before it)
+        if head not in ("FOUNDATION", "ASSOCIATION", "SOCIETY"):
+            return None
+    return start, m.end("v")
+
+
 EXTRA_RECOGNIZERS: list[Recognizer] = [
+    # "Undiagnosed Diseases Network", "OXALOSIS & HYPEROXALURIA FOUNDATION", "Sickle Cell Association": a patients'
+    # organisation named by its disease or its cause, which no lexicon lists (the listed ones it repeats)
+    Recognizer(
+        "advocacy_organisation",
+        r"(?P<v>(?<![\w&'’-])(?:[A-Z][\w'’-]*[ \t]{1,2}(?:(?:&|and|AND|of|OF|for|FOR)[ \t]{1,2})?){1,5}"
+        r"(?:Foundation|Association|Society|Network|Alliance|Coalition|FOUNDATION|ASSOCIATION|SOCIETY|NETWORK|ALLIANCE|COALITION))"
+        r"(?![\w'’-])",
+        "HOSPITAL", 0.85, validator=_advocacy_organisation_ok,
+        gate=lambda t, low: "foundation" in low or "association" in low or "society" in low or "network" in low
+        or "alliance" in low or "coalition" in low,
+    ),
     # "Initials G.H.", "init t.w.", "INITIALS: PL": a research subject's initials after the field's word
     Recognizer(
         "subject_initials",
@@ -1525,14 +1591,24 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?<![\w-])[A-Za-z]\d{4}[ ]?\d{2}[ ]?\d{6}(?:[ ]?\d{2})?(?![\w-])",
         "ID", 0.9, gate=lambda t, low: _BLOOD_UNIT_RE.search(t) is not None,
     ),
-    # "x4471", "ext 4-3321", "extension 52210": four digits and more (x2, x10/hr are counts and rates)
+    # "CALL FELLOW GRACE AT 4-2290", "ICU fellow Ananya 6-2231": a digit, a hyphen and four digits standing alone are a
+    # hospital's in-house number (in the tune notes 117 of 120 such are marked a phone or an ID); not a month and a
+    # year ("dx 3-2019"), a range of a measure ("1-1000 mL"), money or a part of a longer number
+    Recognizer(
+        "in_house_number",
+        r"(?<![\w/.,:$#-])(?P<v>\d-\d{4})(?![\w/-]|[.,]\d)",
+        "PHONE", 0.85, validator=_in_house_number_ok,
+        gate=lambda t, low: _IN_HOUSE_GATE_RE.search(t) is not None,
+    ),
+    # "x4471", "ext 4-3321", "extension 52210": four digits and more (x2, x10/hr are counts and rates); "x 4-8812" after a
+    # blank only in the in-house form of a digit, a hyphen and four digits, which no count takes ("x 4 days", "x 2-3 d")
     Recognizer(
         "phone_extension",
-        r"(?<![\w/])(?:x|ext\.?\s{0,2}|extension\s{1,2})(?P<v>\d(?:-?\d){3,5})(?![\w/]|[.,]\d)",
+        r"(?<![\w/])(?:x(?:[ \t](?=\d-\d{4}(?!\d)))?|ext\.?\s{0,2}|extension\s{1,2})(?P<v>\d(?:-?\d){3,5})(?![\w/]|[.,]\d)",
         "PHONE", 0.85, validator=_extension_ok, flags=re.I,
         gate=lambda t, low: ("x" in low) and any(map(str.isdigit, t)),
         # a match starts on "x" before a digit or on "ext" ("extension" too)
-        starts=r"x(?=\d)|e(?=xt)",
+        starts=r"x(?=\d|[ \t]\d-\d{4})|e(?=xt)",
     ),
 ]
 

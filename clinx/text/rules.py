@@ -240,7 +240,8 @@ DATE_RE = rf"""(?x)
 """
 
 # ---- cue-introduced identifiers: (cue regex, category); the value follows the cue
-_ID_VALUE = r"(?P<v>[A-Za-z0-9](?:[A-Za-z0-9/.-]{0,28}[A-Za-z0-9])?)"
+# ("mrn HC 229 4810", "DL# TX 40917735": a short prefix in capitals, one blank, then three digits or more, is the value's)
+_ID_VALUE = r"(?P<v>(?:[A-Z]{1,3}[ \t](?=\d{3}))?[A-Za-z0-9](?:[A-Za-z0-9/.-]{0,28}[A-Za-z0-9])?)"
 # (the words in any case: "COLLAR NO 4471LX", "MRN IS 123")
 _CUE_SEP = r"(?:\s{0,3}(?:[:#=]|(?i:is|was|number|no\.?|num\.?))){0,2}\s{0,3}#?\s{0,2}"
 ID_CUES: list[tuple[str, str]] = [
@@ -265,8 +266,9 @@ ID_CUES: list[tuple[str, str]] = [
         # words that alone name the number after them: a prior authorisation's key, a claim, a confirmation, an
         # officer's badge, an implant's lot ("covermymeds key BXR7LTQ2", "badge 3317", "LOT PM2209X", "conf # 88-1234")
         # a research subject's number, a prescription's ("subj 0412-0029", "Subject # 07-009", "RX# 6620391-04"): three
-        # digits or more after the word ("subject to change", "rx 2 wks" are none)
-        r"subj(?:ect)?(?=\s{0,3}(?:#|(?i:no\.?|num(?:ber)?))?\s{0,2}[:#]?\s{0,2}[A-Za-z]{0,3}\d[\d-]{2})|rx(?=\s{0,2}#\s{0,2}[A-Za-z]{0,3}\d[\d-]{2})|"
+        # digits or more after the word ("subject to change", "rx 2 wks" are none); a pharmacy's prescription number
+        # without the "#" in its own form, six digits or more and a two-digit fill ("Rx 4471120-05")
+        r"subj(?:ect)?(?=\s{0,3}(?:#|(?i:no\.?|num(?:ber)?))?\s{0,2}[:#]?\s{0,2}[A-Za-z]{0,3}\d[\d-]{2})|rx(?=\s{0,2}#\s{0,2}[A-Za-z]{0,3}\d[\d-]{2}|\s{1,2}\d{6,}-\d{2}\b)|"
         r"badge|shield(?=\s{0,3}#?\s{0,2}\d{3})|batch(?=\s{0,3}[:#]?\s{0,2}[A-Za-z]{0,4}\d)|key|lot|claim|conf|confirmation|auth|authorization|authorisation|incident|ticket|tracking|ref|reference|"
         # a national health number's name, the last four of a social security number, an ambulance run's number
         # ("OHIP 4821-663-901-KT", "LAST4 4471", "RUN# 24-0817"; a run of fluid has no "#"), a trauma activation's number
@@ -421,7 +423,7 @@ def _compile_cues() -> re.Pattern:
     # by a bounded look-ahead so a wordy "ID: pending" fails inside the regex.
     alts = "|".join(f"(?P<cue_{cat.lower()}>{cue})" for cue, cat in ID_CUES)
     return re.compile(
-        rf"(?<![\w])(?i:{alts})(?![A-Za-z]){_CUE_SEP}(?=[A-Za-z0-9/.-]{{0,29}}\d){_ID_VALUE}(?![\w])"
+        rf"(?<![\w])(?i:{alts})(?![A-Za-z]){_CUE_SEP}(?=[A-Za-z0-9/.-]{{0,29}}\d|[A-Z]{{1,3}}[ \t]\d{{3}}){_ID_VALUE}(?![\w])"
     )
 
 
@@ -903,6 +905,11 @@ def _validate(name: str, m: re.Match, text: str) -> tuple[int, int] | None:
 
 
 #: A cue's value that ends on a short digit group ("604", "C-28"), which more groups may follow.
+#: The short prefix in capitals a cue's value may open with ("mrn HC 229 4810"), and the words it may not be: a
+#: function word, the field's own label or a month ("MEDICAID ID 1002...", "claim NO 5512").
+_VALUE_PREFIX_RE = re.compile(r"([A-Z]{1,3})[ \t](?=\d)")
+_NOT_VALUE_PREFIXES = FUNCTION_WORDS | frozenset(
+    "id no num nr ref dob mrn acc ph tel fax pg cel jan feb mar apr may jun jul aug sep oct nov dec".split())
 _LAST_GROUP_RE = re.compile(r"(?<!\d)\d{2,4}$")
 #: Further digit groups after such a value, one blank apart, not an age, a dose or a measure ("MRN 4455123 72 yo").
 _DIGIT_GROUPS_AFTER_RE = re.compile(
@@ -1525,6 +1532,11 @@ class RuleRecognizer:
             for m in _starts_matches(text, low, _CUE_RE, _CUE_START_RE, exotic):
                 name = m.lastgroup if m.lastgroup in _CUE_CATEGORY else next((g for g in _CUE_CATEGORY if m.start(g) != -1), "cue_id")
                 s, e = m.span("v")
+                pre = _VALUE_PREFIX_RE.match(text, s)
+                if pre is not None and name == "cue_phone":
+                    continue  # ("BY PHONE AT 0410": a phone's number has no such prefix; other rules read what follows)
+                if pre is not None and pre.group(1).lower() in _NOT_VALUE_PREFIXES:
+                    s = pre.end()  # ("Medicaid ID 1002...", "acct NO 5512": a word before the value)
                 if CLINICAL_CODE_RE.fullmatch(text, s, e) or e - s <= 2 and text[s:e].isdigit():
                     continue  # ("VISIT #6", "dose #2": a count, no identifier)
                 if name == "cue_phone" and e - s == 4 and CLOCK_RE.fullmatch(text, s, e) \
