@@ -56,10 +56,9 @@ from clinx.text.institutions import (
 from clinx.text.lexicons import first_names, fold
 from clinx.text.ner import make_ner
 from clinx.text.rules import (
-    NON_NAMES, _extend_name_left, given_names_before_names, partners_after_names, initials_before_names, middle_initials_after_names, given_names_after_header_surnames, id_prefixes, initials_beside_names, surnames_closing_names, name_gazetteer, phone_extensions, signer_codes,
+    NON_NAMES, _extend_name_left, towns_after_institutions, given_names_before_names, partners_after_names, initials_before_names, middle_initials_after_names, given_names_after_header_surnames, id_prefixes, initials_beside_names, surnames_closing_names, name_gazetteer, phone_extensions, signer_codes,
     typists_after_names,
 )
-from clinx.text.word_towns import towns_after_institutions
 
 #: Single-word anchors -> the category a boosted token most likely has.
 ANCHORS: dict[str, str] = {
@@ -203,6 +202,8 @@ def _new_clause_after(text: str, e: int, s: int, ph_cat: str | None, low: str) -
     institution or a place it ends the name, and an ambiguous word there is the sentence's ("home with [HOSPITAL], daily
     visits", "from [HOSPITAL], fall at home"), not an identifier beside it.
     """
+    if ")" in text[e:s]:
+        return True  # "st. luke's ([LOCATION]) prior to transfer": a closed parenthesis ends the name it held
     if ph_cat == "HOSPITAL" and "(" in text[e:s] and classify(low) not in ("N", "U"):
         return True  # "[HOSPITAL] (bar)", "[HOSPITAL] (ice cream place)": what kind of place it is, no more of its name
     if "," not in text[e:s] or classify(low) != "A":

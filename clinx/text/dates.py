@@ -374,12 +374,21 @@ def _after_date_word(m, text: str) -> tuple[int, int] | None:
         return s, e  # "a1c 8.7 (jan)", "abpi 0.92 (may)": a month alone in parentheses dates the result before it
     if s > 0 and text[s - 1] == "~":
         return s, e  # "STOPPED ON HIS OWN ~JAN": an approximate month
+    if _VALUE_BEFORE_MONTH_RE.search(text, max(0, s - 12), s) and _MONTH_CLOSES_RE.match(text, e) \
+            and _OPEN_PAREN_BEFORE_RE.search(text, max(0, s - 30), s):
+        return s, e  # "(A1c 9.1 Jan)", "(baseline 55% jan)", "(A1C 7.4, OCT)": a result's month after its value, in parentheses
     if _MONTH_AFTER_RE.match(text, e) or _MONTH_BEFORE_RE.search(text, max(0, s - 12), s):
         return s, e  # "(Jan, Mar)", "jan and oct 2022": months listed together
     return None
 
 
 _CLOSING_PAREN_RE = re.compile(r"\.?\)")
+#: A result's value right before a month (not a fraction's denominator: "strength 4/5 dec" is decreased).
+_VALUE_BEFORE_MONTH_RE = re.compile(r"(?<![\d/.])\d+(?:\.\d+)?%?,?[ \t]$")
+#: What closes a month that dates a result: the parenthesis, or a comma or a semicolon before the next item.
+_MONTH_CLOSES_RE = re.compile(r"\.?[),;]")
+#: An opening parenthesis not yet closed before the month.
+_OPEN_PAREN_BEFORE_RE = re.compile(r"\([^()\n]*$")
 
 
 #: Words before a month that make it one ("in Feb", "since may"); and those before an abbreviation ("appt Dec.").
@@ -387,7 +396,7 @@ _MONTH_PREPOSITIONS = frozenset("in since of early late mid last next until by d
 _MONTH_CUES = frozenset(
     "appt appointment visit seen due sched scheduled til till thru through around "
     # a plan's month ("fitting planned sept.", "f/u echo Aug", "repeat colonoscopy Oct")
-    "planned repeat recheck f/u fu followup echo mri ct cxr colonoscopy mammogram "
+    "planned repeat recheck f/u fu followup echo mri ct cxr colonoscopy mammogram mammo dexa "
     # an operation's month ("s/p L hip ORIF Aug.", "CABG Sept")
     "orif tka tha tkr thr cabg pci ercp".split()
 )

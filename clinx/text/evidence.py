@@ -513,7 +513,7 @@ def find_nicknames(text: str) -> list[Candidate]:
 
 
 #: A name in parentheses right after a found name, alone or after "goes by" ("[william] (will) [bui]", "(goes by bill)").
-_PAREN_NICKNAME_AFTER_RE = re.compile(r"[ \t]\((?:(?i:goes[ \t]by|aka|a\.k\.a\.|called|prefers)[ \t])?(?P<v>[A-Za-z][a-z'’-]{1,14}|[A-Z]{2,15})\)")
+_PAREN_NICKNAME_AFTER_RE = re.compile(r"[ \t]\((?:(?P<cue>(?i:goes[ \t]by|aka|a\.k\.a\.|called|prefers))[ \t])?(?P<v>[A-Za-z][a-z'’-]{1,14}|[A-Z]{2,15})\)")
 #: A nickname in quotes right after a found name, in parentheses or not ("[NAME] (\"Ben\")"), or right before one
 #: ("pt: \"dutch\" [NAME]"), or before the legal name it stands for ("\"tiny\" (legal name [NAME])").
 _QUOTED_AFTER_RE = re.compile(r"[ \t]\(?[ \t]?[\"“'‘](?P<v>[A-Za-z][A-Za-z'’-]{0,14}(?:[ \t][A-Za-z][A-Za-z'’-]{1,14})?)[\"”'’]")
@@ -543,7 +543,11 @@ def nicknames_of_found_names(text: str, cands: list) -> list[Candidate]:
         short = len(v) == 2 and no_title and v not in ("jr", "sr") \
             and (m.group("v")[0].isupper() and m.group("v")[1].islower() or m.start("v") > m.start() + 2) \
             and (text[s] == "[" or v[0] == text[s].lower())
-        if short or v in first and len(v) >= 3 and classify(v) != C and no_title:
+        # ("(goes by ace)", "(aka tank)": after a word that gives the name any word but a function word is it)
+        cue = (m.group("cue") or "").lower().replace("\t", " ") if m is not None else ""
+        given = cue in ("goes by", "aka", "a.k.a.") and v not in FUNCTION_WORDS and v not in _NEVER and len(v) >= 3 \
+            and (classify(v) != C or cue == "goes by")  # ("goes by ace": a person goes by a name, whatever else it spells)
+        if short or given and no_title or v in first and len(v) >= 3 and classify(v) != C and no_title:
             # "son [william] (will) [bui]", "[william strand] (goes by bill)": a given name in parentheses after the name
             out.append(Candidate(m.start("v"), m.end("v"), "NAME", "evidence:nickname", 0.9))
         for m in (_QUOTED_AFTER_RE.match(text, e), _QUOTED_BEFORE_RE.search(text, max(0, s - 48), s)):
@@ -2993,6 +2997,11 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 # a name that is also a word only after a cue of living there ("lives in canton", "moved to dover";
                 # not "pain in temple", "assist to bath")
                 or tj.cls == A and (pair in PLACE_CUES or person_in) and zipf(tj.low) < 4.8
+            ) or (
+                # a town that is a clinical word too, right after a cue of living and closing the clause ("lives in
+                # apex.", "moved from mobile, al"): no finding lives there
+                tj.low in place_set and tj.cls == C and pair in PLACE_CUES and j == k and tj.low not in _BODY_AND_CARE_TOWNS
+                and tj.low not in _CLINICAL_NOT_TOWNS and _CLAUSE_END_AFTER_RE.match(text, tj.e) is not None
             )
             strong_venue = pair in VENUE_PAIRS or pair in PLACE_CUES or low in _PREFER
             title_u = tj.cls == U and tj.case == "mixed" and tj.raw[:1].isupper() and not tj.raw.isupper()
@@ -3827,6 +3836,11 @@ _TOWN_SERVICES = frozenset("fire police rescue pd fd".split())  # ("lowell pd": 
 _AT_SIGN_BEFORE_RE = re.compile(r"(?:^|[\s(])@[ \t]{0,2}$")
 #: Towns named by a body site or a care activity: after "in"/"to" in a note they are those ("PAIN IN TEMPLE", "assist to bath").
 _BODY_AND_CARE_TOWNS = frozenset("temple temples bath".split())
+#: Listed towns whose names are clinical words or abbreviations a cue of living may still precede ("lives in [a]
+#: male [body]", "son in ica"): never read as the town.
+_CLINICAL_NOT_TOWNS = frozenset("male man oral osh poa ica fbg central".split())
+#: A clause's end right after a word: punctuation, a line's end.
+_CLAUSE_END_AFTER_RE = re.compile(r"[ \t]*(?:[.,;:)]|$|\n)")
 #: Words after a town's known name that say it is one and leave themselves in the text: "a Worcester resident",
 #: "per Canton EMS", "Dorchester native" (only a name the place list knows: "nursing home resident" stays).
 _TOWN_OF = frozenset("resident residents native natives ems ambulance".split())

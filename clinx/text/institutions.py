@@ -1651,6 +1651,11 @@ def at_names_of_institutions(text: str, cands: list[Candidate]) -> list[Candidat
 #: ("Facility: The Arbors", "at The Willows"), or in a line of capitals ("THE MEADOWS AT CEDAR RIDGE").
 _ARTICLE_BEFORE_RE = re.compile(r"(?:(?<=[ \t(,;:\-])|^)(?:The|THE)[ \t]$", re.MULTILINE)
 _SENTENCE_END_BEFORE_RE = re.compile(r"(?:^|[.!?][ \t]{1,2})$", re.MULTILINE)
+#: A small "the" before an institution named by a plural of landscape ("at the [oaks]", "resided at the [willows at
+#: westfield]"): the tune annotators mark it inside such a name more often than not.
+_LOWER_ARTICLE_BEFORE_RE = re.compile(r"(?:(?<=[ \t(,;:\-])|^)the[ \t]$", re.MULTILINE)
+_PLURAL_TOPONYMS = frozenset(
+    "oaks willows meadows pines birches palms elms maples arbors gardens commons terraces estates woods heights glens".split())
 
 
 def articles_of_institutions(text: str, cands: list[Candidate]) -> list[Candidate]:
@@ -1663,7 +1668,11 @@ def articles_of_institutions(text: str, cands: list[Candidate]) -> list[Candidat
             continue
         m = _ARTICLE_BEFORE_RE.search(text, max(0, c.start - 5), c.start)
         if m is None:
-            continue
+            m = _LOWER_ARTICLE_BEFORE_RE.search(text, max(0, c.start - 5), c.start)
+            first = _WORD.match(text, c.start)
+            if m is None or first is None or first.group().lower() not in _PLURAL_TOPONYMS or not text[c.start : c.end].islower():
+                continue  # (a small "the" only before a plural of landscape, which names the place with it, in a name
+                # written in small letters: "the oaks"; "went to the Arbors" capitalises the name alone)
         if m.group().startswith("The") and _SENTENCE_END_BEFORE_RE.search(text, max(0, m.start() - 3), m.start()):
             continue
         out.append(Candidate(m.start(), c.end, "HOSPITAL", "rule:institution_article", 0.85))

@@ -217,7 +217,10 @@ def _dictation_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
 
 
 #: Relatives after whose word an age over 89 may follow, in parentheses or after their name ("husband (97)", "wife Ana, 93,").
-_RELATIVES = r"(?:husband|wife|mother|mom|mum|father|dad|sister|brother|aunt|uncle|grandmother|grandfather|spouse|partner)"
+_RELATIVES = (r"(?:husband|wife|mother|mom|mum|father|dad|sister|brother|aunt|uncle|grandmother|grandfather|spouse|partner"
+              # ("paternal gm nora alive, 91", "great-aunt (94)": a pedigree's short forms and the older generations)
+              r"|grandma|grandpa|gm|gf|gma|gpa|mgm|pgm|mgf|pgf|great-grandmother|great-grandfather|great-aunt|great-uncle"
+              r"|stepmother|stepfather|mother-in-law|father-in-law)")
 #: The kinds of military unit that follow an ordinal ("3rd battalion", "1ST CAVALRY DIVISION", "362nd engineer company").
 #: A bare "division" is not one ("4th division of ward"); after a unit's kind it closes the name ("1st Cavalry Division").
 _MILITARY_UNIT = (r"(?:battalion|brigade|infantry|airborne|marines|cavalry|regiment|squadron|fleet|armou?red"
@@ -227,12 +230,19 @@ _MILITARY_GATE_RE = re.compile(r"battalion|brigade|division|infantry|airborne|ma
                                r"|artillery|rangers|company|wing")
 
 
+#: Words after a relative's name that say the relative lives ("paternal gm nora alive, 91").
+_STILL_LIVING = frozenset("alive living".split())
+
+
 def _relative_name_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """The age after a relative's name ("husband Joe, 92,"), unless the words before the comma are everyday or
     clinical words ("wife checked glucose, 95.", a reading)."""
     from clinx.text.lexicons import FUNCTION_WORDS, first_names, is_clinical_term, zipf
 
-    for w in m.group("name").split():
+    words = (m.group("name") or "").split()
+    if len(words) > 1 and words[-1].lower() in _STILL_LIVING:
+        words = words[:-1]  # ("gm nora alive, 91": the word that says the relative lives is no part of the name)
+    for w in words:
         low = w.lower()
         if low in FUNCTION_WORDS or is_clinical_term(low) or zipf(low) >= 4.0 and low not in first_names():
             return None
@@ -976,18 +986,39 @@ friends family nurse nurses provider providers member members customer whom read
 
 def _salutation_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """The greeted person's name unless it is a generic word or starts with a title (name_title takes those)."""
-    from clinx.text.evidence import TITLES
+    from clinx.text.evidence import ROLES, TITLES
+    from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term
 
-    words = [w.lower().strip("'’") for w in m.group("v").split()]
+    g = "w" if m.group("low") else "v"
+    words = [w.lower().strip("'’") for w in m.group(g).split()]
     if words[0] in TITLES or words[0] in _SALUTATION_GENERIC or any(w in _SALUTATION_GENERIC for w in words):
         return None
-    return m.span("v")
+    if g == "w" and any(w in FUNCTION_WORDS or w in ROLES or is_clinical_term(w) and not m.group("title") for w in words):
+        return None  # ("hi there,", "dear doctor,", "hi team:": no one's name in small letters; after a title any word is
+        # the name, "dear ms hill,")
+    return m.span(g)
 
 
 #: What every British postcode above holds: a blank, a digit and two capitals closing a word ("M33 5BW").
 _UK_INWARD_GATE_RE = re.compile(r"[ \t]\d[A-Z]{2}\b")
 #: What every Canadian postal code holds: a letter and a digit, a blank, a digit, a letter and a digit.
 _CA_POSTCODE_GATE_RE = re.compile(r"[a-z][ \t]\d[a-z]\d")
+
+
+def _university_short_form_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """A university's short form ("Stockton U", "U of M"), unless the words before "U" are clinical (a drug's name
+    before its units: "Glargine U", "Regular U"), a function word, a title or a role, or the line is in one case."""
+    from clinx.text.evidence import ROLES, TITLES, line_case_at
+    from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term, places, zipf
+
+    if line_case_at(text, m.start()) != "mixed":
+        return None
+    words = [w.lower() for w in m.group("v").split()[:-1]] if not m.group("v").startswith("U ") else []
+    if any(w in FUNCTION_WORDS or w in TITLES or w in ROLES or is_clinical_term(w) for w in words):
+        return None
+    if words and not (words[-1] in places() or zipf(words[-1]) < 4.0):
+        return None  # ("Give Regular U per scale": an everyday word before units; a university's is a town's or a rare word)
+    return m.span("v")
 
 
 _IN_HOUSE_GATE_RE = re.compile(r"\d-\d{4}")
@@ -1046,6 +1077,15 @@ def _advocacy_organisation_ok(m: re.Match, text: str) -> tuple[int, int] | None:
 
 
 EXTRA_RECOGNIZERS: list[Recognizer] = [
+    # "match @ Stockton U", "Merrimont U SHS", "sophomore at U of M": a university by its short form, a name's
+    # capitalised word before a lone "U" in a mixed-case line ("10 U insulin", "Lantus U-100" are units), or "U of" and
+    # a capitalised word
+    Recognizer(
+        "university_short_form",
+        r"(?<![\w.-])(?P<v>(?:[A-Z][a-z'’]+[ \t]){1,2}U|U[ \t]of[ \t][A-Z][A-Za-z'’]*)(?![\w/-]|\.[A-Za-z])",
+        "HOSPITAL", 0.85, validator=_university_short_form_ok,
+        gate=lambda t, low: " U" in t or "U of " in t,
+    ),
     # "Undiagnosed Diseases Network", "OXALOSIS & HYPEROXALURIA FOUNDATION", "Sickle Cell Association": a patients'
     # organisation named by its disease or its cause, which no lexicon lists (the listed ones it repeats)
     Recognizer(
@@ -1157,7 +1197,8 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     # "husband Joe, 92, at home", "MOTHER ROSA DIAZ, 101,": an age over 89 set off by commas after a relative's name
     Recognizer(
         "age_after_relative_name",
-        r"(?i)\b" + _RELATIVES + r"[ \t]{1,2}(?P<name>[a-z][a-z'’-]*(?:[ \t][a-z][a-z'’-]*){0,2}),[ \t]{1,2}(?P<v>9\d|1[01]\d)"
+        # ("FATHER DECEASED; MOTHER, 91, RESIDES AT ...": or right after the relative's word)
+        r"(?i)\b" + _RELATIVES + r"(?:[ \t]{1,2}(?P<name>[a-z][a-z'’-]*(?:[ \t][a-z][a-z'’-]*){0,2}))?,[ \t]{1,2}(?P<v>9\d|1[01]\d)"
         r"(?=[ \t]*(?:[,;)]|\.(?!\d)|$|y/?o\b|yrs?\b|years?\b))",
         "AGE", 0.85, validator=_relative_name_ok, gate=lambda t, low: ", 9" in t or ", 1" in t,
     ),
@@ -1209,7 +1250,11 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     # name_title's; "Dear Colleague", "Dear Sir/Madam" greet no one in particular)
     Recognizer(
         "salutation_name",
-        r"(?m)^[ \t]*(?:Dear|DEAR|Hi|HI|Hello|HELLO)[ \t]+(?P<v>[A-Z][A-Za-z'’-]+(?:[ \t][A-Z][A-Za-z'’-]+){0,2})[ \t]*(?:,|:|[ \t]-[ \t]|$)",
+        # ("dear ms hill,", "hi grace,": in a note typed in small letters the greeting is too, the comma closing it; the
+        # title before the name is the greeting's)
+        r"(?m)^[ \t]*(?:Dear|DEAR|Hi|HI|Hello|HELLO|(?P<low>dear|hi|hello))[ \t]+"
+        r"(?(low)(?P<title>(?:mr|mrs|ms|miss|dr|prof|rev)\.?[ \t]+)?(?P<w>[a-z][a-z'’-]+(?:[ \t][a-z][a-z'’-]+){0,2})[ \t]*[,:]"
+        r"|(?P<v>[A-Z][A-Za-z'’-]+(?:[ \t][A-Z][A-Za-z'’-]+){0,2})[ \t]*(?:,|:|[ \t]-[ \t]|$))",
         "NAME", 0.85, validator=_salutation_ok, gate=lambda t, low: "dear " in low or "hi " in low or "hello " in low,
     ),
     # "SONOGRAPHER: KM / DB", "Scribe: JT": initials in a field for the staff who did the work, closing the line (one

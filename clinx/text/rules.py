@@ -80,7 +80,7 @@ from clinx.text.institutions import (
     names_no_institution,
     repeated_institution_words,
 )
-from clinx.text.lexicons import AMBIGUOUS_NAMES, first_names, fold, is_clinical_term, last_names, ordinary_words
+from clinx.text.lexicons import AMBIGUOUS_NAMES, first_names, fold, is_clinical_term, last_names, ordinary_words, word_places
 from clinx.text.word_towns import find_branch_towns, find_quarters, find_word_towns
 from clinx.text.institution_patterns import (
     complete_institution_lists,
@@ -269,6 +269,9 @@ ID_CUES: list[tuple[str, str]] = [
         # digits or more after the word ("subject to change", "rx 2 wks" are none); a pharmacy's prescription number
         # without the "#" in its own form, six digits or more and a two-digit fill ("Rx 4471120-05")
         r"subj(?:ect)?(?=\s{0,3}(?:#|(?i:no\.?|num(?:ber)?))?\s{0,2}[:#]?\s{0,2}[A-Za-z]{0,3}\d[\d-]{2})|rx(?=\s{0,2}#\s{0,2}[A-Za-z]{0,3}\d[\d-]{2}|\s{1,2}\d{6,}-\d{2}\b)|"
+        # a court's, a jail's and an interpreter's numbers ("docket 2285cr00617", "bkg 2024-8831", "inmate # QN-4471",
+        # "cause # 24-1-00912-32", "LanguageLine interp 48213"; "interp by phone" holds no number)
+        r"docket|booking|bkg|inmate|cause(?=\s{0,2}#)|interp(?:reter)?(?=\s{0,3}(?:id|#|no\.?)?\s{0,2}[:#]?\s{0,2}\d{4})|"
         r"badge|shield(?=\s{0,3}#?\s{0,2}\d{3})|batch(?=\s{0,3}[:#]?\s{0,2}[A-Za-z]{0,4}\d)|key|lot|claim|conf|confirmation|auth|authorization|authorisation|incident|ticket|tracking|ref|reference|"
         # a national health number's name, the last four of a social security number, an ambulance run's number
         # ("OHIP 4821-663-901-KT", "LAST4 4471", "RUN# 24-0817"; a run of fluid has no "#"), a trauma activation's number
@@ -518,7 +521,7 @@ _CUE_START_WORDS = sorted(
         provider prescriber registration gmc nmc shield batch
         post key lot claim conf confirmation auth authorization authorisation incident ticket tracking ref reference bleep
         ohip hcn hicn nhi trauma lic hosp medicare medicaid mbi last last4 run sn s/n icn edipi clia access door gate keysafe lockbox collar urn ur
-        group grp subj subject rx""".split()
+        group grp subj subject rx docket booking bkg inmate cause interp interpreter""".split()
     ),
     key=lambda w: (-len(w), w),
 )
@@ -1633,7 +1636,7 @@ class RuleRecognizer:
         cands.extend(openers_of_institutions(text, cands))
         if any(c.category == "HOSPITAL" for c in cands):
             # (after the institutions are complete: "queens medical center imaging, honolulu")
-            cands.extend(_towns_after_institutions(text, cands))
+            cands.extend(towns_after_institutions(text, cands))
         cands = drop_state_and_country_parts(text, cands)
         cands.extend(date_modifiers(text, cands))  # "late [Sept]": the word that narrows a date goes with it
         cands.extend(date_range_ends(text, cands))  # "[Oct 2]-6": and the last day of its range
@@ -1646,8 +1649,9 @@ class RuleRecognizer:
 
 
 _TOWN_AFTER_RE = re.compile(
-    # after a comma, a dash or a blank ("Geisinger Medical Center Danville", "ST. LUKE'S FAMILY MEDICINE - BOISE")
-    r"(?:['’]s)?(?:,|[ \t]-|[ \t]–)?[ \t]{1,2}((?:[A-Z][a-z]{2,20}|[A-Z]{3,21}|[a-z]{3,21})(?:[ \t](?:[A-Z][a-z]{2,20}|[A-Z]{3,21}|[a-z]{3,21}))?)(?![\w'’-])"
+    # after a comma, a dash or a blank ("Geisinger Medical Center Danville", "ST. LUKE'S FAMILY MEDICINE - BOISE"), or in
+    # parentheses ("st. luke's (bethlehem) prior to transfer")
+    r"(?:['’]s)?(?:,|[ \t]-|[ \t]–)?(?:[ \t]{1,2}|[ \t]?\()((?:[A-Z][a-z]{2,20}|[A-Z]{3,21}|[a-z]{3,21})(?:[ \t](?:[A-Z][a-z]{2,20}|[A-Z]{3,21}|[a-z]{3,21}))?)(?![\w'’-])"
 )
 
 
@@ -1666,27 +1670,40 @@ def _town_alone_after(text: str, words: str, pos: int) -> bool:
     return cls in (N, U) or cls == W and zipf(first.lower()) < 3.8  # ("lahey neurology burlington"; not "NORMAL")
 
 
-def _towns_after_institutions(text: str, cands: list[Candidate]) -> list[Candidate]:
-    """The town after an institution ("Lahey Hospital & Medical Center, Burlington"), even one that is an everyday word.
+def towns_after_institutions(text: str, cands: list[Candidate]) -> list[Candidate]:
+    """The town after an institution ("Lahey Hospital & Medical Center, Burlington"), even one that is an everyday word,
+    or after a street ("(brownsboro rd, louisville)"); L1 reads its own candidates, L2 its own and L1's placeholders.
 
-    Only a name from the places lexicon, capitalised or in a one-case line, right after the comma that follows the
-    institution ("LAHEY HOSPITAL & MEDICAL CENTER, BURLINGTON").
+    A name from the places lexicon, capitalised or in a one-case line, right after the comma, the dash or the opening
+    parenthesis that follows the institution ("LAHEY HOSPITAL & MEDICAL CENTER, BURLINGTON", "st. luke's
+    (bethlehem)"); a town named by a word ("RAIGMORE HOSPITAL, INVERNESS", "[HOSPITAL], BETHEL   TO:") only in
+    capitals or capitalised, closing its clause.
     """
-    from clinx.text.evidence import STATE_NAMES, US_STATES, _lex
+    from clinx.text.evidence import STATE_NAMES, STREET_SUFFIXES, US_STATES, _lex, line_case_at
 
     place_set = _lex()[4]
     out = []
     for c in cands:
-        if c.category != "HOSPITAL":
+        if c.category == "LOCATION":
+            last = text[c.start : c.end].lower().rstrip(".").rsplit(None, 1)[-1:]
+            if not last or last[0] not in STREET_SUFFIXES and last[0] not in _STREET_ABBREVIATIONS:
+                continue
+        elif c.category != "HOSPITAL":
             continue
         m = _TOWN_AFTER_RE.match(text, c.end)
         if m is None:
             continue
         words = m.group(1)
-        joined = not text[c.end : m.start(1)].strip(" \t'’s")
+        gap = text[c.end : m.start(1)].strip(" \t'’s")
+        joined = not gap
         if joined and not _town_alone_after(text, words, m.start(1)):
             continue  # (no comma or dash between them: only a capitalised town, or in one case a word that is no word)
         if words.lower() in place_set:
+            out.append(Candidate(m.start(1), m.end(1), "LOCATION", "rule:town_after_institution", 0.85))
+        elif gap in (",", "(") and " ".join(words.lower().split()) in word_places() and words.lower() not in STATE_NAMES \
+                and (words.isupper() or words.istitle() and line_case_at(text, m.start(1)) == "mixed") \
+                and _CLAUSE_END_RE.match(text, m.end(1)):
+            # ("RAIGMORE HOSPITAL, INVERNESS", "Harney District Hospital, Burns."; not "at MGH, normal exam")
             out.append(Candidate(m.start(1), m.end(1), "LOCATION", "rule:town_after_institution", 0.85))
         elif " " in words or "\t" in words:
             first, second = re.split(r"[ \t]", words)[:2]
@@ -1695,6 +1712,12 @@ def _towns_after_institutions(text: str, cands: list[Candidate]) -> list[Candida
                                                or second.lower() in STATE_NAMES):
                 out.append(Candidate(m.start(1), m.start(1) + len(first), "LOCATION", "rule:town_after_institution", 0.85))
     return out
+
+
+#: Street words a street's span may close on, written short ("brownsboro rd", "w 130th st").
+_STREET_ABBREVIATIONS = frozenset("st ave av rd blvd ter ln pkwy cir hwy tpke dr".split())
+#: A clause's end after a town: punctuation, two blanks (a header's next field), a line's end, or a word of moving on.
+_CLAUSE_END_RE = re.compile(r"[ \t]*(?:$|\n|[).;,]|[ \t]{2}|[ \t]+(?i:to|prior|via|for|on|at)\b)")
 
 
 _CREDENTIAL_TAIL_RE = re.compile(r",?\s{1,2}(?:MD|M\.D\.?|PhD|DO|RN|NP|PA-C|md|rn|np)\.?$")

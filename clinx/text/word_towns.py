@@ -209,42 +209,4 @@ def find_branch_towns(text: str) -> list[Candidate]:
     return out
 
 
-#: A found institution's town after it: a comma, an opening parenthesis or a dash, then one to three words of a
-#: town closing the clause ("RAIGMORE HOSPITAL, INVERNESS", "st. luke's (bethlehem) prior to", "kroger pharmacy
-#: (brownsboro rd, louisville)", "[HOSPITAL], BETHEL   TO:").
-_TOWN_AFTER_INSTITUTION_RE = re.compile(
-    r"(?:,[ \t]{1,2}|[ \t]\(|[ \t]-[ \t])(?P<town>[A-Za-z][A-Za-z'’.-]*(?:[ \t][A-Za-z][A-Za-z'’.-]*){0,2}?)"
-    r"(?=[ \t]*(?:$|\n|[).;,]|[ \t]{2}|[ \t]+(?i:to|prior|via|for|on|at)\b))",
-    re.MULTILINE,
-)
-
-
-_STREET_ABBREVIATIONS = frozenset("st ave av rd blvd ter ln pkwy cir hwy tpke dr".split())
-
-
-def towns_after_institutions(text: str, cands: list[Candidate]) -> list[Candidate]:
-    """The town written right after an institution or a street that ``cands`` found ("[Raigmore Hospital],
-    [Inverness]", "[st. luke's] ([bethlehem])"): a listed town, or a word town in capitals or capitalised in a
-    mixed-case line; never a state, a clinical word or an everyday word in a line of small letters."""
-    out: list[Candidate] = []
-    listed, towns = places(), word_places()
-    for c in cands:
-        last = text[c.start : c.end].lower().rstrip(".").rsplit(None, 1)[-1:] if c.category == "LOCATION" else []
-        if not (c.category == "HOSPITAL" or last and (last[0] in _E.STREET_SUFFIXES or last[0] in _STREET_ABBREVIATIONS)):
-            continue
-        m = _TOWN_AFTER_INSTITUTION_RE.match(text, c.end)
-        if m is None:
-            continue
-        town = m.group("town").rstrip(".")
-        key = _key(town.split())
-        if key in _E.STATE_NAMES or _E.classify(key.split()[0]) == _E.C:
-            continue
-        if key not in listed:
-            mixed = _E.line_case_at(text, m.start("town")) == "mixed"
-            if key not in towns or (not all(w[:1].isupper() for w in town.split()) if mixed else town.islower()):
-                continue  # ("at mgh, normal exam"; a word town only capitalised, or in a line of capitals)
-        out.append(Candidate(m.start("town"), m.start("town") + len(town), "LOCATION", "rule:town_after_institution", 0.85))
-    return out
-
-
-__all__ = ["find_branch_towns", "find_quarters", "find_word_towns", "towns_after_institutions"]
+__all__ = ["find_branch_towns", "find_quarters", "find_word_towns"]
