@@ -54,6 +54,7 @@ from clinx.text.lexicons import (
     hospitals,
     is_clinical_term,
     last_names,
+    nicknames,
     ordinary_words,
     organisation_names,
     places,
@@ -504,6 +505,12 @@ def find_nicknames(text: str) -> list[Candidate]:
         if m.group("cue") is None and any(w in FUNCTION_WORDS or w in _NEVER for w in words):
             continue  # (after a naming cue the quotes hold the name whatever its words: "known as 'big will'")
         out.append(Candidate(m.start("v"), m.end("v"), "NAME", "evidence:nickname", 0.9))
+    if "(" in text:
+        short_forms = nicknames()
+        for m in _SHORT_FORM_AFTER_GIVEN_RE.finditer(text):
+            if m.group("v").lower() in short_forms.get(fold(m.group("given")), ()):
+                out.append(Candidate(m.start("v"), m.end("v"), "NAME", "evidence:nickname", 0.9))
+                # ("MARGARET (PEG)", "william (will)": the given name's own short form, whatever else it spells)
     for m in _NICKNAME_AFTER_NAME_RE.finditer(text):
         before, words = m.group("name").lower(), m.group("v").lower().split()
         if (before in first or before in last) and classify(before) in (N, A) \
@@ -512,6 +519,8 @@ def find_nicknames(text: str) -> list[Candidate]:
     return out
 
 
+#: A word in parentheses right after a given name ("MARGARET (PEG)"): its short form when the nickname table says so.
+_SHORT_FORM_AFTER_GIVEN_RE = re.compile(r"(?<![\w'’-])(?P<given>[A-Za-z]{3,12})[ \t]\((?P<v>[A-Za-z]{2,8})\)")
 #: A name in parentheses right after a found name, alone or after "goes by" ("[william] (will) [bui]", "(goes by bill)").
 _PAREN_NICKNAME_AFTER_RE = re.compile(r"[ \t]\((?:(?P<cue>(?i:goes[ \t]by|aka|a\.k\.a\.|called|prefers))[ \t])?(?P<v>[A-Za-z][a-z'’-]{1,14}|[A-Z]{2,15})\)")
 #: A nickname in quotes right after a found name, in parentheses or not ("[NAME] (\"Ben\")"), or right before one
@@ -1743,7 +1752,7 @@ _COMM_PREPS = frozenset("to for with".split())
 _ABBREV_CUES = frozenset("pt dtr dau sis bro mgr attn re".split())
 
 
-_FIELD_LABELS = frozenset("name patient pt re ref attn client participant".split())
+_FIELD_LABELS = frozenset("name patient pt re ref attn client participant veteran soldier member resident proband".split())
 #: Field labels whose value may be a topic as well as a person ("RE: DISCHARGE PLANNING", "Re: Pavla Novak"): a
 #: clinical word or a lone everyday word after them opens no name.
 _TOPIC_LABELS = frozenset("re ref".split())

@@ -115,6 +115,16 @@ def first_names() -> frozenset[str]:
         | _GIVEN_NAMES_SPELLED_AS_WORDS
 
 
+@lru_cache(maxsize=1)
+def nicknames() -> dict[str, frozenset[str]]:
+    """Given name -> the common short forms it goes by (``nicknames.txt``: "margaret" -> peg, maggie, ...)."""
+    out = {}
+    for line in _lines("nicknames.txt"):
+        name, _, forms = line.partition("\t")
+        out[name] = frozenset(forms.split())
+    return out
+
+
 def derives_words(low: str) -> bool:
     """Does everyday English derive words from ``low`` ("harm" -> "harmed", "harmful"; "oral" -> "orally";
     "tone" -> "toned")?

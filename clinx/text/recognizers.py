@@ -223,11 +223,12 @@ _RELATIVES = (r"(?:husband|wife|mother|mom|mum|father|dad|sister|brother|aunt|un
               r"|stepmother|stepfather|mother-in-law|father-in-law)")
 #: The kinds of military unit that follow an ordinal ("3rd battalion", "1ST CAVALRY DIVISION", "362nd engineer company").
 #: A bare "division" is not one ("4th division of ward"); after a unit's kind it closes the name ("1st Cavalry Division").
+#: (and their short forms: "3rd bct", "2ND BN", "1st Cav", "4th bde")
 _MILITARY_UNIT = (r"(?:battalion|brigade|infantry|airborne|marines|cavalry|regiment|squadron|fleet|armou?red"
-                  r"|artillery|rangers|(?:engineer|mp|signal|support|transportation)[ \t]company|(?:air|fighter|airlift)[ \t]wing)"
-                  r"(?:[ \t](?:division|brigade|regiment|battalion|group))?")
+                  r"|artillery|rangers|bn|bde|bct|sbct|cav|(?:engineer|mp|signal|support|transportation)[ \t]company"
+                  r"|(?:air|fighter|airlift)[ \t]wing)(?:[ \t](?:division|brigade|regiment|battalion|group))?")
 _MILITARY_GATE_RE = re.compile(r"battalion|brigade|division|infantry|airborne|marines|cavalry|regiment|squadron|fleet|armou?red"
-                               r"|artillery|rangers|company|wing")
+                               r"|artillery|rangers|company|wing|\d(?:st|nd|rd|th)[ \t](?:bn|bde|bct|sbct|cav)\b|\d-\d{1,3}[ \t]")
 
 
 #: Words after a relative's name that say the relative lives ("paternal gm nora alive, 91").
@@ -598,14 +599,15 @@ def _dash_signature_ok(m: re.Match, text: str) -> tuple[int, int] | None:
 
 
 def _cosigner_ok(m: re.Match, text: str) -> tuple[int, int] | None:
-    """Initials after a signer's credential and a slash, unless they are a credential, a role or a word ("RN / NP",
-    "PT/OT", "MD / and")."""
+    """Initials after a signer's credential and a slash, or before a slash and the other signer, unless they are a
+    credential, a role, a department's letters, a word or a clinical abbreviation of three letters ("RN / NP", "PT/OT",
+    "MD / and", "UR / CM NOTE", "Dr. Smith / ICU"; two letters sign even where they spell one: "MD PGY-3 / SL")."""
     from clinx.text.evidence import CREDENTIALS, ROLES
-    from clinx.text.lexicons import FUNCTION_WORDS, zipf
+    from clinx.text.lexicons import FUNCTION_WORDS, is_clinical_term, zipf
 
     letters = m.group("v").lower()
-    if letters in CREDENTIALS or letters in ROLES or letters in FUNCTION_WORDS or letters in ("ot", "pt", "sn", "cm", "pta") \
-            or zipf(letters) >= 5.0:
+    if letters in CREDENTIALS or letters in ROLES or letters in FUNCTION_WORDS or letters in ("ot", "pt", "sn", "cm", "pta", "ur") \
+            or zipf(letters) >= 5.0 or len(letters) == 3 and is_clinical_term(letters):
         return None
     return m.span("v")
 
@@ -1205,8 +1207,11 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     # "served with 3rd battalion, 7th marines", "82nd Airborne", "362ND ENGINEER COMPANY": a military unit by its number
     Recognizer(
         "military_unit",
-        r"(?i)(?<![\w/-])(?P<v>\d{1,3}(?:st|nd|rd|th)[ \t](?:[a-z]+[ \t]){0,2}" + _MILITARY_UNIT
-        + r"(?:,[ \t]\d{1,3}(?:st|nd|rd|th)[ \t](?:[a-z]+[ \t])?" + _MILITARY_UNIT + r")?)(?![\w-])",
+        # ("2ND BN 8TH MARINES": the battalion and its regiment with no comma between; "2-17 FIELD ARTILLERY", "1-2 SBCT":
+        # a battalion and its regiment written with a hyphen before the arm, its short form in capitals only)
+        r"(?i)(?<![\w/-])(?P<v>(?:\d{1,3}(?:st|nd|rd|th)[ \t](?:[a-z]+[ \t]){0,2}" + _MILITARY_UNIT
+        + r"(?:,?[ \t]\d{1,3}(?:st|nd|rd|th)[ \t](?:[a-z]+[ \t])?" + _MILITARY_UNIT + r")?"
+        r"|\d{1,2}-\d{1,3}[ \t](?:field[ \t]artillery|infantry|cavalry|armou?r|aviation|(?-i:SBCT|BCT|IN|AR|FA|CAV))))(?![\w-])",
         "HOSPITAL", 0.85, gate=lambda t, low: _MILITARY_GATE_RE.search(low) is not None,
     ),
     # "eircode t12 x4kp", "Cork, T12 X4KP": an Irish postcode, its routing key and four characters of letters and digits
@@ -1473,8 +1478,21 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
     Recognizer(
         "cosigner_initials",
         # ("-- [NAME], LADC I / mf": a counsellor's licence and its grade)
-        r"(?im)\b(?:rn|lpn|np|md|pa-c|dpt|pt|ot|otr/l|slp|rd|msw|lcsw|licsw|rrt|cna|ladc(?:[ \t]i{1,2})?|lmhc|lpc|lmft|cadc)\.?[ \t]?/[ \t]?(?P<v>[a-z]{2,3})"
-        r"(?=(?:,?[ \t](?:rn|lpn|np|md|pa|pta|cota|spt|sn|student|cna|ma))?[ \t]*$)",
+        # ("D. MOSKOWITZ, MD PGY-3 / SL", "Dr. Halvorsen / KB MA", "T. ABERNATHY, MD / LN, LISW", "Dr. Sorensen / kd (MS3)": a
+        # trainee's year or a placeholder's name before the slash, a role or a parenthesis after the initials; a word
+        # that says what the second signer did may come first, "/ reviewed AY", "/ DICT. LD")
+        r"(?im)(?:\b(?:rn|lpn|np|md|do|pa-c|dpt|pt|ot|otr/l|slp|rd|msw|lcsw|licsw|lisw|rrt|cna|dpm|pharmd|phd|ladc(?:[ \t]i{1,2})?|lmhc|lpc"
+        r"|lmft|cadc|pgy-?\d)\.?|\[NAME\]|\bdr\.?[ \t]+(?:[a-z]\.[ \t]?)?[a-z][a-z'’-]+)[ \t]?/[ \t]?(?:(?:reviewed|dict\.?|cc|scribe)[ \t])?(?P<v>[a-z]{2,3})"
+        r"(?=(?:,?[ \t](?:rn|lpn|np|md|pa|pta|cota|spt|sn|student|cna|ma|pct|lisw|lcsw|scribe)|[ \t]\((?:ms[1-4]|pgy-?\d|scribe|student)\))?[ \t]*$)",
+        "NAME", 0.85, validator=_cosigner_ok, gate=lambda t, low: "/" in t,
+    ),
+    # "-- kh/palliative np", "—BF / Dr. Sandoval-Hu", "gk, pgy-2 / dr sampson", "NV / Ravi Sundaram, MD": a signer's
+    # initials opening a signature's line before a slash and a doctor, a role or a signer's name and credential
+    Recognizer(
+        "initials_before_signer",
+        r"(?im)^[ \t]*(?:-{1,2}|—|–)?[ \t]?(?P<v>[a-z]{2,3})(?:,[ \t]?(?:pgy-?\d|ms[1-4]))?[ \t]?/[ \t]?"
+        r"(?=dr\.?[ \t]|(?:(?:palliative|charge|case|night|day|triage)[ \t])?(?:rn|np|md|pa|cm|sw|lcsw)\b"
+        r"|(?-i:[A-Z][a-z]+[ \t][A-Z][a-z'’-]+),[ \t]?(?:md|do|np|pa|rn)\b)",
         "NAME", 0.85, validator=_cosigner_ok, gate=lambda t, low: "/" in t,
     ),
     # "... cap refill <3 sec.\njb": two or three letters alone on the note's last line are its writer's initials

@@ -269,9 +269,10 @@ ID_CUES: list[tuple[str, str]] = [
         # digits or more after the word ("subject to change", "rx 2 wks" are none); a pharmacy's prescription number
         # without the "#" in its own form, six digits or more and a two-digit fill ("Rx 4471120-05")
         r"subj(?:ect)?(?=\s{0,3}(?:#|(?i:no\.?|num(?:ber)?))?\s{0,2}[:#]?\s{0,2}[A-Za-z]{0,3}\d[\d-]{2})|rx(?=\s{0,2}#\s{0,2}[A-Za-z]{0,3}\d[\d-]{2}|\s{1,2}\d{6,}-\d{2}\b)|"
-        # a court's, a jail's and an interpreter's numbers ("docket 2285cr00617", "bkg 2024-8831", "inmate # QN-4471",
+        # a court's, a jail's, a veteran's claim file's and an interpreter's numbers ("docket 2285cr00617", "bkg 2024-8831",
+        # "inmate # QN-4471", "c-file 27 448 901",
         # "cause # 24-1-00912-32", "LanguageLine interp 48213"; "interp by phone" holds no number)
-        r"docket|booking|bkg|inmate|cause(?=\s{0,2}#)|interp(?:reter)?(?=\s{0,3}(?:id|#|no\.?)?\s{0,2}[:#]?\s{0,2}\d{4})|"
+        r"docket|booking|bkg|inmate|c-file|cause(?=\s{0,2}#)|interp(?:reter)?(?=\s{0,3}(?:id|#|no\.?)?\s{0,2}[:#]?\s{0,2}\d{4})|"
         r"badge|shield(?=\s{0,3}#?\s{0,2}\d{3})|batch(?=\s{0,3}[:#]?\s{0,2}[A-Za-z]{0,4}\d)|key|lot|claim|conf|confirmation|auth|authorization|authorisation|incident|ticket|tracking|ref|reference|"
         # a national health number's name, the last four of a social security number, an ambulance run's number
         # ("OHIP 4821-663-901-KT", "LAST4 4471", "RUN# 24-0817"; a run of fluid has no "#"), a trauma activation's number
@@ -521,7 +522,7 @@ _CUE_START_WORDS = sorted(
         provider prescriber registration gmc nmc shield batch
         post key lot claim conf confirmation auth authorization authorisation incident ticket tracking ref reference bleep
         ohip hcn hicn nhi trauma lic hosp medicare medicaid mbi last last4 run sn s/n icn edipi clia access door gate keysafe lockbox collar urn ur
-        group grp subj subject rx docket booking bkg inmate cause interp interpreter""".split()
+        group grp subj subject rx docket booking bkg inmate cause interp interpreter c-file""".split()
     ),
     key=lambda w: (-len(w), w),
 )
@@ -1540,6 +1541,10 @@ class RuleRecognizer:
                     continue  # ("BY PHONE AT 0410": a phone's number has no such prefix; other rules read what follows)
                 if pre is not None and pre.group(1).lower() in _NOT_VALUE_PREFIXES:
                     s = pre.end()  # ("Medicaid ID 1002...", "acct NO 5512": a word before the value)
+                if e - s <= 2 and text[s:e].isdigit() and name != "cue_phone":
+                    g = _DIGIT_GROUPS_AFTER_RE.match(text, e)
+                    if g is not None and g.group().count(" ") + g.group().count("\t") >= 2:
+                        e = g.end()  # ("CLAIM # 31 092 558", "c-file 27 448 901": a number in groups opening with two digits)
                 if CLINICAL_CODE_RE.fullmatch(text, s, e) or e - s <= 2 and text[s:e].isdigit():
                     continue  # ("VISIT #6", "dose #2": a count, no identifier)
                 if name == "cue_phone" and e - s == 4 and CLOCK_RE.fullmatch(text, s, e) \

@@ -142,3 +142,73 @@ def test_a_university_by_its_short_form_is_removed(text, value):
 )
 def test_units_written_u_are_kept(text):
     assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("pt seen and examined.\n-- T. ABERNATHY, MD / LN, LISW", "LN"),
+        ("flu #2 in 4 wks.\nDr. Halvorsen / KB MA", "KB"),
+        ("rtc 3 mo w/ labs.\n-- dr e. rosenblum / ap", "ap"),
+        ("family notified.\n-- kh/palliative np", "kh"),
+        ("labs ordered.\nNV / Ravi Sundaram, MD", "NV"),
+    ],
+    ids=["after_credential_before_credential", "after_doctor_before_role", "after_lower_doctor", "before_role",
+         "before_signer_and_credential"],
+)
+def test_a_second_signers_initials_beside_a_slash_are_removed(text, value):
+    assert value not in _l2(text).split("\n")[-1]
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("UR / CM NOTE 01/11\nPT stable.", "UR / CM NOTE"), ("plan: PT/OT eval, IV/PO abx.", "PT/OT"), ("RN/MD aware of BP.", "RN/MD")],
+    ids=["department_header", "disciplines_and_routes", "roles"],
+)
+def test_letters_beside_a_slash_that_sign_nothing_are_kept(text, kept):
+    assert kept in _l2(text)
+
+
+def test_a_given_names_own_short_form_in_parentheses_is_removed_even_when_it_spells_a_procedure():
+    assert "PEG" not in _l2("PT: O'BRIEN, MARGARET (PEG)  RM 2W-18\nDX: L MCA CVA")
+
+
+def test_a_procedure_in_parentheses_after_another_word_is_kept():
+    assert "(PEG)" in _l2("Nutrition: tube feeds via gastrostomy (PEG) at 50 mL/h.")
+
+
+def test_the_nickname_table_pairs_given_names_with_their_short_forms():
+    from clinx.text.lexicons import nicknames
+
+    table = nicknames()
+    assert "peg" in table["margaret"] and "will" in table["william"] and "peg" not in table.get("john", ())
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("sponsor: ssg j. song, 3rd bct, 101st airborne", "3rd bct"),
+        ("USMC 2006-2014, 2ND BN 8TH MARINES, then reserve", "2ND BN"),
+        ("ARMY 13B 2003-2011, 2-17 FIELD ARTILLERY, noise exposure", "2-17 FIELD ARTILLERY"),
+    ],
+    ids=["brigade_combat_team", "battalion_and_regiment", "hyphenated_battalion"],
+)
+def test_a_military_unit_by_its_short_form_is_removed(text, value):
+    assert value not in _l2(text)
+
+
+def test_a_dose_range_before_in_is_kept():
+    assert "take 1-2 in am" in _l2("take 1-2 in am as needed for pain.")
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [("VETERAN: T. HALE   CLAIM # 31 092 558", "092"), ("veteran: m. bell   c-file 27 448 901", "448")],
+    ids=["claim_in_groups", "claim_file"],
+)
+def test_a_number_in_groups_after_its_cue_is_removed(text, value):
+    assert value not in _l2(text)
+
+
+def test_a_count_after_a_cue_is_kept():
+    assert "VISIT #6" in _l2("VISIT #6 today, dose #2 given.")
