@@ -399,6 +399,8 @@ _GENERIC_WORDS = SERVICES | CARE_WORDS | GENERIC_BEFORE_HEAD | HOSPITAL_HEADS | 
     "mail-order mail specialty "
     # what a hospital's bank keeps ("blood bank notified", "milk bank donor milk")
     "blood milk tissue sperm eye "
+    # where a person comes from, said as a kind of place ("wants to go back to hometown")
+    "hometown homeland "
     "catholic baptist methodist lutheran episcopal presbyterian orthodox jewish christian".split()) | WORKPLACE_KINDS
 # (kinds of workplace: "works at the warehouse nights", "the plant")
 #: When something happens, never part of a name ("works at the warehouse nights", "Quest pickup today").
