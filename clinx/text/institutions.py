@@ -1598,6 +1598,8 @@ def join_institution_parts(text: str, cands: list[Candidate], *, with_and: bool 
 
 #: The kinds of care an "at home" service closes ("Sutter Care at Home", "MAINEHEALTH CARE AT HOME", "ontario health at
 #: home"): every tune note that writes one marks "at home" inside the name.
+#: "The" in any letter case right before an "X at Y" name ("at the [glen at lafayette]").
+_ANY_ARTICLE_BEFORE_RE = re.compile(r"(?:(?<=[ \t(,;:\-])|^)(?:the|The|THE)[ \t]$", re.MULTILINE)
 _AT_HOME_AFTER_RE = re.compile(r"(?<=care|Care|CARE|alth|ALTH|pice|PICE|ital|ITAL)[ \t]+(?:at|AT|At)[ \t]+(?:home|Home|HOME)\b")
 #: The part of an "X at Y" name before "at" and a found institution or place ("The Willows at [Bayshore]", "THE
 #: ESTATES AT [ROSEVILLE]", "Wound Care Center at [Providence Park]"): "The" and one or two capitalised words, or, in a
@@ -1626,9 +1628,9 @@ def at_names_of_institutions(text: str, cands: list[Candidate]) -> list[Candidat
         if home is not None:
             out.append(Candidate(c.start, home.end(), "HOSPITAL", "rule:institution_at_name", 0.85))
         if c.category == "HOSPITAL" and " at " in text[c.start : c.end].lower():
-            m = re.search(r"(?:(?<=[ \t(,;:\-])|^)(?:the|The|THE)[ \t]$", text[max(0, c.start - 5) : c.start], re.MULTILINE)
+            m = _ANY_ARTICLE_BEFORE_RE.search(text, max(0, c.start - 5), c.start)
             if m is not None:
-                out.append(Candidate(c.start - 4, c.end, "HOSPITAL", "rule:institution_at_name", 0.85))
+                out.append(Candidate(m.start(), c.end, "HOSPITAL", "rule:institution_at_name", 0.85))
                 continue
         m = _AT_NAME_BEFORE_RE.search(text, max(0, c.start - 60), c.start)
         if m is None:
