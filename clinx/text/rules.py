@@ -1691,8 +1691,8 @@ def towns_after_institutions(text: str, cands: list[Candidate]) -> list[Candidat
     for c in cands:
         if c.category == "LOCATION":
             last = text[c.start : c.end].lower().rstrip(".").rsplit(None, 1)[-1:]
-            if not last or last[0] not in STREET_SUFFIXES and last[0] not in _STREET_ABBREVIATIONS:
-                continue
+            if not last or last[0] not in STREET_SUFFIXES:
+                continue  # (a street's span closes on its street word, long or short: "brownsboro rd")
         elif c.category != "HOSPITAL":
             continue
         m = _TOWN_AFTER_RE.match(text, c.end)
@@ -1707,7 +1707,7 @@ def towns_after_institutions(text: str, cands: list[Candidate]) -> list[Candidat
             out.append(Candidate(m.start(1), m.end(1), "LOCATION", "rule:town_after_institution", 0.85))
         elif gap in (",", "(") and " ".join(words.lower().split()) in word_places() and words.lower() not in STATE_NAMES \
                 and (words.isupper() or words.istitle() and line_case_at(text, m.start(1)) == "mixed") \
-                and _CLAUSE_END_RE.match(text, m.end(1)):
+                and _TOWN_CLAUSE_END_RE.match(text, m.end(1)):
             # ("RAIGMORE HOSPITAL, INVERNESS", "Harney District Hospital, Burns."; not "at MGH, normal exam")
             out.append(Candidate(m.start(1), m.end(1), "LOCATION", "rule:town_after_institution", 0.85))
         elif " " in words or "\t" in words:
@@ -1719,10 +1719,8 @@ def towns_after_institutions(text: str, cands: list[Candidate]) -> list[Candidat
     return out
 
 
-#: Street words a street's span may close on, written short ("brownsboro rd", "w 130th st").
-_STREET_ABBREVIATIONS = frozenset("st ave av rd blvd ter ln pkwy cir hwy tpke dr".split())
 #: A clause's end after a town: punctuation, two blanks (a header's next field), a line's end, or a word of moving on.
-_CLAUSE_END_RE = re.compile(r"[ \t]*(?:$|\n|[).;,]|[ \t]{2}|[ \t]+(?i:to|prior|via|for|on|at)\b)")
+_TOWN_CLAUSE_END_RE = re.compile(r"[ \t]*(?:$|\n|[).;,]|[ \t]{2}|[ \t]+(?i:to|prior|via|for|on|at)\b)")
 
 
 _CREDENTIAL_TAIL_RE = re.compile(r",?\s{1,2}(?:MD|M\.D\.?|PhD|DO|RN|NP|PA-C|md|rn|np)\.?$")
