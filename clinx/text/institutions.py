@@ -1653,9 +1653,8 @@ def at_names_of_institutions(text: str, cands: list[Candidate]) -> list[Candidat
 #: ("Facility: The Arbors", "at The Willows"), or in a line of capitals ("THE MEADOWS AT CEDAR RIDGE").
 _ARTICLE_BEFORE_RE = re.compile(r"(?:(?<=[ \t(,;:\-])|^)(?:The|THE)[ \t]$", re.MULTILINE)
 _SENTENCE_END_BEFORE_RE = re.compile(r"(?:^|[.!?][ \t]{1,2})$", re.MULTILINE)
-#: A small "the" before an institution named by a plural of landscape ("at the [oaks]", "resided at the [willows at
-#: westfield]"): the tune annotators mark it inside such a name more often than not.
-_LOWER_ARTICLE_BEFORE_RE = re.compile(r"(?:(?<=[ \t(,;:\-])|^)the[ \t]$", re.MULTILINE)
+#: Plurals of landscape that name a place with a small "the" before them ("at the [oaks]", "resided at the [willows at
+#: westfield]"): the tune annotators mark that "the" inside such a name more often than not.
 _PLURAL_TOPONYMS = frozenset(
     "oaks willows meadows pines birches palms elms maples arbors gardens commons terraces estates woods heights glens".split())
 
@@ -1670,7 +1669,7 @@ def articles_of_institutions(text: str, cands: list[Candidate]) -> list[Candidat
             continue
         m = _ARTICLE_BEFORE_RE.search(text, max(0, c.start - 5), c.start)
         if m is None:
-            m = _LOWER_ARTICLE_BEFORE_RE.search(text, max(0, c.start - 5), c.start)
+            m = _ANY_ARTICLE_BEFORE_RE.search(text, max(0, c.start - 5), c.start)  # (no capital one there: a small "the")
             first = _WORD.match(text, c.start)
             if m is None or first is None or first.group().lower() not in _PLURAL_TOPONYMS or not text[c.start : c.end].islower():
                 continue  # (a small "the" only before a plural of landscape, which names the place with it, in a name

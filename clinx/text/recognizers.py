@@ -1057,7 +1057,7 @@ def _advocacy_organisation_ok(m: re.Match, text: str) -> tuple[int, int] | None:
         low = w.group().lower().strip("'’")
         if low in ("and", "of", "for") and kept:
             continue
-        if low in FUNCTION_WORDS or low in TITLES or low in ROLES or low.endswith(("'s", "’s")) and kept == 0 and low[:-2] in ROLES:
+        if low in FUNCTION_WORDS or low in TITLES or low in ROLES:
             start, kept = w.end(), 0
             while start < m.end("v") and text[start] in " \t&":
                 start += 1
