@@ -73,21 +73,21 @@ def test_a_model_trained_on_notes_tags_the_pattern_it_learned(tmp_path):
 
 
 class _FixedTagger:
-    """A stand-in for the CRFsuite tagger: fixed tags, every marginal 1.0 (tests the gate alone)."""
+    """A stand-in for the CRFsuite tagger: fixed tags, every marginal ``sure`` (tests the gate alone)."""
 
-    def __init__(self, tags):
-        self.tags = tags
+    def __init__(self, tags, sure=1.0):
+        self.tags, self.sure = tags, sure
 
     def tag(self, _features):
         return list(self.tags)
 
     def marginal(self, _label, _i):
-        return 1.0
+        return self.sure
 
 
-def _gated(text: str, tags: list[str]) -> list[tuple[str, str]]:
+def _gated(text: str, tags: list[str], sure: float = 1.0) -> list[tuple[str, str]]:
     ner = crf.CrfNer.__new__(crf.CrfNer)
-    ner.tagger, ner.min_marginal, ner.identity = _FixedTagger(tags), 0.5, "crf-test"
+    ner.tagger, ner.min_marginal, ner.identity = _FixedTagger(tags, sure), 0.5, "crf-test"
     ner.lower_tagger = ner.upper_tagger = ner.tagger
     assert len(crf.tokens(text)) == len(tags)
     return [(text[c.start : c.end], c.category) for c in ner.find(text)]
@@ -99,15 +99,17 @@ def test_gate_trims_roles_and_possessives_and_drops_pairs_and_roles():
     assert _gated("Dr. Thorne's service", ["O", "O", "B-NAME", "O"]) == [("Thorne", "NAME")]
     # (but a plural's possessive closing an institution's name is the name's: "[HOSPITAL]'S" would leave a letter)
     assert _gated("TO CITY CHILDREN'S AT 1018", ["O", "B-HOSPITAL", "I-HOSPITAL", "O", "O"]) == [("CITY CHILDREN'S", "HOSPITAL")]
-    assert _gated("seen at Baystate's ED", ["O", "O", "B-HOSPITAL", "O"]) == [("Baystate", "HOSPITAL")]
+    # (an institution's possessive is its name's: "Kessler's", "Tony's"; the writers end 401 institutions so, and 1 not)
+    assert _gated("seen at Baystate's ED", ["O", "O", "B-HOSPITAL", "O"]) == [("Baystate's", "HOSPITAL")]
     # a span that ends with a role names nobody; a word joined by a slash is a header pair
     assert _gated("reviewed by Attending Physician", ["O", "O", "B-HOSPITAL", "I-HOSPITAL"]) == []
     assert _gated("Cor/Cardiac RRR", ["B-NAME", "O", "O", "O"]) == []
     # names joined by a slash are names ("covering Okafor/Lin"); a role after a name is trimmed off it
     assert _gated("covering Okafor/Lin", ["O", "B-NAME", "O", "B-NAME"]) == [("Okafor", "NAME"), ("Lin", "NAME")]
     assert _gated("called Okafor RN", ["O", "B-NAME", "I-NAME"]) == [("Okafor", "NAME")]
-    # a NAME made only of everyday words is dropped; an organisation of everyday words is kept
-    assert _gated("met with Broken Glass", ["O", "O", "B-NAME", "I-NAME"]) == []
+    # a NAME made only of everyday words is dropped where the tagger is not sure of it; an organisation of everyday
+    # words is kept
+    assert _gated("met with Broken Glass", ["O", "O", "B-NAME", "I-NAME"], sure=0.8) == []
     assert _gated("daycare at little lambs", ["O", "O", "B-HOSPITAL", "I-HOSPITAL"]) == [("little lambs", "HOSPITAL")]
     # clinical and function words at the edges are trimmed off; a span of them alone is dropped
     assert _gated("seen per the Okafor", ["O", "O", "B-NAME", "I-NAME"]) == [("Okafor", "NAME")]
@@ -118,10 +120,42 @@ def test_gate_keeps_two_words_led_by_a_name_that_is_an_everyday_word_too():
     # two together, the first a name too: a name in any case ("rose hart"); a plain word first stays a word
     assert _gated("met with rose hart", ["O", "O", "B-NAME", "I-NAME"]) == [("rose hart", "NAME")]
     assert _gated("MET WITH ROSE HART", ["O", "O", "B-NAME", "I-NAME"]) == [("ROSE HART", "NAME")]
-    assert _gated("met with Broken Glass", ["O", "O", "B-NAME", "I-NAME"]) == []
+    assert _gated("met with Broken Glass", ["O", "O", "B-NAME", "I-NAME"], sure=0.8) == []
     # one such word alone is the rules' to decide, capitalised or not ("Pt says Grace before meals")
     assert _gated("Pt says Grace before meals.", ["O", "O", "B-NAME", "O", "O", "O"]) == []
-    assert _gated("results phoned to grace", ["O", "O", "O", "B-NAME"]) == []
+    assert _gated("results phoned to grace", ["O", "O", "O", "B-NAME"], sure=0.8) == []
+
+
+def test_gate_keeps_an_everyday_word_the_tagger_is_sure_names_a_person_where_it_closes_its_clause():
+    # sure, and nothing after it that it could be said of: a person ("activities mark;", "charge hope" signing a line)
+    assert _gated("activities mark; nephew seamus", ["O", "B-NAME", "O", "O", "O"]) == [("mark", "NAME")]
+    assert _gated("results phoned, d/w grace", ["O", "O", "O", "O", "O", "O", "B-NAME"]) == [("grace", "NAME")]
+    assert _gated("-- s. delgado rn / charge hope", ["O"] * 8 + ["B-NAME"]) == [("hope", "NAME")]
+    # however sure: a word with a noun or a verb after it, after an article, a number or a modal, is the sentence's
+    for text, tags in [("rn mark site", ["O", "B-NAME", "O"]), ("pt w/ grace period", ["O", "O", "O", "B-NAME", "O"]),
+                       ("worked for a bank", ["O", "O", "O", "B-NAME"]), ("3 cm page", ["O", "O", "B-NAME"]),
+                       ("PT/OT\nwill see", ["O", "O", "O", "O", "B-NAME"]), ("rn will be aware", ["O", "B-NAME", "O", "O"])]:
+        assert _gated(text, tags) == [], text
+    # the tagger less sure: the rules decide
+    assert _gated("activities mark; nephew seamus", ["O", "B-NAME", "O", "O", "O"], sure=0.85) == []
+
+
+def test_gate_keeps_a_sure_name_spelt_like_a_function_word():
+    assert _gated("SIGNED BY AN", ["O", "O", "B-NAME"]) == [("AN", "NAME")]
+    # not a modal before its verb, nor a clinical abbreviation, which lists a diagnosis as often as it signs a line
+    assert _gated("son will call back", ["O", "B-NAME", "O", "O"]) == []
+    assert _gated("plan:\n- DM", ["O"] * 3 + ["B-NAME"]) == []
+    assert _gated("left vm.\n-tb", ["O", "O", "O", "O", "B-NAME"]) == []
+    assert _gated("SIGNED BY AN", ["O", "O", "B-NAME"], sure=0.85) == []
+
+
+def test_gate_keeps_one_everyday_word_the_tagger_is_sure_names_a_place_where_nothing_follows_or_a_kind_word_does():
+    assert _gated("TREATED AT YKHC IN BETHEL.", ["O", "O", "O", "O", "B-LOCATION", "O"])[-1] == ("BETHEL", "LOCATION")
+    assert _gated("REFILLS VIA MERCY PHARMACY", ["O", "O", "B-HOSPITAL", "O"]) == [("MERCY", "HOSPITAL")]
+    # a word going on in its sentence, or in small letters in a line in sentence case, is the word
+    assert _gated("BP AT TARGET ON CURRENT REGIMEN", ["O", "O", "B-HOSPITAL", "O", "O", "O"]) == []
+    assert _gated("Pt seen at mercy.", ["O", "O", "O", "B-HOSPITAL", "O"]) == []
+    assert _gated("REFILLS VIA MERCY PHARMACY", ["O", "O", "B-HOSPITAL", "O"], sure=0.85) == []
 
 
 def test_gate_drops_kinds_of_place_makers_states_history_and_ranges():
