@@ -670,6 +670,21 @@ def _kind_after(text: str, end: int) -> bool:
     return m is not None and _kind(m.group(1)) and _low(m.group(1)) not in FUNCTION_WORDS
 
 
+def _sure_name(text: str, toks: list[tuple[int, int, str]], idx: list[int], least: float) -> bool:
+    """Is the span of tokens ``idx`` a name though its words are everyday ones: the tagger sure of it (:data:`SURE`),
+    each word a name or initials, closing its clause, and no modal before its verb ("activities [mark];", "per
+    [destiny]." but "rn mark site", "PT/OT will see")?"""
+    return least >= SURE and all(_name_or_initials(toks[i][2]) for i in idx) \
+        and _closes_clause(text, toks[idx[0]][0], toks[idx[-1]][1]) and not _modal_before_verb(text, toks[idx[0]])
+
+
+def _sure_place(text: str, tok: tuple[int, int, str], least: float) -> bool:
+    """Is one everyday word a place's or an institution's name: the tagger sure of it, capitalised where its line is in
+    sentence case, and nothing after it but a mark or a kind word ("IN [BETHEL].", "VIA [MERCY] PHARMACY" but "BP AT
+    TARGET ON", "the ward")?"""
+    return least >= SURE and not _word_in_mixed_line(text, tok) and (_closes_clause(text, tok[0], tok[1]) or _kind_after(text, tok[1]))
+
+
 def _word_in_mixed_line(text: str, tok: tuple[int, int, str]) -> bool:
     """Is the token written in small letters in a line in sentence case ("the ward", "lower mercy campus")? There the
     missing capital says it is a word."""
@@ -780,9 +795,8 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
             k += 1
         if run and is_eponym(text, run):
             continue  # "VIRCHOW NODE", "austin flint murmur": a name that names a sign or a thing
-        if cat == "NAME" and (least < SURE or not _closes_clause(text, toks[idx[0]][0], toks[idx[-1]][1])
-                              or _modal_before_verb(text, toks[idx[0]]) or not all(_name_or_initials(toks[i][2]) for i in idx)) \
-                and all(_everyday(toks[i][2], ambiguous=True) for i in idx) and not (len(idx) > 1 and not _everyday(toks[idx[0]][2])):
+        if cat == "NAME" and not _sure_name(text, toks, idx, least) and all(_everyday(toks[i][2], ambiguous=True) for i in idx) \
+                and not (len(idx) > 1 and not _everyday(toks[idx[0]][2])):
             continue  # "pt w/ grace period", "rn mark site", "Pt says Grace before meals": everyday words the rules read
             # in context decide; not where the first is a name too and a second word follows it ("rose hart")
         if cat != "NAME" and all(_generic(toks[i][2]) for i in idx):
@@ -791,8 +805,7 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
             continue  # "patient advocate health care proxy": a person's role, then the kind of care
         if cat != "NAME" and len(idx) > 1 and _low(toks[idx[0]][2]) in _CARE_VERBS and all(_generic(toks[i][2]) for i in idx[1:]):
             continue  # "VNA TO RESUME SERVICES": a verb of arranging care and the kind of care
-        if cat != "NAME" and len(idx) == 1 and (least < SURE or _word_in_mixed_line(text, toks[idx[0]])
-                                                 or not (_closes_clause(text, start, end) or _kind_after(text, end))) and not _proper(toks[idx[0]][2]):
+        if cat != "NAME" and len(idx) == 1 and not _sure_place(text, toks[idx[0]], least) and not _proper(toks[idx[0]][2]):
             continue  # "the Division of Cardiology", "Seen at Two South": one everyday word names no one place
         words = [_low(toks[i][2]) for i in idx if toks[i][2][0].isalpha()]
         if cat == "HOSPITAL" and any(" ".join(words[:k]) in _MAKERS for k in (1, 2, 3)) and not (
