@@ -622,7 +622,7 @@ _BRAND_WORD_BEFORE = frozenset({"in", "a", "an", "the", "on"})
 _ST_SEGMENT_RE = re.compile(r"(?i)st[ \t-]+(?:segments?|elevations?|depressions?|changes?|abnormalit|waves?|flatten|t[ \t/-]?waves?)")
 
 
-#: The word after a modal that is a given name too ("rn will be aware", "WIFE WILL BRING FOOD").
+#: The word right after a token or a span ("rn will [be] aware", "VIA MERCY [PHARMACY]").
 _WORD_AFTER_RE = re.compile(r"[ \t]+([A-Za-z]+)\b")
 
 
@@ -717,8 +717,7 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
             # unsure, the unit after the name is the unit's: "PROVIDENCE PSYCH", and the completion adds the kind words
             # of a name; a time after it is the sentence's: "works at the warehouse nights")
         if not idx and cat == "NAME" and len(whole) == 1 and toks[whole[0]][2].isalpha() and len(toks[whole[0]][2]) > 1 \
-                and sure(whole[0]) >= SURE and not _modal_before_verb(text, toks[whole[0]]) \
-                and _low(toks[whole[0]][2]) in FUNCTION_WORDS and _low(toks[whole[0]][2]) not in _SUBJECT_MODALS:
+                and sure(whole[0]) >= SURE and _low(toks[whole[0]][2]) in FUNCTION_WORDS and _low(toks[whole[0]][2]) not in _SUBJECT_MODALS:
             idx = whole  # "SIGNED BY [AN]", "wife [Li] Na": one word the tagger is sure names a person, though a function
             # word spells it too (not a modal, which the rules read: "son will call"; nor a clinical abbreviation,
             # which signs a line as often as it lists a diagnosis: "-tb", "- DM")

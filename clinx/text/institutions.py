@@ -1596,10 +1596,10 @@ def join_institution_parts(text: str, cands: list[Candidate], *, with_and: bool 
     return out
 
 
-#: The kinds of care an "at home" service closes ("Sutter Care at Home", "MAINEHEALTH CARE AT HOME", "ontario health at
-#: home"): every tune note that writes one marks "at home" inside the name.
 #: "The" in any letter case right before an "X at Y" name ("at the [glen at lafayette]").
 _ANY_ARTICLE_BEFORE_RE = re.compile(r"(?:(?<=[ \t(,;:\-])|^)(?:the|The|THE)[ \t]$", re.MULTILINE)
+#: The kinds of care an "at home" service closes ("Sutter Care at Home", "MAINEHEALTH CARE AT HOME", "ontario health at
+#: home"): every tune note that writes one marks "at home" inside the name.
 _AT_HOME_AFTER_RE = re.compile(r"(?<=care|Care|CARE|alth|ALTH|pice|PICE|ital|ITAL)[ \t]+(?:at|AT|At)[ \t]+(?:home|Home|HOME)\b")
 #: The part of an "X at Y" name before "at" and a found institution or place ("The Willows at [Bayshore]", "THE
 #: ESTATES AT [ROSEVILLE]", "Wound Care Center at [Providence Park]"): "The" and one or two capitalised words, or, in a
