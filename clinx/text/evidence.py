@@ -81,6 +81,8 @@ fiance fiancee spouse friend neighbor neighbour roommate aunt uncle cousin guard
 stepmother stepfather stepmom stepdad step-mom step-dad hcp poa proxy escort ex-partner ex-wife ex-husband ex-boyfriend ex-girlfriend boss coworker co-worker
 fob foc youngest oldest eldest parents grandparents
 great-grandson great-granddaughter great-grandchild great-grandmother great-grandfather great-aunt great-uncle
+half-sister half-brother half-sib step-son step-daughter step-sister step-brother step-mother step-father stepmum step-mum
+grand-daughter grand-son godmother godfather god-mother god-father foster-mom foster-mother foster-dad foster-father foster-parent
 """.split()
 )
 ROLES = frozenset(
@@ -94,6 +96,7 @@ paramedic sonographer technologist scribe medic dispatcher attg worker volunteer
 rns lpns cnas nps
 hha rep member
 cnm lpn lvn aprn fnp dnp nnp cnp pnp whnp pmhnp lcsw cde cdces
+babysitter nanny housekeeper teammate classmate
 emt emt-p emt-b emt-i aemt
 """.split()
 )
@@ -3670,19 +3673,20 @@ def _known_hospitals(text: str, toks: list, lows: list, named: list, add, starts
             t = toks[i]
             cued = i > 0 and lows[i - 1] in _ORG_CUES or i > 1 and (lows[i - 2], lows[i - 1]) in EMPLOYER_PAIRS
             if org:
-                # a chain store ("from walgreens", "works at Stop & Shop"): a venue word first, or a
-                # capitalised name of two words or more in mixed case, or one word that is no English word
-                # ("Walmart + McDonald's", "COSTCO", "cigna denied"); never a word or abbreviation on its own ("CVS: RRR")
-                # (a listed name of three words or more, or of two with a name or an unknown word among them, in any
-                # case: "PORTLAND PUBLIC SCHOOLS", "aids project worcester")
+                # a chain store ("from walgreens", "works at Stop & Shop"): a venue word first, or a listed name of
+                # two words or more in any case ("FALL AT WORK (HOME DEPOT, MERIDEN)", "behind circle k": no phrase
+                # of everyday words is listed that notes write as a phrase, but for the few of _PHRASE_LIKE_ORGS,
+                # which need a venue word, a capital in mixed case or an ampersand), or one word that is no English
+                # word ("Walmart + McDonald's", "COSTCO", "cigna denied"); never a word or abbreviation on its own
+                # ("CVS: RRR")
                 if key in _EVERYDAY_BRANDS and not _everyday_brand_here(lows, i):
                     break
                 brand = j == i + 1 and (_brand_word(key, t) or key in _EVERYDAY_BRANDS)
                 # (words a listed name joins with an ampersand, in any case: "stop & shop", "barnes & noble"; prose
                 # writes "and")
                 amp = j > i + 1 and any("&" in _gap(text, toks[m - 1], toks[m]) for m in range(i + 1, j))
-                if cued or amp or j > i + 1 and t.case == "mixed" and t.raw[:1].isupper() or brand \
-                        or j > i + 2 or j == i + 2 and (toks[i].cls in (N, U) or toks[i + 1].cls in (N, U)):
+                phrase = key in _PHRASE_LIKE_ORGS and not (amp or t.case == "mixed" and t.raw[:1].isupper())
+                if cued or brand or j > i + 1 and not phrase:
                     add(i, j, "HOSPITAL", "evidence:organisation", 0.9)
                     _branch_street(text, toks, lows, j, named, add)
                 break
@@ -3699,6 +3703,13 @@ def _known_hospitals(text: str, toks: list, lows: list, named: list, add, starts
             break
 
 
+#: Listed names of two everyday words that notes also write as a phrase ("eat whole foods", "change healthcare proxy",
+#: "direct relief of pain"): a venue word, a capital in mixed case or an ampersand makes them the company.
+_PHRASE_LIKE_ORGS = frozenset({
+    "whole foods", "whole food", "change healthcare", "direct relief", "labor ready", "option care", "community serving",
+    "employer holding", "employers holdings", "color health", "bright health", "exact science", "exact sciences",
+    "healthy blue", "network blue", "smart recovery", "celebrate recovery", "life storage", "public storage",
+})
 #: One-word organisation names that are abbreviations of something else too: a venue word must come first.
 _CUED_ONLY_ORGS = frozenset("cvs bjs ups".split())
 #: Everyday words that notes write alone for the health company ("quest 12/18", "kaiser covers home draws"): listed in

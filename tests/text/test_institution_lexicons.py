@@ -139,3 +139,31 @@ def test_a_person_whose_name_a_system_bears_goes_whole_at_l1(text, gone):
 def test_listed_organisations_of_several_words(text, gone, kept):
     out = _out(text)
     assert all(g not in out for g in gone) and all(k in out for k in kept), out
+
+
+@pytest.mark.parametrize(
+    "text,gone,kept",
+    [
+        ("CLINICAL HX: 64 YO M FALL AT WORK (HOME DEPOT, MERIDEN), STRUCK HEAD", ["HOME DEPOT"], ["FALL AT WORK", "STRUCK HEAD"]),
+        ("- sleeping in truck behind circle k on van buren st ~3 mo", ["circle k"], ["sleeping in truck"]),
+        ("ASSAULTED IN PARKING LOT OF FAMILY DOLLAR ON GRATIOT AVE", ["FAMILY DOLLAR"], ["PARKING LOT"]),
+    ],
+    ids=["caps_two_everyday_words_in_brackets", "lower_two_words_after_a_preposition", "caps_two_words_after_of"],
+)
+def test_a_listed_name_of_two_everyday_words_goes_in_any_case(text, gone, kept):
+    # a listed name of two everyday words is no phrase notes write for anything else: no venue word is needed
+    out = _out(text)
+    assert all(g not in out for g in gone) and all(k in out for k in kept), out
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("advised to eat whole foods and less salt", "whole foods"),
+        ("PROVIDES DIRECT RELIEF OF PAIN", "DIRECT RELIEF"),
+        ("pt is not labor ready per ob", "labor ready"),
+    ],
+    ids=["diet_advice", "caps_relief_of_pain", "obstetric_readiness"],
+)
+def test_a_listed_name_that_is_also_a_phrase_needs_a_venue_word(text, kept):
+    assert kept in _out(text)

@@ -664,6 +664,21 @@ def test_a_step_parents_modal_stays():
 
 @pytest.mark.parametrize(
     "text,gone",
+    [("half-sister joy (22) adhd", "joy"), ("step-son hunter is at bedside", "hunter"), ("grand-daughter faith visits daily", "faith"),
+     ("godmother summer is hcp", "summer"), ("teammate dj dx hsv 1/6", "dj"), ("babysitter joy (16) picks him up", "joy")],
+    ids=["half_sibling", "hyphenated_step_child", "hyphenated_grandchild", "godparent", "teammate", "babysitter"],
+)
+def test_a_hyphenated_relatives_or_a_helpers_given_name_that_is_a_word_goes(text, gone):
+    # the prefixes of kinship ("half-", "step-", "grand-", "god-", "foster-") hyphenated, and people around a child
+    assert f" {gone} " not in f" {_out(text)} "
+
+
+def test_a_half_siblings_modal_stays():
+    assert "will call" in _out("half-brother will call back")
+
+
+@pytest.mark.parametrize(
+    "text,gone",
     [("TRANSPORT: MISSION AIR, REPORT GIVEN TO FLIGHT RN", "MISSION"), ("TRANSPORT: AIR LINK FIXED WING, ETA 1 HR", "LINK"),
      ("ADM 8/4 FROM EL PASO VIA AIR CARE 1 AFTER OSH", "CARE 1")],
     ids=["name_before_air", "name_after_air_before_aircraft", "name_and_number_after_a_cue"],
