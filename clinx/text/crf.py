@@ -108,7 +108,8 @@ from pathlib import Path
 
 from clinx.text.base import PLACEHOLDER_RE, Candidate, check_text
 from clinx.text.evidence import (
-    CARE_WORDS, CREDENTIALS, is_eponym, GENERIC_BEFORE_HEAD, HOSPITAL_HEADS, OCCUPATIONS, RELATIONS, ROLES, SERVICES, TITLES, A, C, W, classify,
+    CARE_WORDS, CREDENTIALS, is_eponym, GENERIC_BEFORE_HEAD, HOSPITAL_HEADS, LABELS, OCCUPATIONS, RELATIONS, ROLES, SERVICES, TITLES, A, C, W,
+    classify,
 )
 from clinx.text.evidence import (
     _DETERMINERS, _EVERYDAY_BRANDS, _MODALS, _PREDICATE_ADJECTIVES, _SUBJECT_MODALS, STREET_SUFFIXES, US_STATES, WORKPLACE_KINDS, _progressive, only_states,
@@ -382,6 +383,8 @@ def _junk(w: str) -> bool:
 
 #: Words for people by role, title or relation: never the last word of a name or an organisation.
 _PERSON_WORDS = ROLES | OCCUPATIONS | TITLES | RELATIONS | CREDENTIALS
+#: Words a person's name follows: a role, a relative's word, a title, or a label ("by", "per", "pt").
+_PERSON_CUES = _PERSON_WORDS | LABELS
 
 
 def _low(w: str) -> str:
@@ -675,7 +678,39 @@ def _sure_name(text: str, toks: list[tuple[int, int, str]], idx: list[int], leas
     each word a name or initials, closing its clause, and no modal before its verb ("activities [mark];", "per
     [destiny]." but "rn mark site", "PT/OT will see")?"""
     return least >= SURE and all(_name_or_initials(toks[i][2]) for i in idx) \
-        and _closes_clause(text, toks[idx[0]][0], toks[idx[-1]][1]) and not _modal_before_verb(text, toks[idx[0]])
+        and (_closes_clause(text, toks[idx[0]][0], toks[idx[-1]][1])
+             or _person_cue_before(text, toks[idx[0]][0]) and _goes_on_from_a_name(text, toks[idx[-1]][1])) \
+        and not _modal_before_verb(text, toks[idx[0]])
+
+
+#: The word right before a span, and a colon after it if any ("client: [destiny]", "CNA [PAGE] W/ MUSIC").
+_CUE_BEFORE_RE = re.compile(r"([A-Za-z][A-Za-z-]*)(?::)?[ \t]+$")
+
+
+#: The word right after a span, or "w/" ("CNA [PAGE] W/ MUSIC").
+_NEXT_WORD_RE = re.compile(r"[ \t]+((?i:w/o?)(?![A-Za-z])|&|[A-Za-z]+\b)")
+
+
+def _goes_on_from_a_name(text: str, end: int) -> bool:
+    """Does what follows a span at ``end`` go on from a person's name: a mark, a function word but "to" and "for", "w/",
+    "&", an adjective said of a person or a verb in the past ("CNA [PAGE] W/ MUSIC", "per [rose] he lands", "rn [lark]
+    aware", "PT [HUNTER] AMBULATED"), not a noun or a credential the word is said of ("rn mark site", "RN PAGE MD") nor
+    "to" or "for" ("hope to transition", "sw hope for placement")?"""
+    if _CLAUSE_CLOSE_RE.match(text, end):
+        return True
+    m = _NEXT_WORD_RE.match(text, end)
+    if m is None:
+        return False
+    w = m.group(1).lower()
+    return w.startswith("w/") or w == "&" or w in FUNCTION_WORDS and w not in ("to", "for") or w in _PREDICATE_ADJECTIVES \
+        or len(w) > 4 and w.endswith("ed")
+
+
+def _person_cue_before(text: str, start: int) -> bool:
+    """Is the word right before ``start`` a person's role, a relative's word or a label a name follows ("CNA [PAGE] W/
+    MUSIC", "daughter [hope] down the aisle", "eval by [sunny] from our rehab team")?"""
+    m = _CUE_BEFORE_RE.search(text, max(0, start - 24), start)
+    return m is not None and _low(m.group(1)) in _PERSON_CUES
 
 
 def _sure_place(text: str, tok: tuple[int, int, str], least: float) -> bool:

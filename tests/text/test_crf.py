@@ -140,6 +140,19 @@ def test_gate_keeps_an_everyday_word_the_tagger_is_sure_names_a_person_where_it_
     assert _gated("activities mark; nephew seamus", ["O", "B-NAME", "O", "O", "O"], sure=0.85) == []
 
 
+def test_gate_keeps_an_everyday_word_the_tagger_is_sure_names_a_person_after_a_persons_word():
+    # sure, after a role, a relative's word or a label, and before what goes on from a name (a function word, "w/", an
+    # adjective said of a person, a verb in the past): a person though the clause goes on
+    assert _gated("REDIRECTED BY CNA PAGE W/ MUSIC", ["O", "O", "O", "B-NAME", "O", "O", "O"]) == [("PAGE", "NAME")]
+    assert _gated("bed held by intake worker faith until 1500", ["O"] * 5 + ["B-NAME", "O", "O"]) == [("faith", "NAME")]
+    assert _gated("PT HUNTER AMBULATED 60 FT", ["O", "B-NAME", "O", "O", "O"]) == [("HUNTER", "NAME")]
+    # not before a noun or a credential it is said of, nor before "to" or "for"; not where the tagger is less sure
+    for text, tags in [("RN PAGE MD IF HR>120", ["O", "B-NAME", "O", "O", "O", "O", "O"]), ("sw hope for placement", ["O", "B-NAME", "O", "O"]),
+                       ("daughter hope to visit", ["O", "B-NAME", "O", "O"]), ("rn mark site", ["O", "B-NAME", "O"])]:
+        assert _gated(text, tags) == [], text
+    assert _gated("PT HUNTER AMBULATED 60 FT", ["O", "B-NAME", "O", "O", "O"], sure=0.85) == []
+
+
 def test_gate_keeps_a_sure_name_spelt_like_a_function_word():
     assert _gated("SIGNED BY AN", ["O", "O", "B-NAME"]) == [("AN", "NAME")]
     # not a modal before its verb, nor a clinical abbreviation, which lists a diagnosis as often as it signs a line
