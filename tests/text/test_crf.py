@@ -153,6 +153,15 @@ def test_gate_keeps_an_everyday_word_the_tagger_is_sure_names_a_person_after_a_p
     assert _gated("PT HUNTER AMBULATED 60 FT", ["O", "B-NAME", "O", "O", "O"], sure=0.85) == []
 
 
+def test_gate_keeps_a_sure_name_spelt_like_a_modal_or_a_clinical_word_where_a_name_stands():
+    # a nickname in quotes closing its clause; a clinical word after a relative's word, going on as a name does
+    assert _gated('client: willard pruitt ("will"), id 44', ["O"] * 6 + ["B-NAME"] + ["O"] * 5) == [("will", "NAME")]
+    assert _gated("mother-in-law ama at bedside", ["O", "B-NAME", "O", "O"]) == [("ama", "NAME")]
+    # a clinical word closing a list's line is a diagnosis as often as a signature; a modal before its verb is the modal
+    assert _gated("PMH:\n- DM", ["O", "O", "O", "B-NAME"]) == []
+    assert _gated("mom will take him", ["O", "B-NAME", "O", "O"]) == []
+
+
 def test_gate_keeps_a_sure_name_spelt_like_a_function_word():
     assert _gated("SIGNED BY AN", ["O", "O", "B-NAME"]) == [("AN", "NAME")]
     # not a modal before its verb, nor a clinical abbreviation, which lists a diagnosis as often as it signs a line
