@@ -649,13 +649,16 @@ def _closes_clause(text: str, start: int, end: int) -> bool:
     """Does the span ``[start, end)`` close its clause, with no determiner before it ("CNA [SUNNY] ASSISTED" goes on;
     "activities [mark];", "charge [hope]" at a line's end, "-- [kb], ms" close theirs; "worked for a [bank]" has an
     article)? A word there is said of no verb or noun after it ("rn mark site", "grace period", "hope to wean")."""
-    if not _CLAUSE_CLOSE_RE.match(text, end):
-        return False
+    return _CLAUSE_CLOSE_RE.match(text, end) is not None and _no_word_against_before(text, start)
+
+
+def _no_word_against_before(text: str, start: int) -> bool:
+    """Is the word before ``start`` none that makes the next an everyday word: no determiner, number, modal or "to",
+    nor a unit or another clinical word ("worked for a bank", "3 cm page", "Seen at Two South"; a role is a person's)?"""
     prev = _PREV_WORD_RE.search(text, max(0, start - 16), start)
     if prev is None:
         return True
     low = prev.group(1).lower()
-    # (nor after a number, a unit or another clinical word: "3 cm page", "Seen at Two South"; a role is a person's)
     return low not in _DETERMINERS and low not in _NUMBER_WORDS and low not in _SUBJECT_MODALS and low != "to" \
         and not (classify(low) == C and low not in _PERSON_WORDS and low not in FUNCTION_WORDS)
 
@@ -717,7 +720,28 @@ def _sure_place(text: str, tok: tuple[int, int, str], least: float) -> bool:
     """Is one everyday word a place's or an institution's name: the tagger sure of it, capitalised where its line is in
     sentence case, and nothing after it but a mark or a kind word ("IN [BETHEL].", "VIA [MERCY] PHARMACY" but "BP AT
     TARGET ON", "the ward")?"""
-    return least >= SURE and not _word_in_mixed_line(text, tok) and (_closes_clause(text, tok[0], tok[1]) or _kind_after(text, tok[1]))
+    return least >= SURE and not _word_in_mixed_line(text, tok) \
+        and (_closes_clause(text, tok[0], tok[1]) or _kind_after(text, tok[1]) or _goes_on_from_a_place(text, tok[0], tok[1]))
+
+
+#: What may follow a place's name in the sentence going on: a bracket, a number, "w/" or "&".
+_AFTER_A_PLACE_RE = re.compile(r"[ \t]*(?:\(|\d)|[ \t]+(?:(?i:w/)|&)")
+#: Words a sentence goes on with after a place's name: where, when, with whom, why ("ADMITTED [MERCY] THEN",
+#: "TRANSFERRED FROM [REGIONS] W/", "in [hope] where"); not "on", "that", "of", which go on from a word as often ("BP AT
+#: TARGET ON CURRENT REGIMEN", "lives in hope that", "at peak of").
+_AFTER_A_PLACE_WORDS = frozenset("in for after before since until till then via with re where from by and or".split())
+
+
+def _goes_on_from_a_place(text: str, start: int, end: int) -> bool:
+    """Does the sentence go on from a place's name ``[start, end)`` with a bracket, a number, "w/", "&" or a word of
+    :data:`_AFTER_A_PLACE_WORDS`, with no word before it that makes it an everyday word ("AT [BRIDGES] (WILLIAMSON)", "AT
+    [THRESHOLDS] 2020", "at [uh] in 2 wks" but "Seen at Two South for tele", "at rush hour", "peak times")?"""
+    if not _no_word_against_before(text, start):
+        return False
+    if _AFTER_A_PLACE_RE.match(text, end):
+        return True
+    m = _WORD_AFTER_RE.match(text, end)
+    return m is not None and m.group(1).lower() in _AFTER_A_PLACE_WORDS
 
 
 def _word_in_mixed_line(text: str, tok: tuple[int, int, str]) -> bool:

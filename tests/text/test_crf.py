@@ -180,6 +180,18 @@ def test_gate_keeps_one_everyday_word_the_tagger_is_sure_names_a_place_where_not
     assert _gated("REFILLS VIA MERCY PHARMACY", ["O", "O", "B-HOSPITAL", "O"], sure=0.85) == []
 
 
+def test_gate_keeps_one_everyday_word_the_tagger_is_sure_names_a_place_where_the_sentence_goes_on_from_a_place():
+    # where, when, with what: a bracket, a number, "w/", "then", "in", "for"
+    assert _gated("TRANSFERRED FROM REGIONS W/ STEMI", ["O", "O", "B-HOSPITAL", "O", "O", "O"]) == [("REGIONS", "HOSPITAL")]
+    assert _gated("PULM REHAB AT BRIDGES (WILLIAMSON)", ["O", "O", "O", "B-HOSPITAL", "O", "O", "O"])[0] == ("BRIDGES", "HOSPITAL")
+    assert _gated("PRIOR TX AT THRESHOLDS 2020", ["O", "O", "O", "B-HOSPITAL", "O"]) == [("THRESHOLDS", "HOSPITAL")]
+    # not before "on", "that" or a noun it is said of, nor after a number ("Two South")
+    for text, tags in [("BP AT TARGET ON CURRENT REGIMEN", ["O", "O", "B-HOSPITAL", "O", "O", "O"]),
+                       ("lives in hope that things improve", ["O", "O", "B-LOCATION", "O", "O", "O"]),
+                       ("subway at rush hour", ["O", "O", "B-HOSPITAL", "O"]), ("Seen at Two South for tele", ["O", "O", "O", "B-HOSPITAL", "O", "O"])]:
+        assert _gated(text, tags) == [], text
+
+
 def test_gate_drops_kinds_of_place_makers_states_history_and_ranges():
     # one everyday word is no one place; a known place alone is ("Dorchester", an everyday word too)
     assert _gated("the Division of Cardiology", ["O", "B-HOSPITAL", "O", "O"]) == []
