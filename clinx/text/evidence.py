@@ -80,9 +80,9 @@ niece nephew grandson granddaughter grandmother grandfather grandma grandpa gran
 fiance fiancee spouse friend neighbor neighbour roommate aunt uncle cousin guardian stepson stepdaughter
 stepmother stepfather stepmom stepdad step-mom step-dad hcp poa proxy escort ex-partner ex-wife ex-husband ex-boyfriend ex-girlfriend boss coworker co-worker
 fob foc youngest oldest eldest parents grandparents
-great-grandson great-granddaughter great-grandchild great-grandmother great-grandfather great-aunt great-uncle
+great-grandson great-granddaughter great-grandchild great-grandmother great-grandfather great-aunt great-uncle great-niece great-nephew
 half-sister half-brother half-sib step-son step-daughter step-sister step-brother step-mother step-father stepmum step-mum
-grand-daughter grand-son godmother godfather god-mother god-father foster-mom foster-mother foster-dad foster-father foster-parent
+grand-daughter grand-son grand-niece grand-nephew godmother godfather god-mother god-father foster-mom foster-mother foster-dad foster-father foster-parent
 """.split()
 )
 ROLES = frozenset(

@@ -665,8 +665,8 @@ def test_a_step_parents_modal_stays():
 @pytest.mark.parametrize(
     "text,gone",
     [("half-sister joy (22) adhd", "joy"), ("step-son hunter is at bedside", "hunter"), ("grand-daughter faith visits daily", "faith"),
-     ("godmother summer is hcp", "summer"), ("teammate dj dx hsv 1/6", "dj"), ("babysitter joy (16) picks him up", "joy")],
-    ids=["half_sibling", "hyphenated_step_child", "hyphenated_grandchild", "godparent", "teammate", "babysitter"],
+     ("godmother summer is hcp", "summer"), ("her great-niece faith and her caregiver", "faith"), ("teammate dj dx hsv 1/6", "dj"), ("babysitter joy (16) picks him up", "joy")],
+    ids=["half_sibling", "hyphenated_step_child", "hyphenated_grandchild", "godparent", "great_niece", "teammate", "babysitter"],
 )
 def test_a_hyphenated_relatives_or_a_helpers_given_name_that_is_a_word_goes(text, gone):
     # the prefixes of kinship ("half-", "step-", "grand-", "god-", "foster-") hyphenated, and people around a child

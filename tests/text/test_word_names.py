@@ -530,7 +530,7 @@ def _capitalised_word_names(text: str) -> list[str]:
 
 @pytest.mark.parametrize(
     "text, value",
-    [("Return precautions reviewed w/ pt and Will; both agree.", "Will"), ("She is accompanied by her great-niece Faith.", "Faith"),
+    [("Return precautions reviewed w/ pt and Will; both agree.", "Will"), ("She is accompanied by her housemate Faith.", "Faith"),
      ("Grace prefers rehab, and Will agrees with her.", "Will"), ("Meds reconciled per Rose's list.", "Rose")],
     ids=["will-closing-a-clause", "word-name-after-an-unlisted-relative", "will-before-a-finite-verb", "possessive"],
 )
