@@ -730,18 +730,21 @@ _AFTER_A_PLACE_RE = re.compile(r"[ \t]*(?:\(|\d)|[ \t]+(?:(?i:w/)|&)")
 #: "TRANSFERRED FROM [REGIONS] W/", "in [hope] where"); not "on", "that", "of", which go on from a word as often ("BP AT
 #: TARGET ON CURRENT REGIMEN", "lives in hope that", "at peak of").
 _AFTER_A_PLACE_WORDS = frozenset("in for after before since until till then via with re where from by and or".split())
+#: Parts and services of an institution named after it, none part of its name ("VIA [QUEEN'S] ED", "[bridges] iop",
+#: "[CROSSROADS] INPT UNIT", "[bridges] van", "[ELKS] LODGE").
+_PARTS_AFTER_A_PLACE = frozenset("ed er iop php inpt outpt van lodge hub crisis transport".split())
 
 
 def _goes_on_from_a_place(text: str, start: int, end: int) -> bool:
-    """Does the sentence go on from a place's name ``[start, end)`` with a bracket, a number, "w/", "&" or a word of
-    :data:`_AFTER_A_PLACE_WORDS`, with no word before it that makes it an everyday word ("AT [BRIDGES] (WILLIAMSON)", "AT
+    """Does the sentence go on from a place's name ``[start, end)`` with a bracket, a number, "w/", "&", a word of
+    :data:`_AFTER_A_PLACE_WORDS` or a part of :data:`_PARTS_AFTER_A_PLACE`, with no word before it that makes it an everyday word ("AT [BRIDGES] (WILLIAMSON)", "AT
     [THRESHOLDS] 2020", "at [uh] in 2 wks" but "Seen at Two South for tele", "at rush hour", "peak times")?"""
     if not _no_word_against_before(text, start):
         return False
     if _AFTER_A_PLACE_RE.match(text, end):
         return True
     m = _WORD_AFTER_RE.match(text, end)
-    return m is not None and m.group(1).lower() in _AFTER_A_PLACE_WORDS
+    return m is not None and (m.group(1).lower() in _AFTER_A_PLACE_WORDS or m.group(1).lower() in _PARTS_AFTER_A_PLACE)
 
 
 def _word_in_mixed_line(text: str, tok: tuple[int, int, str]) -> bool:

@@ -185,6 +185,8 @@ def test_gate_keeps_one_everyday_word_the_tagger_is_sure_names_a_place_where_the
     assert _gated("TRANSFERRED FROM REGIONS W/ STEMI", ["O", "O", "B-HOSPITAL", "O", "O", "O"]) == [("REGIONS", "HOSPITAL")]
     assert _gated("PULM REHAB AT BRIDGES (WILLIAMSON)", ["O", "O", "O", "B-HOSPITAL", "O", "O", "O"])[0] == ("BRIDGES", "HOSPITAL")
     assert _gated("PRIOR TX AT THRESHOLDS 2020", ["O", "O", "O", "B-HOSPITAL", "O"]) == [("THRESHOLDS", "HOSPITAL")]
+    # or with a part or a service of the institution after it, no part of its name
+    assert _gated("ADM 12/6 VIA QUEEN'S ED.", ["O", "O", "O", "O", "O", "B-HOSPITAL", "O", "O"])[-1] == ("QUEEN'S", "HOSPITAL")
     # not before "on", "that" or a noun it is said of, nor after a number ("Two South")
     for text, tags in [("BP AT TARGET ON CURRENT REGIMEN", ["O", "O", "B-HOSPITAL", "O", "O", "O"]),
                        ("lives in hope that things improve", ["O", "O", "B-LOCATION", "O", "O", "O"]),
