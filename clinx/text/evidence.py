@@ -3910,8 +3910,9 @@ def _emergency_department(text: str, toks: list, lows: list, i: int, named: list
     while k > 0 and i - k < 3:
         t = toks[k - 1]
         if named[k - 1] or t.cls == C or t.low in FUNCTION_WORDS or t.low in _DEPT_NOT or t.low in _DEPT_TAILS \
-                or (t.case == "mixed" and not t.raw[:1].isupper()) or not _joined(text, t, toks[k], comma=False):
-            break
+                or (t.case == "mixed" and not t.raw[:1].isupper()) or not _joined(text, t, toks[k], comma=False) \
+                or t.cls == W and t.low.endswith("ed"):
+            break  # (nor a verb in the past: "advised ED eval today", "recommended ER")
         k -= 1
     if k == i:
         return

@@ -372,7 +372,8 @@ PATTERNS: list[tuple[str, str, str, float]] = [
     # Look-behinds stand after a pattern's first character ("\d(?<![\w-]\d)" for
     # "(?<![\w-])\d"): the same matches, but the pattern starts with a character
     # set, so the engine skips positions that cannot start it.
-    ("id_prefixed", r"[A-Za-z](?<![\w-].)[A-Za-z]{0,4}[-#]?\d{5,12}[A-Za-z]{0,3}(?![\w-])", "ID", 0.9),
+    # (a prefix of up to three letter groups: "ZR-66019223", "AUTH-0093321", "PSP-SAK-0041188")
+    ("id_prefixed", r"[A-Za-z](?<![\w-].)[A-Za-z]{0,4}(?:-[A-Za-z]{1,5}){0,2}[-#]?\d{5,12}[A-Za-z]{0,3}(?![\w-])", "ID", 0.9),
     ("id_prefixed_parts", r"[A-Za-z](?<![\w-].)[A-Za-z]{0,4}[-#]?\d{2,8}(?:[-/]\d{2,8}){1,2}(?![\w-])", "ID", 0.9),
     ("id_digits", r"\d(?<![\w.,-]\d)\d{5,14}(?![\w-]|[.,]\d)", "ID", 0.9),
     # (a check digit may close it: "55-1234-9", "123-45-67-8")
@@ -698,8 +699,9 @@ def _anchored_matches(
 # position; the same matches as r"(?<=\s)(?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9])(?![\w/]|\.\d)")
 _MD_CUE_ANCHOR_RE = re.compile(r"[0-9](?<=\s[0-9])(?:(?<=1)[0-2]|(?<=0)[1-9]|(?<=[1-9]))/(?:3[01]|[12]\d|0?[1-9])(?![\w/]|\.\d)")
 _MD_CUE_FIRSTS = frozenset("odhfsrecmxiap" + "odhfsrecmxiap".upper())
-# letter-prefixed identifiers and parts ("AB12-345", "ACC2020134801"): the first digit follows a letter,
-# "-" or "#", at most 6 characters in (1 letter, up to 4 more, an optional "-" or "#")
+# letter-prefixed identifiers and parts ("AB12-345", "ACC2020134801", "PSP-SAK-0041188"): the first digit follows a
+# letter, "-" or "#", at most 6 characters in for parts (1 letter, up to 4 more, an optional "-" or "#") and 18 for a
+# prefixed identifier (up to two more letter groups after a hyphen each)
 _PARTS_ANCHOR_RE = re.compile(r"\d(?<=[A-Za-z#-]\d)")  # r"(?<=[A-Za-z#-])\d", digit first
 _ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 #: index into _COMPILED -> the arguments of :func:`_anchored_matches` after the pattern (anchors,
@@ -708,7 +710,7 @@ _ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ
 _ANCHORED: dict[int, tuple] = {
     _MD_CUE_IDX: (_MD_CUE_ANCHOR_RE, 16, _MD_CUE_FIRSTS, frozenset()),
     _PARTS_IDX: (_PARTS_ANCHOR_RE, 6, _ASCII_LETTERS, _ASCII_LETTERS),
-    _PREFIXED_IDX: (_PARTS_ANCHOR_RE, 6, _ASCII_LETTERS, _ASCII_LETTERS),
+    _PREFIXED_IDX: (_PARTS_ANCHOR_RE, 18, _ASCII_LETTERS, _ASCII_LETTERS),  # (three letter groups: 5 + 6 + 6, and "-" or "#")
 }
 
 

@@ -431,11 +431,11 @@ def _recording_ner():
 
 def test_lines_of_a_note_typed_in_lower_case_go_to_the_lower_case_model():
     ner = _recording_ner()
-    text = "SEEN BY OKAFOR TODAY\nfern agrees with plan\nPLAN: CALL OKAFOR"
+    text = "SEEN BY OKAFOR TODAY\npriya agrees with plan\nPLAN: CALL OKAFOR"
     found = " ".join(text[c.start : c.end] for c in ner.find(text))
     # the lower-case line went to the lower-case model; the lines in capitals to the capitals' one, in two runs
     assert ner.lower_tagger.calls == [4] and ner.upper_tagger.calls == [4, 4] and ner.tagger.calls == []
-    assert "fern" in found and "OKAFOR" not in found
+    assert "priya" in found and "OKAFOR" not in found
 
 
 def test_a_note_in_sentence_case_goes_to_the_shipped_model_whole():

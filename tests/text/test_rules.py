@@ -199,6 +199,8 @@ ANCHOR_FRAGMENTS = [
     "12-34", "a1", "-", "#", "/", ":", " ", "  ", "   ", "\t", "\n", "٣", "_", "x", "Dolores", "dr", "5/325",
     # letter-prefixed identifiers: the first digit up to 6 characters after the start
     "ACC2020134801", "abcde-12345", "MRN#1234567", "Q12345", "12345", "678901", "Ab", "xyz", "2020",
+    # ... and after up to three letter groups, 18 characters in
+    "PSP-SAK-0041188", "abcde-fghij-klmno-1234567", "-SAK",
 ]
 
 
@@ -207,11 +209,8 @@ ANCHOR_FRAGMENTS = [
 def test_anchored_scans_equal_finditer(parts):
     """The anchor-window scans of month/day-after-cue and letter-prefixed identifiers give finditer's matches."""
     text = "".join(parts)
-    for idx, anchors, reach, firsts in (
-        (R._MD_CUE_IDX, R._MD_CUE_ANCHOR_RE, 16, R._MD_CUE_FIRSTS),
-        (R._PARTS_IDX, R._PARTS_ANCHOR_RE, 6, R._ASCII_LETTERS),
-        (R._PREFIXED_IDX, R._PARTS_ANCHOR_RE, 6, R._ASCII_LETTERS),
-    ):
+    assert set(R._ANCHORED) == {R._MD_CUE_IDX, R._PARTS_IDX, R._PREFIXED_IDX}
+    for idx, (anchors, reach, firsts, _not_after) in R._ANCHORED.items():
         rx = R._COMPILED[idx][1]
         got = [m.span() for m in R._anchored_matches(text, rx, anchors, reach, firsts)]
         assert got == [m.span() for m in rx.finditer(text)]
