@@ -28,10 +28,14 @@ def _l2(text: str) -> str:
         ("comfort kit in fridge, reviewed use w/ family", "comfort kit"),
         ("naloxone kit given, peer support offered", "peer support"),
         ("advised ed eval today; she will bring list", "advised ed eval"),
+        ("FUROSEMIDE 40 QD, SPIRO 12.5, ALLOPURINOL 100.", "SPIRO"),
+        ("iv removed, cath intact. dc via wc to car 1340.", "via wc"),
+        ("8yo m bitten by neighbor's dog ~1h pta", "bitten"),
+        ("R 3rd DIP joint swollen, voltaren gel bid", "DIP joint"),
     ],
     ids=["aura_of_a_migraine", "granulation", "fall_mat", "room_after_in", "room_after_to", "hospital_short_form",
          "authorisation", "release_of_information", "school_grade", "arterial_disease", "comfort_kit", "peer_support",
-         "verb_before_ed"],
+         "verb_before_ed", "spironolactone", "wheelchair", "verb_a_name_list_holds", "joint_and_gel"],
 )
 def test_ward_shorthand_stays(text, kept):
     assert kept in _l2(text)
@@ -44,8 +48,10 @@ def test_ward_shorthand_stays(text, kept):
         ("daughter geri at bedside, updated", "geri"),
         ("Fern Lopez RN called back", "Fern"),
         ("EVIDENCE: KIT PSP-SAK-0041188 SEALED", "0041188"),
+        ("Nat Greene called back re: results", "Nat"),
     ],
-    ids=["given_name_with_surname", "given_name_after_relative", "given_name_before_credential", "id_after_two_letter_groups"],
+    ids=["given_name_with_surname", "given_name_after_relative", "given_name_before_credential", "id_after_two_letter_groups",
+         "short_given_name_with_surname"],
 )
 def test_people_and_numbers_sharing_those_words_still_go(text, gone):
     assert gone not in _l2(text)
