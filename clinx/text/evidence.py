@@ -1119,7 +1119,7 @@ _NEVER = frozenset(
 dear sincerely regards
 aware updated notified present bedside available agrees agreed called informed consented today tomorrow yesterday
 here there home work phone cell at with and or in on by re hcp poa note notes md rn np xxxx none
-age aged deceased payee self
+age aged deceased payee self given prior
 """.split()
 )
 

@@ -58,7 +58,7 @@ rod ray sky chase cash dean earl major miles rich victor wade baker cook hall ha
 patience prudence constance charity sunny honey precious sterling ward waters rivers banks bush price
 tan mae sem rh tol jan ted hung jack grant
 hang proud mini honour favour hype bio burger indie don bob
-aura geri gran peer fern mat bitten ham sang tong fin ai tray dim gal nat kin bard bal ant
+aura geri gran peer fern mat bitten ham sang tong fin ai tray dim gal nat kin bard bal ant fireworks
 """.split()
 )
 
