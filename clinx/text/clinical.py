@@ -146,6 +146,7 @@ CLINICAL_CODE_RE = re.compile(
     | (?:A&)?O[xX][0-4](?:-[0-4])?\b                                  # orientation "A&Ox3", "OX1-2"
     | [Gg]\d{1,2}[Pp]\d{1,4}\b                                          # gravida and para "G3P1011", "g1p0"
     | V[1-6](?:-V[1-6])?\b | CD\d{1,3}\b | HbA1c\b | BRCA[12]\b | COVID-19\b | H\d{1,2}N\d{1,2}\b
+    | [Cc]\d{1,2}[Dd]\d{1,2}\b | SVR\d{1,2}\b                            # chemotherapy cycle and day "C2D1", "SVR12"
     | \d{1,4}(?:\.\d{1,3})?\s?(?:mm|cm|m|ml|mL|cc|mg|g|kg|mcg|ug|L|Hz|kHz|MHz|T|kV|kVp|mAs|HU|bpm|mmHg|%)\b
     """
 )

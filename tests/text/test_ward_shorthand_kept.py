@@ -34,11 +34,13 @@ def _l2(text: str) -> str:
         ("R 3rd DIP joint swollen, voltaren gel bid", "DIP joint"),
         ("pt verbalized understanding. my direct line given 781-555-4120.", "line given"),
         ("at shelter since august, prior lived w girlfriend", "prior lived"),
+        ("will drive him to clinic on Thursday for C2D1.", "C2D1"),
+        ("NEXT: C4D1 10/5/23.", "C4D1"),
     ],
     ids=["aura_of_a_migraine", "granulation", "fall_mat", "room_after_in", "room_after_to", "hospital_short_form",
          "authorisation", "release_of_information", "school_grade", "arterial_disease", "comfort_kit", "peer_support",
          "verb_before_ed", "spironolactone", "wheelchair", "verb_a_name_list_holds", "joint_and_gel", "participle_before_a_phone",
-         "adverb_opening_a_clause"],
+         "adverb_opening_a_clause", "cycle_and_day_after_a_date", "cycle_and_day_after_a_field"],
 )
 def test_ward_shorthand_stays(text, kept):
     assert kept in _l2(text)
