@@ -53,3 +53,13 @@ def test_models_that_learnt_their_own_fold_are_refused(tmp_path, monkeypatch):
 def test_totals_are_recall_and_precision_of_the_summed_counts():
     t = oof.totals({"a": [9, 10, 40, 50], "b": [1, 2, 10, 10]})
     assert (t["recall"], t["precision"], t["caught"], t["gold"], t["notes"]) == (round(10 / 12, 4), round(50 / 60, 4), 10, 12, 2)
+
+
+def test_trees_whose_features_differ_are_refused_unless_allowed_and_then_noted():
+    same, other = {"features_digest": "aa"}, {"features_digest": "bb"}
+    assert oof.feature_mismatch(same, dict(same), allowed=False) is None
+    with pytest.raises(SystemExit, match="different features"):
+        oof.feature_mismatch(same, other, allowed=False)
+    note = oof.feature_mismatch(same, other, allowed=True)
+    assert "aa" in note and "bb" in note and "against the head" in note
+
