@@ -678,8 +678,9 @@ def _kind_after(text: str, end: int) -> bool:
 
 def _sure_name(text: str, toks: list[tuple[int, int, str]], idx: list[int], least: float) -> bool:
     """Is the span of tokens ``idx`` a name though its words are everyday ones: the tagger sure of it (:data:`SURE`),
-    each word a name or initials, closing its clause, and no modal before its verb ("activities [mark];", "per
-    [destiny]." but "rn mark site", "PT/OT will see")?"""
+    each word a name or initials, closing its clause or after a person's word where what follows goes on from a name,
+    and no modal before its verb ("activities [mark];", "per [destiny].", "CNA [PAGE] W/ MUSIC" but "rn mark site",
+    "PT/OT will see")?"""
     return least >= SURE and all(_name_or_initials(toks[i][2]) for i in idx) \
         and (_closes_clause(text, toks[idx[0]][0], toks[idx[-1]][1])
              or _person_cue_before(text, toks[idx[0]][0]) and _goes_on_from_a_name(text, toks[idx[-1]][1])) \
@@ -688,8 +689,6 @@ def _sure_name(text: str, toks: list[tuple[int, int, str]], idx: list[int], leas
 
 #: The word right before a span, and a colon after it if any ("client: [destiny]", "CNA [PAGE] W/ MUSIC").
 _CUE_BEFORE_RE = re.compile(r"([A-Za-z][A-Za-z-]*)(?::)?[ \t]+$")
-
-
 #: The word right after a span, or "w/" ("CNA [PAGE] W/ MUSIC").
 _NEXT_WORD_RE = re.compile(r"[ \t]+((?i:w/o?)(?![A-Za-z])|&|[A-Za-z]+\b)")
 
@@ -718,17 +717,17 @@ def _person_cue_before(text: str, start: int) -> bool:
 
 def _sure_place(text: str, tok: tuple[int, int, str], least: float) -> bool:
     """Is one everyday word a place's or an institution's name: the tagger sure of it, capitalised where its line is in
-    sentence case, and nothing after it but a mark or a kind word ("IN [BETHEL].", "VIA [MERCY] PHARMACY" but "BP AT
-    TARGET ON", "the ward")?"""
-    return least >= SURE and not _word_in_mixed_line(text, tok) \
-        and (_closes_clause(text, tok[0], tok[1]) or _kind_after(text, tok[1]) or _goes_on_from_a_place(text, tok[0], tok[1]))
+    sentence case, and after it a mark, a kind word or what the sentence goes on with from a place ("IN [BETHEL].",
+    "VIA [MERCY] PHARMACY", "AT [THRESHOLDS] 2020" but "BP AT TARGET ON", "the ward")?"""
+    return least >= SURE and not _word_in_mixed_line(text, tok) and (
+        _closes_clause(text, tok[0], tok[1]) or _kind_after(text, tok[1]) or _goes_on_from_a_place(text, tok[0], tok[1]))
 
 
 #: What may follow a place's name in the sentence going on: a bracket, a number, "w/" or "&".
 _AFTER_A_PLACE_RE = re.compile(r"[ \t]*(?:\(|\d)|[ \t]+(?:(?i:w/)|&)")
-#: Words a sentence goes on with after a place's name: where, when, with whom, why ("ADMITTED [MERCY] THEN",
-#: "TRANSFERRED FROM [REGIONS] W/", "in [hope] where"); not "on", "that", "of", which go on from a word as often ("BP AT
-#: TARGET ON CURRENT REGIMEN", "lives in hope that", "at peak of").
+#: Words a sentence goes on with after a place's name: where, when, with whom, why ("at [uh] in 2 wks", "TRANSFERRED FROM
+#: [REGIONS] W/", "in [hope] where"); not "on", "that", "of", which go on from a word as often ("BP AT TARGET ON CURRENT
+#: REGIMEN", "lives in hope that", "at peak of").
 _AFTER_A_PLACE_WORDS = frozenset("in for after before since until till then via with re where from by and or".split())
 #: Parts and services of an institution named after it, none part of its name ("VIA [QUEEN'S] ED", "[bridges] iop",
 #: "[CROSSROADS] INPT UNIT", "[bridges] van", "[ELKS] LODGE").
@@ -737,8 +736,9 @@ _PARTS_AFTER_A_PLACE = frozenset("ed er iop php inpt outpt van lodge hub crisis 
 
 def _goes_on_from_a_place(text: str, start: int, end: int) -> bool:
     """Does the sentence go on from a place's name ``[start, end)`` with a bracket, a number, "w/", "&", a word of
-    :data:`_AFTER_A_PLACE_WORDS` or a part of :data:`_PARTS_AFTER_A_PLACE`, with no word before it that makes it an everyday word ("AT [BRIDGES] (WILLIAMSON)", "AT
-    [THRESHOLDS] 2020", "at [uh] in 2 wks" but "Seen at Two South for tele", "at rush hour", "peak times")?"""
+    :data:`_AFTER_A_PLACE_WORDS` or a part of :data:`_PARTS_AFTER_A_PLACE`, with no word before it that makes it an
+    everyday word ("AT [BRIDGES] (WILLIAMSON)", "AT [THRESHOLDS] 2020", "at [uh] in 2 wks" but "Seen at Two South for
+    tele", "at rush hour", "peak times")?"""
     if not _no_word_against_before(text, start):
         return False
     if _AFTER_A_PLACE_RE.match(text, end):
@@ -783,9 +783,10 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
             idx = whole  # "SIGNED BY [AN]", "wife [Li] Na": one word the tagger is sure names a person, though a function
             # word spells it too (not a modal, which the rules read: "son will call"; nor a clinical abbreviation,
             # which signs a line as often as it lists a diagnosis: "-tb", "- DM")
-        if not idx and cat == "NAME" and len(whole) == 1 and toks[whole[0]][2].isalpha() and _sure_name(text, toks, whole, sure(whole[0])) \
+        if not idx and cat == "NAME" and len(whole) == 1 and toks[whole[0]][2].isalpha() \
+                and _sure_name(text, toks, whole, sure(whole[0])) \
                 and (classify(_low(toks[whole[0]][2])) != C or _person_cue_before(text, toks[whole[0]][0])):
-            idx = whole  # "son [Art] (POA)", "mother-in-law [ama] en route", "yelling for "[mae]"": a word some person is
+            idx = whole  # "son [Art] (POA)", "mother-in-law [ama] at bedside", "yelling for "[mae]"": a word some person is
             # called, the tagger sure of it, where a name closes its clause or follows a person's word and goes on as a
             # name does; a clinical word only after a person's word (a sign-off's "- DM" is a diagnosis as often)
         if len(idx) > 1 and (cat == "LOCATION" or cat == "HOSPITAL" and _low(toks[idx[-1]][2]) in US_STATES

@@ -3703,8 +3703,8 @@ def _known_hospitals(text: str, toks: list, lows: list, named: list, add, starts
             break
 
 
-#: Listed names of two everyday words that notes also write as a phrase ("eat whole foods", "change healthcare proxy",
-#: "direct relief of pain"): a venue word, a capital in mixed case or an ampersand makes them the company.
+#: Listed names of two everyday words that notes also write as a phrase ("eat whole foods", "direct relief of pain", "not
+#: labor ready"): a venue word, a capital in mixed case or an ampersand makes them the company.
 _PHRASE_LIKE_ORGS = frozenset({
     "whole foods", "whole food", "change healthcare", "direct relief", "labor ready", "option care", "community serving",
     "employer holding", "employers holdings", "color health", "bright health", "exact science", "exact sciences",
