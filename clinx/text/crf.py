@@ -778,17 +778,16 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
             # street's name: "Bayou Teche Nursing & Rehab", "Peak Performance PT", "Northwell Health Labs"; where it is
             # unsure, the unit after the name is the unit's: "PROVIDENCE PSYCH", and the completion adds the kind words
             # of a name; a time after it is the sentence's: "works at the warehouse nights")
-        if not idx and cat == "NAME" and len(whole) == 1 and toks[whole[0]][2].isalpha() and len(toks[whole[0]][2]) > 1 \
-                and sure(whole[0]) >= SURE and _low(toks[whole[0]][2]) in FUNCTION_WORDS and _low(toks[whole[0]][2]) not in _SUBJECT_MODALS:
-            idx = whole  # "SIGNED BY [AN]", "wife [Li] Na": one word the tagger is sure names a person, though a function
-            # word spells it too (not a modal, which the rules read: "son will call"; nor a clinical abbreviation,
-            # which signs a line as often as it lists a diagnosis: "-tb", "- DM")
-        if not idx and cat == "NAME" and len(whole) == 1 and toks[whole[0]][2].isalpha() \
-                and _sure_name(text, toks, whole, sure(whole[0])) \
-                and (classify(_low(toks[whole[0]][2])) != C or _person_cue_before(text, toks[whole[0]][0])):
-            idx = whole  # "son [Art] (POA)", "mother-in-law [ama] at bedside", "yelling for "[mae]"": a word some person is
-            # called, the tagger sure of it, where a name closes its clause or follows a person's word and goes on as a
-            # name does; a clinical word only after a person's word (a sign-off's "- DM" is a diagnosis as often)
+        if not idx and cat == "NAME" and len(whole) == 1 and toks[whole[0]][2].isalpha():
+            tok, low = toks[whole[0]], _low(toks[whole[0]][2])
+            # one word the tagger is sure names a person, emptied by the trim above: a function word that is no modal
+            # ("SIGNED BY [AN]", "wife [Li] Na"; a modal the rules read: "son will call"), or a word some person is
+            # called where a name stands ("son [Art] (POA)", "mother-in-law [ama] at bedside", "yelling for "[mae]"":
+            # closing its clause, or after a person's word going on as a name does); a clinical word only after a
+            # person's word, since it signs a line as often as it lists a diagnosis ("-tb", "- DM")
+            if len(tok[2]) > 1 and sure(whole[0]) >= SURE and low in FUNCTION_WORDS and low not in _SUBJECT_MODALS \
+                    or _sure_name(text, toks, whole, sure(whole[0])) and (classify(low) != C or _person_cue_before(text, tok[0])):
+                idx = whole
         if len(idx) > 1 and (cat == "LOCATION" or cat == "HOSPITAL" and _low(toks[idx[-1]][2]) in US_STATES
                              and _low(toks[idx[-2]][2]) in places()) and _clinical_code_in_sentence(text, toks[idx[-1]]):
             # ("from worcester tx with abx": after a town, a state's code that is a clinical one too, the sentence going

@@ -3684,8 +3684,8 @@ def _known_hospitals(text: str, toks: list, lows: list, named: list, add, starts
                 brand = j == i + 1 and (_brand_word(key, t) or key in _EVERYDAY_BRANDS)
                 # (words a listed name joins with an ampersand, in any case: "stop & shop", "barnes & noble"; prose
                 # writes "and")
-                amp = j > i + 1 and any("&" in _gap(text, toks[m - 1], toks[m]) for m in range(i + 1, j))
-                phrase = key in _PHRASE_LIKE_ORGS and not (amp or t.case == "mixed" and t.raw[:1].isupper())
+                phrase = key in _PHRASE_LIKE_ORGS and not (t.case == "mixed" and t.raw[:1].isupper()
+                                                           or any("&" in _gap(text, toks[m - 1], toks[m]) for m in range(i + 1, j)))
                 if cued or brand or j > i + 1 and not phrase:
                     add(i, j, "HOSPITAL", "evidence:organisation", 0.9)
                     _branch_street(text, toks, lows, j, named, add)
