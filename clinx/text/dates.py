@@ -40,7 +40,7 @@ fev1/fvc hearing ecog nyha tmax temp map cvp pap pcwp rvsp ef pt/inr inr x gravi
 was is of rated level score: percocet norco vicodin sinemet carbidopa/levodopa vicodin dose dosing
 bipap cpap psv ps peep ac simv prvc vent settings setting ipap epap day tof four
 berg tinetti phq phq-9 phq9 gad gad-7 gad7 braden morse nihss fim slums audit cage total sofa apache
-recall ue le rue lue rle lle inattentive hyperactive fatigue
+recall ue le rue lue rle lle inattentive hyperactive fatigue distress thermometer bpp
 """.split()
 )
 #: Words after a slash number that make it a dose, score or measurement.
@@ -99,7 +99,7 @@ PHONE_AS_MEANS_RE = re.compile(r"(?i)\b(?:by|via|over[ \t]+the|on[ \t]+the)[ \t]
 
 #: A pain score's company: the word, its shorthand (CP, HA, LBP), a pain scale's name (NRS, VAS), or the arrow of a
 #: change ("4/10 -> 2/10").
-_PAIN_RE = re.compile(r"(?i)\b(?:pain|cp|ha|h/a|lbp|nrs|vas|headache|discomfort|aches?|aching|hurts?|sore(?:ness)?|tender(?:ness)?|relief|rated?|rates|scale)\b|->|→")
+_PAIN_RE = re.compile(r"(?i)\b(?:distress|anxiety|mood|cravings?|pain|cp|ha|h/a|lbp|nrs|vas|headache|discomfort|aches?|aching|hurts?|sore(?:ness)?|tender(?:ness)?|relief|rated?|rates|scale)\b|->|→")
 #: Common fractions: without a date word before them, "1/2" is a half more often than the 2nd of January.
 _FRACTIONS = frozenset({(1, 2), (1, 3), (1, 4), (2, 3), (3, 4)})
 #: Words after a month/day that leave it a date ("2/2 at 0800", "1/2 and 1/5").
@@ -674,9 +674,10 @@ DATE_RECOGNIZERS: list[Recognizer] = [
     ),
     Recognizer(
         "date_month_range",
-        # "jan-apr 2024": two months joined by a dash before a year (the tokens see one hyphenated word, so the first
-        # month has no date word of its own); without a year a range of months is a season's pattern ("Jan-Mar flares")
-        r"(?<![\w-])" + MONTH_ANY + r"\.?[ \t]?[-–][ \t]?" + MONTH_ANY + r"\.?,?[ \t]{1,2}(?:(?:19|20)\d\d|['’]\d\d)\b",
+        # "jan-apr 2024", "X6 FEB-APR": two months joined by a dash, with or without a year (the tokens see one
+        # hyphenated word, so the first month has no date word of its own); the tune notes mark four bare ranges in five
+        # as dates ("winters in Boca Raton Dec-Mar"), the fifth a season ("worse apr-may")
+        r"(?<![\w-])" + MONTH_ANY + r"\.?[ \t]?[-–][ \t]?" + MONTH_ANY + r"\b(?:\.?,?[ \t]{1,2}(?:(?:19|20)\d\d|['’]\d\d)\b)?",
         "DATE", 0.85, flags=re.I, gate=lambda t, low: _MONTH_RANGE_GATE_RE.search(low) is not None,
     ),
     Recognizer(

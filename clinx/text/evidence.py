@@ -1441,7 +1441,9 @@ def _given_then_speaking(text: str, toks: list, i: int) -> bool:
     "Joy says", "WEI WILL CALL"), perhaps after where the person is from or a role between commas ("Mark from PT
     says", "Joy at front desk says", "Summer, night RN, reports")? A given name that is also a word, or a short one."""
     t = toks[i]
-    if not (_word_given_name(t) or t.cls == N and t.low in _lex()[0]) or t.low in _NEVER:
+    # "Will to check in daily": the modal never takes "to", so "will" before "to" and a person's verb is the name
+    will_to = t.low == "will" and i + 1 < len(toks) and toks[i + 1].low == "to"
+    if not (_word_given_name(t) or t.cls == N and t.low in _lex()[0] or will_to) or t.low in _NEVER:
         return False
     j = _after_apposition(text, toks, i)
     n = len(toks)
@@ -1520,7 +1522,7 @@ _ROLES_IN_PAREN_ONLY = frozenset("cma rmo sho".split())
 
 
 #: Verbs after "will" that a person does ("WEI WILL CALL THE PHARMACY", "Rose will bring clothes").
-_WILL_VERBS = frozenset("call visit come bring update phone text pick stay drive send fax sign arrange meet".split())
+_WILL_VERBS = frozenset("call visit come bring update phone text pick stay drive send fax sign arrange meet check".split())
 #: Where a person is from or what they do, between a name and its verb ("Mark from PT says", "Joy at front desk says").
 _WHERE_FROM = frozenset("from at".split())
 

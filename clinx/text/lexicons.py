@@ -59,6 +59,7 @@ patience prudence constance charity sunny honey precious sterling ward waters ri
 tan mae sem rh tol jan ted hung jack grant
 hang proud mini honour favour hype bio burger indie don bob
 aura geri gran peer fern mat bitten ham sang tong fin ai tray dim gal nat kin bard bal ant fireworks
+sim
 """.split()
 )
 

@@ -484,6 +484,43 @@ def _dash_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return None if _letters_are_a_word(letters) else m.span("v")
 
 
+def _will_before_surname_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """"will" and the word after it, when that word is a listed surname that is no common English word and no clinical
+    term ("will santos", "will becker"; not "will call", "will bell", "will ambulate"), written in the
+    same case as "will" ("Will Tran", "WILL FERNANDES"; not "will Tran" in a mixed-case line)."""
+    from clinx.text.lexicons import is_clinical_term, last_names, ordinary_words, zipf
+
+    will, word = m.group("v").split()[0], m.group("v").split()[-1]
+    low = word.lower().replace("’", "'")
+    if low not in last_names() or zipf(low) >= 4.2 or low in ordinary_words() and zipf(low) >= 3.6 or is_clinical_term(low):
+        return None  # (a rare word the surname lists hold passes: "becker"; "bell", "hunt", "ambulate" do not)
+    if not (will.islower() and word.islower() or will.isupper() and word.isupper() or will.istitle() and word[:1].isupper()):
+        return None
+    return m.span("v")
+
+
+def _closing_line_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """Two or three letters opening the note's last line, after a dash or before a slash ("-jk", "-nb / tc",
+    "JLR / J.L. Rivera MD", "MKB / pgr 4418"): the signer. Every such closing line of the tune notes signs (over 300),
+    but the letters must be no clinical abbreviation, English word or common token ("- NC", "- BSC", "HOB/TED"), and
+    what follows the slash no English word but a role's, a credential's or a service's ("BR/BATH ON 1ST FLOOR")."""
+    from clinx.text.evidence import CREDENTIALS, ROLES, SERVICES
+    from clinx.text.lexicons import ordinary_words
+
+    if not _last_line(text, m.end()):
+        return None
+    g = "v" if m.group("v") is not None else "w"
+    letters = m.group(g).lower()
+    if _letters_are_a_word(letters) or letters in _SIGNER_ROLES:
+        return None
+    if m.group("slash") is not None:
+        after = m.group("rest").strip().split()
+        first = after[0].lower().strip(".,:;()") if after else ""
+        if first in ordinary_words() and first not in CREDENTIALS and first not in ROLES and first not in SERVICES:
+            return None
+    return m.span(g)
+
+
 def _dash_initials_role_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Initials after a line's opening dash when the word after them, or the one after that, is a credential or a
     role ("-jk PGY3", "-ld echo fellow") and the letters are no abbreviation, role, credential or common word
@@ -1228,6 +1265,13 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"|[abceghj-nprstvxy]\d[abceghj-nprstv-z][ \t]\d[abceghj-nprstv-z]\d)(?![\w-])",
         "ZIP", 0.85, gate=lambda t, low: _CA_POSTCODE_GATE_RE.search(low) is not None,
     ),
+    # "rn will o'hara", "pt will santos", "WILL FERNANDES, PA-C": "will" before a surname that is no word of English is
+    # a given name (the modal takes a verb); every such pair in the tune notes names a person (137 of 137)
+    Recognizer(
+        "will_before_surname",
+        r"(?<![\w'’-])(?P<v>(?:will|Will|WILL)[ \t]+[A-Za-z][A-Za-z'’-]+)(?![\w'’-])",
+        "NAME", 0.85, validator=_will_before_surname_ok, gate=lambda t, low: "will " in low or "will\t" in low,
+    ),
     # "Ruby (7) had anaphylaxis at school", "SIBLING HOPE (3) ATTENDS": a given name before a child's age in parentheses
     Recognizer(
         "given_name_before_age",
@@ -1399,6 +1443,14 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?m)[-—–](?<![\w/\-—–][-—–])[-—–]?[ \t]?(?P<v>[A-Za-z]{2,3}|[A-Za-z]\.[ ]?[A-Za-z]\.(?:[ ]?[A-Za-z]\.)?)"
         r"(?P<role>[ \t]?/[ \t]?(?i:rn|lpn|np|md|pa|cna|rt|rrt|sw|cm|pt|ot|slp))?[ \t]*$",
         "NAME", 0.85, validator=_dash_initials_ok, gate=lambda t, low: "-" in t or "—" in t or "–" in t,
+    ),
+    # the note's last line opening with a signer's letters after a dash or before a slash ("-ps", "-af / cp",
+    # "JLR / J.L. Rivera MD"); the validator checks it is the last line
+    Recognizer(
+        "closing_line_initials",
+        r"(?m)^[ \t]*(?:(?P<dash>[-—–~]{1,3})[ \t]?(?P<v>[A-Za-z]{2,3})[ \t]*$"
+        r"|(?:[-—–~]{1,3}[ \t]?)?(?P<w>[A-Za-z]{2,3})[ \t]*(?P<slash>/)(?P<rest>[^\n]*))",
+        "NAME", 0.85, validator=_closing_line_initials_ok, gate=lambda t, low: "/" in t or "-" in t or "—" in t or "–" in t,
     ),
     # "-jk PGY3 ortho, pgr 2281", "-AW NNP", "-ld echo fellow", "-rm, ccds": a signer's initials after the dash that
     # opens a line, before their credential or role (dash_initials wants the line's end)

@@ -378,6 +378,9 @@ PATTERNS: list[tuple[str, str, str, float]] = [
     ("id_digits", r"\d(?<![\w.,-]\d)\d{5,14}(?![\w-]|[.,]\d)", "ID", 0.9),
     # (a check digit may close it: "55-1234-9", "123-45-67-8")
     ("id_hyphenated", r"\d(?<![\w.:-]\d)\d{1,5}(?:-\d{2,8}){1,3}(?:-\d)?(?![\w-]|:\d)", "ID", 0.85),  # (not "03:30-05:10")
+    # three to six groups of letters and digits, five digits in all and a letter ("NPHL-21-COV-0442", "4417-228-913-KT",
+    # "SLD-R-24-0611": laboratories' and agencies' case numbers; checked in _validate)
+    ("id_mixed_groups", r"[A-Za-z0-9](?<![\w-].)[A-Za-z0-9]{0,11}(?:-[A-Za-z0-9]{1,12}){2,5}(?![\w-])", "ID", 0.85),
     # names in written forms
     ("name_title", rf"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Drs|Prof|Doctor|Professor)\.?\s{{1,3}}(?P<v>{NAMESEQ}{_SUFFIX})", "NAME", 0.95),
     ("name_dicom", r"(?<![\w^])[A-Za-z][A-Za-z'-]{0,30}\^[A-Za-z][A-Za-z'-]{0,30}(?:\^[A-Za-z.'-]{0,30}){0,3}", "NAME", 0.97),
@@ -442,7 +445,7 @@ def _paragraph_start(text: str, pos: int) -> int:
     return k + 2 if k >= 0 else max(0, pos - 400)
 
 
-_BASE_VALIDATED = frozenset({"age_over_89", "date_md_cue", "name_cue", "name_title", "name_comma", "name_possessive", "hospital", "id_prefixed", "id_hyphenated", "id_digits"})
+_BASE_VALIDATED = frozenset({"age_over_89", "date_md_cue", "name_cue", "name_title", "name_comma", "name_possessive", "hospital", "id_prefixed", "id_hyphenated", "id_digits", "id_mixed_groups"})
 
 
 def _base_validator(name: str):
@@ -592,6 +595,8 @@ def _plan(text: str, low: str, exotic: bool) -> tuple[list[int], bool]:
             add("id_prefixed_parts")
         if hyphen and nd >= 6:
             add("id_hyphenated")
+        if hyphen and nd >= 5:
+            add("id_mixed_groups")
     if "@" in text:
         add("email")
     if "://" in text or "www." in low:
@@ -831,6 +836,9 @@ _TEMP_BEFORE_RE = re.compile(r"(?i)\b(?:t|temp|temps|temperature|tmax|t-?max|tm|
 _WEAK_CUE_RE = re.compile(r"(?i)(?:pt|patient)\b(?!\s{0,3}[:=#])")
 
 
+_MONTH_GROUP_RE = re.compile(r"(?i)jan|feb|mar|apr|may|jun|jul|aug|sept?|oct|nov|dec")
+
+
 def _validate(name: str, m: re.Match, text: str) -> tuple[int, int] | None:
     """Post-checks that a regex cannot express cheaply; returns the span to mask or None."""
     rec = _EXTRA.get(name)
@@ -839,6 +847,13 @@ def _validate(name: str, m: re.Match, text: str) -> tuple[int, int] | None:
     start, end = m.span("v") if "v" in m.re.groupindex else m.span()
     if name == "date_md_cue":
         return None if score_change(text, start, end) else (start, end)  # "pain 3/10 from 7/10"
+    if name == "id_mixed_groups":
+        value = text[start:end]
+        if sum(c.isdigit() for c in value) < 5 or not any(c.isalpha() for c in value):
+            return None
+        if any(_MONTH_GROUP_RE.fullmatch(g) for g in value.split("-")):
+            return None  # "12-Jan-2024": a date
+        return start, end
     if name == "age_over_89":
         # "Tmax 101F", "febrile to 102F", "T 99 F": a temperature in Fahrenheit, not "92F admitted from NH"
         unit = text[end : end + 3].lstrip(" \t-")[:1]
@@ -1151,8 +1166,13 @@ def id_prefixes(text: str, cands: list[Candidate]) -> list[Candidate]:
 
 #: A word after a found name, then what closes a field or a clause: a line's or the text's end, a slash, a comma, a
 #: parenthesis, a sentence's stop, or a phone number ("dr amy ng / resident", "niece claudette may 603-555-0164").
+#: Credentials that follow a name after a blank alone ("hollis ng dds", "NG DO,"), lower case or capitals.
+#: ("do" only closing its field: "claudette may do the shopping" keeps its modal)
+_BLANK_CREDENTIAL = r"(?:(?:md|MD|dds|DDS|dmd|DMD|np|NP|pa-c|PA-C|rn|RN|dpm|DPM|od|OD)(?![\w-])|(?:do|DO)(?=[ \t]*(?:[,/]|$)))"
 _SURNAME_CLOSING_RE = re.compile(
-    r"[ \t]([A-Za-z]{2,12})(?=[ \t]*(?:$|\n|[ \t]/|[,;)(]|\.(?:[ \t]*$|\s)|\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}|\d{3}[-. ]\d{4}\b))"
+    r"[ \t]([A-Za-z]{2,12})(?=[ \t]*(?:$|\n|[ \t]/|[,;)(]|\.(?:[ \t]*$|\s)|\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}|\d{3}[-. ]\d{4}\b)"
+    # a doctor's, dentist's or nurse's credential after a blank closes the name as a comma does ("dr. hollis ng dds")
+    r"|[ \t]+" + _BLANK_CREDENTIAL + r")"
 )
 #: The same word before the person's age ("gustavo hill 67m"), a preposition no modal verb takes ("DR TEMITOPE MAY VIA
 #: TELEHEALTH") or a verb's past form ("MOTHER LATOYA MAY NOTIFIED"; "claudette may call" keeps its verb).
@@ -1211,7 +1231,8 @@ def surnames_closing_names(text: str, cands: list[Candidate]) -> list[Candidate]
                 or low in _NEVER or low in US_STATES or low in FUNCTION_WORDS and low not in _MODAL_SURNAMES:
             continue  # (nor a state's code: "plant in [noel] mo (evisceration line)")
         titled_one = len(head) == 1 and (_DOCTOR_BEFORE_RE.search(text, max(0, c.start - 8), c.start) is not None
-                                         or _credential_after(text, m.end()))
+                                         or _credential_after(text, m.end())
+                                         or re.match(r"[ \t]+" + _BLANK_CREDENTIAL, text[m.end() :]) is not None)
         if not (len(prev) > 2 and prev.isalpha() and (prev.lower() in given or titled_one)):
             # (a surname before it leaves the word the sentence's: "[CATALDO] ALS.", "[K. PHAM] EN"; after a doctor's
             # title one word is a given name whatever the lexicons know: "dr [hollis] ng / resident")

@@ -466,8 +466,11 @@ def test_more_date_forms_are_removed(text, value):
     assert value not in _l2(text)
 
 
-def test_a_month_range_and_the_due_date_word_are_kept():
-    assert _l2("Jan-Mar flares") == "Jan-Mar flares"
+def test_a_bare_range_of_months_is_a_date_and_the_due_date_word_is_kept():
+    # months are elements of a date: the tune notes mark four bare ranges in five ("X6 FEB-APR", "Boca Raton Dec-Mar")
+    assert _l2("Jan-Mar flares") == "[DATE] flares"
+    assert _l2("RECEIVED FOLFIRINOX X6 FEB-APR. NOW 88") == "RECEIVED FOLFIRINOX X6 [DATE]. NOW 88"
+    assert _l2("worked there jun - aug") == "worked there [DATE]"
     assert _l2("EDC 6/15/27").startswith("EDC ")
 
 
