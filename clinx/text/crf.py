@@ -747,6 +747,35 @@ def _goes_on_from_a_place(text: str, start: int, end: int) -> bool:
     return m is not None and (m.group(1).lower() in _AFTER_A_PLACE_WORDS or m.group(1).lower() in _PARTS_AFTER_A_PLACE)
 
 
+#: Nouns an everyday word before them qualifies, no institution's name does ("at target dose", "at rush hour", "peak times").
+_NOUNS_AN_ADJECTIVE_TAKES = frozenset("dose doses hour hours time times range level levels rate heart weight".split())
+#: What "on" leads to after an institution's name: a day, a date, a road ("GRACE ON TUESDAYS", "The Crossing on 5/22",
+#: "Patient First on Route 1"), not a regimen ("BP AT TARGET ON CURRENT REGIMEN").
+_ON_A_DAY_OR_ROAD_RE = re.compile(
+    r"(?i)[ \t]+on[ \t]+(?:\d|(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|route|rt|rte"
+    r"|hwy|highway|the)[a-z]*\b)")
+
+
+def _sure_institution_word(text: str, tok: tuple[int, int, str], least: float) -> bool:
+    """Is one everyday word that the tagger is sure names an institution one ("VIA [THE RIDE]", "AIDE FROM HOME
+    [INSTEAD]", "refer to [tapestry] hep C clinic", "MEALS AT [GRACE] ON TUESDAYS")? Out of fold the tagger's sure
+    single words of an institution are the institution's name nine times in ten; the word must be capitalised where its
+    line is in sentence case ("The mercy ED staff"), follow no word but "the" and "to" that makes it an everyday one
+    ("Seen at Two South", "a bank") and lead to no noun it qualifies ("at target dose", "rush hour") nor to "on" but for a day, a date or a road."""
+    if least < SURE or _word_in_mixed_line(text, tok):
+        return False
+    prev = _PREV_WORD_RE.search(text, max(0, tok[0] - 16), tok[0])
+    if prev is not None and prev.group(1).lower() not in ("the", "to") and not _no_word_against_before(text, tok[0]):
+        return False  # (after "the" or "to" an institution's name is as likely: "move to The Crossing", "VIA THE RIDE")
+    m = _WORD_AFTER_RE.match(text, tok[1])
+    if m is None:
+        return True
+    nxt = m.group(1).lower()
+    if nxt in _NOUNS_AN_ADJECTIVE_TAKES:
+        return False
+    return nxt != "on" or _ON_A_DAY_OR_ROAD_RE.match(text, tok[1]) is not None
+
+
 def _word_in_mixed_line(text: str, tok: tuple[int, int, str]) -> bool:
     """Is the token written in small letters in a line in sentence case ("the ward", "lower mercy campus")? There the
     missing capital says it is a word."""
@@ -871,7 +900,8 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
             continue  # "patient advocate health care proxy": a person's role, then the kind of care
         if cat != "NAME" and len(idx) > 1 and _low(toks[idx[0]][2]) in _CARE_VERBS and all(_generic(toks[i][2]) for i in idx[1:]):
             continue  # "VNA TO RESUME SERVICES": a verb of arranging care and the kind of care
-        if cat != "NAME" and len(idx) == 1 and not _sure_place(text, toks[idx[0]], least) and not _proper(toks[idx[0]][2]):
+        if cat != "NAME" and len(idx) == 1 and not _sure_place(text, toks[idx[0]], least) and not _proper(toks[idx[0]][2]) \
+                and not (cat == "HOSPITAL" and _sure_institution_word(text, toks[idx[0]], least)):
             continue  # "the Division of Cardiology", "Seen at Two South": one everyday word names no one place
         words = [_low(toks[i][2]) for i in idx if toks[i][2][0].isalpha()]
         if cat == "HOSPITAL" and any(" ".join(words[:k]) in _MAKERS for k in (1, 2, 3)) and not (

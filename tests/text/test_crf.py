@@ -194,6 +194,21 @@ def test_gate_keeps_one_everyday_word_the_tagger_is_sure_names_a_place_where_the
         assert _gated(text, tags) == [], text
 
 
+def test_gate_keeps_one_everyday_word_the_tagger_is_sure_names_an_institution_wherever_the_sentence_goes():
+    # out of fold, nine in ten of the tagger's sure single everyday words of an institution are one: after "the" or
+    # "to" too, and before "on" with a day, a date or a road
+    assert _gated("REFER TO TAPESTRY HEP C CLINIC", ["O", "O", "B-HOSPITAL", "O", "O", "O"]) == [("TAPESTRY", "HOSPITAL")]
+    assert _gated("TRANSPORT VIA THE RIDE - APPLICATION DONE", ["O", "O", "O", "B-HOSPITAL", "O", "O", "O"]) == [("RIDE", "HOSPITAL")]
+    assert _gated("MEALS AT CROSSROADS ON TUESDAYS", ["O", "O", "B-HOSPITAL", "O", "O"]) == [("CROSSROADS", "HOSPITAL")]
+    # not a word in small letters in sentence case, before a noun it qualifies, or before "on" and anything else;
+    # nor where the tagger is not sure
+    for text, tags in [("The mercy ED staff", ["O", "B-HOSPITAL", "O", "O"]),
+                       ("at target dose of metoprolol", ["O", "B-HOSPITAL", "O", "O", "O"]),
+                       ("BP AT TARGET ON CURRENT REGIMEN", ["O", "O", "B-HOSPITAL", "O", "O", "O"])]:
+        assert _gated(text, tags) == [], text
+    assert _gated("REFER TO TAPESTRY HEP C CLINIC", ["O", "O", "B-HOSPITAL", "O", "O", "O"], sure=0.85) == []
+
+
 def test_gate_drops_kinds_of_place_makers_states_history_and_ranges():
     # one everyday word is no one place; a known place alone is ("Dorchester", an everyday word too)
     assert _gated("the Division of Cardiology", ["O", "B-HOSPITAL", "O", "O"]) == []
