@@ -115,7 +115,7 @@ from clinx.text.evidence import (
     _DETERMINERS, _EVERYDAY_BRANDS, _MODALS, _PREDICATE_ADJECTIVES, _SUBJECT_MODALS, STREET_SUFFIXES, US_STATES, WORKPLACE_KINDS, _progressive, only_states,
 )
 from clinx.text.evidence import tokens as evidence_tokens
-from clinx.text.institutions import _NUMBER_WORDS, SPECIALTY_HEADS
+from clinx.text.institutions import _NUMBER_WORDS, PEOPLES_WORDS, SPECIALTY_HEADS
 from clinx.text.lexicons import (
     FUNCTION_WORDS, PUBLIC_PROGRAMMES, first_names, fold, hospital_names, last_names, organisation_names, places, zipf,
 )
@@ -747,6 +747,9 @@ def _goes_on_from_a_place(text: str, start: int, end: int) -> bool:
     return m is not None and (m.group(1).lower() in _AFTER_A_PLACE_WORDS or m.group(1).lower() in _PARTS_AFTER_A_PLACE)
 
 
+#: Peoples, languages and faiths, which alone name a community or a tongue ("the Hispanic community", "VIA SPANISH").
+_PEOPLES_WORDS = PEOPLES_WORDS | frozenset(
+    "hispanic latino latina latinx asian african american native indigenous jewish muslim catholic christian arab".split())
 #: Nouns an everyday word before them qualifies, no institution's name does ("at target dose", "at rush hour", "peak times").
 _NOUNS_AN_ADJECTIVE_TAKES = frozenset("dose doses hour hours time times range level levels rate heart weight".split())
 #: What "on" leads to after an institution's name: a day, a date, a road ("GRACE ON TUESDAYS", "The Crossing on 5/22",
@@ -900,6 +903,8 @@ def gated_spans(text: str, toks: list[tuple[int, int, str]], tags: list[str], su
             continue  # "patient advocate health care proxy": a person's role, then the kind of care
         if cat != "NAME" and len(idx) > 1 and _low(toks[idx[0]][2]) in _CARE_VERBS and all(_generic(toks[i][2]) for i in idx[1:]):
             continue  # "VNA TO RESUME SERVICES": a verb of arranging care and the kind of care
+        if cat != "NAME" and len(idx) == 1 and _low(toks[idx[0]][2]) in _PEOPLES_WORDS:
+            continue  # "the Hispanic community", "VIA SPANISH": a people's, a language's or a faith's word alone is no place
         if cat != "NAME" and len(idx) == 1 and not _sure_place(text, toks[idx[0]], least) and not _proper(toks[idx[0]][2]) \
                 and not (cat == "HOSPITAL" and _sure_institution_word(text, toks[idx[0]], least)):
             continue  # "the Division of Cardiology", "Seen at Two South": one everyday word names no one place

@@ -238,13 +238,15 @@ _STILL_LIVING = frozenset("alive living".split())
 def _relative_name_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """The age after a relative's name ("husband Joe, 92,"), unless the words before the comma are everyday or
     clinical words ("wife checked glucose, 95.", a reading)."""
-    from clinx.text.lexicons import FUNCTION_WORDS, first_names, is_clinical_term, zipf
+    from clinx.text.lexicons import FUNCTION_WORDS, first_names, is_clinical_term, last_names, zipf
 
     words = (m.group("name") or "").split()
     if len(words) > 1 and words[-1].lower() in _STILL_LIVING:
         words = words[:-1]  # ("gm nora alive, 91": the word that says the relative lives is no part of the name)
-    for w in words:
+    for k, w in enumerate(words):
         low = w.lower()
+        if k and low in last_names() and words[k - 1].lower() in first_names() and not is_clinical_term(low):
+            continue  # a surname that is a word too after a given name ("MOTHER ODESSA PRICE, 97")
         if low in FUNCTION_WORDS or is_clinical_term(low) or zipf(low) >= 4.0 and low not in first_names():
             return None
     return m.start("v"), m.end("v")
@@ -1230,7 +1232,7 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "age_after_relative",
         # ("wife ann (90) present": or after the relative's given name)
         # ("maternal grandmother (91, lives in Santo Domingo)": the age opening a parenthesis that goes on)
-        r"(?i)\b" + _RELATIVES + r"(?:[ \t]{1,2}[A-Za-z][A-Za-z'’-]{1,20})?[ \t]{1,2}\((?P<v>9\d|1[01]\d)(?:\)|,[ \t])",
+        r"(?i)\b" + _RELATIVES + r"(?:[ \t]{1,2}[A-Za-z][A-Za-z'’-]{1,20}){0,3}[ \t]{1,2}\((?P<v>9\d|1[01]\d)(?:\)|,[ \t])",
         "AGE", 0.85, gate=lambda t, low: "(9" in t or "(1" in t,
     ),
     # "husband Joe, 92, at home", "MOTHER ROSA DIAZ, 101,": an age over 89 set off by commas after a relative's name
@@ -1353,6 +1355,15 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "age_turned",
         r"(?i)\bturn(?:ed|s)?[ \t]{1,2}(?P<v>9\d|1[01]\d)(?![\w.%°]|[ \t]*(?:degrees?|deg|°|%|percent|mg|ml|min|minutes?))",
         "AGE", 0.85, gate=lambda t, low: "turn" in low,
+    ),
+    # 'I've had 95 good years', 'made it to 100 on New Year's Day', 'would like to make 100': a life's count of years
+    Recognizer(
+        "age_years_lived",
+        r"(?i)\b(?:had[ \t]{1,2}(?P<v>9\d|1[01]\d)(?=[ \t]{1,2}(?:good[ \t]|great[ \t]|wonderful[ \t]|long[ \t])?years\b)"
+        r"|(?:made[ \t]it[ \t]to|make[ \t]it[ \t]to|to[ \t]make|celebrat(?:ed|e|es))[ \t]{1,2}(?P<w>9\d|1[01]\d)"
+        r"(?![\w.%°/-]|[ \t]*(?:degrees?|deg|°|%|percent|mg|ml|mmhg|mm|lb|lbs|kg|bpm)\b))",
+        "AGE", 0.85, validator=lambda m, text: m.span("v") if m.group("v") else m.span("w"),
+        gate=lambda t, low: "had " in low or "make" in low or "made" in low or "celebrat" in low,
     ),
     Recognizer(
         "age_after_birth_date",

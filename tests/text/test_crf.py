@@ -207,6 +207,9 @@ def test_gate_keeps_one_everyday_word_the_tagger_is_sure_names_an_institution_wh
                        ("BP AT TARGET ON CURRENT REGIMEN", ["O", "O", "B-HOSPITAL", "O", "O", "O"])]:
         assert _gated(text, tags) == [], text
     assert _gated("REFER TO TAPESTRY HEP C CLINIC", ["O", "O", "B-HOSPITAL", "O", "O", "O"], sure=0.85) == []
+    # a people's, a language's or a faith's word alone names no place, capitalised or not
+    assert _gated("the Hispanic community.", ["O", "B-HOSPITAL", "O", "O"]) == []
+    assert _gated("INTERPRETER VIA SOMALI LINE", ["O", "O", "B-HOSPITAL", "O"]) == []
 
 
 def test_gate_drops_kinds_of_place_makers_states_history_and_ranges():

@@ -124,3 +124,23 @@ def test_will_before_a_verb_or_a_common_word_stays(text):
 def test_a_surname_that_is_an_abbreviation_closes_a_name_before_a_blank_credential():
     out = _l2("dos: 3/14/24  provider: dr. hollis ng dds  asst: none")
     assert " ng " not in out and out.endswith("dds  asst: none")
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ('pt says "I have had 95 good years."', 'pt says "I have had [AGE] good years."'),
+        ("would like to make 100 in her own kitchen", "would like to make [AGE] in her own kitchen"),
+        ("lives w/ grandmother rosario villalobos (93) and uncle.", "lives w/ grandmother [NAME] ([AGE]) and uncle."),
+        ("MOTHER ROSA PRICE, 97, LIVES W/ SON", "MOTHER [NAME], [AGE], LIVES W/ SON"),
+    ],
+    ids=["years_lived", "to_make_an_age", "relative_name_then_parenthesis", "relative_full_name_with_word_surname"],
+)
+def test_ages_over_89_a_life_counts_or_a_relative_carries(text, expected):
+    assert _l2(text) == expected
+
+
+@pytest.mark.parametrize("text", ["sats reached 92 on 2L", "had 95 mg of iron", "to make 90 ml of formula"],
+                         ids=["a_reading", "a_dose", "a_volume"])
+def test_readings_and_amounts_are_no_ages(text):
+    assert _l2(text) == text
