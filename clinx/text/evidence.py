@@ -3782,7 +3782,7 @@ _VALUE_STOP = frozenset("in at on for with to from none unknown pending tbd yes 
 #: Street words, written out or abbreviated; after one to three words and a house number they close an address.
 STREET_SUFFIXES = frozenset(
     "street st avenue ave av road rd boulevard blvd terrace ter lane ln drive dr court ct place pl square sq parkway pkwy "
-    "circle cir highway hwy way concourse pike turnpike tpke plaza crescent".split()
+    "circle cir highway hwy way concourse pike turnpike tpke plaza crescent loop trail trl cove".split()
 )
 #: Abbreviated street words, which close a street's name without a house number after "lives on", "on", "off".
 _STREET_ABBREVS = frozenset("st ave av rd blvd ter ln pkwy cir hwy tpke".split())

@@ -305,7 +305,7 @@ _STATES = (
 
 _STREET_WORDS = (
     r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr(?!\.?\s{1,3}[A-Z][a-z])|Court|Ct|Way|Place|Pl|Terrace|"
-    r"Circle|Parkway|Pkwy|Highway|Hwy|Square|Sq|Concourse|Pike|Turnpike|Plaza|Crescent)"
+    r"Circle|Parkway|Pkwy|Highway|Hwy|Square|Sq|Concourse|Pike|Turnpike|Plaza|Crescent|Loop|Trail|Trl|Close|Row|Cove)"
 )
 
 #: A phone number's area code: "(555) " or "555-".

@@ -144,3 +144,20 @@ def test_ages_over_89_a_life_counts_or_a_relative_carries(text, expected):
                          ids=["a_reading", "a_dose", "a_volume"])
 def test_readings_and_amounts_are_no_ages(text):
     assert _l2(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Address: 14 Larch Close, Chesterfield", "LOCATION: CLIENT HOME, 302 SITTING CROW LOOP, FORT YATES",
+     "12 Chapel Row, Belper", "lives at 88 elk ridge trail off the county road"],
+    ids=["close_british", "loop_in_capitals", "row_british", "trail_lower_case"],
+)
+def test_houses_on_a_close_a_row_a_loop_or_a_trail_are_places(text):
+    out = _l2(text)
+    assert not any(word in out.lower() for word in ("larch", "sitting crow", "chapel", "elk ridge")), out
+
+
+@pytest.mark.parametrize("text", ["#32 roots close to the canal", "3 ROW OF SUTURES PLACED", "loop 2 row 3"],
+                         ids=["close_as_near", "row_of_stitches", "knitting_count"])
+def test_close_row_and_loop_as_words_stay(text):
+    assert _l2(text) == text
