@@ -764,7 +764,8 @@ def _sure_institution_word(text: str, tok: tuple[int, int, str], least: float) -
     [INSTEAD]", "refer to [tapestry] hep C clinic", "MEALS AT [GRACE] ON TUESDAYS")? Out of fold the tagger's sure
     single words of an institution are the institution's name nine times in ten; the word must be capitalised where its
     line is in sentence case ("The mercy ED staff"), follow no word but "the" and "to" that makes it an everyday one
-    ("Seen at Two South", "a bank") and lead to no noun it qualifies ("at target dose", "rush hour") nor to "on" but for a day, a date or a road."""
+    ("Seen at Two South", "a bank") and lead to no noun it qualifies ("at target dose", "rush hour") nor to "on" but
+    for a day, a date or a road."""
     if least < SURE or _word_in_mixed_line(text, tok):
         return False
     prev = _PREV_WORD_RE.search(text, max(0, tok[0] - 16), tok[0])

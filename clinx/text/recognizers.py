@@ -1455,7 +1455,7 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?P<role>[ \t]?/[ \t]?(?i:rn|lpn|np|md|pa|cna|rt|rrt|sw|cm|pt|ot|slp))?[ \t]*$",
         "NAME", 0.85, validator=_dash_initials_ok, gate=lambda t, low: "-" in t or "—" in t or "–" in t,
     ),
-    # the note's last line opening with a signer's letters after a dash or before a slash ("-ps", "-af / cp",
+    # the note's last line opening with a signer's letters after a dash or before a slash ("-ps", "-nb / tc",
     # "JLR / J.L. Rivera MD"); the validator checks it is the last line
     Recognizer(
         "closing_line_initials",

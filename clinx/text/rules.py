@@ -1168,7 +1168,8 @@ def id_prefixes(text: str, cands: list[Candidate]) -> list[Candidate]:
 #: parenthesis, a sentence's stop, or a phone number ("dr amy ng / resident", "niece claudette may 603-555-0164").
 #: Credentials that follow a name after a blank alone ("hollis ng dds", "NG DO,"), lower case or capitals.
 #: ("do" only closing its field: "claudette may do the shopping" keeps its modal)
-_BLANK_CREDENTIAL = r"(?:(?:md|MD|dds|DDS|dmd|DMD|np|NP|pa-c|PA-C|rn|RN|dpm|DPM|od|OD)(?![\w-])|(?:do|DO)(?=[ \t]*(?:[,/]|$)))"
+_BLANK_CREDENTIAL = r"(?:(?:md|MD|dds|DDS|dmd|DMD|np|NP|pa-c|PA-C|rn|RN|dpm|DPM|od|OD)(?![\w-])|(?:do|DO)(?=[ \t]*(?:[,/\n]|$)))"
+_BLANK_CREDENTIAL_AFTER_RE = re.compile(r"[ \t]+" + _BLANK_CREDENTIAL)
 _SURNAME_CLOSING_RE = re.compile(
     r"[ \t]([A-Za-z]{2,12})(?=[ \t]*(?:$|\n|[ \t]/|[,;)(]|\.(?:[ \t]*$|\s)|\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}|\d{3}[-. ]\d{4}\b)"
     # a doctor's, dentist's or nurse's credential after a blank closes the name as a comma does ("dr. hollis ng dds")
@@ -1232,7 +1233,7 @@ def surnames_closing_names(text: str, cands: list[Candidate]) -> list[Candidate]
             continue  # (nor a state's code: "plant in [noel] mo (evisceration line)")
         titled_one = len(head) == 1 and (_DOCTOR_BEFORE_RE.search(text, max(0, c.start - 8), c.start) is not None
                                          or _credential_after(text, m.end())
-                                         or re.match(r"[ \t]+" + _BLANK_CREDENTIAL, text[m.end() :]) is not None)
+                                         or _BLANK_CREDENTIAL_AFTER_RE.match(text, m.end()) is not None)
         if not (len(prev) > 2 and prev.isalpha() and (prev.lower() in given or titled_one)):
             # (a surname before it leaves the word the sentence's: "[CATALDO] ALS.", "[K. PHAM] EN"; after a doctor's
             # title one word is a given name whatever the lexicons know: "dr [hollis] ng / resident")
