@@ -652,14 +652,15 @@ def _closes_clause(text: str, start: int, end: int) -> bool:
     return _CLAUSE_CLOSE_RE.match(text, end) is not None and _no_word_against_before(text, start)
 
 
-def _no_word_against_before(text: str, start: int) -> bool:
+def _no_word_against_before(text: str, start: int, allowed: frozenset[str] = frozenset()) -> bool:
     """Is the word before ``start`` none that makes the next an everyday word: no determiner, number, modal or "to",
-    nor a unit or another clinical word ("worked for a bank", "3 cm page", "Seen at Two South"; a role is a person's)?"""
+    nor a unit or another clinical word ("worked for a bank", "3 cm page", "Seen at Two South"; a role is a person's)?
+    Words in ``allowed`` pass whatever they are."""
     prev = _PREV_WORD_RE.search(text, max(0, start - 16), start)
     if prev is None:
         return True
     low = prev.group(1).lower()
-    return low not in _DETERMINERS and low not in _NUMBER_WORDS and low not in _SUBJECT_MODALS and low != "to" \
+    return low in allowed or low not in _DETERMINERS and low not in _NUMBER_WORDS and low not in _SUBJECT_MODALS and low != "to" \
         and not (classify(low) == C and low not in _PERSON_WORDS and low not in FUNCTION_WORDS)
 
 
@@ -750,6 +751,8 @@ def _goes_on_from_a_place(text: str, start: int, end: int) -> bool:
 #: Peoples, languages and faiths, which alone name a community or a tongue ("the Hispanic community", "VIA SPANISH").
 _PEOPLES_WORDS = PEOPLES_WORDS | frozenset(
     "hispanic latino latina latinx asian african american native indigenous jewish muslim catholic christian arab".split())
+#: Words before an institution's name as often as before an everyday word ("move to The Crossing", "VIA THE RIDE").
+_BEFORE_AN_INSTITUTION = frozenset(("the", "to"))
 #: Nouns an everyday word before them qualifies, no institution's name does ("at target dose", "at rush hour", "peak times").
 _NOUNS_AN_ADJECTIVE_TAKES = frozenset("dose doses hour hours time times range level levels rate heart weight".split())
 #: What "on" leads to after an institution's name: a day, a date, a road ("GRACE ON TUESDAYS", "The Crossing on 5/22",
@@ -768,9 +771,8 @@ def _sure_institution_word(text: str, tok: tuple[int, int, str], least: float) -
     for a day, a date or a road."""
     if least < SURE or _word_in_mixed_line(text, tok):
         return False
-    prev = _PREV_WORD_RE.search(text, max(0, tok[0] - 16), tok[0])
-    if prev is not None and prev.group(1).lower() not in ("the", "to") and not _no_word_against_before(text, tok[0]):
-        return False  # (after "the" or "to" an institution's name is as likely: "move to The Crossing", "VIA THE RIDE")
+    if not _no_word_against_before(text, tok[0], _BEFORE_AN_INSTITUTION):
+        return False
     m = _WORD_AFTER_RE.match(text, tok[1])
     if m is None:
         return True

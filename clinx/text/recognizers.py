@@ -509,8 +509,6 @@ def _closing_line_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     from clinx.text.evidence import CREDENTIALS, ROLES, SERVICES
     from clinx.text.lexicons import ordinary_words
 
-    if not _last_line(text, m.end()):
-        return None
     g = "v" if m.group("v") is not None else "w"
     letters = m.group(g).lower()
     if _letters_are_a_word(letters) or letters in _SIGNER_ROLES:
@@ -1456,11 +1454,12 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "NAME", 0.85, validator=_dash_initials_ok, gate=lambda t, low: "-" in t or "—" in t or "–" in t,
     ),
     # the note's last line opening with a signer's letters after a dash or before a slash ("-ps", "-nb / tc",
-    # "JLR / J.L. Rivera MD"); the validator checks it is the last line
+    # "JLR / J.L. Rivera MD")
     Recognizer(
         "closing_line_initials",
+        # (only the note's last line can match: blanks alone may follow it)
         r"(?m)^[ \t]*(?:(?P<dash>[-—–~]{1,3})[ \t]?(?P<v>[A-Za-z]{2,3})[ \t]*$"
-        r"|(?:[-—–~]{1,3}[ \t]?)?(?P<w>[A-Za-z]{2,3})[ \t]*(?P<slash>/)(?P<rest>[^\n]*))",
+        r"|(?:[-—–~]{1,3}[ \t]?)?(?P<w>[A-Za-z]{2,3})[ \t]*(?P<slash>/)(?P<rest>[^\n]*))(?=\s*\Z)",
         "NAME", 0.85, validator=_closing_line_initials_ok, gate=lambda t, low: "/" in t or "-" in t or "—" in t or "–" in t,
     ),
     # "-jk PGY3 ortho, pgr 2281", "-AW NNP", "-ld echo fellow", "-rm, ccds": a signer's initials after the dash that

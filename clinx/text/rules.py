@@ -90,7 +90,7 @@ from clinx.text.institution_patterns import (
     find_system_short_forms,
     find_unknown_referral_names,
 )
-from clinx.text.dates import CLOCK_RE, DATE_RECOGNIZERS, PHONE_AS_MEANS_RE, SLASHED_DATE_RE, YEAR_NAMES, date_modifiers, date_range_ends, score_change, strip_year
+from clinx.text.dates import CLOCK_RE, DATE_RECOGNIZERS, MONTH_ANY, PHONE_AS_MEANS_RE, SLASHED_DATE_RE, YEAR_NAMES, date_modifiers, date_range_ends, score_change, strip_year
 from clinx.text.recognizers import EXTRA_RECOGNIZERS, Recognizer, dotted_letters_may_be_initials
 
 # --------------------------------------------------------------------------- vocabularies
@@ -836,7 +836,8 @@ _TEMP_BEFORE_RE = re.compile(r"(?i)\b(?:t|temp|temps|temperature|tmax|t-?max|tm|
 _WEAK_CUE_RE = re.compile(r"(?i)(?:pt|patient)\b(?!\s{0,3}[:=#])")
 
 
-_MONTH_GROUP_RE = re.compile(r"(?i)jan|feb|mar|apr|may|jun|jul|aug|sept?|oct|nov|dec")
+#: A month's name or abbreviation as one hyphen-separated group of an identifier-shaped token ("12-Jan-2024": a date).
+_MONTH_GROUP_RE = re.compile(r"(?i)" + MONTH_ANY)
 
 
 def _validate(name: str, m: re.Match, text: str) -> tuple[int, int] | None:
@@ -1164,12 +1165,13 @@ def id_prefixes(text: str, cands: list[Candidate]) -> list[Candidate]:
     return out
 
 
-#: A word after a found name, then what closes a field or a clause: a line's or the text's end, a slash, a comma, a
-#: parenthesis, a sentence's stop, or a phone number ("dr amy ng / resident", "niece claudette may 603-555-0164").
 #: Credentials that follow a name after a blank alone ("hollis ng dds", "NG DO,"), lower case or capitals.
 #: ("do" only closing its field: "claudette may do the shopping" keeps its modal)
 _BLANK_CREDENTIAL = r"(?:(?:md|MD|dds|DDS|dmd|DMD|np|NP|pa-c|PA-C|rn|RN|dpm|DPM|od|OD)(?![\w-])|(?:do|DO)(?=[ \t]*(?:[,/\n]|$)))"
 _BLANK_CREDENTIAL_AFTER_RE = re.compile(r"[ \t]+" + _BLANK_CREDENTIAL)
+#: A word after a found name, then what closes a field or a clause: a line's or the text's end, a slash, a comma, a
+#: parenthesis, a sentence's stop, a phone number or a blank credential ("dr amy ng / resident", "niece claudette may
+#: 603-555-0164").
 _SURNAME_CLOSING_RE = re.compile(
     r"[ \t]([A-Za-z]{2,12})(?=[ \t]*(?:$|\n|[ \t]/|[,;)(]|\.(?:[ \t]*$|\s)|\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}|\d{3}[-. ]\d{4}\b)"
     # a doctor's, dentist's or nurse's credential after a blank closes the name as a comma does ("dr. hollis ng dds")
