@@ -763,12 +763,24 @@ def region_after(text: str, end: int, town: bool = False) -> tuple[int, int] | N
                 comma and town and low in _CODES_AFTER_TOWN and (w1.isupper() or w1.islower()) and _words_go_on(text, e)):
             return None  # ("boston, in a shelter"; "TUCSON, AZ AT 0130": a code no word or abbreviation shares goes on)
         return s, e
-    if low in _OTHER_REGION_CODES and (comma or w1.isupper()) and _CODE_END_RE.match(text, e):
+    if low in _OTHER_REGION_CODES and (comma or w1.isupper()) and (_CODE_END_RE.match(text, e) or comma and town and _province_goes_on(text, w1, s, e)):
         p = _POSTCODE_AFTER_RE.match(text, e)
         return s, (p.end() if p else e)
     if (low in STATE_NAMES or low in _STATES_AFTER_COMMA) and (comma or _ZIP_NEXT_RE.match(text, e)):
         return s, e
     return None
+
+
+def _province_goes_on(text: str, code: str, s: int, e: int) -> bool:
+    """Is the region ``code`` after a town and its comma a province's though a word follows it ("Lives in [Brampton], ON
+    w/ husband", "[halifax], ns with son")? "on" is also the word: only in capitals in a line with small letters
+    ("[Toronto], on arrival" and a capitals note's "[BOSTON], ON ARRIVAL" go on as words)."""
+    if not _words_go_on(text, e):
+        return False
+    if code.lower() != "on":
+        return code.isupper() or code.islower()
+    ls, le = text.rfind("\n", 0, s) + 1, text.find("\n", e)
+    return code.isupper() and any(ch.islower() for ch in text[ls : le if le != -1 else len(text)])
 
 
 #: State codes that are also a person's degree or credential after a comma ("Dr. Jackson, MS", "Jane Austin, PA").

@@ -60,7 +60,7 @@ from bisect import bisect_right
 
 from clinx.text.base import Candidate
 from clinx.text.dates import _prev_word
-from clinx.text.lexicons import PUBLIC_PROGRAMMES
+from clinx.text.lexicons import PUBLIC_PROGRAMMES, STATE_PROGRAMMES
 
 #: Categories of a found span that a kind word can follow.
 ANCHOR_CATEGORIES = frozenset({"NAME", "LOCATION", "HOSPITAL"})
@@ -1044,6 +1044,12 @@ private public yes no not tbd tba see per self-employed homeschooled homeschool 
 #: A preposition after a field's organisation, before where it is ("Shoppers on Queen St E", "CVS in Braintree").
 _WHERE_AFTER_VALUE_RE = re.compile(r"(?i)[ \t]+(?:on|in|at|off|near)[ \t]+(?=\S)")
 _LIST_FIELDS = ("pharmacies", "insurance", "insurer", "coverage", "payer", "payor")
+#: A state's programme opening an insurance field ("Ins: MassHealth ID 100384927516", "insurance: medi-cal pending").
+_STATE_PROGRAMME_FIELD_RE = re.compile(
+    r"(?i)(?<![\w/])(?:ins|insurance|insurer|coverage|payer|payor)[ \t]*:[ \t]*(?P<v>"
+    + "|".join(re.escape(p).replace("\\ ", " ").replace(" ", r"[ \t]+") for p in sorted(STATE_PROGRAMMES, key=len, reverse=True))
+    + r")(?![\w-])"
+)
 _PLAN_KINDS = frozenset("ppo hmo pos epo advantage supplement medigap mail order plan primary secondary".split())
 
 
@@ -1092,6 +1098,8 @@ def find_institution_fields(text: str) -> list[Candidate]:
                 continue
             off = vs + st
             out.append(Candidate(off + words[0].start(), off + words[-1].end(), "HOSPITAL", "rule:institution_field", 0.9))
+    # the plan that pays, where it is a state's (a national programme names no one's plan: "Ins: Medicare A/B")
+    out += [Candidate(m.start("v"), m.end("v"), "HOSPITAL", "rule:institution_field", 0.9) for m in _STATE_PROGRAMME_FIELD_RE.finditer(text)]
     return out
 
 #: A note's title line, then a dash or a colon and the facility it was written at ("nursing note - harbor house ltc,

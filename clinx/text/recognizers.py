@@ -1604,6 +1604,21 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
                              or "pt," in low or "patient," in low or "i'm" in low or "i’m" in low or "im " in low
                              or "i am" in low) and any(map(str.isdigit, t)),
     ),
+    # "resident will be 102 on April 19", "(would be 104)", "husband jae-won, who is 97", "she'll be 91 in May": an age
+    # over 89 to come, or said in a clause about a person named before (not "goal would be 100", "will be 90 days", "who
+    # is 95% on RA")
+    Recognizer(
+        "age_over_89_to_come",
+        r"(?:\b(?:she|he|pt|patient|resident|res|client|mother|father|mom|dad|wife|husband|spouse|sister|brother|aunt|uncle|"
+        r"grandmother|grandfather|grandma|grandpa)(?:[ \t]{1,2}(?:will|would)|['’]ll)[ \t]{1,2}(?:be|turn)"
+        r"|\((?:she|he)?[ \t]?(?:will|would)[ \t]{1,2}(?:be|turn|have[ \t]{1,2}been)"
+        r"|\bwho(?:[ \t]{1,2}(?:is|was|turned|turns|will[ \t]{1,2}be)|['’]s))[ \t]{1,2}(?:now[ \t]{1,2})?"
+        r"(?P<v>9\d|1[01]\d)"
+        r"(?![\w%/]|\.\d|[ \t]{0,2}(?:%|kg|lbs?|bpm|mmhg|f\b|degrees|percent|mg\b|mcg\b|ml\b|days?\b|d\b|hours?\b|hrs?\b|min|weeks?\b"
+        r"|wks?\b|months?\b|mos?\b|units?\b|pounds\b|points?\b|cm\b|mm\b|inches\b|in\.))",
+        "AGE", 0.85, flags=re.I, validator=lambda m, t: m.span("v"),
+        gate=lambda t, low: ("will " in low or "would " in low or "'ll " in low or "’ll " in low or "who" in low) and any(map(str.isdigit, t)),
+    ),
     # "home # 555 0199", "call 555.0199": a seven-digit number split by a blank or a dot after a phone word
     # (with a hyphen it is L1's phone pattern already)
     Recognizer(

@@ -2,8 +2,8 @@
 
 A trainee's or carer's given name that is an abbreviation too, lower-case dotted initials, a signer's initials
 after ``SIG:`` or ``COLLECTOR:``, a signer's everyday-word name before ``, rn``, a midwife's initial and surname, a VA
-clinic by its kind; and what stays: dosing after ``SIG:``, a verb before ``, rn``, a title after a role, a public
-programme.
+clinic by its kind, a state's insurance programme in an insurance field; and what stays: dosing after ``SIG:``, a verb
+before ``, rn``, a title after a role, a public programme alone or a national one in an insurance field.
 
 Each case is one tiny input for one form (test ids name the form, never a value); the kept cases hold the same
 words where they are no name, so a rule that widens recall at their cost fails here.
@@ -75,3 +75,17 @@ def test_the_look_alike_stays(text, kept):
 def test_a_va_clinic_by_its_kind_goes():
     out = _out("PACT TEAM DR. ELEANOR FINCH, AUBURN CBOC 3/28/23 0900")
     assert "AUBURN" not in out and "CBOC" not in out and "[HOSPITAL]" in out, out
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Ins: MassHealth ID 100384927516", "INSURANCE: MASSHEALTH ID 100384726519.", "insurance: medi-cal pending"],
+    ids=["state_programme_in_an_insurance_field", "state_programme_in_a_capitals_field", "lower_case_state_programme_field"],
+)
+def test_a_states_programme_in_an_insurance_field_goes(text):
+    out = _out(text)
+    assert "[HOSPITAL]" in out and "ealth" not in out.lower().split(":", 1)[1].split()[0] and "cal" not in out.lower(), out
+
+
+def test_a_national_programme_in_an_insurance_field_stays():
+    assert "MEDICARE" in _out("INS: MEDICARE A/B, MBI 5XK9-TE5-MK72")
