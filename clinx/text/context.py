@@ -41,6 +41,7 @@ from clinx.text.evidence import (
     nicknames_of_found_names,
     regions_after_places,
     report_verb_word,
+    scored_eponym,
     street_words_after_places,
     streets_after_places,
     streets_meeting_places,
@@ -217,8 +218,8 @@ def _shape_score(t: str, low: str, start: int, text: str, first: frozenset, last
 
     ``lower_text``: ``text`` is written all in lower case (:func:`_all_lower`), so lower case says nothing.
     """
-    if low in NON_NAMES or low.rstrip(".") in NON_NAMES:
-        return 0.0, "alpha"
+    if low in NON_NAMES or low.rstrip(".") in NON_NAMES or scored_eponym(text, low, start + len(t)):
+        return 0.0, "alpha"  # ("ALVARADO 8", "Ottawa ankle rules +": a score or a rule, no person or town)
     if (low in _UNITS_AFTER_NUMBER or low in _WARD_SIDES) and start >= 2 and text[start - 1] == " " and text[start - 2].isdigit():
         # "ambulated 150 ft": a unit after its number ("Ft. Lauderdale" stays a place); "to 5 East": a ward
         return 0.0, "alpha"

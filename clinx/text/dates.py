@@ -40,7 +40,7 @@ fev1/fvc hearing ecog nyha tmax temp map cvp pap pcwp rvsp ef pt/inr inr x gravi
 was is of rated level score: percocet norco vicodin sinemet carbidopa/levodopa vicodin dose dosing
 bipap cpap psv ps peep ac simv prvc vent settings setting ipap epap day tof four
 berg tinetti phq phq-9 phq9 gad gad-7 gad7 braden morse nihss fim slums audit cage total sofa apache
-recall ue le rue lue rle lle inattentive hyperactive fatigue distress thermometer bpp
+recall ue le rue lue rle lle inattentive hyperactive fatigue distress thermometer bpp alvarado centor wells
 """.split()
 )
 #: Words after a slash number that make it a dose, score or measurement.

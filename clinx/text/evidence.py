@@ -2398,6 +2398,12 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
             elif j == k and low in RELATIONS and nk.cls == W and nk.case == "mixed" and nk.raw[:1].isupper() and nk.raw[1:].islower() \
                     and len(nk.low) >= 4 and nk.low not in _NEVER and _PHONE_AFTER_NAME_RE.match(text, nk.e) is not None:
                 j = k + 1  # "Daughter Temperance (508-555-0161)": a capitalised word before the relative's number is their name
+            elif j == k and low in RELATIONS and nk.cls == W and nk.case == "mixed" and nk.raw[:1].isupper() and nk.raw[1:].islower() \
+                    and len(nk.low) >= 3 and nk.low not in _NEVER and nk.low not in FUNCTION_WORDS and not nk.low.endswith(("ed", "ing")) \
+                    and not _finite_verb(nk) and k + 1 < len(toks) and _gap(text, nk, toks[k + 1]) == " " \
+                    and (_finite_verb(toks[k + 1]) and toks[k + 1].case == "mixed" and toks[k + 1].raw.islower()):
+                j = k + 1  # "Wife Ora noted red streaks", "Grandson Colt works at ...": a capitalised word between a
+                # relative's word and a verb in small letters is the relative's name, the verb's subject
             if j > k and said and (not _CLAUSE_END_RE.match(text, toks[j - 1].e) or nk.cls == U and not nk.raw[:1].isupper()):
                 j = k  # "X is <name>" ends its clause there ("HCP is Grace, her sister"; not "wife is pretty upset")
             if j > k and not (low in RELATIONS and is_eponym(text, toks[k:j])):  # ("Sister Mary Joseph nodule")
@@ -4030,7 +4036,11 @@ _SIGN_RESULTS = frozenset("neg negative pos positive normal nl intact absent pre
 
 #: Bedside scores named after people, which notes give with their value and no head word ("Braden 14",
 #: "Ballard 38 weeks", "Morse 45", "Child-Pugh B"): a person's name only without a score after it.
-SCORE_EPONYMS = frozenset("ballard braden morse norton waterlow ranson pugh rankin caprini centor wells apache glasgow".split())
+SCORE_EPONYMS = frozenset("ballard braden morse norton waterlow ranson pugh rankin caprini centor wells apache glasgow alvarado "
+                          "wagner".split())
+#: The Ottawa rules, by the part they clear or the result they gave ("Ottawa ankle rules +", "OTTAWA KNEE RULE NEG", "ottawa
+#: neg"): the city only elsewhere ("lives in Ottawa").
+_OTTAWA_RULE_RE = re.compile(r"(?i)[ \t]{1,3}(?:ankle|knee|foot|sah|subarachnoid|c-spine|rules?|criteria|neg|negative|pos|positive|\+|-[ \t]|\(-\)|\(\+\))")
 _SCORE_AFTER_RE = re.compile(r"[ \t:=]{1,3}(?:score[ \t:=]{1,3})?(?:\d|[ABC]\b)")
 
 
@@ -4050,11 +4060,18 @@ _EPONYM_TAIL_LOWER_RES = _eponym_tails("s", "and|&", r"[a-z][a-z'’-]*", "[a-z]
 _VERB_HEADS = frozenset("sign test tests".split())
 
 
+def scored_eponym(text: str, low: str, end: int) -> bool:
+    """Is the word ``low`` ending at ``end`` a bedside score or rule named after a person or a place, with its value or
+    result after it ("Braden 14", "ALVARADO 8", "Wagner 2", "Ottawa ankle rules +")?"""
+    return low in SCORE_EPONYMS and _SCORE_AFTER_RE.match(text, end) is not None \
+        or low == "ottawa" and _OTTAWA_RULE_RE.match(text, end) is not None
+
+
 def is_eponym(text: str, run: list) -> bool:
     """Are the tokens ``run`` an eponym ("Hasson technique", "Foley", "Graves' disease", "Braden 14"), not a person?"""
     nx = _NEXT_HEAD_RE.match(text, run[-1].e)  # (at the offset: no copy of the rest of the text)
     head = nx.group(1).lower() if nx else ""
-    if len(run) == 1 and run[0].low in SCORE_EPONYMS and _SCORE_AFTER_RE.match(text, run[0].e):
+    if len(run) == 1 and scored_eponym(text, run[0].low, run[0].e):
         return True
     if head in _ALL_EPONYM_HEADS or (len(run) == 1 and run[0].low in EPONYMS):
         return True

@@ -43,8 +43,9 @@ a hospital-shaped acronym where the line puts an institution
 after the credential or a doctor's name and a comma (:func:`find_affiliations`: ``MD - PASADENA HEART &
 VASCULAR``, ``DR. HUDGENS, KOSCIUSKO PEDIATRIC CLINIC``), kinds and places (:func:`find_kinds_of_places`:
 ``womens health assoc of worcester``), capitalised words closed by a head in mixed case
-(:func:`find_capitalised_institutions`: ``Cedar Mountain Commons``) and a facility's answer to a placement
-referral (:func:`find_placement_replies`: ``woodbriar accepted pending auth``).
+(:func:`find_capitalised_institutions`: ``Cedar Mountain Commons``), a facility's answer to a placement
+referral (:func:`find_placement_replies`: ``woodbriar accepted pending auth``) and the employer a verb of working
+names (:func:`find_employers`: ``works nights at 3m``, ``drives for Jefferson Lines``).
 Two passes work on what was found: :func:`repeated_institution_words` (the same
 distinctive word elsewhere in the note) and :func:`join_institution_parts` (two
 parts of one name and the small word between them). :func:`names_no_institution`
@@ -1322,6 +1323,101 @@ def find_businesses_on_bare_streets(text: str) -> list[Candidate]:
     return out
 
 
+#: A verb of working, how, and its preposition, before the employer it names ("works at Foot Locker", "drives for
+#: Jefferson Lines", "works remote for Prudential", "WORKS NIGHTS AT LOGAN EXPRESS PARKING", "employed by Kiewit").
+_EMPLOYER_CUE_RE = re.compile(
+    r"(?i)\b(?:works?|worked|working|employed|drives?|drove|cleans?|cleaned)"
+    r"(?:[ \t]+(?:nights|days|evenings|weekends|overnights|part[- ]time|full[- ]time|remotely|remote|seasonal|seasonally))?"
+    r"[ \t]+(?:at|for|by|@)[ \t]+"
+)
+#: Words that end an employer's name: a preposition or a conjunction that goes on the clause ("at Target in Dedham",
+#: "for Zachry on a job in Temple"), or a word of when ("at 3M nights").
+_AFTER_EMPLOYER = frozenset(
+    "in on at as for since until so but x with near off out from to who which where when because while doing making "
+    "night nights days weekends per via - since and/or or pending until".split()
+)
+#: First words of no employer beside evidence's (``_NO_EMPLOYER``, ``_NOT_EMPLOYER_WORD``): an article, an owner or a
+#: pronoun ("works at his uncle's shop", "works at a restaurant", "works at it"), home or night.
+_NOT_EMPLOYERS = frozenset(
+    "home night nights all this that it him them themselves a an his her their my our your its one two three several "
+    "various multiple local same another other".split()
+)
+
+
+def find_employers(text: str) -> list[Candidate]:
+    """The employer a verb of working names, up to where its clause goes on ("works at [Foot Locker] in NorthPark",
+    "drives for [Jefferson Lines].", "son works nights at [3m]", "works remote for [Prudential]"): one to four words,
+    no function word (but "of", "and", "&" inside), date's or time's word, role or relative, not a gerund first ("works
+    at improving"), not all clinical or kind words ("works for pain control", "works at a restaurant", "works at the
+    hospital"), and not everyday words after "the" ("works for the city"). Evidence's venue reading takes one word after
+    a work cue (``EMPLOYER_PAIRS``); this reads a name of several to where the clause goes on."""
+    out = []
+    for cue in _EMPLOYER_CUE_RE.finditer(text):
+        pos, words = cue.end(), []
+        while len(words) < 5:
+            m = _EMPLOYER_WORD_RE.match(text, pos)
+            if m is None:
+                break
+            w = m.group().lower()
+            if words and (w in _AFTER_EMPLOYER and w != "and" or w == "and" and len(words) > 2 or w[:1].isdigit()):
+                break  # (a count after the name: "dollar general 3 days/wk", "kodak 30 yrs")
+            words.append(m)
+            pos = m.end()
+            if text[pos : pos + 1] not in (" ", "\t") or text[pos + 1 : pos + 2] in (" ", "\t"):
+                break
+            pos += 1
+        if not words or len(words) > 4 or not _EMPLOYER_END_RE.match(text, words[-1].end()) and not words[-1].group()[:1].isdigit():
+            continue  # (the clause goes on with more words than a name holds)
+        while len(words) > 1 and (words[-1].group().lower() in _E.WORKPLACE_KINDS or words[-1].group().lower() in _EMPLOYER_SITES):
+            words.pop()  # "works at [tyson] plant", "AMAZON WAREHOUSE": the site's kind stays, as the notes' writers leave it
+        end = words[-1].end()
+        lows = [w.group().lower().replace("’", "'").rstrip(".") for w in words]
+        lows = [w[:-2] if w.endswith("'s") else w for w in lows]
+        rest = lows[1:] if lows[0] == "the" else lows
+        if lows[0] in _NOT_EMPLOYERS or lows[0] in _E._NO_EMPLOYER or lows[0] in _E._NOT_EMPLOYER_WORD or not rest or not rest[0][:1].isalpha() and not rest[0][:1].isdigit() \
+                or rest[0].isdigit() or lows[-1] in ("and", "of", "&"):
+            continue
+        if rest[0].endswith("ing") and _E.classify(rest[0]) in (_E.W, _E.C, _E.A):
+            continue  # "works at improving her gait": a gerund
+        if any(w in DATE_WORDS or w in _E.RELATIONS or w in _E.TITLES or w in _E.ROLES and len(rest) == 1
+               or w in _L.FUNCTION_WORDS and w not in ("of", "and", "&") for w in rest):
+            continue
+        # capitalised words in a line with small letters are a name whatever else they are ("Jefferson Lines")
+        line_end = text.find("\n", end)
+        line = text[text.rfind("\n", 0, cue.start()) + 1 : line_end if line_end != -1 else len(text)]
+        named = any(c.islower() for c in line) and all(w.group()[:1].isupper() for w in words if w.group().lower() not in ("of", "and", "the"))
+        inner = [w for w in rest if w not in ("of", "and", "&")]
+        clinical = [_E.classify(w) == _E.C or _L.is_clinical_term(w) for w in inner]
+        kinds = [w for w, c in zip(inner, clinical) if c or w in BUSINESS_KINDS or w in SERVICE_KINDS or w in HEADS]
+        if len(inner) == 1 and clinical[0] or not named and (
+                len(kinds) == len(inner) or clinical[0] and cue.group().lower().rstrip().endswith("for")
+                or names_no_institution(rest)):
+            continue  # "works for pain control", "lasix works for anxiety", "works at a restaurant", "works at the hospital"
+        if lows[0] == "the" and not named and " ".join(rest) not in _L.organisation_names() \
+                and all(_E.classify(w) in (_E.W, _E.A, _E.C) for w in inner):
+            continue  # "works for the city", "from work at the outlet mall": everyday words after "the" describe a place
+        if cue.group().lower().rstrip().endswith("for") and not named and " ".join(rest) not in _L.organisation_names() \
+                and all(_E.classify(w) in (_E.W, _E.A, _E.C) for w in inner):
+            continue  # "tylenol works for pain control": what a drug works for, in everyday words
+        first = words[1] if lows[0] == "the" else words[0]  # ("at the Costco": the article is no part of the name)
+        out.append(Candidate(first.start(), end, "HOSPITAL", "rule:employer", 0.8))
+    return out
+
+
+#: Kinds of site after an employer's name, no part of it, beside evidence's kinds of workplace (``WORKPLACE_KINDS``:
+#: "Tyson plant", "Amazon warehouse"): "Kroger HQ", "Walmart DC", "Cub Foods distribution".
+_EMPLOYER_SITES = frozenset(
+    "deli dc distribution center centre ctr cargo hq headquarters downtown yards lab line assembly pharmacy facility campus hub "
+    "terminal fulfillment".split()
+)
+#: A word of an employer's name: letters, or digits and letters ("3M", "7-Eleven").
+_EMPLOYER_WORD_RE = re.compile(r"[^\W_](?:[\w&'’.-]*[^\W_])?(?:['’]s)?")
+#: Where an employer's name ends: a clause's punctuation, a dash, a line's end, or a word that goes on the clause.
+_EMPLOYER_END_RE = re.compile(
+    r"[ \t]*(?:[,;:()\n]|\.(?:\s|$)|[ \t]--?[ \t]|$)|[ \t]+(?:" + "|".join(re.escape(w) for w in sorted(_AFTER_EMPLOYER)) + r")\b", re.I
+)
+
+
 def find_described_businesses(text: str) -> list[Candidate]:
     """Businesses, venues and congregations whose names are everyday words, where the note says what kind of place
     they are in a parenthesis beside the name: "FOOSH @ Bounce (trampoline park, Kapolei)", "dinner at Saffron (Indian
@@ -2003,4 +2099,4 @@ def _sentence_start(text: str, pos: int) -> bool:
 from clinx.text import evidence as _E  # noqa: E402
 from clinx.text import lexicons as _L  # noqa: E402
 
-__all__ = ["articles_of_institutions", "at_names_of_institutions", "openers_of_institutions", "find_affiliations", "find_capitalised_institutions", "find_kinds_of_places", "find_placement_replies", "join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_described_businesses", "find_businesses_on_bare_streets", "BUSINESS_KINDS", "find_institution_fields", "find_header_institutions", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]
+__all__ = ["articles_of_institutions", "at_names_of_institutions", "openers_of_institutions", "find_affiliations", "find_capitalised_institutions", "find_kinds_of_places", "find_placement_replies", "join_institution_parts", "names_no_institution", "repeated_institution_words", "find_hospital_acronyms", "find_institutions_before_units", "find_parenthesised_institutions", "find_described_businesses", "find_employers", "find_businesses_on_bare_streets", "BUSINESS_KINDS", "find_institution_fields", "find_header_institutions", "complete_institutions", "find_bare_institutions", "HEADS", "MODIFIERS", "OF_HEADS", "STRONG_HEADS"]

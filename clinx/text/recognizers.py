@@ -1664,6 +1664,15 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         gate=lambda t, low: "box" in low and any(map(str.isdigit, t)),
         starts=r"p(?=\.?[ \t]?o|ost[ \t]office)|r(?=r|\.r\.|te?[ \t]?#?\d|ural)|h(?=cr?[ \t]?#?\d)",
     ),
+    # "lives off cr 212", "ON FM 1882", "on County Rd 250 N": a county road or a farm-to-market road by its number, after
+    # a word of where (not "Cr 212" alone, a creatinine in micromoles; not "FM 2" or "CR 1.2")
+    Recognizer(
+        "county_road",
+        r"(?i)\b(?:on|off|at|near|along|from|via)[ \t]{1,2}(?P<v>(?:cr|fm|co[ \t]rd|county[ \t]+r(?:oa)?d|farm[ \t]+(?:to[ \t]+market[ \t]+)?r(?:oa)?d"
+        r"|ranch[ \t]+r(?:oa)?d)[ \t-]?\d{2,4}(?:[ \t][nsew]\b)?)(?![\w/-]|[.,]\d)",
+        "LOCATION", 0.85, validator=lambda m, t: m.span("v"),
+        gate=lambda t, low: ("cr" in low or "fm" in low or " rd" in low or "road" in low) and any(map(str.isdigit, t)),
+    ),
     # "E 14th St", "w 3rd st", "5TH AVE": a numbered street (with its compass letter), which has no name word a
     # lexicon could know
     Recognizer(

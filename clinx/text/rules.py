@@ -74,6 +74,7 @@ from clinx.text.institutions import (
     find_hospital_acronyms,
     find_institutions_before_units,
     find_described_businesses,
+    find_employers,
     find_businesses_on_bare_streets,
     find_parenthesised_institutions,
     join_institution_parts,
@@ -129,7 +130,9 @@ how why in on at from to for of with by and or but patient pt seen study studies
 #: ("SN [ID]": a serial number's cue beside the number L1 removed is no name; "SN Jones" is L1's to decide)
 # ("goes" of "[NAME] (goes by [NAME])": a surname too, but between two names it is the nickname's cue)
 # ("job": a transcription's job number, "TRANSCRIBED GW JOB 44719", though Job is a given name)
-NON_NAMES = FUNCTION_WORDS | CLINICAL_WORDS | EPONYM_HEADS | frozenset({"xxxx", "re", "cc", "attn", "sn", "goes", "job"})
+# ("des": a drug-eluting stent, "90% LAD -> DES x1"; "adv": a plan's Advantage, "HUMANA MEDICARE ADV"; "mgr": a manager,
+# "CASE MGR TODD": given names in the lists, and none of the 50 out-of-fold removals they made in the tune notes a person)
+NON_NAMES = FUNCTION_WORDS | CLINICAL_WORDS | EPONYM_HEADS | frozenset({"xxxx", "re", "cc", "attn", "sn", "goes", "job", "des", "adv", "mgr"})
 
 _HOSPITAL_WORDS_TITLE = r"(?:Hospitals?|Medical\s{1,3}Cent(?:er|re)|Health\s{1,3}(?:Cent(?:er|re)|System|Sciences\s{1,3}Cent(?:er|re))|Healthcare|Clinic|Infirmary|Cancer\s{1,3}Cent(?:er|re)|Imaging\s{1,3}Cent(?:er|re)|Institute|Sanatorium|Hospice|Medical\s{1,3}Group|Medical\s{1,3}College|Nursing\s{1,3}Home)"
 # The same keywords in capitals (headers and overlays write "GENERAL HOSPITAL");
@@ -1647,6 +1650,7 @@ class RuleRecognizer:
         cands.extend(find_header_institutions(text))
         cands.extend(find_parenthesised_institutions(text))
         cands.extend(find_described_businesses(text))
+        cands.extend(find_employers(text))
         cands.extend(find_businesses_on_bare_streets(text))
         cands.extend(find_institutions_before_units(text))
         cands.extend(find_hospital_acronyms(text))

@@ -53,3 +53,96 @@ def test_an_age_over_89_to_come_or_said_of_a_person_goes(text, expected):
 )
 def test_a_value_to_come_stays(text):
     assert "[AGE]" not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,name",
+    [
+        ("son works nights at 3m, cell on file", "3m"),
+        ("PT WORKS AT FOOT LOCKER IN THE MALL", "LOCKER"),
+        ("father drives for Jefferson Lines. 5 siblings", "Lines"),
+        ("pt works at delta tech ops - needs fmla paperwork", "ops"),
+        ("works remote for Prudential\nno tob", "Prudential"),
+    ],
+    ids=["digits_and_letters_after_working_nights", "capitals_employer_before_in", "capitalised_employer_of_clinical_words",
+         "lower_case_employer_before_a_dash", "employer_of_remote_work"],
+)
+def test_the_employer_a_verb_of_working_names_goes(text, name):
+    out = _l2(text)
+    assert name not in out and "[HOSPITAL]" in out, out
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("tylenol works for pain control", "pain control"),
+        ("works at home on weekends", "home"),
+        ("works for the city", "city"),
+        ("works at a restaurant", "restaurant"),
+        ("works at improving her gait", "improving"),
+        ("lasix works for him", "him"),
+    ],
+    ids=["drug_working_for_a_symptom", "working_at_home", "the_city", "a_kind_of_place", "a_gerund", "a_pronoun"],
+)
+def test_what_a_verb_of_working_names_that_is_no_employer_stays(text, kept):
+    assert kept in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,road",
+    [("lives off cr 212. was using", "212"), ("ROLLOVER ON FM 1882 ~00:40.", "1882"), ("on County Rd 250 N, first house", "250")],
+    ids=["lower_case_county_road", "farm_to_market_road", "county_road_with_its_direction"],
+)
+def test_a_county_or_farm_road_by_its_number_goes(text, road):
+    out = _l2(text)
+    assert road not in out and "[LOCATION]" in out, out
+
+
+@pytest.mark.parametrize("text", ["Cr 212 umol/L on admission", "on cr 2.3 now", "CR 1.2, BUN 30"],
+                         ids=["creatinine_in_micromoles", "creatinine_after_on", "creatinine_with_decimals"])
+def test_a_creatinine_stays(text):
+    assert "[LOCATION]" not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("Wife Ora noted red streaks up the thigh", "Wife [NAME] noted red streaks up the thigh"),
+        ("Grandson Colt works nights, drives in weekends", "Grandson [NAME] works nights, drives in weekends"),
+    ],
+    ids=["capitalised_word_after_a_relative_before_a_verb", "grandson_before_works"],
+)
+def test_a_relatives_name_that_is_a_word_goes_before_a_verb(text, expected):
+    assert _l2(text) == expected
+
+
+@pytest.mark.parametrize("text", ["Wife Present at bedside", "Daughter Lives nearby and visits", "Son Visiting reports pain"],
+                         ids=["an_adjective", "a_verb", "a_gerund"])
+def test_a_capitalised_word_after_a_relative_that_is_no_name_stays(text):
+    assert "[NAME]" not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("Cath 6/3: 90% prox LAD -> DES x1, otherwise clean", "DES"), ("INS: HUMANA MEDICARE ADV, AUTH REQUESTED", "ADV"),
+     ("CASE MGR TODD CALLED.", "MGR")],
+    ids=["drug_eluting_stent", "plan_advantage", "manager_before_a_name"],
+)
+def test_abbreviations_the_name_lists_hold_stay(text, kept):
+    assert kept in _l2(text).split() or kept + "," in _l2(text).split(), _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("Impression: acute appendicitis. Alvarado 8/10.", "Alvarado 8/10"), ("A/P: ACUTE APPENDICITIS, ALVARADO 8. NPO", "ALVARADO 8"),
+     ("R lat malleolus TTP, Ottawa ankle rule +.", "Ottawa ankle"), ("plantar ulcer 2.1 x 1.4 cm, wagner 2, granulating", "wagner 2")],
+    ids=["appendicitis_score_over_ten", "appendicitis_score_in_capitals", "ankle_rule", "ulcer_grade"],
+)
+def test_a_score_or_rule_named_after_a_person_or_a_town_stays(text, kept):
+    assert kept in _l2(text)
+
+
+@pytest.mark.parametrize("text", ["lives in Ottawa with son", "Dr. Alvarado saw pt today", "nurse wagner called back"],
+                         ids=["the_city", "a_doctor", "a_nurse"])
+def test_the_person_or_town_behind_a_score_goes(text):
+    assert "Ottawa" not in _l2(text) and "Alvarado" not in _l2(text) and "wagner" not in _l2(text)
