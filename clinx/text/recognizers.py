@@ -531,7 +531,8 @@ def _dash_initials_role_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     w, role = (m.group("w") or "").lower(), m.group("role").lower()
     if "(" in text[m.end("v") : m.start("role")] and (w or role not in CREDENTIALS and role not in _TRAINEE_ROLES):
         return None  # "-jp (pgy3)" signs; "- RTW (forklift operator, ...)" says what the work is
-    if not (role in CREDENTIALS or role in ROLES or (w in CREDENTIALS or w in ROLES) and (role in SERVICES or role in _SIGNER_UNITS)):
+    if not (role in CREDENTIALS or role in ROLES or role in _MORE_CREDENTIALS
+            or (w in CREDENTIALS or w in ROLES) and (role in SERVICES or role in _SIGNER_UNITS)):
         return None  # ("-ld echo fellow", "-mk rn ortho"; "- hh rn visits": a verb after the role)
     # a signature's line goes on with a mark, a number, a service or nothing ("-jk PGY3 ortho, pgr 2281"); a
     # bullet's with a verb ("- hh rn visits 2x/wk", "- ED RN aware")
@@ -543,12 +544,17 @@ def _dash_initials_role_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     # a trainee's year or a pager after the letters makes them a person's even where they spell a clinical
     # abbreviation ("-jp (pgy3)": not the drain; "-sm intern, pgr 2210")
     sure_signer = role in _TRAINEE_ROLES or any(word.lower().strip(",;:") in _SIGNER_CONTACT for word in rest.split()[:2])
+    # a comma and a credential or a role closing the line sign it whatever the letters spell ("-TB, AGNP", "-ps, ed sw")
+    sure_signer = sure_signer or "," in text[m.end("v") : m.start("role")] and not rest.strip(" \t.") \
+        and (role in CREDENTIALS or role in ROLES or role in _MORE_CREDENTIALS)
     if is_clinical_term(letters) and not sure_signer or letters in FUNCTION_WORDS or letters in ROLES \
             or letters in _SIGNER_ROLES or letters in _NOT_SIGNATURE or zipf(letters) >= 4.5:
         return None
     return m.span("v")
 
 
+#: Credentials of nurse practitioners and diabetes specialists the credential lists lack ("-TB, AGNP", "-rm, cds").
+_MORE_CREDENTIALS = frozenset("agnp agacnp fnp whnp pnp ccds cds cdcs mlp".split())
 #: Where or when a signer works, after their credential ("-tn rn triage", "-kb rn nights").
 _SIGNER_UNITS = frozenset("triage nights days float icu micu sicu ccu nicu picu pacu ed er".split())
 #: Roles of doctors in training, after whose initials a signature is sure ("-jp (pgy3)", "-sm intern").

@@ -146,3 +146,18 @@ def test_a_score_or_rule_named_after_a_person_or_a_town_stays(text, kept):
                          ids=["the_city", "a_doctor", "a_nurse"])
 def test_the_person_or_town_behind_a_score_goes(text):
     assert "Ottawa" not in _l2(text) and "Alvarado" not in _l2(text) and "wagner" not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [("bed search pending.\n-ps, ed sw\nnext entry", "bed search pending.\n-[NAME], ed sw\nnext entry"),
+     ("next remote 12/16.\n-rm, cds", "next remote [DATE].\n-[NAME], cds")],
+    ids=["letters_that_spell_an_abbreviation_before_a_comma_and_a_role", "letters_before_a_diabetes_specialists_credential"],
+)
+def test_a_signers_letters_before_a_comma_and_a_credential_go(text, expected):
+    assert _l2(text) == expected
+
+
+@pytest.mark.parametrize("text", ["plan:\n- OT, PT\n- diet as tolerated", "plan:\n- ABG, RT to draw"], ids=["two_consults", "a_role_with_a_task"])
+def test_a_bullet_of_abbreviations_and_roles_stays(text):
+    assert "[NAME]" not in _l2(text)
