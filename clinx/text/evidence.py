@@ -1711,8 +1711,9 @@ def _clinical_surname(text: str, prev: _Tok, t: _Tok) -> bool:
 
 #: Two-letter surnames that are also clinical abbreviations ("ng": nasogastric; not "ho", history of: "SMITH HO CAD").
 _SHORT_CLINICAL_SURNAMES = frozenset({"ng"})
-#: Words that may follow such a surname: where the person works or the next person ("NG TO LIWS" is the tube's).
-_AFTER_SHORT_SURNAME = frozenset("at from of and who".split())
+#: Words that may follow such a surname: where the person works, the next person, or what the person knows or did
+#: ("DR HOLLIS NG AWARE", "dr hollis ng paged"; "NG TO LIWS", "NG WILL BE PLACED" are the tube's).
+_AFTER_SHORT_SURNAME = frozenset("at from of and who aware notified agrees agreed paged called updated says states recommends recs reports informed".split())
 
 
 def _short_clinical_surname(text: str, toks: list, j: int) -> bool:

@@ -459,7 +459,13 @@ def _age_after_name_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     # ("Joan Smith, 93, lives": a surname that is a word too, written as a name is in mixed case; not "o2 sat, 92")
     titled = word[:1].isupper() and not word.isupper() and (low in last_names() or low in first_names()) \
         and low not in _READING_WORDS and not is_clinical_term(low)
-    if classify(low) not in (N, U) and not titled:
+    # ("Patient: Gertrude Bishop, 92, MRN", "pt hyun-joo park (94)": a listed surname after a given name, however much
+    # a word or a score it is too)
+    lo = max(0, m.start() - 50)
+    given = re.search(r"([A-Za-z][A-Za-z'’-]*)[ \t]+" + re.escape(word) + r"$", text[lo : lo + before.end()])
+    full = given is not None and low in last_names() and low not in _READING_WORDS and all(
+        part in first_names() for part in given.group(1).lower().split("-")) and (given.group(1)[:1].isupper() == word[:1].isupper())
+    if classify(low) not in (N, U) and not titled and not full:
         return None
     return m.span("v")
 
@@ -497,6 +503,19 @@ def _will_before_surname_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     if low not in last_names() or zipf(low) >= 4.2 or low in ordinary_words() and zipf(low) >= 3.6 or is_clinical_term(low):
         return None  # (a rare word the surname lists hold passes: "becker"; "bell", "hunt", "ambulate" do not)
     if not (will.islower() and word.islower() or will.isupper() and word.isupper() or will.istitle() and word[:1].isupper()):
+        return None
+    return m.span("v")
+
+
+def _initial_surname_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """An initial and a listed surname ("B. Song", "M. FOX"), no title before it ("Dr. Song" is the title rule's)."""
+    from clinx.text.lexicons import last_names
+
+    surname = m.group("v").split(".", 1)[1].strip().lower()
+    if not all(part in last_names() for part in surname.split("-")):
+        return None
+    before = text[max(0, m.start() - 6) : m.start()].lower().rstrip()
+    if before.endswith(("dr", "dr.", "mr", "mr.", "ms", "ms.", "mrs", "mrs.")):
         return None
     return m.span("v")
 
@@ -1669,6 +1688,16 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         "LOCATION", 0.9, flags=re.I,
         gate=lambda t, low: "box" in low and any(map(str.isdigit, t)),
         starts=r"p(?=\.?[ \t]?o|ost[ \t]office)|r(?=r|\.r\.|te?[ \t]?#?\d|ural)|h(?=cr?[ \t]?#?\d)",
+    ),
+    # "Palliative care (B. Song, pager 617-...)", "Dr. Quintero / M. Fox PT", "R. HILL RN": an initial and a surname that
+    # is also a word, before how to reach the person or their credential in capitals (a species is no capitalised
+    # word's: "E. coli"; "Dr. Song" is the title's to take)
+    Recognizer(
+        "initial_surname_before_contact",
+        r"(?<![\w.&])(?P<v>[A-Z]\.[ \t]?(?:[A-Z][a-z'’]+(?:-[A-Z][a-z'’]+)?|[A-Z]{2,}(?:-[A-Z]{2,})?))"
+        r"(?=,?[ \t]{1,2}(?:(?:pager|pgr|cell|phone|ph|ext|beeper|vocera)\.?:?[ \t]*#?[ \t]*\(?\d"
+        r"|(?:PT|OT|RN|NP|PA|PA-C|MD|DO|SLP|RT|RD|CNA|LPN|DPT|OTR|COTA|PTA|CNM|NNP|CRNA)(?![\w-])))",
+        "NAME", 0.85, validator=_initial_surname_ok, gate=lambda t, low: ". " in t or "." in t,
     ),
     # "lives off cr 212", "ON FM 1882", "on County Rd 250 N": a county road or a farm-to-market road by its number, after
     # a word of where (not "Cr 212" alone, a creatinine in micromoles; not "FM 2" or "CR 1.2")

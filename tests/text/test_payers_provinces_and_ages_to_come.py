@@ -161,3 +161,27 @@ def test_a_signers_letters_before_a_comma_and_a_credential_go(text, expected):
 @pytest.mark.parametrize("text", ["plan:\n- OT, PT\n- diet as tolerated", "plan:\n- ABG, RT to draw"], ids=["two_consults", "a_role_with_a_task"])
 def test_a_bullet_of_abbreviations_and_roles_stays(text):
     assert "[NAME]" not in _l2(text)
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [("Follow-up: Palliative care (B. Song, pager 617-555-0150) to see", "Follow-up: Palliative care ([NAME], pager [PHONE]) to see"),
+     ("RTC 6 mo.\nDr. Quintero / M. Fox PT", "RTC 6 mo.\nDr. [NAME] / [NAME] PT")],
+    ids=["initial_and_word_surname_before_a_pager", "initial_and_word_surname_before_a_credential"],
+)
+def test_an_initial_and_a_word_surname_before_contact_or_credential_go(text, expected):
+    assert _l2(text) == expected
+
+
+@pytest.mark.parametrize("text", ["E. coli PT sensitive", "S. Aureus MD aware"], ids=["species_in_small_letters", "unlisted_word"])
+def test_an_initial_before_a_word_that_is_no_surname_stays(text):
+    assert "[NAME]" not in _l2(text)
+
+
+def test_an_age_after_a_given_name_and_a_surname_that_is_a_word_goes():
+    assert _l2("Patient: Gertrude Bishop, 92, MRN WM-6627104") == "Patient: [NAME], [AGE], MRN [MRN]"
+
+
+def test_a_two_letter_surname_before_what_the_doctor_knows_goes():
+    assert _l2("DR HOLLIS NG AWARE OF ABG, NO CHANGES.") == "DR [NAME] AWARE OF ABG, NO CHANGES."
+    assert "NG TUBE" in _l2("CONNIE NG TUBE PLACED")
