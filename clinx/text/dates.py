@@ -623,7 +623,8 @@ DATE_RECOGNIZERS: list[Recognizer] = [
         "date_month_day_any_case",
         # ("JAN 28/24": a Canadian month, day and two-digit year)
         _month_start() + r"\.?\s{1,3}(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\b(?:/(?:19|20)?\d\d\b(?![/.:]\d))?"
-        r"(?!\s{0,2}(?:mm|cm|ml|mg|lesions?|nodules?|days?|weeks?|times?|units?)\b)(?![/.:]\d)",
+        # (a count or a size after the day: "may 2 times", "jan 3 mm"; an ordinal day takes none: "jan 3rd  time in 1005")
+        r"(?:(?<=st|nd|rd|th)|(?!\s{0,2}(?:mm|cm|ml|mg|lesions?|nodules?|days?|weeks?|times?|units?)\b))(?![/.:]\d)",
         "DATE", 0.9, flags=re.I, gate=lambda t, low: _MONTH_DAY_GATE_RE.search(low) is not None,
         # every match starts where the gate's scan finds a month word, blanks and a digit
         starts=_MONTH_DAY_GATE_RE.pattern,

@@ -185,3 +185,8 @@ def test_an_age_after_a_given_name_and_a_surname_that_is_a_word_goes():
 def test_a_two_letter_surname_before_what_the_doctor_knows_goes():
     assert _l2("DR HOLLIS NG AWARE OF ABG, NO CHANGES.") == "DR [NAME] AWARE OF ABG, NO CHANGES."
     assert "NG TUBE" in _l2("CONNIE NG TUBE PLACED")
+
+
+def test_a_month_and_an_ordinal_day_go_before_a_time_word():
+    assert _l2("visit date jan 3rd  time in 1005 out 1110").startswith("visit date [DATE]  time in")
+    assert "2 times" in _l2("may 2 times a day")
