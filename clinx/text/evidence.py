@@ -4061,6 +4061,15 @@ _EPONYM_TAIL_LOWER_RES = _eponym_tails("s", "and|&", r"[a-z][a-z'’-]*", "[a-z]
 _VERB_HEADS = frozenset("sign test tests".split())
 
 
+#: Syndromes and signs named by two people that notes write without their head word ("not Ramsay Hunt", "Stevens
+#: Johnson", "?Mallory Weiss tear" has its head).
+_TWO_NAME_EPONYMS = frozenset({
+    ("ramsay", "hunt"), ("guillain", "barre"), ("guillain", "barré"), ("stevens", "johnson"), ("mallory", "weiss"),
+    ("brown", "sequard"), ("budd", "chiari"), ("creutzfeldt", "jakob"), ("zollinger", "ellison"), ("lambert", "eaton"),
+    ("osler", "weber"), ("peutz", "jeghers"), ("legg", "calve"), ("wolff", "parkinson"), ("dubin", "johnson"),
+})
+
+
 def scored_eponym(text: str, low: str, end: int) -> bool:
     """Is the word ``low`` ending at ``end`` a bedside score or rule named after a person or a place, with its value or
     result after it ("Braden 14", "ALVARADO 8", "Wagner 2", "Ottawa ankle rules +")?"""
@@ -4074,6 +4083,8 @@ def is_eponym(text: str, run: list) -> bool:
     head = nx.group(1).lower() if nx else ""
     if len(run) == 1 and scored_eponym(text, run[0].low, run[0].e):
         return True
+    if len(run) == 2 and (run[0].low, run[1].low) in _TWO_NAME_EPONYMS:
+        return True  # "no features of Ramsay Hunt": a syndrome named by two people, written without its head
     if head in _ALL_EPONYM_HEADS or (len(run) == 1 and run[0].low in EPONYMS):
         return True
     if head in _SIGN_RESULTS and nx.group(0)[:1] in "'’":

@@ -131,8 +131,9 @@ how why in on at from to for of with by and or but patient pt seen study studies
 # ("goes" of "[NAME] (goes by [NAME])": a surname too, but between two names it is the nickname's cue)
 # ("job": a transcription's job number, "TRANSCRIBED GW JOB 44719", though Job is a given name)
 # ("des": a drug-eluting stent, "90% LAD -> DES x1"; "adv": a plan's Advantage, "HUMANA MEDICARE ADV"; "mgr": a manager,
-# "CASE MGR TODD": given names in the lists, and none of the 50 out-of-fold removals they made in the tune notes a person)
-NON_NAMES = FUNCTION_WORDS | CLINICAL_WORDS | EPONYM_HEADS | frozenset({"xxxx", "re", "cc", "attn", "sn", "goes", "job", "des", "adv", "mgr"})
+# "CASE MGR TODD"; "um": utilisation management, "the plan's UM nurse"; "lm": the left main, "LM 70%": given names in the
+# lists, and none of the out-of-fold removals they made in the tune notes a person)
+NON_NAMES = FUNCTION_WORDS | CLINICAL_WORDS | EPONYM_HEADS | frozenset({"xxxx", "re", "cc", "attn", "sn", "goes", "job", "des", "adv", "mgr", "um", "lm"})
 
 _HOSPITAL_WORDS_TITLE = r"(?:Hospitals?|Medical\s{1,3}Cent(?:er|re)|Health\s{1,3}(?:Cent(?:er|re)|System|Sciences\s{1,3}Cent(?:er|re))|Healthcare|Clinic|Infirmary|Cancer\s{1,3}Cent(?:er|re)|Imaging\s{1,3}Cent(?:er|re)|Institute|Sanatorium|Hospice|Medical\s{1,3}Group|Medical\s{1,3}College|Nursing\s{1,3}Home)"
 # The same keywords in capitals (headers and overlays write "GENERAL HOSPITAL");

@@ -190,3 +190,17 @@ def test_a_two_letter_surname_before_what_the_doctor_knows_goes():
 def test_a_month_and_an_ordinal_day_go_before_a_time_word():
     assert _l2("visit date jan 3rd  time in 1005 out 1110").startswith("visit date [DATE]  time in")
     assert "2 times" in _l2("may 2 times a day")
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [("Impression: R Bell palsy, no features of Ramsay Hunt.", "Ramsay Hunt"),
+     ("escalated to the plan's UM nurse for review", "UM")],
+    ids=["syndrome_of_two_names", "utilisation_management"],
+)
+def test_a_syndrome_of_two_names_and_a_payers_office_stay(text, kept):
+    assert kept in _l2(text), _l2(text)
+
+
+def test_a_person_called_by_two_names_of_a_syndrome_goes():
+    assert "Ramsay" not in _l2("wife Ramsay Hunt called back")
