@@ -4039,9 +4039,14 @@ _SIGN_RESULTS = frozenset("neg negative pos positive normal nl intact absent pre
 #: "Ballard 38 weeks", "Morse 45", "Child-Pugh B"): a person's name only without a score after it.
 SCORE_EPONYMS = frozenset("ballard braden morse norton waterlow ranson pugh rankin caprini centor wells apache glasgow alvarado "
                           "wagner".split())
-#: The Ottawa rules, by the part they clear or the result they gave ("Ottawa ankle rules +", "OTTAWA KNEE RULE NEG", "ottawa
-#: neg"): the city only elsewhere ("lives in Ottawa").
-_OTTAWA_RULE_RE = re.compile(r"(?i)[ \t]{1,3}(?:ankle|knee|foot|sah|subarachnoid|c-spine|rules?|criteria|neg|negative|pos|positive|\+|-[ \t]|\(-\)|\(\+\))")
+#: Rules and rating forms named after a town or a university, by the words that follow them: the Ottawa rules by the
+#: part they clear or their result ("Ottawa ankle rules +", "ottawa neg"), the Vanderbilt ADHD forms ("sent Vanderbilt
+#: forms", "Vanderbilt scales returned"); the town or the hospital only elsewhere ("lives in Ottawa", "Vanderbilt
+#: University Medical Center").
+_NAMED_INSTRUMENTS = {
+    "ottawa": re.compile(r"(?i)[ \t]{1,3}(?:ankle|knee|foot|sah|subarachnoid|c-spine|rules?|criteria|neg|negative|pos|positive|\+|-[ \t]|\(-\)|\(\+\))"),
+    "vanderbilt": re.compile(r"(?i)[ \t]{1,3}(?:forms?|scales?|questionnaires?|rating|ratings|assessments?|teacher|parent|adhd)\b"),
+}
 _SCORE_AFTER_RE = re.compile(r"[ \t:=]{1,3}(?:score[ \t:=]{1,3})?(?:\d|[ABC]\b)")
 
 
@@ -4071,10 +4076,10 @@ _TWO_NAME_EPONYMS = frozenset({
 
 
 def scored_eponym(text: str, low: str, end: int) -> bool:
-    """Is the word ``low`` ending at ``end`` a bedside score or rule named after a person or a place, with its value or
-    result after it ("Braden 14", "ALVARADO 8", "Wagner 2", "Ottawa ankle rules +")?"""
+    """Is the word ``low`` ending at ``end`` a bedside score, rule or form named after a person or a place, with its value,
+    result or kind after it ("Braden 14", "ALVARADO 8", "Wagner 2", "Ottawa ankle rules +", "Vanderbilt forms")?"""
     return low in SCORE_EPONYMS and _SCORE_AFTER_RE.match(text, end) is not None \
-        or low == "ottawa" and _OTTAWA_RULE_RE.match(text, end) is not None
+        or low in _NAMED_INSTRUMENTS and _NAMED_INSTRUMENTS[low].match(text, end) is not None
 
 
 def is_eponym(text: str, run: list) -> bool:

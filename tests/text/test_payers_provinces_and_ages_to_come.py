@@ -204,3 +204,8 @@ def test_a_syndrome_of_two_names_and_a_payers_office_stay(text, kept):
 
 def test_a_person_called_by_two_names_of_a_syndrome_goes():
     assert "Ramsay" not in _l2("wife Ramsay Hunt called back")
+
+
+def test_a_rating_form_named_after_a_university_stays_and_the_hospital_goes():
+    assert "Vanderbilt forms" in _l2("Teacher sent Vanderbilt forms - inattentive 7/9")
+    assert "Vanderbilt" not in _l2("referred to Vanderbilt University Medical Center")
