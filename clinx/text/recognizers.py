@@ -520,6 +520,29 @@ def _initial_surname_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     return m.span("v")
 
 
+def _address_abroad_ok(m: re.Match, text: str) -> tuple[int, int] | None:
+    """An address line's house number and street: no word of the street a clinical term, a drug's or a unit's ("2
+    Tylenol, Motrin", "3 Days, then"), and a town after the comma no clinical word either."""
+    from clinx.text.lexicons import is_clinical_term
+
+    words = re.findall(r"[A-Za-z][A-Za-z'’-]*", m.group("v"))
+    town = re.match(r",[ \t]+([A-Za-z][A-Za-z'’-]*)", text[m.end() :])
+    if any(is_clinical_term(w.lower()) or w.lower() in _UNIT_WORDS for w in words if w not in ("Level", "Unit", "Suite", "Flat", "Apt", "Apartment", "Shop", "Floor", "The")):
+        return None
+    if town is None or is_clinical_term(town.group(1).lower()):
+        return None
+    street = [w.lower() for w in words if w not in ("Level", "Unit", "Suite", "Flat", "Apt", "Apartment", "Shop", "Floor", "The")]
+    if all(w in _WARD_WORDS for w in street):
+        return None  # "4 West, Bed 12", "6 North, St. Elizabeth's": a ward by its floor and wing
+    return m.span("v")
+
+
+#: Words of a ward's name after its floor ("4 West", "6 North Tower").
+_WARD_WORDS = frozenset("north south east west northeast northwest southeast southwest tower wing pavilion building bldg ward pod bay annex".split())
+#: Units and counts a number before capitalised words may carry ("3 Days, then", "2 Tabs, BID").
+_UNIT_WORDS = frozenset("days day weeks week months month years year hours hour tabs tablets caps capsules doses times units puffs mg ml".split())
+
+
 def _closing_line_initials_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     """Two or three letters opening the note's last line, after a dash or before a slash ("-jk", "-nb / tc",
     "JLR / J.L. Rivera MD", "MKB / pgr 4418"): the signer. Every such closing line of the tune notes signs (over 300),
@@ -1698,6 +1721,16 @@ EXTRA_RECOGNIZERS: list[Recognizer] = [
         r"(?=,?[ \t]{1,2}(?:(?:pager|pgr|cell|phone|ph|ext|beeper|vocera)\.?:?[ \t]*#?[ \t]*\(?\d"
         r"|(?:PT|OT|RN|NP|PA|PA-C|MD|DO|SLP|RT|RD|CNA|LPN|DPT|OTR|COTA|PTA|CNM|NNP|CRNA)(?![\w-])))",
         "NAME", 0.85, validator=_initial_surname_ok, gate=lambda t, low: ". " in t or "." in t,
+    ),
+    # "14 Castlegate, Malton", "Level 2, 88 Oxford St, Bondi Junction", "77 The Parade, Norwood SA": an address line of
+    # a letter from abroad, a house number (a flat's, a unit's or a level's before it) and a street named by capitalised
+    # words with or without a street's word, a comma and a town; at a line's start or after a comma (not "2 Tylenol,
+    # Motrin": no clinical word, and the line opens with the number)
+    Recognizer(
+        "address_line_abroad",
+        r"(?m)(?:^[ \t]*|(?<=,[ \t]))(?P<v>(?:(?:Level|Unit|Suite|Flat|Apt|Apartment|Shop|Floor)[ \t]\d{1,4}[A-Za-z]?,?[ \t]+)?"
+        r"\d{1,5}[A-Za-z]?(?:/\d{1,5})?[ \t]+(?:The[ \t]+)?[A-Z][a-z'’-]+(?:[ \t][A-Z][a-z'’-]+){0,2})(?=,[ \t]+[A-Z][a-z])",
+        "LOCATION", 0.85, validator=_address_abroad_ok, gate=lambda t, low: ", " in t,
     ),
     # "lives off cr 212", "ON FM 1882", "on County Rd 250 N": a county road or a farm-to-market road by its number, after
     # a word of where (not "Cr 212" alone, a creatinine in micromoles; not "FM 2" or "CR 1.2")

@@ -209,3 +209,20 @@ def test_a_person_called_by_two_names_of_a_syndrome_goes():
 def test_a_rating_form_named_after_a_university_stays_and_the_hospital_goes():
     assert "Vanderbilt forms" in _l2("Teacher sent Vanderbilt forms - inattentive 7/9")
     assert "Vanderbilt" not in _l2("referred to Vanderbilt University Medical Center")
+
+
+@pytest.mark.parametrize(
+    "text,gone",
+    [("Castlegate Surgery\n14 Castlegate, Malton, North Yorkshire YO17 7DP", "14"),
+     ("Bondi Junction Medical Centre\nLevel 2, 88 Oxford St, Bondi Junction NSW 2022", "Level"),
+     ("To: Dr Yeo, Norwood Medical Centre, 77 The Parade, Norwood SA 5067", "Parade")],
+    ids=["house_number_and_one_word_street", "level_before_the_number", "street_with_its_article"],
+)
+def test_an_address_line_from_abroad_goes_whole(text, gone):
+    assert gone not in _l2(text), _l2(text)
+
+
+@pytest.mark.parametrize("text", ["Take 2 Tylenol, Motrin as needed", "RN Shift Note 1900-0700, 4 West, Bed 12", "3 Days, then stop"],
+                         ids=["count_of_a_drug", "ward_by_floor_and_wing", "count_of_days"])
+def test_a_number_before_capitalised_words_that_is_no_address_stays(text):
+    assert "[LOCATION]" not in _l2(text)
