@@ -1334,7 +1334,7 @@ _EMPLOYER_CUE_RE = re.compile(
 #: "for Zachry on a job in Temple"), or a word of when ("at 3M nights").
 _AFTER_EMPLOYER = frozenset(
     "in on at as for since until so but x with near off out from to who which where when because while doing making "
-    "night nights days weekends per via - since and/or or pending until".split()
+    "night nights days weekends per via and/or or pending".split()
 )
 #: First words of no employer beside evidence's (``_NO_EMPLOYER``, ``_NOT_EMPLOYER_WORD``): an article, an owner or a
 #: pronoun ("works at his uncle's shop", "works at a restaurant", "works at it"), home or night.
@@ -1374,7 +1374,7 @@ def find_employers(text: str) -> list[Candidate]:
         lows = [w.group().lower().replace("’", "'").rstrip(".") for w in words]
         lows = [w[:-2] if w.endswith("'s") else w for w in lows]
         rest = lows[1:] if lows[0] == "the" else lows
-        if lows[0] in _NOT_EMPLOYERS or lows[0] in _E._NO_EMPLOYER or lows[0] in _E._NOT_EMPLOYER_WORD or not rest or not rest[0][:1].isalpha() and not rest[0][:1].isdigit() \
+        if lows[0] in _NOT_EMPLOYERS or lows[0] in _E._NO_EMPLOYER or lows[0] in _E._NOT_EMPLOYER_WORD or not rest \
                 or rest[0].isdigit() or lows[-1] in ("and", "of", "&"):
             continue
         if rest[0].endswith("ing") and _E.classify(rest[0]) in (_E.W, _E.C, _E.A):
@@ -1393,12 +1393,10 @@ def find_employers(text: str) -> list[Candidate]:
                 len(kinds) == len(inner) or clinical[0] and cue.group().lower().rstrip().endswith("for")
                 or names_no_institution(rest)):
             continue  # "works for pain control", "lasix works for anxiety", "works at a restaurant", "works at the hospital"
-        if lows[0] == "the" and not named and " ".join(rest) not in _L.organisation_names() \
-                and all(_E.classify(w) in (_E.W, _E.A, _E.C) for w in inner):
-            continue  # "works for the city", "from work at the outlet mall": everyday words after "the" describe a place
-        if cue.group().lower().rstrip().endswith("for") and not named and " ".join(rest) not in _L.organisation_names() \
-                and all(_E.classify(w) in (_E.W, _E.A, _E.C) for w in inner):
-            continue  # "tylenol works for pain control": what a drug works for, in everyday words
+        if (lows[0] == "the" or cue.group().lower().rstrip().endswith("for")) and not named \
+                and " ".join(rest) not in _L.organisation_names() and all(_E.classify(w) in (_E.W, _E.A, _E.C) for w in inner):
+            continue  # everyday words after "the" describe a place ("works for the city", "from work at the outlet mall"),
+            # and after "for" say what a drug works for ("tylenol works for pain control")
         first = words[1] if lows[0] == "the" else words[0]  # ("at the Costco": the article is no part of the name)
         out.append(Candidate(first.start(), end, "HOSPITAL", "rule:employer", 0.8))
     return out

@@ -525,18 +525,17 @@ def _address_abroad_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     Tylenol, Motrin", "3 Days, then"), and a town after the comma no clinical word either."""
     from clinx.text.lexicons import is_clinical_term
 
-    words = re.findall(r"[A-Za-z][A-Za-z'’-]*", m.group("v"))
+    street = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z'’-]*", m.group("v")) if w not in _ADDRESS_PREFIXES]
     town = re.match(r",[ \t]+([A-Za-z][A-Za-z'’-]*)", text[m.end() :])
-    if any(is_clinical_term(w.lower()) or w.lower() in _UNIT_WORDS for w in words if w not in ("Level", "Unit", "Suite", "Flat", "Apt", "Apartment", "Shop", "Floor", "The")):
+    if any(is_clinical_term(w) or w in _UNIT_WORDS for w in street) or town is None or is_clinical_term(town.group(1).lower()):
         return None
-    if town is None or is_clinical_term(town.group(1).lower()):
-        return None
-    street = [w.lower() for w in words if w not in ("Level", "Unit", "Suite", "Flat", "Apt", "Apartment", "Shop", "Floor", "The")]
     if all(w in _WARD_WORDS for w in street):
         return None  # "4 West, Bed 12", "6 North, St. Elizabeth's": a ward by its floor and wing
     return m.span("v")
 
 
+#: Words before an address line's house number, and the street's article ("Level 2, 88 Oxford St", "77 The Parade").
+_ADDRESS_PREFIXES = frozenset("Level Unit Suite Flat Apt Apartment Shop Floor The".split())
 #: Words of a ward's name after its floor ("4 West", "6 North Tower").
 _WARD_WORDS = frozenset("north south east west northeast northwest southeast southwest tower wing pavilion building bldg ward pod bay annex".split())
 #: Units and counts a number before capitalised words may carry ("3 Days, then", "2 Tabs, BID").
