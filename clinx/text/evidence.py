@@ -779,8 +779,7 @@ def _province_goes_on(text: str, code: str, s: int, e: int) -> bool:
         return False
     if code.lower() != "on":
         return code.isupper() or code.islower()
-    ls, le = text.rfind("\n", 0, s) + 1, text.find("\n", e)
-    return code.isupper() and any(ch.islower() for ch in text[ls : le if le != -1 else len(text)])
+    return code.isupper() and line_case_at(text, s) != "caps"
 
 
 #: State codes that are also a person's degree or credential after a comma ("Dr. Jackson, MS", "Jane Austin, PA").
@@ -2397,14 +2396,14 @@ def _find_names(text: str, toks: list) -> list[Candidate]:
                 j = _take_name(text, toks, k + 1, allow_ambiguous=False)  # "NEPHEW ARNOLD GOLDFARB", "dad Hemi Tuhiwai": a
                 # given name the clinical vocabulary also lists (Arnold's nerve, hemi-), before a surname only a name can be
             elif j == k and low in RELATIONS and nk.cls == W and nk.case == "mixed" and nk.raw[:1].isupper() and nk.raw[1:].islower() \
-                    and len(nk.low) >= 4 and nk.low not in _NEVER and _PHONE_AFTER_NAME_RE.match(text, nk.e) is not None:
-                j = k + 1  # "Daughter Temperance (508-555-0161)": a capitalised word before the relative's number is their name
-            elif j == k and low in RELATIONS and nk.cls == W and nk.case == "mixed" and nk.raw[:1].isupper() and nk.raw[1:].islower() \
-                    and len(nk.low) >= 3 and nk.low not in _NEVER and nk.low not in FUNCTION_WORDS and not nk.low.endswith(("ed", "ing")) \
-                    and not _finite_verb(nk) and k + 1 < len(toks) and _gap(text, nk, toks[k + 1]) == " " \
-                    and (_finite_verb(toks[k + 1]) and toks[k + 1].case == "mixed" and toks[k + 1].raw.islower()):
-                j = k + 1  # "Wife Ora noted red streaks", "Grandson Colt works at ...": a capitalised word between a
-                # relative's word and a verb in small letters is the relative's name, the verb's subject
+                    and nk.low not in _NEVER and (
+                        # "Daughter Temperance (508-555-0161)": before the relative's number
+                        len(nk.low) >= 4 and _PHONE_AFTER_NAME_RE.match(text, nk.e) is not None
+                        # "Wife Ora noted red streaks", "Grandson Colt works at ...": before a verb in small letters, its subject
+                        or len(nk.low) >= 3 and nk.low not in FUNCTION_WORDS and not nk.low.endswith(("ed", "ing")) and not _finite_verb(nk)
+                        and k + 1 < len(toks) and _gap(text, nk, toks[k + 1]) == " " and _finite_verb(toks[k + 1])
+                        and toks[k + 1].case == "mixed" and toks[k + 1].raw.islower()):
+                j = k + 1  # a capitalised everyday word right after a relative's word is the relative's name
             if j > k and said and (not _CLAUSE_END_RE.match(text, toks[j - 1].e) or nk.cls == U and not nk.raw[:1].isupper()):
                 j = k  # "X is <name>" ends its clause there ("HCP is Grace, her sister"; not "wife is pretty upset")
             if j > k and not (low in RELATIONS and is_eponym(text, toks[k:j])):  # ("Sister Mary Joseph nodule")

@@ -1044,10 +1044,11 @@ private public yes no not tbd tba see per self-employed homeschooled homeschool 
 ) | PUBLIC_PROGRAMMES
 #: A preposition after a field's organisation, before where it is ("Shoppers on Queen St E", "CVS in Braintree").
 _WHERE_AFTER_VALUE_RE = re.compile(r"(?i)[ \t]+(?:on|in|at|off|near)[ \t]+(?=\S)")
-_LIST_FIELDS = ("pharmacies", "insurance", "insurer", "coverage", "payer", "payor")
+_PAYER_FIELDS = ("insurance", "insurer", "coverage", "payer", "payor")
+_LIST_FIELDS = ("pharmacies",) + _PAYER_FIELDS
 #: A state's programme opening an insurance field ("Ins: MassHealth ID 100384927516", "insurance: medi-cal pending").
 _STATE_PROGRAMME_FIELD_RE = re.compile(
-    r"(?i)(?<![\w/])(?:ins|insurance|insurer|coverage|payer|payor)[ \t]*:[ \t]*(?P<v>"
+    r"(?i)(?<![\w/])(?:ins|" + "|".join(_PAYER_FIELDS) + r")[ \t]*:[ \t]*(?P<v>"
     + "|".join(re.escape(p).replace("\\ ", " ").replace(" ", r"[ \t]+") for p in sorted(STATE_PROGRAMMES, key=len, reverse=True))
     + r")(?![\w-])"
 )
@@ -1383,9 +1384,8 @@ def find_employers(text: str) -> list[Candidate]:
                or w in _L.FUNCTION_WORDS and w not in ("of", "and", "&") for w in rest):
             continue
         # capitalised words in a line with small letters are a name whatever else they are ("Jefferson Lines")
-        line_end = text.find("\n", end)
-        line = text[text.rfind("\n", 0, cue.start()) + 1 : line_end if line_end != -1 else len(text)]
-        named = any(c.islower() for c in line) and all(w.group()[:1].isupper() for w in words if w.group().lower() not in ("of", "and", "the"))
+        named = _E.line_case_at(text, cue.start()) != "caps" \
+            and all(w.group()[:1].isupper() for w in words if w.group().lower() not in ("of", "and", "the"))
         inner = [w for w in rest if w not in ("of", "and", "&")]
         clinical = [_E.classify(w) == _E.C or _L.is_clinical_term(w) for w in inner]
         kinds = [w for w, c in zip(inner, clinical) if c or w in BUSINESS_KINDS or w in SERVICE_KINDS or w in HEADS]

@@ -459,8 +459,8 @@ def _age_after_name_ok(m: re.Match, text: str) -> tuple[int, int] | None:
     # ("Joan Smith, 93, lives": a surname that is a word too, written as a name is in mixed case; not "o2 sat, 92")
     titled = word[:1].isupper() and not word.isupper() and (low in last_names() or low in first_names()) \
         and low not in _READING_WORDS and not is_clinical_term(low)
-    # ("Patient: Gertrude Bishop, 92, MRN", "pt hyun-joo park (94)": a listed surname after a given name, however much
-    # a word or a score it is too)
+    # ("Patient: Gertrude Bishop, 92, MRN": a listed surname after a listed given name, however much a word or a score
+    # it is too)
     lo = max(0, m.start() - 50)
     given = re.search(r"([A-Za-z][A-Za-z'’-]*)[ \t]+" + re.escape(word) + r"$", text[lo : lo + before.end()])
     full = given is not None and low in last_names() and low not in _READING_WORDS and all(
@@ -508,14 +508,15 @@ def _will_before_surname_ok(m: re.Match, text: str) -> tuple[int, int] | None:
 
 
 def _initial_surname_ok(m: re.Match, text: str) -> tuple[int, int] | None:
-    """An initial and a listed surname ("B. Song", "M. FOX"), no title before it ("Dr. Song" is the title rule's)."""
+    """An initial and a listed surname ("B. Song", "M. FOX"), no title before it ("Dr. B. Song" is the title rule's)."""
+    from clinx.text.evidence import TITLES
     from clinx.text.lexicons import last_names
 
     surname = m.group("v").split(".", 1)[1].strip().lower()
     if not all(part in last_names() for part in surname.split("-")):
         return None
-    before = text[max(0, m.start() - 6) : m.start()].lower().rstrip()
-    if before.endswith(("dr", "dr.", "mr", "mr.", "ms", "ms.", "mrs", "mrs.")):
+    before = re.search(r"([A-Za-z]+)\.?[ \t]*$", text[max(0, m.start() - 16) : m.start()])
+    if before is not None and before.group(1).lower() in TITLES:
         return None
     return m.span("v")
 
